@@ -1,0 +1,62 @@
+// ECDSA over secp256k1 with SHA-256, as the bank signs requests and webhooks (wire.md §2, §9).
+// libsecp256k1 does the curve math (sign ~30 µs, verify ~30 µs); OpenSSL parses PEM/DER
+// and hashes. Signatures are DER, then standard Base64. Signing uses RFC 6979 nonces and
+// produces low-S; verification accepts high-S and low-S.
+// Secret key bytes are wiped on destruction. Thread-safety: keys are immutable after
+// construction and may be shared across threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace balcao::api {
+
+class PublicKey {
+ public:
+  // SubjectPublicKeyInfo PEM ("BEGIN PUBLIC KEY", id-ecPublicKey + secp256k1).
+  // kInvalidArgument names what is wrong (not PEM, not EC, wrong curve...).
+  static StatusOr<PublicKey> FromPem(std::string_view pem);
+  std::string ToPem() const;  // ends with a newline
+  // True when signature_b64 (Base64 of DER) is a valid signature of SHA-256(message).
+  bool Verify(std::string_view message, std::string_view signature_b64) const;
+  const std::array<std::uint8_t, 65>& uncompressed() const { return point_; }
+
+ private:
+  std::array<std::uint8_t, 65> point_{};
+  friend class PrivateKey;
+};
+
+class PrivateKey {
+ public:
+  // SEC1 PEM ("BEGIN EC PRIVATE KEY", secp256k1); an "EC PARAMETERS" block before it is
+  // tolerated. PKCS#8 ("BEGIN PRIVATE KEY") and other curves are refused.
+  static StatusOr<PrivateKey> FromPem(std::string_view pem);
+  // Reads a key file; refuses (kPermissionDenied) a file readable by group or others.
+  static StatusOr<PrivateKey> FromFile(const std::string& path);
+  static PrivateKey Generate();
+
+  PrivateKey(const PrivateKey&);
+  PrivateKey& operator=(const PrivateKey&);
+  ~PrivateKey();
+
+  std::string ToPem() const;  // SEC1 PEM with the public key field, newline-terminated
+  const PublicKey& public_key() const { return public_; }
+  // Base64(DER(ECDSA(SHA-256(message)))), RFC 6979, low-S.
+  std::string Sign(std::string_view message) const;
+
+ private:
+  PrivateKey() = default;
+  std::array<std::uint8_t, 32> secret_{};
+  PublicKey public_;
+};
+
+std::array<std::uint8_t, 32> Sha256(std::string_view data);
+std::string Base64Encode(std::string_view bytes);
+// Strict standard Base64 (padding required, no whitespace); kInvalidArgument otherwise.
+StatusOr<std::string> Base64Decode(std::string_view text);
+
+}  // namespace balcao::api

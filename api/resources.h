@@ -1,0 +1,64 @@
+// The bank API's resources, each declared once. The client (api/) and the emulator
+// (sandbox/) both derive their routes, envelope keys and filters from this table,
+// so the 140 method+path pairs of the seeds come from ~35 declarations.
+// Envelope rule (wire.md §6): single key = last kebab word, plural = single + "s"
+// ("y" -> "ies", unchanged when it ends in "s"); exceptions are spelled out.
+// Thread-safety: immutable static data.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace balcao::api {
+
+// What a resource offers. Each flag expands to one or two method+path pairs.
+enum Op : unsigned {
+  kCreateBatch = 1u << 0,   // POST /x        {"<plural>":[...]}  -> {"<plural>":[...]}
+  kCreateSingle = 1u << 1,  // POST /x        {entity}            -> {"<single>":{...}}
+  kPutBatch = 1u << 2,      // PUT  /x        {"<plural>":[...]}  -> {"<plural>":[...]}
+  kList = 1u << 3,          // GET  /x        -> {"cursor":..,"<plural>":[...]}
+  kGet = 1u << 4,           // GET  /x/{id}   -> {"<single>":{...}}
+  kPatch = 1u << 5,         // PATCH /x/{id}  {changes} -> {"<single>":{...}}
+  kDelete = 1u << 6,        // DELETE /x/{id} -> {"<single>":{...}}
+  kPdf = 1u << 7,           // GET  /x/{id}/pdf            -> bytes
+  kQrcode = 1u << 8,        // GET  /x/{id}/qrcode?size=N  -> PNG bytes
+  kPaymentSub = 1u << 9,    // GET  /x/{id}/payment        -> {"payment":{...}}
+  kPurchaseSub = 1u << 10,  // POST /x/{uuid}/purchase     -> {"purchase":{...}}
+  kLogs = 1u << 11,         // GET  /x/log, GET /x/log/{id}
+  kLogPdf = 1u << 12,       // GET  /x/log/{id}/pdf
+};
+
+struct ResourceSpec {
+  std::string_view name;        // path segment(s) after /v2/: "invoice", "boleto-holmes", "event/attempt"
+  std::string_view single_key;  // envelope key of one entity: "invoice", "holmes", "brcode"
+  std::string_view plural_key;  // envelope key of a list: "invoices", "holmes", "brcodes"
+  unsigned ops;                 // bitwise OR of Op
+  std::vector<std::string_view> filters;  // list query parameters accepted (seeds), besides limit/cursor
+  std::string_view log_entity_key = {};   // key of the entity inside its logs ("invoice", "payment")
+  std::string_view log_id_filter = {};    // id filter of its log list ("invoiceIds")
+  std::string_view subscription = {};     // webhook subscription that carries its logs, if any
+
+  bool Has(Op op) const { return (ops & op) != 0; }
+};
+
+// One method+path pair of the API, e.g. {"GET", "/v2/invoice/{id}/qrcode"}.
+struct Endpoint {
+  std::string_view method;
+  std::string path;  // with "{id}" (or "{uuid}") placeholders
+  const ResourceSpec* resource;
+  Op op;
+  bool is_log;  // a /log route of the resource
+};
+
+const std::vector<ResourceSpec>& Resources();
+const ResourceSpec* FindResource(std::string_view name);
+// Every endpoint of both seed documents, derived from Resources(): 140 pairs.
+const std::vector<Endpoint>& Endpoints();
+
+// Query parameters every log list accepts (seeds, part 1 "Shared rules").
+inline constexpr std::string_view kLogListFilters[] = {"after", "before", "cursor", "fields", "limit", "types"};
+// Webhook subscriptions the seeds name.
+const std::vector<std::string_view>& Subscriptions();
+
+}  // namespace balcao::api

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs everything Balcão needs to build, run and test, from Debian 12 packages
+# (plus the npm test tools, installed by the test script). Idempotent.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+
+PACKAGES=(
+  g++ cmake ninja-build ccache lld pkg-config git
+  libboost-dev libboost-system-dev libcurl4-openssl-dev nlohmann-json3-dev libssl-dev openssl
+  libsqlite3-dev sqlite3 libqrencode-dev libpng-dev libsecp256k1-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  zbar-tools qrencode poppler-utils wrk curl ca-certificates
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# Node.js and npm run the compatibility tests with the bank's official SDK. A machine
+# with a NodeSource nodejs already has npm inside it (Debian's npm package conflicts).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all packages present"
+fi

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite: installs dependencies, builds with warnings as errors, runs every
+# test (unit, loopback end-to-end against the embedded sandbox, official Node SDK
+# compatibility), then the sanitizer run (ASan+UBSan) of the bad-input tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/balcao-ccache}
+
+bash deploy/install-deps.sh
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBALCAO_WERROR=ON >/dev/null
+cmake --build build -j "$JOBS"
+(cd build && ctest --output-on-failure -j "$JOBS" --timeout 600)
+
+if [ "${BALCAO_SKIP_SANITIZE:-0}" != 1 ]; then
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBALCAO_WERROR=ON -DBALCAO_SANITIZE=ON \
+        -DBALCAO_BUILD_BENCH=OFF >/dev/null
+  cmake --build build-asan -j "$JOBS" --target balcao_sanitize_tests
+  (cd build-asan && ctest --output-on-failure -j "$JOBS" --timeout 900 -L sanitize)
+fi
+echo "test.sh: all green"
