@@ -1,0 +1,64 @@
+// One entry point for "what is this text?": Check() detects the kind (BR Code, boleto bar
+// code or line, arrecadação bar code or line, CPF, CNPJ, Pix end-to-end id), validates it
+// and returns the decoded fields as an ordered key/value list (no JSON dependency).
+// Pure; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/formats/boleto.h"
+
+namespace balcao::formats {
+
+enum class FormatKind {
+  kUnknown,
+  kBrCode,
+  kBoletoBarcode,
+  kBoletoLine,
+  kUtilityBarcode,
+  kUtilityLine,
+  kCpf,
+  kCnpj,
+  kPixEndToEndId,
+};
+
+// "brcode", "boleto-barcode", "boleto-line", "utility-barcode", "utility-line", "cpf",
+// "cnpj", "pix-e2e", "unknown".
+std::string_view FormatKindName(FormatKind kind);
+
+// One decoded field. Keys with '.' nest ("unreserved_templates.80.00" is object
+// "unreserved_templates" -> "80" -> "00"). Consecutive kListItem fields with the same key
+// form one list.
+struct Field {
+  enum class Type { kText, kInteger, kBool, kListItem };
+  std::string key;
+  std::string value;  // integers in decimal, bools "true"/"false"
+  Type type = Type::kText;
+  bool operator==(const Field&) const = default;
+};
+
+struct CheckResult {
+  FormatKind kind = FormatKind::kUnknown;
+  bool valid = false;
+  std::vector<Field> fields;
+  std::vector<std::string> errors;
+  // The value of the first field with this key, or nullptr.
+  const Field* Find(std::string_view key) const;
+};
+
+struct CheckOptions {
+  // Resolves boleto due factors (formats.md §2.3); pass the processing date. Without it
+  // the candidates are listed but no due_date is chosen.
+  std::optional<Date> reference_date;
+};
+
+// Leading/trailing whitespace is ignored. Detection, in order: "E"/"e" + digits -> pix-e2e;
+// only digits and separators (space . - /) -> by digit count: 11 cpf, 14 cnpj, 44 bar code
+// (utility when it starts with 8), 47 boleto line, 48 utility line; 14 alphanumerics with
+// optional CNPJ separators -> cnpj; text starting "00" -> brcode; else unknown (invalid).
+CheckResult Check(std::string_view text, const CheckOptions& options = {});
+
+}  // namespace balcao::formats
