@@ -14,7 +14,12 @@ namespace balcao::offline {
 
 class Store {
  public:
-  // Opens (creating if needed) and migrates the database at `path` (":memory:" allowed).
+  // Opens (creating if needed, mode 0600) and migrates the database at `path`
+  // (":memory:" allowed). Several processes may open the same file (the service and
+  // `balcao queue`); the first one takes the *owner* lock (an flock on "<path>-owner")
+  // and runs crash recovery: outbox rows left `inflight` become `unknown` (the crash
+  // may have come after the bank committed) and print jobs left `printing` are queued
+  // again. A guest (the lock was taken) never recovers: the owner may be mid-send.
   static StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
   ~Store();
   Store(const Store&) = delete;
@@ -22,6 +27,12 @@ class Store {
 
   const std::string& path() const;
   int schema_version() const;
+
+  // True when this Store holds the owner lock (senders, the drainer, must).
+  bool is_owner() const;
+  // A guest retries ownership (e.g. once the CLI that held it has exited); on success
+  // runs the crash recovery described at Open. kUnavailable while another holds it.
+  Status TryBecomeOwner();
 
   struct Impl;
   Impl& impl() { return *impl_; }  // for the other offline/ components

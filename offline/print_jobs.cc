@@ -1,0 +1,143 @@
+// The print-job queue on the store.
+#include "offline/print_jobs.h"
+
+#include "offline/internal/db.h"
+
+namespace balcao::offline {
+namespace {
+
+using internal::Stmt;
+using internal::Txn;
+
+constexpr const char* kColumns =
+    "SELECT id, sale_id, kind, target, payload, state, attempts, last_error, created_at, updated_at FROM print_jobs ";
+
+StatusOr<PrintJobState> ParseState(const std::string& s) {
+  for (auto state : {PrintJobState::kQueued, PrintJobState::kPrinting, PrintJobState::kPrinted, PrintJobState::kFailed})
+    if (s == PrintJobStateName(state)) return state;
+  return InternalError("print_jobs.state has unknown value '" + s + "'");
+}
+
+StatusOr<PrintJob> ReadJob(const Stmt& row) {
+  PrintJob job;
+  job.id = row.Int(0);
+  job.sale_id = row.Text(1);
+  job.kind = row.Text(2);
+  job.target = row.Text(3);
+  job.payload = row.Blob(4);
+  BALCAO_ASSIGN_OR_RETURN(job.state, ParseState(row.Text(5)));
+  job.attempts = static_cast<int>(row.Int(6));
+  job.last_error = row.Text(7);
+  job.created_at_ms = row.Int(8);
+  job.updated_at_ms = row.Int(9);
+  return job;
+}
+
+// Runs one UPDATE on job `id` in its own write transaction; kNotFound when no row
+// in an allowed state matched.
+Status UpdateJob(Store& store, std::int64_t id, const std::string& sql, const std::string& text,
+                 const char* rule) {
+  Txn txn(store.impl(), Txn::kWrite);
+  Stmt stmt(txn, sql);
+  stmt.Bind(1, id).Bind(2, internal::NowMs());
+  if (!text.empty()) stmt.Bind(3, text);
+  BALCAO_RETURN_IF_ERROR(stmt.Run());
+  if (stmt.Changes() == 0) {
+    Stmt exists(txn, "SELECT state FROM print_jobs WHERE id=?1");
+    BALCAO_ASSIGN_OR_RETURN(bool found, exists.Bind(1, id).Step());
+    if (!found) return NotFoundError("print job " + std::to_string(id) + " does not exist");
+    return FailedPreconditionError("print job " + std::to_string(id) + " is " + exists.Text(0) + ": " + rule);
+  }
+  return txn.Commit();
+}
+
+}  // namespace
+
+const char* PrintJobStateName(PrintJobState s) {
+  switch (s) {
+    case PrintJobState::kQueued: return "queued";
+    case PrintJobState::kPrinting: return "printing";
+    case PrintJobState::kPrinted: return "printed";
+    case PrintJobState::kFailed: return "failed";
+  }
+  return "unknown";
+}
+
+PrintJobs::PrintJobs(Store& store) : store_(store) {}
+
+StatusOr<std::int64_t> PrintJobs::Enqueue(const std::string& sale_id, const std::string& kind,
+                                          const std::string& target, const std::string& payload) {
+  if (kind.empty()) return InvalidArgumentError("print job kind: must not be empty");
+  if (payload.empty()) return InvalidArgumentError("print job payload: must not be empty (nothing to print)");
+  Txn txn(store_.impl(), Txn::kWrite);
+  Stmt stmt(txn,
+            "INSERT INTO print_jobs (sale_id, kind, target, payload, created_at, updated_at) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id");
+  stmt.Bind(1, sale_id).Bind(2, kind).Bind(3, target).BindBlob(4, payload).Bind(5, internal::NowMs());
+  BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row) return InternalError("print job insert returned no id");
+  const std::int64_t id = stmt.Int(0);
+  BALCAO_RETURN_IF_ERROR(stmt.Run());
+  BALCAO_RETURN_IF_ERROR(txn.Commit());
+  return id;
+}
+
+StatusOr<std::optional<PrintJob>> PrintJobs::ClaimNext(const std::string& target) {
+  Txn txn(store_.impl(), Txn::kWrite);
+  Stmt pick(txn, std::string(kColumns) + "WHERE state='queued' AND (?1='' OR target=?1) ORDER BY id LIMIT 1");
+  BALCAO_ASSIGN_OR_RETURN(bool found, pick.Bind(1, target).Step());
+  if (!found) return std::optional<PrintJob>();
+  BALCAO_ASSIGN_OR_RETURN(PrintJob job, ReadJob(pick));
+  Stmt claim(txn, "UPDATE print_jobs SET state='printing', updated_at=?2 WHERE id=?1");
+  job.updated_at_ms = internal::NowMs();
+  BALCAO_RETURN_IF_ERROR(claim.Bind(1, job.id).Bind(2, job.updated_at_ms).Run());
+  BALCAO_RETURN_IF_ERROR(txn.Commit());
+  job.state = PrintJobState::kPrinting;
+  return std::optional<PrintJob>(std::move(job));
+}
+
+Status PrintJobs::MarkPrinted(std::int64_t id) {
+  return UpdateJob(store_, id,
+                   "UPDATE print_jobs SET state='printed', last_error='', updated_at=?2 "
+                   "WHERE id=?1 AND state='printing'",
+                   "", "only a job being printed can be marked printed");
+}
+
+Status PrintJobs::MarkFailed(std::int64_t id, const std::string& error) {
+  if (error.empty()) return InvalidArgumentError("print job error: must say what went wrong");
+  return UpdateJob(store_, id,
+                   "UPDATE print_jobs SET state='failed', attempts=attempts+1, last_error=?3, updated_at=?2 "
+                   "WHERE id=?1 AND state IN ('printing', 'queued')",
+                   error, "only a queued or printing job can fail");
+}
+
+Status PrintJobs::Requeue(std::int64_t id) {
+  return UpdateJob(store_, id,
+                   "UPDATE print_jobs SET state='queued', updated_at=?2 WHERE id=?1 AND state IN ('failed', 'printed')",
+                   "", "only a failed or printed job can be printed again");
+}
+
+StatusOr<PrintJob> PrintJobs::Get(std::int64_t id) {
+  Txn txn(store_.impl(), Txn::kRead);
+  Stmt stmt(txn, std::string(kColumns) + "WHERE id=?1");
+  BALCAO_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, id).Step());
+  if (!found) return NotFoundError("print job " + std::to_string(id) + " does not exist");
+  return ReadJob(stmt);
+}
+
+StatusOr<std::vector<PrintJob>> PrintJobs::List(std::optional<PrintJobState> state, int limit) {
+  if (limit < 1) return InvalidArgumentError("print job list limit: must be at least 1");
+  Txn txn(store_.impl(), Txn::kRead);
+  Stmt stmt(txn, std::string(kColumns) + "WHERE (?1='' OR state=?1) ORDER BY id LIMIT ?2");
+  stmt.Bind(1, state ? PrintJobStateName(*state) : "").Bind(2, limit);
+  std::vector<PrintJob> jobs;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    BALCAO_ASSIGN_OR_RETURN(PrintJob job, ReadJob(stmt));
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+}  // namespace balcao::offline

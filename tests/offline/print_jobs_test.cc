@@ -1,0 +1,90 @@
+// The print-job queue: durable jobs, claim order, failure stays visible, reprint,
+// and a job interrupted mid-print is queued again when the store is reopened.
+#include "offline/print_jobs.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/offline/test_util.h"
+
+namespace balcao::offline {
+namespace {
+
+using testing::TempDir;
+
+TEST(PrintJobs, ClaimsInOrderAndMarksPrinted) {
+  auto store = Store::Open(":memory:");
+  ASSERT_TRUE(store.ok());
+  PrintJobs jobs(**store);
+  auto a = jobs.Enqueue("sale-1", "card", "tcp://127.0.0.1:9100", std::string("\x1b@hello\n\x1dV\x00", 10));
+  auto b = jobs.Enqueue("", "test", "file:/tmp/x", "page");
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto first = jobs.ClaimNext();
+  ASSERT_TRUE(first.ok() && first->has_value());
+  EXPECT_EQ((*first)->id, *a);
+  EXPECT_EQ((*first)->payload, std::string("\x1b@hello\n\x1dV\x00", 10));  // bytes, NUL included
+  EXPECT_EQ((*first)->state, PrintJobState::kPrinting);
+  ASSERT_TRUE(jobs.MarkPrinted(*a).ok());
+  EXPECT_EQ(jobs.Get(*a)->state, PrintJobState::kPrinted);
+  auto for_target = jobs.ClaimNext("tcp://127.0.0.1:9100");
+  ASSERT_TRUE(for_target.ok());
+  EXPECT_FALSE(for_target->has_value());
+  auto second = jobs.ClaimNext();
+  ASSERT_TRUE(second.ok() && second->has_value());
+  EXPECT_EQ((*second)->id, *b);
+  auto none = jobs.ClaimNext();
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+}
+
+TEST(PrintJobs, FailureStaysVisibleAndCanBeReprinted) {
+  auto store = Store::Open(":memory:");
+  ASSERT_TRUE(store.ok());
+  PrintJobs jobs(**store);
+  auto id = jobs.Enqueue("sale-2", "pix", "tcp://10.0.0.9:9100", "receipt");
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(jobs.ClaimNext().ok());
+  EXPECT_EQ(jobs.MarkFailed(*id, "").code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(jobs.MarkFailed(*id, "paper out").ok());
+  auto failed = jobs.List(PrintJobState::kFailed);
+  ASSERT_TRUE(failed.ok());
+  ASSERT_EQ(failed->size(), 1u);
+  EXPECT_EQ((*failed)[0].last_error, "paper out");
+  EXPECT_EQ((*failed)[0].attempts, 1);
+  EXPECT_EQ((*failed)[0].sale_id, "sale-2");
+  EXPECT_EQ(jobs.MarkPrinted(*id).code(), StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(jobs.Requeue(*id).ok());
+  EXPECT_EQ(jobs.Get(*id)->state, PrintJobState::kQueued);
+  EXPECT_EQ(jobs.Requeue(*id).code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(jobs.Requeue(12345).code(), StatusCode::kNotFound);
+  EXPECT_EQ(jobs.Get(12345).status().code(), StatusCode::kNotFound);
+}
+
+TEST(PrintJobs, RejectsEmptyJobs) {
+  auto store = Store::Open(":memory:");
+  ASSERT_TRUE(store.ok());
+  PrintJobs jobs(**store);
+  EXPECT_EQ(jobs.Enqueue("s", "", "t", "x").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(jobs.Enqueue("s", "card", "t", "").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(jobs.List(std::nullopt, 0).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(PrintJobs, AJobInterruptedMidPrintIsQueuedAgainOnReopen) {
+  TempDir dir;
+  const std::string path = dir.File("box.db");
+  std::int64_t id = 0;
+  {
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok());
+    PrintJobs jobs(**store);
+    id = *jobs.Enqueue("sale-3", "card", "", "receipt");
+    ASSERT_TRUE(jobs.ClaimNext().ok());
+    EXPECT_EQ(jobs.Get(id)->state, PrintJobState::kPrinting);
+  }
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok());
+  PrintJobs jobs(**store);
+  EXPECT_EQ(jobs.Get(id)->state, PrintJobState::kQueued);
+}
+
+}  // namespace
+}  // namespace balcao::offline
