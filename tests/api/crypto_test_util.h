@@ -1,0 +1,47 @@
+// Helpers shared by the crypto tests: the webhook vectors, scratch directories, running
+// a shell command and capturing its output. Test-only; single-threaded use.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace balcao::api::testing {
+
+struct WebhookVector {
+  std::string source;
+  std::string content;
+  std::string signature;
+};
+struct WebhookVectors {
+  std::string public_key_pem;
+  std::vector<WebhookVector> vectors;
+};
+// ../shared/vectors/webhooks.json
+WebhookVectors LoadWebhookVectors();
+
+std::string ReadFileOrDie(const std::string& path);
+void WriteFileOrDie(const std::string& path, const std::string& contents, unsigned mode = 0600);
+
+// A fresh directory under TMPDIR, removed with its contents on destruction.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr, interleaved
+};
+// Runs `command` with /bin/sh; stdin_text (if any) is fed through a temporary file.
+CommandResult RunCommand(const std::string& command, const std::string& stdin_text = "");
+std::string ShellQuote(const std::string& s);
+
+}  // namespace balcao::api::testing
