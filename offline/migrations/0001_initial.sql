@@ -17,7 +17,9 @@ CREATE TABLE outbox (
   amount          INTEGER NOT NULL DEFAULT 0,          -- cents at risk while not done
   state           TEXT NOT NULL DEFAULT 'pending'
                   CHECK (state IN ('pending', 'inflight', 'unknown', 'done', 'failed', 'dead')),
-  attempts        INTEGER NOT NULL DEFAULT 0,
+  attempts        INTEGER NOT NULL DEFAULT 0,      -- sends tried
+  reached_bank    INTEGER NOT NULL DEFAULT 0,      -- 1 once a send may have reached the bank
+  dropped         INTEGER NOT NULL DEFAULT 0,      -- 1 when an operator dropped it (with a reason)
   lookups         INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER NOT NULL,
   created_at      INTEGER NOT NULL,

@@ -1,0 +1,135 @@
+// Card data scanner (see card_scan.h for the rules and docs/offline.md for why
+// id-like fields and digits glued to letters are exempt).
+#include "offline/card_scan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace balcao::offline {
+namespace {
+
+using nlohmann::json;
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// Field names that only ever hold card secrets: refused whatever their value.
+bool IsCardSecretKey(std::string_view key) {
+  const std::string k = Lower(key);
+  for (const char* name : {"cvv", "cvc", "cvv2", "cvc2", "cid", "securitycode", "cardsecuritycode", "security_code",
+                           "card_security_code", "cardnumber", "card_number", "pan", "track1", "track2", "trackdata",
+                           "track_data", "pin", "pinblock", "pin_block"})
+    if (k == name) return true;
+  return false;
+}
+
+// Bank ids and our own ids are long digit strings that may pass Luhn by chance.
+bool IsIdLikeKey(std::string_view key) {
+  const std::string k = Lower(key);
+  if (k == "id" || k == "ids" || k == "uuid" || k == "cursor" || k == "tags") return true;
+  for (const char* suffix : {"id", "ids", "_id", "_ids", "uuid"})
+    if (k.size() > std::string_view(suffix).size() && k.ends_with(suffix)) return true;
+  return false;
+}
+
+bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+bool PassesLuhn(std::string_view digits) {
+  if (digits.empty()) return false;
+  int sum = 0;
+  bool double_it = false;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    if (!IsDigit(*it)) return false;
+    int d = *it - '0';
+    if (double_it) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double_it = !double_it;
+  }
+  return sum % 10 == 0;
+}
+
+bool ContainsCardNumber(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (!IsDigit(text[i]) || (i > 0 && IsAlnum(text[i - 1]))) {
+      ++i;
+      continue;
+    }
+    // A run: digits, with single ' ' or '-' between groups.
+    std::string digits;
+    std::size_t j = i;
+    while (j < text.size()) {
+      if (IsDigit(text[j])) {
+        digits += text[j++];
+      } else if ((text[j] == ' ' || text[j] == '-') && j + 1 < text.size() && IsDigit(text[j + 1])) {
+        ++j;
+      } else {
+        break;
+      }
+    }
+    const bool glued = j < text.size() && IsAlnum(text[j]);
+    if (!glued && digits.size() >= 13 && digits.size() <= 19 && digits[0] >= '2' && digits[0] <= '6' &&
+        PassesLuhn(digits))
+      return true;
+    i = j + 1;
+  }
+  return false;
+}
+
+namespace {
+
+// Returns the path of the first offending field, or "" when clean.
+std::string FindInJson(const json& value, const std::string& path, const std::string& key) {
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      const std::string child = path.empty() ? it.key() : path + "." + it.key();
+      if (IsCardSecretKey(it.key()) && !it.value().is_null() && !(it.value().is_string() && it->get<std::string>().empty()))
+        return child;
+      std::string found = FindInJson(it.value(), child, it.key());
+      if (!found.empty()) return found;
+    }
+    return "";
+  }
+  if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      std::string found = FindInJson(value[i], path + "[" + std::to_string(i) + "]", key);
+      if (!found.empty()) return found;
+    }
+    return "";
+  }
+  if (IsIdLikeKey(key)) return "";
+  std::string text;
+  if (value.is_string()) {
+    text = value.get<std::string>();
+  } else if (value.is_number_integer() || value.is_number_unsigned()) {
+    text = value.dump();
+  } else {
+    return "";
+  }
+  return ContainsCardNumber(text) ? (path.empty() ? "(document)" : path) : "";
+}
+
+}  // namespace
+
+Status RejectCardData(std::string_view text, std::string_view what) {
+  json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return InvalidArgumentError(std::string(what) + ": must be valid JSON");
+  const std::string field = FindInJson(doc, "", "");
+  if (!field.empty())
+    return InvalidArgumentError(std::string(what) + ": field '" + field +
+                                "' holds card data (card number or security code); card data is never stored");
+  return OkStatus();
+}
+
+}  // namespace balcao::offline

@@ -1,0 +1,103 @@
+// The sale journal on the store.
+#include "offline/journal.h"
+
+#include "offline/card_scan.h"
+#include "offline/internal/db.h"
+#include "offline/internal/journal_rows.h"
+
+namespace balcao::offline {
+
+namespace internal {
+
+Status AppendJournal(Txn& txn, const std::string& sale_id, std::int64_t seq, const std::string& kind,
+                     const std::string& json_payload) {
+  if (sale_id.empty()) return InvalidArgumentError("journal sale_id: must not be empty");
+  if (kind.empty()) return InvalidArgumentError("journal kind: must not be empty");
+  if (seq < 0) return InvalidArgumentError("journal seq: must be >= 0");
+  BALCAO_RETURN_IF_ERROR(RejectCardData(json_payload, "journal payload"));
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  const std::int64_t now = NowMs();
+
+  Stmt existing(txn, "SELECT kind, payload FROM sale_journal WHERE sale_id=?1 AND seq=?2");
+  BALCAO_ASSIGN_OR_RETURN(bool found, existing.Bind(1, sale_id).Bind(2, seq).Step());
+  if (found) {
+    if (existing.Text(0) == kind && existing.Text(1) == json_payload) return OkStatus();
+    return AlreadyExistsError("journal seq " + std::to_string(seq) + " of sale " + sale_id +
+                              " already holds a different event");
+  }
+  Stmt sale(txn, "SELECT last_seq FROM sales WHERE sale_id=?1");
+  BALCAO_ASSIGN_OR_RETURN(bool known, sale.Bind(1, sale_id).Step());
+  if (known && seq <= sale.Int(0))
+    return InvalidArgumentError("journal seq: " + std::to_string(seq) + " must be greater than the sale's last (" +
+                                std::to_string(sale.Int(0)) + ")");
+  Stmt upsert(txn,
+              "INSERT INTO sales (sale_id, opened_at, last_seq) VALUES (?1, ?2, ?3) "
+              "ON CONFLICT (sale_id) DO UPDATE SET last_seq=excluded.last_seq");
+  BALCAO_RETURN_IF_ERROR(upsert.Bind(1, sale_id).Bind(2, now).Bind(3, seq).Run());
+  Stmt insert(txn, "INSERT INTO sale_journal (sale_id, seq, kind, payload, created_at) VALUES (?1, ?2, ?3, ?4, ?5)");
+  return insert.Bind(1, sale_id).Bind(2, seq).Bind(3, kind).Bind(4, json_payload).Bind(5, now).Run();
+}
+
+}  // namespace internal
+
+using internal::Stmt;
+using internal::Txn;
+
+Journal::Journal(Store& store) : store_(store) {}
+
+Status Journal::Append(const std::string& sale_id, std::int64_t seq, const std::string& kind,
+                       const std::string& json_payload) {
+  Txn txn(store_.impl(), Txn::kWrite);
+  BALCAO_RETURN_IF_ERROR(internal::AppendJournal(txn, sale_id, seq, kind, json_payload));
+  return txn.Commit();
+}
+
+StatusOr<std::vector<JournalEntry>> Journal::Read(const std::string& sale_id) {
+  Txn txn(store_.impl(), Txn::kRead);
+  Stmt stmt(txn, "SELECT seq, kind, payload, created_at FROM sale_journal WHERE sale_id=?1 ORDER BY seq");
+  stmt.Bind(1, sale_id);
+  std::vector<JournalEntry> entries;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) return entries;
+    entries.push_back({sale_id, stmt.Int(0), stmt.Text(1), stmt.Text(2), stmt.Int(3)});
+  }
+}
+
+StatusOr<std::vector<std::string>> Journal::OpenSales() {
+  Txn txn(store_.impl(), Txn::kRead);
+  Stmt stmt(txn, "SELECT sale_id FROM sales WHERE closed_at IS NULL ORDER BY opened_at, sale_id");
+  std::vector<std::string> sales;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) return sales;
+    sales.push_back(stmt.Text(0));
+  }
+}
+
+StatusOr<SaleSummary> Journal::Sale(const std::string& sale_id) {
+  Txn txn(store_.impl(), Txn::kRead);
+  Stmt stmt(txn, "SELECT opened_at, last_seq, coalesce(closed_at, 0), final_state FROM sales WHERE sale_id=?1");
+  BALCAO_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, sale_id).Step());
+  if (!found) return NotFoundError("sale " + sale_id + " has no journal");
+  return SaleSummary{sale_id, stmt.Int(0), stmt.Int(1), stmt.Int(2), stmt.Text(3)};
+}
+
+Status Journal::MarkClosed(const std::string& sale_id, const std::string& final_state) {
+  if (final_state.empty()) return InvalidArgumentError("journal final_state: must name the sale's terminal state");
+  Txn txn(store_.impl(), Txn::kWrite);
+  Stmt stmt(txn, "UPDATE sales SET closed_at=?2, final_state=?3 WHERE sale_id=?1");
+  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Bind(2, internal::NowMs()).Bind(3, final_state).Run());
+  if (stmt.Changes() == 0) return NotFoundError("sale " + sale_id + " has no journal");
+  return txn.Commit();
+}
+
+Status Journal::Reopen(const std::string& sale_id) {
+  Txn txn(store_.impl(), Txn::kWrite);
+  Stmt stmt(txn, "UPDATE sales SET closed_at=NULL, final_state='' WHERE sale_id=?1");
+  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Run());
+  if (stmt.Changes() == 0) return NotFoundError("sale " + sale_id + " has no journal");
+  return txn.Commit();
+}
+
+}  // namespace balcao::offline
