@@ -27,8 +27,8 @@ StatusOr<Date> ParseIsoDate(std::string_view text);
 // chosen against a reference date (the processing date): the candidate within
 // [reference - 3000 days, reference + 5500 days] (brazilian-utils' window), else the nearest.
 
-// Every date factor F can mean, oldest first: the first two cycles, and further ones up to
-// the cycle after the reference's when given. Empty for factors < 1000 (no due date).
+// The dates factor F can mean, oldest first: the first two cycles (2000-2025, 2025-2049),
+// and later ones up to the one the reference resolves to. Empty for factors < 1000.
 std::vector<Date> DueDateCandidates(int factor, std::optional<Date> reference = std::nullopt);
 // The date factor F means relative to `reference`; nullopt for factors < 1000.
 std::optional<Date> ResolveDueFactor(int factor, Date reference);

@@ -33,7 +33,8 @@ StatusOr<std::vector<TlvObject>> ParseTlv(std::string_view text);
 
 enum class BrCodeKind { kUnknown, kStatic, kDynamic };
 
-// A template (26-51 other than Pix, or 80-99) with its nested objects.
+// A template (26-51 other than Pix, or 80-99) with its nested objects. (02-25 are
+// primitive card-scheme objects, kept in BrCode::objects only.)
 struct BrCodeTemplate {
   std::string id;
   std::vector<TlvObject> objects;  // empty when the value is not valid TLV
@@ -61,7 +62,7 @@ struct BrCode {
   std::string txid;                        // 62-05
   std::string crc;                         // 63 as written
   BrCodeKind kind = BrCodeKind::kUnknown;  // static when 26-01, dynamic when 26-25
-  std::vector<BrCodeTemplate> other_merchant_account_templates;  // 26-51 not Pix, and 02-25
+  std::vector<BrCodeTemplate> other_merchant_account_templates;  // 26-51 other than Pix
   std::vector<BrCodeTemplate> unreserved_templates;              // 80-99
   std::vector<TlvObject> objects;          // every root object, in payload order
 };

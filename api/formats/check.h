@@ -55,10 +55,20 @@ struct CheckOptions {
   std::optional<Date> reference_date;
 };
 
-// Leading/trailing whitespace is ignored. Detection, in order: "E"/"e" + digits -> pix-e2e;
+// Leading/trailing whitespace is ignored. Detection, in order: "E" + digit -> pix-e2e;
 // only digits and separators (space . - /) -> by digit count: 11 cpf, 14 cnpj, 44 bar code
 // (utility when it starts with 8), 47 boleto line, 48 utility line; 14 alphanumerics with
 // optional CNPJ separators -> cnpj; text starting "00" -> brcode; else unknown (invalid).
 CheckResult Check(std::string_view text, const CheckOptions& options = {});
+
+// The kind Check() would pick for `text` (already trimmed or not).
+FormatKind DetectFormatKind(std::string_view text);
+
+// Validates `text` as the given kind, skipping detection (e.g. a 43-digit "line" is judged
+// as a boleto line and told it must be 47 digits). kUnknown behaves like Check().
+CheckResult CheckAs(FormatKind kind, std::string_view text, const CheckOptions& options = {});
+
+// "boleto-line" -> kBoletoLine; kUnknown for any other text.
+FormatKind FormatKindFromName(std::string_view name);
 
 }  // namespace balcao::formats

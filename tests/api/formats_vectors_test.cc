@@ -1,0 +1,208 @@
+// Every vector of ../shared/vectors/formats.json (read at run time) gives its expected
+// verdict, fields and errors.
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "api/formats/brcode.h"
+#include "api/formats/check.h"
+#include "api/formats/tax_id.h"
+
+namespace balcao::formats {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+const json& Vectors() {
+  static const json vectors = [] {
+    std::ifstream in(std::string(BALCAO_SHARED_DIR) + "/vectors/formats.json");
+    EXPECT_TRUE(in.good()) << "cannot open formats.json under " << BALCAO_SHARED_DIR;
+    return json::parse(in);
+  }();
+  return vectors;
+}
+
+// The result's fields, re-nested the way the vectors write them.
+json FieldsAsJson(const CheckResult& r) {
+  json out = json::object();
+  for (const Field& f : r.fields) {
+    json* node = &out;
+    std::stringstream path(f.key);
+    for (std::string part; std::getline(path, part, '.');) node = &(*node)[part];
+    switch (f.type) {
+      case Field::Type::kText: *node = f.value; break;
+      case Field::Type::kInteger: *node = std::stoll(f.value); break;
+      case Field::Type::kBool: *node = f.value == "true"; break;
+      case Field::Type::kListItem: node->push_back(f.value); break;
+    }
+  }
+  return out;
+}
+
+// Every expected key is present with the same value; a null expectation means absent.
+void ExpectFieldsInclude(const json& actual, const json& expected, const std::string& where) {
+  for (const auto& [key, value] : expected.items()) {
+    if (value.is_null()) {
+      EXPECT_FALSE(actual.contains(key)) << where << ": " << key << " should be absent";
+    } else if (!actual.contains(key)) {
+      ADD_FAILURE() << where << ": missing field " << key << " (expected " << value.dump() << ")";
+    } else if (value.is_object()) {
+      ExpectFieldsInclude(actual[key], value, where + "." + key);
+    } else {
+      EXPECT_EQ(actual[key], value) << where << ": field " << key;
+    }
+  }
+}
+
+std::vector<std::string> Strings(const json& list) {
+  std::vector<std::string> out;
+  for (const json& s : list) out.push_back(s.get<std::string>());
+  return out;
+}
+
+std::vector<std::pair<std::string, json>> Entries(const std::string& group) {
+  std::vector<std::pair<std::string, json>> out;
+  for (const char* verdict : {"valid", "invalid"}) {
+    int i = 0;
+    for (const json& e : Vectors()[group][verdict]) {
+      std::string name = group + "/" + verdict + "/" + e.value("name", std::to_string(i++));
+      out.emplace_back(name, e);
+    }
+  }
+  return out;
+}
+
+CheckOptions OptionsFor(const json& entry) {
+  CheckOptions options;
+  if (entry.contains("reference_date_for_factor")) {
+    options.reference_date = *ParseIsoDate(entry["reference_date_for_factor"].get<std::string>());
+  }
+  return options;
+}
+
+// Keys of `expected` that describe the verdict rather than fields.
+json WithoutVerdict(json expected) {
+  for (const char* k : {"valid", "errors", "reason", "fields", "crc_declared", "crc_computed"}) expected.erase(k);
+  return expected;
+}
+
+// Runs one group through CheckAs(kind) and compares verdict, errors (exactly, when the
+// vector lists them; as a substring for "reason") and fields. Returns how many ran.
+int RunGroup(const std::string& group, FormatKind kind) {
+  int ran = 0;
+  for (const auto& [name, entry] : Entries(group)) {
+    SCOPED_TRACE(name);
+    std::string input = entry["input"].get<std::string>();
+    const json& expected = entry["expected"];
+    CheckResult r = CheckAs(kind, input, OptionsFor(entry));
+    EXPECT_EQ(r.kind, kind);
+    EXPECT_EQ(r.valid, expected["valid"].get<bool>()) << ::testing::PrintToString(r.errors);
+    EXPECT_EQ(r.valid, r.errors.empty());
+    if (expected.contains("errors")) {
+      EXPECT_EQ(r.errors, Strings(expected["errors"]));
+    }
+    if (expected.contains("reason")) {
+      EXPECT_THAT(::testing::PrintToString(r.errors), HasSubstr(expected["reason"].get<std::string>()));
+    }
+    json fields = FieldsAsJson(r);
+    ExpectFieldsInclude(fields, expected.contains("fields") ? expected["fields"] : WithoutVerdict(expected), name);
+    for (const char* crc : {"crc_declared", "crc_computed"}) {
+      if (expected.contains(crc)) {
+        ExpectFieldsInclude(fields, json{{crc, expected[crc]}}, name);
+      }
+    }
+    // Detection agrees with the group whenever the input has that kind's shape.
+    CheckResult detected = Check(input, OptionsFor(entry));
+    if (detected.kind == kind) {
+      EXPECT_EQ(detected.valid, r.valid);
+      EXPECT_EQ(detected.fields, r.fields);
+    } else {
+      EXPECT_FALSE(expected["valid"].get<bool>()) << "a valid vector must be detected as its kind";
+    }
+    ++ran;
+  }
+  return ran;
+}
+
+int GroupSize(const std::string& group) {
+  const json& g = Vectors()[group];
+  return static_cast<int>(g.is_array() ? g.size() : g["valid"].size() + g["invalid"].size());
+}
+
+TEST(FormatsVectors, BrCode) { EXPECT_EQ(RunGroup("brcode", FormatKind::kBrCode), GroupSize("brcode")); }
+TEST(FormatsVectors, BoletoBarcode) {
+  EXPECT_EQ(RunGroup("boleto_barcode", FormatKind::kBoletoBarcode), GroupSize("boleto_barcode"));
+}
+TEST(FormatsVectors, BoletoLine) { EXPECT_EQ(RunGroup("boleto_line", FormatKind::kBoletoLine), GroupSize("boleto_line")); }
+TEST(FormatsVectors, UtilityBarcode) {
+  EXPECT_EQ(RunGroup("utility_barcode", FormatKind::kUtilityBarcode), GroupSize("utility_barcode"));
+}
+TEST(FormatsVectors, UtilityLine) {
+  EXPECT_EQ(RunGroup("utility_line", FormatKind::kUtilityLine), GroupSize("utility_line"));
+}
+TEST(FormatsVectors, Cpf) { EXPECT_EQ(RunGroup("cpf", FormatKind::kCpf), GroupSize("cpf")); }
+TEST(FormatsVectors, CnpjAlphanumeric) {
+  EXPECT_EQ(RunGroup("cnpj_alnum", FormatKind::kCnpj), GroupSize("cnpj_alnum"));
+}
+TEST(FormatsVectors, PixEndToEndId) { EXPECT_EQ(RunGroup("pix_e2e", FormatKind::kPixEndToEndId), GroupSize("pix_e2e")); }
+
+// The `cnpj` group is judged by a numeric-only validator (formats.md §4.2): letters are a
+// shape error there, while the alphanumeric default accepts them.
+TEST(FormatsVectors, CnpjNumericOnly) {
+  int ran = 0;
+  for (const auto& [name, entry] : Entries("cnpj")) {
+    SCOPED_TRACE(name);
+    const json& expected = entry["expected"];
+    TaxIdReport r = InspectCnpj(entry["input"].get<std::string>(), CnpjAlphabet::kNumericOnly);
+    EXPECT_EQ(r.valid(), expected["valid"].get<bool>());
+    if (expected.contains("normalized")) {
+      EXPECT_EQ(r.normalized, expected["normalized"].get<std::string>());
+      EXPECT_EQ(r.root, expected["root"].get<std::string>());
+      EXPECT_EQ(r.branch, expected["branch"].get<std::string>());
+      EXPECT_EQ(r.expected_dv, expected["expected_dv"].get<std::string>());
+      EXPECT_EQ(r.checksum_ok, expected["checksum_ok"].get<bool>());
+    }
+    if (expected.contains("reason")) {
+      EXPECT_THAT(::testing::PrintToString(r.errors), HasSubstr(expected["reason"].get<std::string>()));
+    }
+    ++ran;
+  }
+  EXPECT_EQ(ran, GroupSize("cnpj"));
+  // The same letters pass as an alphanumeric CNPJ (formats.md §7 item 8 context).
+  EXPECT_TRUE(IsValidCnpj("Q0SLFMBD7VX439"));
+}
+
+TEST(FormatsVectors, CnpjWorkedExample) {
+  const json& w = Vectors()["cnpj_alnum"]["worked_example"];
+  std::string base = w["base"].get<std::string>();
+  auto dvs = CnpjCheckDigits(base);
+  ASSERT_TRUE(dvs.ok());
+  EXPECT_EQ(*dvs, std::to_string(w["dv1"].get<int>()) + std::to_string(w["dv2"].get<int>()));
+  EXPECT_EQ(*FormatCnpj(base + *dvs), "12.ABC.345/01DE-35");
+}
+
+TEST(FormatsVectors, Crc16) {
+  for (const json& e : Vectors()["crc16"]) {
+    std::string input = e["input"].get<std::string>();  // nlohmann decodes to UTF-8 bytes
+    EXPECT_EQ(Crc16Hex(input), e["expected"].get<std::string>()) << e["source"];
+  }
+  EXPECT_EQ(Crc16Hex(""), "FFFF");
+}
+
+TEST(FormatsVectors, BankIds) {
+  for (const json& e : Vectors()["bank_ids"]) {
+    std::string cnpj = e["cnpj"].get<std::string>();
+    TaxIdReport r = InspectCnpj(cnpj, CnpjAlphabet::kNumericOnly);
+    EXPECT_TRUE(r.valid()) << cnpj;
+    EXPECT_EQ(r.root == e["ispb"].get<std::string>(), e["ispb_equals_cnpj_root"].get<bool>()) << cnpj;
+    EXPECT_EQ(e["compe"].get<std::string>().size(), 3u);
+  }
+}
+
+}  // namespace
+}  // namespace balcao::formats
