@@ -1,0 +1,141 @@
+#include "printer/format.h"
+
+#include <cctype>
+#include <cstdio>
+
+namespace balcao::printer {
+namespace {
+
+std::string GroupThousands(std::int64_t whole, char sep) {
+  std::string digits = std::to_string(whole);
+  std::string out;
+  const int n = static_cast<int>(digits.size());
+  for (int i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out.push_back(sep);
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+std::string FormatFixed2(std::int64_t hundredths, Language lang, bool group) {
+  const bool negative = hundredths < 0;
+  // Work on the magnitude as unsigned so INT64_MIN does not overflow.
+  const std::uint64_t mag = negative ? 0 - static_cast<std::uint64_t>(hundredths) : hundredths;
+  const char thousands = lang == Language::kPtBr ? '.' : ',';
+  const char decimal = lang == Language::kPtBr ? ',' : '.';
+  std::string whole = group ? GroupThousands(static_cast<std::int64_t>(mag / 100), thousands)
+                            : std::to_string(mag / 100);
+  char cents[4];
+  std::snprintf(cents, sizeof cents, "%02u", static_cast<unsigned>(mag % 100));
+  return std::string(negative ? "-" : "") + whole + decimal + cents;
+}
+
+struct LocalTime {
+  int year;
+  unsigned month, day;
+  int hour, minute, second;
+};
+
+LocalTime ToBrasilia(UnixMicros t) {
+  std::int64_t secs = t / kMicrosPerSecond;
+  if (t % kMicrosPerSecond < 0) --secs;  // floor for times before 1970
+  secs += kBrasiliaOffsetSeconds;
+  std::int64_t days = secs / 86400;
+  std::int64_t rem = secs % 86400;
+  if (rem < 0) {
+    rem += 86400;
+    --days;
+  }
+  LocalTime lt{};
+  CivilFromDays(days, lt.year, lt.month, lt.day);
+  lt.hour = static_cast<int>(rem / 3600);
+  lt.minute = static_cast<int>(rem % 3600 / 60);
+  lt.second = static_cast<int>(rem % 60);
+  return lt;
+}
+
+}  // namespace
+
+std::string FormatBrl(std::int64_t cents, Language lang) {
+  std::string number = FormatFixed2(cents, lang, true);
+  if (number[0] == '-') return "-R$ " + number.substr(1);
+  return "R$ " + number;
+}
+
+std::string FormatPercent(std::int64_t basis_points, Language lang) {
+  return FormatFixed2(basis_points, lang, false) + "%";
+}
+
+std::string FormatLocalDate(UnixMicros t, Language lang) {
+  const LocalTime lt = ToBrasilia(t);
+  char buf[32];
+  if (lang == Language::kPtBr) {
+    std::snprintf(buf, sizeof buf, "%02u/%02u/%04d", lt.day, lt.month, lt.year);
+  } else {
+    std::snprintf(buf, sizeof buf, "%02u/%02u/%04d", lt.month, lt.day, lt.year);
+  }
+  return buf;
+}
+
+std::string FormatLocalTime(UnixMicros t) {
+  const LocalTime lt = ToBrasilia(t);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%02d:%02d", lt.hour, lt.minute);
+  return buf;
+}
+
+std::string FormatLocalDateTime(UnixMicros t, Language lang) {
+  const LocalTime lt = ToBrasilia(t);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, " %02d:%02d:%02d", lt.hour, lt.minute, lt.second);
+  return FormatLocalDate(t, lang) + buf;
+}
+
+MaskedPan MaskPan(std::string_view any) {
+  std::string digits;
+  for (char c : any) {
+    if (std::isdigit(static_cast<unsigned char>(c))) digits.push_back(c);
+  }
+  MaskedPan m;
+  if (digits.empty()) return m;
+  if (digits.size() >= 10) {
+    // A full PAN (or a 6+4 already masked): keep BIN and last 4, pad the middle so a full
+    // PAN keeps its length.
+    const size_t stars = digits.size() > 10 ? digits.size() - 10 : 6;
+    m.text_ = digits.substr(0, 6) + std::string(stars, '*') + digits.substr(digits.size() - 4);
+  } else {
+    // Fewer digits than BIN+last4 means we cannot tell which are which: keep the last 4.
+    const size_t keep = digits.size() < 4 ? digits.size() : 4;
+    m.text_ = std::string(16 - keep, '*') + digits.substr(digits.size() - keep);
+  }
+  return m;
+}
+
+std::string FormatCnpj(std::string_view cnpj) {
+  if (cnpj.size() != 14) return std::string(cnpj);
+  for (char c : cnpj) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) return std::string(cnpj);
+  }
+  std::string s(cnpj);
+  return s.substr(0, 2) + "." + s.substr(2, 3) + "." + s.substr(5, 3) + "/" + s.substr(8, 4) + "-" + s.substr(12, 2);
+}
+
+int LongestDigitRun(std::string_view text) {
+  int best = 0, run = 0;
+  bool in_run = false;
+  for (char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      ++run;
+      in_run = true;
+      if (run > best) best = run;
+    } else if (in_run && (c == ' ' || c == '-' || c == '.')) {
+      continue;
+    } else {
+      run = 0;
+      in_run = false;
+    }
+  }
+  return best;
+}
+
+}  // namespace balcao::printer
