@@ -117,9 +117,9 @@ void Take(Report report, CheckResult& out) {
 }
 
 FormatKind DetectTrimmed(std::string_view text) {
-  if (text.size() >= 2 && text[0] == 'E' && internal::IsDigit(text[1])) return FormatKind::kPixEndToEndId;
   std::string compact = internal::StripChars(text, " .-/");
-  if (!compact.empty() && internal::AllDigits(compact)) {
+  bool digits = !compact.empty() && internal::AllDigits(compact);
+  if (digits) {
     switch (compact.size()) {
       case 11: return FormatKind::kCpf;
       case 14: return FormatKind::kCnpj;
@@ -130,7 +130,8 @@ FormatKind DetectTrimmed(std::string_view text) {
     }
   }
   if (compact.size() == 14 && std::all_of(compact.begin(), compact.end(), internal::IsAlnum)) return FormatKind::kCnpj;
-  if (text.size() >= 2 && text.substr(0, 2) == "00" && !internal::AllDigits(compact)) return FormatKind::kBrCode;
+  if (text.size() >= 2 && text[0] == 'E' && internal::IsDigit(text[1])) return FormatKind::kPixEndToEndId;
+  if (text.size() >= 2 && text.substr(0, 2) == "00" && !digits) return FormatKind::kBrCode;
   return FormatKind::kUnknown;
 }
 

@@ -55,10 +55,10 @@ struct CheckOptions {
   std::optional<Date> reference_date;
 };
 
-// Leading/trailing whitespace is ignored. Detection, in order: "E" + digit -> pix-e2e;
-// only digits and separators (space . - /) -> by digit count: 11 cpf, 14 cnpj, 44 bar code
-// (utility when it starts with 8), 47 boleto line, 48 utility line; 14 alphanumerics with
-// optional CNPJ separators -> cnpj; text starting "00" -> brcode; else unknown (invalid).
+// Leading/trailing whitespace is ignored. Detection, in order: only digits and separators
+// (space . - /) -> by digit count: 11 cpf, 14 cnpj, 44 bar code (utility when it starts
+// with 8), 47 boleto line, 48 utility line; 14 alphanumerics once separators are dropped
+// -> cnpj; "E" + digit -> pix-e2e; text starting "00" -> brcode; else unknown (invalid).
 CheckResult Check(std::string_view text, const CheckOptions& options = {});
 
 // The kind Check() would pick for `text` (already trimmed or not).
