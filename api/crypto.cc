@@ -128,6 +128,7 @@ StatusOr<Signature> Signature::FromDer(std::string_view der) {
 }
 
 StatusOr<Signature> Signature::FromBase64(std::string_view text) {
+  if (text.empty()) return InvalidArgumentError("signature: empty");
   auto der = Base64Decode(text);
   if (!der.ok()) return InvalidArgumentError("signature: " + der.status().message());
   return FromDer(*der);

@@ -70,15 +70,17 @@ std::string ShellQuote(const std::string& s) {
 CommandResult RunCommand(const std::string& command, const std::string& stdin_text) {
   ScratchDir dir;
   const std::string input = dir.File("stdin");
+  const std::string errors = dir.File("stderr");
   WriteFileOrDie(input, stdin_text);
-  const std::string full = "(" + command + ") < " + ShellQuote(input) + " 2>&1";
+  const std::string full = "(" + command + ") < " + ShellQuote(input) + " 2> " + ShellQuote(errors);
   CommandResult result;
   FILE* pipe = ::popen(full.c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed");
   char buf[4096];
   std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) result.output.append(buf, n);
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) result.out.append(buf, n);
   const int status = ::pclose(pipe);
+  result.err = ReadFileOrDie(errors);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }

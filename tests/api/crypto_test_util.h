@@ -38,7 +38,8 @@ class ScratchDir {
 
 struct CommandResult {
   int exit_code = -1;
-  std::string output;  // stdout and stderr, interleaved
+  std::string out;  // stdout
+  std::string err;  // stderr
 };
 // Runs `command` with /bin/sh; stdin_text (if any) is fed through a temporary file.
 CommandResult RunCommand(const std::string& command, const std::string& stdin_text = "");
