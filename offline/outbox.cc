@@ -308,6 +308,14 @@ StatusOr<std::vector<OutboxWork>> Outbox::ClaimDue(std::int64_t now_ms, int limi
   return work;
 }
 
+StatusOr<std::optional<std::int64_t>> Outbox::NextDueAtMs() {
+  Txn txn(store_.impl(), Txn::kRead);
+  Stmt stmt(txn, "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('pending','unknown')");
+  BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row || stmt.IsNull(0)) return std::optional<std::int64_t>();
+  return std::optional<std::int64_t>(stmt.Int(0));
+}
+
 Status Outbox::MarkDone(std::int64_t id, const std::string& bank_id, const std::string& response) {
   return Transition(store_, id,
                     "UPDATE outbox SET state='done', bank_id=?3, response=?4, last_error='', updated_at=?2 "

@@ -119,6 +119,8 @@ class Outbox {
   // returns; kLookup rows stay unknown. Rows past the age limit go to dead here.
   StatusOr<std::vector<OutboxWork>> ClaimDue(std::int64_t now_ms, int limit, const std::vector<std::string>& busy_lanes);
   static std::string LaneOf(const OutboxRequest& request);
+  // When the next pending/unknown row becomes due (epoch ms); nullopt when none waits.
+  StatusOr<std::optional<std::int64_t>> NextDueAtMs();
 
   // The outcome of a send or a lookup, applied in one transaction.
   Status MarkDone(std::int64_t id, const std::string& bank_id, const std::string& response);
