@@ -1,0 +1,161 @@
+// What the driver must do after a transition: bank calls, the screen to show, slips to
+// print, timers to set or cancel, and operator flags. Effects are derived, never journaled:
+// replaying the journal's events recomputes them.
+// Thread-safety: plain values.
+#pragma once
+
+#include <compare>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "checkout/types.h"
+
+namespace balcao::checkout {
+
+#define BALCAO_CHECKOUT_EFFECT(Name) \
+  static constexpr const char* kName = #Name; \
+  auto operator<=>(const Name&) const = default
+
+// --- bank calls (one per API request; creates carry the sale and attempt tags) ---
+struct AllowedInstallment {
+  Cents total_amount = 0;
+  int count = 1;
+  auto operator<=>(const AllowedInstallment&) const = default;
+};
+// POST /v2/merchant-session
+struct CreateSession {
+  int attempt = 0;
+  std::vector<std::string> tags;
+  std::vector<FundingType> funding_types;
+  std::vector<AllowedInstallment> installments;
+  std::int64_t expiration_s = 0;
+  bool challenge_enabled = true;
+  BALCAO_CHECKOUT_EFFECT(CreateSession);
+};
+// POST /v2/merchant-session/{uuid}/purchase; the driver fills the card from card_ref.
+struct CreatePurchase {
+  int attempt = 0;
+  std::string session_uuid;
+  std::string card_ref;
+  FundingType funding = FundingType::kCredit;
+  int installments = 1;
+  Cents amount = 0;
+  BALCAO_CHECKOUT_EFFECT(CreatePurchase);
+};
+// GET /v2/merchant-purchase/{id}; answered by PurchaseSeen.
+struct GetPurchase {
+  int attempt = 0;
+  std::string purchase_id;
+  BALCAO_CHECKOUT_EFFECT(GetPurchase);
+};
+// POST /v2/dynamic-brcode
+struct CreateBrcode {
+  int attempt = 0;
+  std::vector<std::string> tags;
+  Cents amount = 0;
+  std::int64_t expiration_s = 0;
+  BALCAO_CHECKOUT_EFFECT(CreateBrcode);
+};
+// GET /v2/deposit?tags=dynamic-brcode/<uuid>; answered by DepositSeen or NothingFound{deposit}.
+struct FindDeposit {
+  int attempt = 0;
+  std::string tag;
+  BALCAO_CHECKOUT_EFFECT(FindDeposit);
+};
+// POST /v2/invoice
+struct CreateInvoice {
+  int attempt = 0;
+  std::vector<std::string> tags;
+  Cents amount = 0;
+  Customer customer;
+  UnixMicros due = 0;
+  std::int64_t expiration_s = 0;
+  BALCAO_CHECKOUT_EFFECT(CreateInvoice);
+};
+// GET /v2/invoice/{id}; answered by InvoiceSeen.
+struct GetInvoice {
+  std::string invoice_id;
+  BALCAO_CHECKOUT_EFFECT(GetInvoice);
+};
+// The G4 lookup after an outcome unknown: list `kind` filtered by the attempt tag.
+// Answered by the matching *Created / PurchaseSeen event, or NothingFound{kind, attempt}.
+struct FindByTag {
+  EntityKind kind = EntityKind::kSession;
+  int attempt = 0;
+  std::string tag;
+  BALCAO_CHECKOUT_EFFECT(FindByTag);
+};
+// PATCH /v2/invoice/{id} {"status":"canceled"}; answered by InvoiceSeen.
+struct CancelInvoice {
+  std::string invoice_id;
+  BALCAO_CHECKOUT_EFFECT(CancelInvoice);
+};
+// PATCH of a purchase, deposit or invoice down to `new_amount` (idempotent: the target is
+// absolute). Purchase: status "canceled" with amount 0 when not yet confirmed, status
+// "reversed" otherwise. Answered by Reversed{entity_id, net_amount}.
+struct ReduceAmount {
+  EntityKind kind = EntityKind::kPurchase;
+  std::string entity_id;
+  Cents new_amount = 0;
+  bool cancel_authorization = false;  // purchase approved but not confirmed
+  bool late_money = false;            // returning flagged late money, not the payment
+  BALCAO_CHECKOUT_EFFECT(ReduceAmount);
+};
+using BankCall = std::variant<CreateSession, CreatePurchase, GetPurchase, CreateBrcode, FindDeposit,
+                              CreateInvoice, GetInvoice, FindByTag, CancelInvoice, ReduceAmount>;
+
+// --- the counter ---
+enum class Screen {
+  kChooseMethod, kWorking, kEnterCard, kChallengeQr, kPixQr, kInvoiceQr, kVerifying, kPaid,
+  kRefunded, kVoided, kPayLater
+};
+inline constexpr std::array kScreenNames{"choose-method", "working",   "enter-card", "challenge-qr",
+                                         "pix-qr",        "invoice-qr", "verifying", "paid",
+                                         "refunded",      "voided",     "pay-later"};
+constexpr const auto& NamesOf(Screen) { return kScreenNames; }
+
+struct Show {
+  Screen screen = Screen::kChooseMethod;
+  std::string message;
+  std::string qr;         // text to draw as a QR (brcode, challenge URL)
+  std::string link;
+  UnixMicros deadline = 0;  // countdown target, 0 when none
+  BALCAO_CHECKOUT_EFFECT(Show);
+};
+enum class Slip { kSaleReceipt, kRefundReceipt, kPixCode, kInvoiceSlip };
+inline constexpr std::array kSlipNames{"sale-receipt", "refund-receipt", "pix-code", "invoice-slip"};
+constexpr const auto& NamesOf(Slip) { return kSlipNames; }
+struct Print {
+  Slip slip = Slip::kSaleReceipt;
+  Cents amount = 0;
+  std::string reference;  // bank id of what the slip is about
+  std::string qr;
+  std::string card_mask;
+  BALCAO_CHECKOUT_EFFECT(Print);
+};
+struct SetTimer {
+  Timer timer = Timer::kPoll;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EFFECT(SetTimer);
+};
+struct CancelTimer {
+  Timer timer = Timer::kPoll;
+  BALCAO_CHECKOUT_EFFECT(CancelTimer);
+};
+// Someone must act: money to give back, or something the bank did outside Balcão.
+struct FlagOperator {
+  std::string entity_id;
+  Cents amount = 0;
+  std::string reason;
+  BALCAO_CHECKOUT_EFFECT(FlagOperator);
+};
+
+#undef BALCAO_CHECKOUT_EFFECT
+
+using Effect = std::variant<BankCall, Show, Print, SetTimer, CancelTimer, FlagOperator>;
+
+// "CreateSession", "Show(pix-qr)", "SetTimer(poll)"... for logs and tests.
+std::string Describe(const Effect& effect);
+
+}  // namespace balcao::checkout

@@ -1,0 +1,181 @@
+// Everything that can happen to a sale: cashier actions, answers to bank calls, bank events
+// (webhooks or polls), timer expiries. Each event carries its own time (`at`) and ids, so
+// the checkout never reads a clock. Events are what the sale journal stores (to_json in
+// checkout/journal_codec.h): none of them carries a card number or security code — the
+// card is a non-sensitive reference (`card_ref`) whose data the driver holds in memory
+// for the single purchase call.
+// Thread-safety: plain values.
+#pragma once
+
+#include <compare>
+#include <string>
+#include <variant>
+
+#include "checkout/types.h"
+
+namespace balcao::checkout {
+
+#define BALCAO_CHECKOUT_EVENT(Name) \
+  static constexpr const char* kName = #Name; \
+  auto operator<=>(const Name&) const = default
+
+// --- cashier actions ---
+// Opens the sale. The id was minted by the caller before any byte left the box.
+struct Start {
+  std::string sale_id;  // lowercase [a-z0-9-], it goes into bank tags
+  Cents amount = 0;
+  Settings settings;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(Start);
+};
+struct ChooseMethod {
+  Method method = Method::kCard;
+  Customer customer;  // invoice only
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(ChooseMethod);
+};
+// The touchscreen collected the card. Only a reference and the 6+4 mask travel here.
+struct SubmitCard {
+  std::string card_ref;
+  std::string card_mask;
+  FundingType funding = FundingType::kCredit;
+  int installments = 1;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(SubmitCard);
+};
+struct Cancel {
+  std::string operator_id;
+  std::string reason;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(Cancel);
+};
+// Try the previous method again (after a decline or an expired Pix).
+struct Retry {
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(Retry);
+};
+// After a failed Pix or card attempt: charge the customer by invoice instead.
+struct FallbackToInvoice {
+  Customer customer;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(FallbackToInvoice);
+};
+// The customer takes the invoice and pays later; the counter is freed.
+struct KeepOpen {
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(KeepOpen);
+};
+// Print the Pix QR or the invoice slip (again).
+struct PrintCode {
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(PrintCode);
+};
+// Give back `amount` of the sale's payment (partial or full).
+struct Reverse {
+  Cents amount = 0;
+  std::string operator_id;
+  std::string reason;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(Reverse);
+};
+// Give back late money (flagged) received through `entity_id`.
+struct ReturnLateMoney {
+  std::string entity_id;
+  std::string operator_id;
+  std::string reason;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(ReturnLateMoney);
+};
+
+// --- answers to bank calls, and what lookups found ("found X" is the X event) ---
+struct SessionCreated {
+  int attempt = 0;
+  std::string session_id;
+  std::string uuid;
+  UnixMicros expires_at = 0;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(SessionCreated);
+};
+struct BrcodeCreated {
+  int attempt = 0;
+  std::string uuid;
+  std::string text;
+  UnixMicros expires_at = 0;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(BrcodeCreated);
+};
+struct InvoiceCreated {
+  int attempt = 0;
+  std::string invoice_id;
+  std::string brcode;
+  std::string link;
+  UnixMicros due = 0;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(InvoiceCreated);
+};
+// A lookup (by attempt tag, or a poll) found nothing of `kind` for `attempt`.
+struct NothingFound {
+  EntityKind kind = EntityKind::kSession;
+  int attempt = 0;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(NothingFound);
+};
+struct CallFailed {
+  Call call = Call::kCreateSession;
+  Failure failure = Failure::kRejected;
+  std::string message;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(CallFailed);
+};
+// The answer to a reversal/cancel PATCH: the entity's amount is now `net_amount`.
+struct Reversed {
+  std::string entity_id;
+  Cents net_amount = 0;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(Reversed);
+};
+
+// --- the bank's view of an entity: a create answer, a webhook event or a poll ---
+struct PurchaseSeen {
+  int attempt = 0;  // from the purchase's tags (the session's tags carry over)
+  std::string purchase_id;
+  PurchaseStatus status = PurchaseStatus::kCreated;
+  Cents amount = 0;
+  std::string challenge_url;
+  std::string reason;  // denial reason when the bank gives one
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(PurchaseSeen);
+};
+// A deposit tagged dynamic-brcode/<uuid> arrived.
+struct DepositSeen {
+  std::string deposit_id;
+  std::string brcode_uuid;
+  Cents amount = 0;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(DepositSeen);
+};
+struct InvoiceSeen {
+  std::string invoice_id;
+  InvoiceStatus status = InvoiceStatus::kCreated;
+  Cents amount = 0;  // after payment: the amount actually paid (fine and interest included)
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(InvoiceSeen);
+};
+
+// --- time ---
+struct TimerFired {
+  Timer timer = Timer::kPoll;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(TimerFired);
+};
+
+#undef BALCAO_CHECKOUT_EVENT
+
+using Event = std::variant<Start, ChooseMethod, SubmitCard, Cancel, Retry, FallbackToInvoice,
+                           KeepOpen, PrintCode, Reverse, ReturnLateMoney, SessionCreated,
+                           BrcodeCreated, InvoiceCreated, NothingFound, CallFailed, Reversed,
+                           PurchaseSeen, DepositSeen, InvoiceSeen, TimerFired>;
+
+UnixMicros TimeOf(const Event& event);
+
+}  // namespace balcao::checkout

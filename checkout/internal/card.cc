@@ -1,0 +1,163 @@
+// Rules of the card flow: merchant session, purchase, 3-D Secure challenge, and the
+// lookups that follow a lost answer. The card itself never reaches this code: only the
+// driver's reference to it and the 6+4 mask.
+#include <string>
+
+#include "checkout/internal/rules.h"
+
+namespace balcao::checkout::internal {
+namespace {
+
+AwaitingCard EnterSession(Out& o, int attempt, const SessionCreated& ev) {
+  o.Remember({EntityKind::kSession, ev.session_id, attempt});
+  o.Arm(Timer::kSessionExpiry, ev.expires_at);
+  o.Display(Screen::kEnterCard, "", "", "", ev.expires_at);
+  return AwaitingCard{attempt, CardSession{ev.session_id, ev.uuid, ev.expires_at}, ""};
+}
+FindByTag SessionLookup(const Out& o, int attempt) {
+  return FindByTag{EntityKind::kSession, attempt, o.Tag(attempt)};
+}
+FindByTag PurchaseLookup(const Out& o, int attempt) {
+  return FindByTag{EntityKind::kPurchase, attempt, o.Tag(attempt)};
+}
+// A card number would be a run of 12 or more digits: it must never be journaled.
+bool LooksLikeCardNumber(const std::string& text) {
+  int run = 0;
+  for (char c : text) {
+    run = (c >= '0' && c <= '9') ? run + 1 : 0;
+    if (run >= 12) return true;
+  }
+  return false;
+}
+int DigitCount(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += (c >= '0' && c <= '9') ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+AwaitingCard SessionReady(Out& o, const CreatingSession& st, const SessionCreated& ev) {
+  return EnterSession(o, st.attempt, ev);
+}
+AwaitingCard SessionReady(Out& o, const VerifyingSession& st, const SessionCreated& ev) {
+  return EnterSession(o, st.attempt, ev);
+}
+ChoosingMethod SessionFailed(Out& o, const CreatingSession&, const CallFailed& ev) {
+  return BackToChoice(o, Method::kCard, "card session not created: " + ev.message);
+}
+VerifyingSession FindSession(Out& o, const CreatingSession& st, const CallFailed&) {
+  o.Call(SessionLookup(o, st.attempt));
+  o.Display(Screen::kVerifying);
+  return VerifyingSession{st.attempt};
+}
+VerifyingSession FindSession(Out& o, const VerifyingSession& st, const TimerFired&) {
+  o.Call(SessionLookup(o, st.attempt));
+  return st;
+}
+CreatingSession ResendSession(Out& o, const VerifyingSession& st, const NothingFound&) {
+  o.Call(MakeCreateSession(o.sale, st.attempt));
+  return CreatingSession{st.attempt};
+}
+
+Verdict CardAcceptable(const Sale& sale, const AwaitingCard& st, const SubmitCard& ev) {
+  if (ev.at >= st.session.expires_at) return "card session expired";
+  if (ev.card_ref.empty()) return "card reference is required";
+  if (LooksLikeCardNumber(ev.card_ref) || DigitCount(ev.card_mask) > 10) {
+    return "card number must not be in the event (reference and 6+4 mask only)";
+  }
+  if (ev.funding == FundingType::kCredit && !sale.settings.allow_credit) return "credit not accepted";
+  if (ev.funding == FundingType::kDebit && !sale.settings.allow_debit) return "debit not accepted";
+  if (ev.funding == FundingType::kDebit && ev.installments != 1) return "debit takes 1 installment";
+  for (const AllowedInstallment& allowed : MakeCreateSession(sale, st.attempt).installments) {
+    if (allowed.count == ev.installments) return kHolds;
+  }
+  return "installment count not allowed by the store's policy";
+}
+Charging ChargeCard(Out& o, const AwaitingCard& st, const SubmitCard& ev) {
+  o.Call(CreatePurchase{st.attempt, st.session.uuid, ev.card_ref, ev.funding, ev.installments,
+                        o.sale.amount});
+  o.Display(Screen::kWorking);
+  return Charging{st.attempt, st.session, ev.card_mask};
+}
+ChoosingMethod SessionLapsed(Out& o, const AwaitingCard&, const TimerFired&) {
+  return BackToChoice(o, Method::kCard, "card session expired");
+}
+Voided AbandonSession(Out& o, const AwaitingCard& st, const Cancel& ev) {
+  o.Disarm(Timer::kSessionExpiry);
+  return VoidSale(o, st, ev);
+}
+
+AwaitingCard PurchaseNotMade(Out& o, const Charging& st, const CallFailed& ev) {
+  std::string notice = "card not charged: " + ev.message;
+  o.Display(Screen::kEnterCard, notice, "", "", st.session.expires_at);
+  return AwaitingCard{st.attempt, st.session, std::move(notice)};
+}
+VerifyingPurchase FindPurchase(Out& o, const Charging& st, const CallFailed&) {
+  o.Call(PurchaseLookup(o, st.attempt));
+  o.Display(Screen::kVerifying);
+  return VerifyingPurchase{st.attempt, st.session, st.card_mask};
+}
+VerifyingPurchase FindPurchase(Out& o, const VerifyingPurchase& st, const TimerFired&) {
+  o.Call(PurchaseLookup(o, st.attempt));
+  return st;
+}
+AwaitingCard PurchaseNotFound(Out& o, const VerifyingPurchase& st, const NothingFound&) {
+  std::string notice = "the card was not charged; enter it again";
+  o.Display(Screen::kEnterCard, notice, "", "", st.session.expires_at);
+  return AwaitingCard{st.attempt, st.session, std::move(notice)};
+}
+
+namespace {
+Challenge OpenChallenge(Out& o, int attempt, const CardSession& session, const std::string& mask,
+                        const PurchaseSeen& ev) {
+  o.Remember({EntityKind::kPurchase, ev.purchase_id, attempt});
+  o.Display(Screen::kChallengeQr, "scan to confirm the purchase with your bank", ev.challenge_url,
+            ev.challenge_url, session.expires_at);
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  o.Arm(Timer::kSessionExpiry, session.expires_at);
+  return Challenge{attempt, session, ev.purchase_id, ev.challenge_url, mask};
+}
+}  // namespace
+
+Challenge ChallengeStarts(Out& o, const Charging& st, const PurchaseSeen& ev) {
+  return OpenChallenge(o, st.attempt, st.session, st.card_mask, ev);
+}
+Challenge ChallengeStarts(Out& o, const VerifyingPurchase& st, const PurchaseSeen& ev) {
+  return OpenChallenge(o, st.attempt, st.session, st.card_mask, ev);
+}
+Challenge PollPurchase(Out& o, const Challenge& st, const TimerFired& ev) {
+  o.Call(GetPurchase{st.attempt, st.purchase_id});
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return st;
+}
+ClosingChallenge CloseChallenge(Out& o, const Challenge& st, const TimerFired&) {
+  o.Disarm(Timer::kPoll);
+  o.Call(GetPurchase{st.attempt, st.purchase_id});
+  o.Display(Screen::kVerifying);
+  return ClosingChallenge{st.attempt, st.purchase_id, st.card_mask};
+}
+ClosingChallenge ReadPurchase(Out& o, const ClosingChallenge& st, const TimerFired&) {
+  o.Call(GetPurchase{st.attempt, st.purchase_id});
+  return st;
+}
+
+Paid EnterCardPaid(Out& o, const PurchaseSeen& ev, const std::string& card_mask) {
+  const EntityRef ref{EntityKind::kPurchase, ev.purchase_id, ev.attempt};
+  o.Receive(ref, ev.amount, MoneyRole::kPayment);
+  o.Disarm(Timer::kPoll);
+  o.Disarm(Timer::kSessionExpiry);
+  o.effects.emplace_back(Print{Slip::kSaleReceipt, ev.amount, ev.purchase_id, "", card_mask});
+  o.Display(Screen::kPaid);
+  const bool confirmed = ev.status != PurchaseStatus::kApproved;
+  return Paid{Payment{Method::kCard, ref, confirmed}};
+}
+ChoosingMethod RefuseCard(Out& o, const PurchaseSeen& ev, bool challenge_was_open) {
+  o.Remember({EntityKind::kPurchase, ev.purchase_id, ev.attempt});
+  if (challenge_was_open) o.Disarm(Timer::kPoll);
+  o.Disarm(Timer::kSessionExpiry);
+  std::string why = ev.reason.empty() ? std::string(Name(ev.status)) : ev.reason;
+  return BackToChoice(o, Method::kCard, "card not charged: " + why);
+}
+
+}  // namespace balcao::checkout::internal

@@ -1,0 +1,120 @@
+// Rules of the invoice flow (also the fallback after a failed Pix or card attempt): the
+// invoice's QR, link and slip, payment through invoice events or polls, "pay later",
+// and cancellation, which is only final once the bank says the invoice is canceled.
+#include <string>
+
+#include "checkout/internal/rules.h"
+
+namespace balcao::checkout::internal {
+namespace {
+
+ShowingInvoice EnterInvoice(Out& o, int attempt, const InvoiceCreated& ev) {
+  o.Remember({EntityKind::kInvoice, ev.invoice_id, attempt});
+  o.Display(Screen::kInvoiceQr, "", ev.brcode, ev.link, ev.due);
+  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, ev.invoice_id, ev.brcode, ""});
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return ShowingInvoice{attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
+}
+FindByTag InvoiceLookup(const Out& o, int attempt) {
+  return FindByTag{EntityKind::kInvoice, attempt, o.Tag(attempt)};
+}
+int AttemptOfInvoice(const Sale& sale, const std::string& id) {
+  for (const EntityRef& ref : sale.created) {
+    if (ref.kind == EntityKind::kInvoice && ref.id == id) return ref.attempt;
+  }
+  return 0;
+}
+void PrintSlip(Out& o, const InvoiceInfo& invoice) {
+  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, invoice.id, invoice.brcode, ""});
+}
+CancelingInvoice RequestCancel(Out& o, int attempt, const InvoiceInfo& invoice, const Cancel& ev) {
+  o.Disarm(Timer::kPoll);
+  o.Call(CancelInvoice{invoice.id});
+  o.Display(Screen::kWorking);
+  return CancelingInvoice{attempt, invoice, ev.operator_id, ev.reason};
+}
+
+}  // namespace
+
+ShowingInvoice ShowInvoice(Out& o, const CreatingInvoice& st, const InvoiceCreated& ev) {
+  return EnterInvoice(o, st.attempt, ev);
+}
+ShowingInvoice ShowInvoice(Out& o, const VerifyingInvoice& st, const InvoiceCreated& ev) {
+  return EnterInvoice(o, st.attempt, ev);
+}
+ChoosingMethod InvoiceFailed(Out& o, const CreatingInvoice&, const CallFailed& ev) {
+  return BackToChoice(o, Method::kInvoice, "invoice not created: " + ev.message);
+}
+VerifyingInvoice FindInvoice(Out& o, const CreatingInvoice& st, const CallFailed&) {
+  o.Call(InvoiceLookup(o, st.attempt));
+  o.Display(Screen::kVerifying);
+  return VerifyingInvoice{st.attempt, st.customer};
+}
+VerifyingInvoice FindInvoice(Out& o, const VerifyingInvoice& st, const TimerFired&) {
+  o.Call(InvoiceLookup(o, st.attempt));
+  return st;
+}
+CreatingInvoice ResendInvoice(Out& o, const VerifyingInvoice& st, const NothingFound& ev) {
+  o.Call(MakeCreateInvoice(o.sale, st.attempt, st.customer, ev.at));
+  return CreatingInvoice{st.attempt, st.customer};
+}
+
+Paid EnterInvoicePaid(Out& o, const InvoiceSeen& ev, bool at_the_counter) {
+  const EntityRef ref{EntityKind::kInvoice, ev.invoice_id, AttemptOfInvoice(o.sale, ev.invoice_id)};
+  o.Receive(ref, ev.amount, MoneyRole::kPayment);
+  if (at_the_counter) o.Disarm(Timer::kPoll);
+  o.effects.emplace_back(Print{Slip::kSaleReceipt, ev.amount, ev.invoice_id, "", ""});
+  if (at_the_counter) o.Display(Screen::kPaid);
+  return Paid{Payment{Method::kInvoice, ref, true}};
+}
+Voided EndInvoice(Out& o, std::string reason, std::string operator_id) {
+  o.Disarm(Timer::kPoll);
+  o.Display(Screen::kVoided, reason);
+  return Voided{std::move(reason), std::move(operator_id)};
+}
+ShowingInvoice PollInvoice(Out& o, const ShowingInvoice& st, const TimerFired& ev) {
+  o.Call(GetInvoice{st.invoice.id});
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return st;
+}
+ShowingInvoice PrintInvoice(Out& o, const ShowingInvoice& st, const PrintCode&) {
+  PrintSlip(o, st.invoice);
+  return st;
+}
+PayLater PrintInvoice(Out& o, const PayLater& st, const PrintCode&) {
+  PrintSlip(o, st.invoice);
+  return st;
+}
+PayLater LeaveOpen(Out& o, const ShowingInvoice& st, const KeepOpen&) {
+  o.Disarm(Timer::kPoll);
+  o.Display(Screen::kPayLater, "", "", st.invoice.link, st.invoice.due);
+  return PayLater{st.attempt, st.invoice};
+}
+CancelingInvoice AskCancel(Out& o, const ShowingInvoice& st, const Cancel& ev) {
+  return RequestCancel(o, st.attempt, st.invoice, ev);
+}
+CancelingInvoice AskCancel(Out& o, const PayLater& st, const Cancel& ev) {
+  return RequestCancel(o, st.attempt, st.invoice, ev);
+}
+Verdict CancelRefused(const Sale&, const CancelingInvoice&, const CallFailed& ev) {
+  return Require(ev.call == Call::kCancelInvoice && ev.failure == Failure::kRejected,
+                 "not a refused cancel");
+}
+Verdict CancelNotAnswered(const Sale&, const CancelingInvoice&, const CallFailed& ev) {
+  return Require(ev.call == Call::kCancelInvoice && ev.failure != Failure::kRejected,
+                 "not an unanswered cancel");
+}
+// The bank refused to cancel (most likely: paid meanwhile). Read the invoice; keep showing it.
+ShowingInvoice CancelFailed(Out& o, const CancelingInvoice& st, const CallFailed& ev) {
+  o.Call(GetInvoice{st.invoice.id});
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  o.Display(Screen::kInvoiceQr, "could not cancel: " + ev.message, st.invoice.brcode,
+            st.invoice.link, st.invoice.due);
+  return ShowingInvoice{st.attempt, st.invoice};
+}
+CancelingInvoice ResendCancel(Out& o, const CancelingInvoice& st, const TimerFired&) {
+  o.Call(CancelInvoice{st.invoice.id});
+  return st;
+}
+
+}  // namespace balcao::checkout::internal

@@ -1,0 +1,197 @@
+// Rules for money once it is at the bank: the refund path of the kept payment (partial or
+// full reversal, or cancel of an unconfirmed card authorization), and the any-state rows
+// that record late money (flagged for the operator to return), reductions made outside
+// Balcão, and duplicates. No money the bank reports for this sale is ever dropped.
+#include <string>
+
+#include "checkout/internal/rules.h"
+
+namespace balcao::checkout::internal {
+namespace {
+
+ReduceAmount Reduction(const Sale& sale, const Payment& payment, Cents amount) {
+  const Money* line = sale.payment_line();
+  const Cents net = line ? line->net() : 0;
+  const bool cancel = payment.method == Method::kCard && !payment.confirmed;
+  return ReduceAmount{payment.kept.kind, payment.kept.id, net - amount, cancel, false};
+}
+void ApplyReduction(Out& o, const std::string& entity_id, Cents new_net) {
+  Money* line = o.Line(entity_id);
+  line->returned = line->received - new_net;
+}
+bool Signed(const std::string& operator_id, const std::string& reason) {
+  return !operator_id.empty() && !reason.empty();
+}
+
+}  // namespace
+
+Verdict ReversalAllowed(const Sale& sale, const Paid& st, const Reverse& ev) {
+  if (!Signed(ev.operator_id, ev.reason)) return "operator and reason are required";
+  const Money* line = sale.payment_line();
+  if (ev.amount <= 0) return "reversal amount must be positive cents";
+  if (!line || ev.amount > line->net()) return "reversal exceeds what the sale still holds";
+  if (st.payment.method == Method::kCard && !st.payment.confirmed && ev.amount != line->net()) {
+    return "an unconfirmed card authorization can only be canceled in full";
+  }
+  return kHolds;
+}
+Reversing StartReversal(Out& o, const Paid& st, const Reverse& ev) {
+  o.Call(Reduction(o.sale, st.payment, ev.amount));
+  o.Display(Screen::kWorking);
+  return Reversing{st.payment, ReversalRequest{ev.amount, ev.operator_id, ev.reason}};
+}
+Verdict ConfirmsPayment(const Sale&, const Paid& st, const PurchaseSeen& ev) {
+  return Require(ev.purchase_id == st.payment.kept.id && !st.payment.confirmed &&
+                     (ev.status == PurchaseStatus::kConfirmed || ev.status == PurchaseStatus::kPaid),
+                 "not the confirmation of the payment");
+}
+Paid MarkConfirmed(Out&, const Paid& st, const PurchaseSeen&) {
+  Paid next = st;
+  next.payment.confirmed = true;
+  return next;
+}
+
+Verdict ReversalLeavesMoney(const Sale&, const Reversing& st, const Reversed& ev) {
+  return Require(ev.entity_id == st.payment.kept.id && ev.net_amount > 0,
+                 "not a partial reversal of the payment");
+}
+Verdict ReversalLeavesNothing(const Sale&, const Reversing& st, const Reversed& ev) {
+  return Require(ev.entity_id == st.payment.kept.id && ev.net_amount == 0,
+                 "not a full reversal of the payment");
+}
+namespace {
+void Reduced(Out& o, const Reversing& st, const Reversed& ev) {
+  const Cents before = o.Line(ev.entity_id)->net();
+  ApplyReduction(o, ev.entity_id, ev.net_amount);
+  o.effects.emplace_back(Print{Slip::kRefundReceipt, before - ev.net_amount, ev.entity_id, "", ""});
+  (void)st;
+}
+}  // namespace
+Paid PartlyReversed(Out& o, const Reversing& st, const Reversed& ev) {
+  Reduced(o, st, ev);
+  o.Display(Screen::kPaid, "reversed: " + st.request.reason);
+  return Paid{st.payment};
+}
+Refunded FullyReversed(Out& o, const Reversing& st, const Reversed& ev) {
+  Reduced(o, st, ev);
+  o.Display(Screen::kRefunded, st.request.reason);
+  return Refunded{st.payment};
+}
+Verdict ReversalRefused(const Sale&, const Reversing&, const CallFailed& ev) {
+  return Require(ev.call == Call::kReversal && ev.failure == Failure::kRejected,
+                 "not a refused reversal");
+}
+Verdict ReversalNotAnswered(const Sale&, const Reversing&, const CallFailed& ev) {
+  return Require(ev.call == Call::kReversal && ev.failure != Failure::kRejected,
+                 "not an unanswered reversal");
+}
+Paid ReversalFailed(Out& o, const Reversing& st, const CallFailed& ev) {
+  o.Display(Screen::kPaid, "reversal refused by the bank: " + ev.message);
+  return Paid{st.payment};
+}
+Reversing ResendReversal(Out& o, const Reversing& st, const TimerFired&) {
+  o.Call(Reduction(o.sale, st.payment, st.request.amount));
+  return st;
+}
+Verdict AboutThePayment(const Sale&, const Reversing& st, const PurchaseSeen& ev) {
+  return Require(ev.purchase_id == st.payment.kept.id, "not about the payment");
+}
+Verdict AboutThePayment(const Sale&, const Reversing& st, const InvoiceSeen& ev) {
+  return Require(ev.invoice_id == st.payment.kept.id, "not about the payment");
+}
+
+// ---- any-state rows ----
+Verdict LateCharge(const Sale& sale, const PurchaseSeen& ev) {
+  return Require(CardAttemptOfThisSale(sale, ev.attempt) && IsCharged(ev.status) &&
+                     !sale.FindMoney(ev.purchase_id),
+                 "not a new charge of this sale");
+}
+void FlagLateCharge(Out& o, const PurchaseSeen& ev) {
+  o.Receive({EntityKind::kPurchase, ev.purchase_id, ev.attempt}, ev.amount, MoneyRole::kLate);
+  o.Flag(ev.purchase_id, ev.amount, "card charged after the sale moved on: return it");
+}
+Verdict PurchaseReducedElsewhere(const Sale& sale, const PurchaseSeen& ev) {
+  const Money* line = sale.FindMoney(ev.purchase_id);
+  const bool settled = IsCharged(ev.status) || ev.status == PurchaseStatus::kCanceled ||
+                       ev.status == PurchaseStatus::kVoided || ev.status == PurchaseStatus::kReversed;
+  return Require(line && settled && ev.amount < line->net(), "no reduction of a counted charge");
+}
+void RecordReduction(Out& o, const PurchaseSeen& ev) {
+  const Cents before = o.Line(ev.purchase_id)->net();
+  ApplyReduction(o, ev.purchase_id, ev.amount);
+  o.Flag(ev.purchase_id, before - ev.amount, "purchase reversed outside Balcão");
+}
+Verdict PurchaseOfThisSale(const Sale& sale, const PurchaseSeen& ev) {
+  return Require(CardAttemptOfThisSale(sale, ev.attempt) || sale.Knows(EntityKind::kPurchase, ev.purchase_id),
+                 "purchase of no card attempt of this sale");
+}
+Verdict LateDeposit(const Sale& sale, const DepositSeen& ev) {
+  return Require(sale.Knows(EntityKind::kBrcode, ev.brcode_uuid) && !sale.FindMoney(ev.deposit_id),
+                 "not a new deposit for a brcode of this sale");
+}
+void FlagLateDeposit(Out& o, const DepositSeen& ev) {
+  int attempt = 0;
+  for (const EntityRef& ref : o.sale.created) {
+    if (ref.kind == EntityKind::kBrcode && ref.id == ev.brcode_uuid) attempt = ref.attempt;
+  }
+  o.Receive({EntityKind::kDeposit, ev.deposit_id, attempt}, ev.amount, MoneyRole::kLate);
+  o.Flag(ev.deposit_id, ev.amount, "Pix received after the sale moved on: return it");
+}
+Verdict DepositAlreadyCounted(const Sale& sale, const DepositSeen& ev) {
+  return Require(sale.FindMoney(ev.deposit_id) != nullptr, "deposit not counted yet");
+}
+Verdict LateInvoicePayment(const Sale& sale, const InvoiceSeen& ev) {
+  return Require(sale.Knows(EntityKind::kInvoice, ev.invoice_id) && IsPaid(ev.status) &&
+                     !sale.FindMoney(ev.invoice_id),
+                 "not a new payment of an invoice of this sale");
+}
+void FlagLateInvoicePayment(Out& o, const InvoiceSeen& ev) {
+  int attempt = 0;
+  for (const EntityRef& ref : o.sale.created) {
+    if (ref.kind == EntityKind::kInvoice && ref.id == ev.invoice_id) attempt = ref.attempt;
+  }
+  o.Receive({EntityKind::kInvoice, ev.invoice_id, attempt}, ev.amount, MoneyRole::kLate);
+  o.Flag(ev.invoice_id, ev.amount, "invoice paid after the sale moved on: return it");
+}
+Verdict InvoiceReducedElsewhere(const Sale& sale, const InvoiceSeen& ev) {
+  const Money* line = sale.FindMoney(ev.invoice_id);
+  return Require(line && !IsOpen(ev.status) && ev.amount < line->net(),
+                 "no reduction of a counted invoice");
+}
+void RecordReduction(Out& o, const InvoiceSeen& ev) {
+  const Cents before = o.Line(ev.invoice_id)->net();
+  ApplyReduction(o, ev.invoice_id, ev.amount);
+  o.Flag(ev.invoice_id, before - ev.amount, "invoice reversed outside Balcão");
+}
+Verdict InvoiceOfThisSale(const Sale& sale, const InvoiceSeen& ev) {
+  return Require(sale.Knows(EntityKind::kInvoice, ev.invoice_id), "invoice of no attempt of this sale");
+}
+Verdict FlaggedAndSigned(const Sale& sale, const ReturnLateMoney& ev) {
+  if (!Signed(ev.operator_id, ev.reason)) return "operator and reason are required";
+  const Money* line = sale.FindMoney(ev.entity_id);
+  return Require(line && line->role == MoneyRole::kLate && line->net() > 0,
+                 "no late money left on that entity");
+}
+void ReturnLate(Out& o, const ReturnLateMoney& ev) {
+  const Money* line = o.Line(ev.entity_id);
+  o.Call(ReduceAmount{line->ref.kind, ev.entity_id, 0, false, true});
+}
+Verdict LateMoneyReturned(const Sale& sale, const Reversed& ev) {
+  const Money* line = sale.FindMoney(ev.entity_id);
+  return Require(line && line->role == MoneyRole::kLate && ev.net_amount >= 0 &&
+                     ev.net_amount < line->net(),
+                 "not a return of late money");
+}
+void RecordLateReturn(Out& o, const Reversed& ev) { ApplyReduction(o, ev.entity_id, ev.net_amount); }
+Verdict ReversalAlreadyCounted(const Sale& sale, const Reversed& ev) {
+  const Money* line = sale.FindMoney(ev.entity_id);
+  return Require(line && ev.net_amount == line->net(), "not a reversal already counted");
+}
+Verdict LateReturnFailed(const Sale&, const CallFailed& ev) {
+  return Require(ev.call == Call::kLateReturn, "not a failed return of late money");
+}
+void FlagFailedReturn(Out& o, const CallFailed& ev) {
+  o.Flag("", 0, "late money not returned: " + ev.message);
+}
+
+}  // namespace balcao::checkout::internal

@@ -1,0 +1,96 @@
+// Rules of the Pix flow: a dynamic brcode shown as a QR with a countdown, paid when the
+// deposit tagged dynamic-brcode/<uuid> arrives (event or poll), one last search when the
+// countdown ends, and the lookups that follow a lost create answer.
+#include <string>
+
+#include "checkout/internal/rules.h"
+
+namespace balcao::checkout::internal {
+namespace {
+
+ShowingPix EnterPix(Out& o, int attempt, const BrcodeCreated& ev) {
+  o.Remember({EntityKind::kBrcode, ev.uuid, attempt});
+  o.Display(Screen::kPixQr, "", ev.text, "", ev.expires_at);
+  o.Arm(Timer::kBrcodeExpiry, ev.expires_at);
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return ShowingPix{attempt, Brcode{ev.uuid, ev.text, ev.expires_at}};
+}
+FindByTag BrcodeLookup(const Out& o, int attempt) {
+  return FindByTag{EntityKind::kBrcode, attempt, o.Tag(attempt)};
+}
+FindDeposit DepositSearch(int attempt, const Brcode& brcode) {
+  return FindDeposit{attempt, BrcodeDepositTag(brcode.uuid)};
+}
+int AttemptOfBrcode(const Sale& sale, const std::string& uuid) {
+  for (const EntityRef& ref : sale.created) {
+    if (ref.kind == EntityKind::kBrcode && ref.id == uuid) return ref.attempt;
+  }
+  return 0;
+}
+
+}  // namespace
+
+ShowingPix ShowBrcode(Out& o, const CreatingBrcode& st, const BrcodeCreated& ev) {
+  return EnterPix(o, st.attempt, ev);
+}
+ShowingPix ShowBrcode(Out& o, const VerifyingBrcode& st, const BrcodeCreated& ev) {
+  return EnterPix(o, st.attempt, ev);
+}
+ChoosingMethod BrcodeFailed(Out& o, const CreatingBrcode&, const CallFailed& ev) {
+  return BackToChoice(o, Method::kPix, "Pix code not created: " + ev.message);
+}
+VerifyingBrcode FindBrcode(Out& o, const CreatingBrcode& st, const CallFailed&) {
+  o.Call(BrcodeLookup(o, st.attempt));
+  o.Display(Screen::kVerifying);
+  return VerifyingBrcode{st.attempt};
+}
+VerifyingBrcode FindBrcode(Out& o, const VerifyingBrcode& st, const TimerFired&) {
+  o.Call(BrcodeLookup(o, st.attempt));
+  return st;
+}
+CreatingBrcode ResendBrcode(Out& o, const VerifyingBrcode& st, const NothingFound&) {
+  o.Call(MakeCreateBrcode(o.sale, st.attempt));
+  return CreatingBrcode{st.attempt};
+}
+
+Verdict BrcodeExpired(const Sale&, const ShowingPix&, const TimerFired& ev) {
+  return Require(ev.timer == Timer::kBrcodeExpiry, "not the brcode expiry");
+}
+Paid EnterPixPaid(Out& o, const DepositSeen& ev) {
+  const EntityRef ref{EntityKind::kDeposit, ev.deposit_id, AttemptOfBrcode(o.sale, ev.brcode_uuid)};
+  o.Receive(ref, ev.amount, MoneyRole::kPayment);
+  o.Disarm(Timer::kPoll);
+  o.Disarm(Timer::kBrcodeExpiry);
+  o.effects.emplace_back(Print{Slip::kSaleReceipt, ev.amount, ev.deposit_id, "", ""});
+  o.Display(Screen::kPaid);
+  return Paid{Payment{Method::kPix, ref, true}};
+}
+ShowingPix PollDeposit(Out& o, const ShowingPix& st, const TimerFired& ev) {
+  o.Call(DepositSearch(st.attempt, st.brcode));
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return st;
+}
+ShowingPix PrintPix(Out& o, const ShowingPix& st, const PrintCode&) {
+  o.effects.emplace_back(Print{Slip::kPixCode, o.sale.amount, st.brcode.uuid, st.brcode.text, ""});
+  return st;
+}
+ClosingPix ClosePix(Out& o, const ShowingPix& st, const TimerFired&) {
+  o.Disarm(Timer::kPoll);
+  o.Call(DepositSearch(st.attempt, st.brcode));
+  o.Display(Screen::kVerifying);
+  return ClosingPix{st.attempt, st.brcode};
+}
+ClosingPix SearchDepositAgain(Out& o, const ClosingPix& st, const TimerFired&) {
+  o.Call(DepositSearch(st.attempt, st.brcode));
+  return st;
+}
+ChoosingMethod PixExpired(Out& o, const ClosingPix&, const NothingFound&) {
+  return BackToChoice(o, Method::kPix, "Pix expired unpaid: retry or charge by invoice");
+}
+Voided VoidPix(Out& o, const ShowingPix& st, const Cancel& ev) {
+  o.Disarm(Timer::kPoll);
+  o.Disarm(Timer::kBrcodeExpiry);
+  return VoidSale(o, st, ev);
+}
+
+}  // namespace balcao::checkout::internal

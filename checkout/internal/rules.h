@@ -1,0 +1,289 @@
+// Guards and actions of the checkout's transition table (checkout/internal/table.cc).
+// A guard answers "may this row fire?" with kHolds or the reason it may not; an action
+// builds the next state (its return type IS the row's target state, checked at compile
+// time by the table's ROW macro) and appends effects to Out.
+//   row guard:  Verdict G(const Sale&, const From&, const Ev&)
+//   row action: To      A(Out&, const From&, const Ev&)
+//   any-state rows (late money, duplicates): Verdict G(const Sale&, const Ev&);
+//                                            void A(Out&, const Ev&)
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checkout/checkout.h"
+
+namespace balcao::checkout::internal {
+
+// nullptr when the guard holds, otherwise why it does not ("method is not card").
+using Verdict = const char*;
+inline constexpr Verdict kHolds = nullptr;
+constexpr Verdict Require(bool holds, const char* why_not) { return holds ? kHolds : why_not; }
+
+// The transition under construction: a copy of the sale (actions update its sale-wide
+// facts; the table sets its state) and the effects in order.
+struct Out {
+  Sale sale;
+  std::vector<Effect> effects;
+
+  void Call(BankCall call) { effects.emplace_back(std::move(call)); }
+  void Display(Screen screen, std::string message = {}, std::string qr = {}, std::string link = {},
+               UnixMicros deadline = 0);
+  void Arm(Timer timer, UnixMicros at) { effects.emplace_back(SetTimer{timer, at}); }
+  void Disarm(Timer timer) { effects.emplace_back(CancelTimer{timer}); }
+  void Flag(std::string entity_id, Cents amount, std::string reason);
+  void Remember(const EntityRef& ref);
+  // Records money received through `ref`; returns its ledger line.
+  Money& Receive(const EntityRef& ref, Cents amount, MoneyRole role);
+  Money* Line(const std::string& entity_id);
+  std::string Tag(int attempt) const { return AttemptTag(sale.id, attempt); }
+  UnixMicros Seconds(std::int64_t s) const { return s * kMicrosPerSecond; }
+};
+
+// ---- generic guards ----
+constexpr Verdict Always(const Sale&, const auto&, const auto&) { return kHolds; }
+constexpr Verdict ForAttempt(const Sale&, const auto& st, const auto& ev) {
+  return Require(ev.attempt == st.attempt, "answer for another attempt");
+}
+inline Verdict Signed(const Sale&, const auto&, const Cancel& ev) {
+  return Require(!ev.operator_id.empty() && !ev.reason.empty(), "operator and reason are required");
+}
+inline Verdict CreateRefused(const Sale&, const auto&, const CallFailed& ev) {
+  return Require(ev.failure != Failure::kOutcomeUnknown && ev.call != Call::kLookup &&
+                     ev.call != Call::kPoll,
+                 "not a create that surely did not happen");
+}
+inline Verdict CreateUnknown(const Sale&, const auto&, const CallFailed& ev) {
+  return Require(ev.failure == Failure::kOutcomeUnknown && ev.call != Call::kLookup &&
+                     ev.call != Call::kPoll,
+                 "not a create whose outcome is unknown");
+}
+inline Verdict LookupFailed(const Sale&, const auto&, const CallFailed& ev) {
+  return Require(ev.call == Call::kLookup, "not a failed lookup");
+}
+inline Verdict PollFailed(const Sale&, const auto&, const CallFailed& ev) {
+  return Require(ev.call == Call::kPoll, "not a failed poll");
+}
+inline Verdict PollDue(const Sale&, const auto&, const TimerFired& ev) {
+  return Require(ev.timer == Timer::kPoll, "not the poll timer");
+}
+inline Verdict RetryDue(const Sale&, const auto&, const TimerFired& ev) {
+  return Require(ev.timer == Timer::kLookupRetry, "not the retry timer");
+}
+inline Verdict LookupFoundNothing(const Sale&, const auto& st, const NothingFound& ev) {
+  return Require(ev.attempt == st.attempt && ev.kind != EntityKind::kDeposit,
+                 "not this attempt's lookup");
+}
+inline Verdict PollFoundNothing(const Sale&, const auto& st, const NothingFound& ev) {
+  return Require(ev.attempt == st.attempt && ev.kind == EntityKind::kDeposit,
+                 "not this attempt's deposit search");
+}
+
+// ---- generic actions ----
+// Stay, and ask again after settings.lookup_retry_s.
+template <typename St>
+St WaitToRetry(Out& o, const St& st, const auto& ev) {
+  o.Arm(Timer::kLookupRetry, ev.at + o.Seconds(o.sale.settings.lookup_retry_s));
+  return st;
+}
+// Stay; nothing to do (a poll found nothing new, a stale status).
+template <typename St>
+St Stay(Out&, const St& st, const auto&) {
+  return st;
+}
+Voided VoidSale(Out& o, const auto&, const Cancel& ev) {
+  o.Display(Screen::kVoided, ev.reason);
+  return Voided{ev.reason, ev.operator_id};
+}
+
+// ---- sale start and method choice (checkout/internal/start.cc) ----
+Verdict ValidStart(const Sale&, const NotStarted&, const Start&);
+ChoosingMethod Open(Out&, const NotStarted&, const Start&);
+Verdict MethodIsCard(const Sale&, const ChoosingMethod&, const ChooseMethod&);
+Verdict MethodIsPix(const Sale&, const ChoosingMethod&, const ChooseMethod&);
+Verdict MethodIsInvoice(const Sale&, const ChoosingMethod&, const ChooseMethod&);
+Verdict LastWasCard(const Sale&, const ChoosingMethod&, const Retry&);
+Verdict LastWasPix(const Sale&, const ChoosingMethod&, const Retry&);
+Verdict AfterFailedAttempt(const Sale&, const ChoosingMethod&, const FallbackToInvoice&);
+CreatingSession BeginCard(Out&, const ChoosingMethod&, const ChooseMethod&);
+CreatingSession BeginCard(Out&, const ChoosingMethod&, const Retry&);
+CreatingBrcode BeginPix(Out&, const ChoosingMethod&, const ChooseMethod&);
+CreatingBrcode BeginPix(Out&, const ChoosingMethod&, const Retry&);
+CreatingInvoice BeginInvoice(Out&, const ChoosingMethod&, const ChooseMethod&);
+CreatingInvoice BeginInvoice(Out&, const ChoosingMethod&, const FallbackToInvoice&);
+Verdict LateChargeOfThisSale(const Sale&, const ChoosingMethod&, const PurchaseSeen&);
+Paid TakeLateCharge(Out&, const ChoosingMethod&, const PurchaseSeen&);
+Verdict LateDepositOfThisSale(const Sale&, const ChoosingMethod&, const DepositSeen&);
+Paid TakeLateDeposit(Out&, const ChoosingMethod&, const DepositSeen&);
+ChoosingMethod BackToChoice(Out& o, Method method, std::string notice);
+bool CardAttemptOfThisSale(const Sale& sale, int attempt);
+// The create effects, shared by first sends and re-sends after "found nothing".
+CreateSession MakeCreateSession(const Sale& sale, int attempt);
+CreateBrcode MakeCreateBrcode(const Sale& sale, int attempt);
+CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& customer,
+                                UnixMicros at);
+
+// ---- card (checkout/internal/card.cc) ----
+AwaitingCard SessionReady(Out&, const CreatingSession&, const SessionCreated&);
+AwaitingCard SessionReady(Out&, const VerifyingSession&, const SessionCreated&);
+ChoosingMethod SessionFailed(Out&, const CreatingSession&, const CallFailed&);
+VerifyingSession FindSession(Out&, const CreatingSession&, const CallFailed&);
+VerifyingSession FindSession(Out&, const VerifyingSession&, const TimerFired&);
+CreatingSession ResendSession(Out&, const VerifyingSession&, const NothingFound&);
+Verdict CardAcceptable(const Sale&, const AwaitingCard&, const SubmitCard&);
+Charging ChargeCard(Out&, const AwaitingCard&, const SubmitCard&);
+Verdict SessionExpired(const Sale&, const auto&, const TimerFired& ev) {
+  return Require(ev.timer == Timer::kSessionExpiry, "not the session expiry");
+}
+ChoosingMethod SessionLapsed(Out&, const AwaitingCard&, const TimerFired&);
+Voided AbandonSession(Out&, const AwaitingCard&, const Cancel&);
+AwaitingCard PurchaseNotMade(Out&, const Charging&, const CallFailed&);
+VerifyingPurchase FindPurchase(Out&, const Charging&, const CallFailed&);
+VerifyingPurchase FindPurchase(Out&, const VerifyingPurchase&, const TimerFired&);
+AwaitingCard PurchaseNotFound(Out&, const VerifyingPurchase&, const NothingFound&);
+Challenge ChallengeStarts(Out&, const Charging&, const PurchaseSeen&);
+Challenge ChallengeStarts(Out&, const VerifyingPurchase&, const PurchaseSeen&);
+Challenge PollPurchase(Out&, const Challenge&, const TimerFired&);
+ClosingChallenge CloseChallenge(Out&, const Challenge&, const TimerFired&);
+ClosingChallenge ReadPurchase(Out&, const ClosingChallenge&, const TimerFired&);
+Paid EnterCardPaid(Out&, const PurchaseSeen&, const std::string& card_mask);
+ChoosingMethod RefuseCard(Out&, const PurchaseSeen&, bool challenge_was_open);
+// The purchase this state waits for (its attempt; its id once known).
+Verdict ThisPurchase(const auto& st, const PurchaseSeen& ev) {
+  if (ev.attempt != st.attempt) return "purchase of another attempt";
+  if constexpr (requires { st.purchase_id; }) {
+    if (ev.purchase_id != st.purchase_id) return "another purchase";
+  }
+  return kHolds;
+}
+Verdict ChargedNow(const Sale&, const auto& st, const PurchaseSeen& ev) {
+  Verdict v = ThisPurchase(st, ev);
+  return v ? v : Require(IsCharged(ev.status), "purchase not charged");
+}
+Verdict RefusedNow(const Sale&, const auto& st, const PurchaseSeen& ev) {
+  Verdict v = ThisPurchase(st, ev);
+  return v ? v : Require(IsRefused(ev.status), "purchase not refused");
+}
+Verdict InProgressNow(const Sale&, const auto& st, const PurchaseSeen& ev) {
+  Verdict v = ThisPurchase(st, ev);
+  return v ? v
+           : Require(ev.status == PurchaseStatus::kPending || ev.status == PurchaseStatus::kCreated,
+                     "purchase not in progress");
+}
+// After the session expired, anything but a charge ends the attempt.
+inline Verdict NotChargedNow(const Sale&, const ClosingChallenge& st, const PurchaseSeen& ev) {
+  Verdict v = ThisPurchase(st, ev);
+  return v ? v : Require(!IsCharged(ev.status), "purchase charged");
+}
+Paid CardApproved(Out& o, const auto& st, const PurchaseSeen& ev) {
+  return EnterCardPaid(o, ev, st.card_mask);
+}
+ChoosingMethod CardRefused(Out& o, const auto& st, const PurchaseSeen& ev) {
+  return RefuseCard(o, ev, requires { st.purchase_id; });
+}
+
+// ---- Pix (checkout/internal/pix.cc) ----
+ShowingPix ShowBrcode(Out&, const CreatingBrcode&, const BrcodeCreated&);
+ShowingPix ShowBrcode(Out&, const VerifyingBrcode&, const BrcodeCreated&);
+ChoosingMethod BrcodeFailed(Out&, const CreatingBrcode&, const CallFailed&);
+VerifyingBrcode FindBrcode(Out&, const CreatingBrcode&, const CallFailed&);
+VerifyingBrcode FindBrcode(Out&, const VerifyingBrcode&, const TimerFired&);
+CreatingBrcode ResendBrcode(Out&, const VerifyingBrcode&, const NothingFound&);
+Verdict PaysThisBrcode(const Sale& sale, const auto& st, const DepositSeen& ev) {
+  return Require(ev.brcode_uuid == st.brcode.uuid && ev.amount == sale.amount,
+                 "not this brcode's deposit of the sale amount");
+}
+Verdict BrcodeExpired(const Sale&, const ShowingPix&, const TimerFired& ev);
+Paid EnterPixPaid(Out&, const DepositSeen&);
+Paid PixPaid(Out& o, const auto&, const DepositSeen& ev) { return EnterPixPaid(o, ev); }
+ShowingPix PollDeposit(Out&, const ShowingPix&, const TimerFired&);
+ShowingPix PrintPix(Out&, const ShowingPix&, const PrintCode&);
+ClosingPix ClosePix(Out&, const ShowingPix&, const TimerFired&);
+ClosingPix SearchDepositAgain(Out&, const ClosingPix&, const TimerFired&);
+ChoosingMethod PixExpired(Out&, const ClosingPix&, const NothingFound&);
+Voided VoidPix(Out&, const ShowingPix&, const Cancel&);
+
+// ---- invoice (checkout/internal/invoice.cc) ----
+Verdict ValidCustomer(const Customer& customer);
+ShowingInvoice ShowInvoice(Out&, const CreatingInvoice&, const InvoiceCreated&);
+ShowingInvoice ShowInvoice(Out&, const VerifyingInvoice&, const InvoiceCreated&);
+ChoosingMethod InvoiceFailed(Out&, const CreatingInvoice&, const CallFailed&);
+VerifyingInvoice FindInvoice(Out&, const CreatingInvoice&, const CallFailed&);
+VerifyingInvoice FindInvoice(Out&, const VerifyingInvoice&, const TimerFired&);
+CreatingInvoice ResendInvoice(Out&, const VerifyingInvoice&, const NothingFound&);
+Verdict InvoicePaid(const Sale&, const auto& st, const InvoiceSeen& ev) {
+  return Require(ev.invoice_id == st.invoice.id && IsPaid(ev.status), "not this invoice paid");
+}
+Verdict InvoiceOpen(const Sale&, const auto& st, const InvoiceSeen& ev) {
+  return Require(ev.invoice_id == st.invoice.id && IsOpen(ev.status), "not this invoice open");
+}
+Verdict InvoiceClosed(const Sale&, const auto& st, const InvoiceSeen& ev) {
+  return Require(ev.invoice_id == st.invoice.id && !IsOpen(ev.status) && !IsPaid(ev.status),
+                 "not this invoice canceled or expired");
+}
+Paid EnterInvoicePaid(Out&, const InvoiceSeen&, bool at_the_counter);
+Paid InvoiceSettled(Out& o, const auto&, const InvoiceSeen& ev) {
+  return EnterInvoicePaid(o, ev, true);
+}
+inline Paid InvoiceSettledLater(Out& o, const PayLater&, const InvoiceSeen& ev) {
+  return EnterInvoicePaid(o, ev, false);
+}
+Voided EndInvoice(Out&, std::string reason, std::string operator_id);
+Voided InvoiceEnded(Out& o, const auto& st, const InvoiceSeen& ev) {
+  if constexpr (requires { st.operator_id; }) {
+    return EndInvoice(o, st.reason, st.operator_id);
+  } else {
+    return EndInvoice(o, std::string("invoice ") + Name(ev.status), "");
+  }
+}
+ShowingInvoice PollInvoice(Out&, const ShowingInvoice&, const TimerFired&);
+ShowingInvoice PrintInvoice(Out&, const ShowingInvoice&, const PrintCode&);
+PayLater PrintInvoice(Out&, const PayLater&, const PrintCode&);
+PayLater LeaveOpen(Out&, const ShowingInvoice&, const KeepOpen&);
+CancelingInvoice AskCancel(Out&, const ShowingInvoice&, const Cancel&);
+CancelingInvoice AskCancel(Out&, const PayLater&, const Cancel&);
+Verdict CancelRefused(const Sale&, const CancelingInvoice&, const CallFailed& ev);
+Verdict CancelNotAnswered(const Sale&, const CancelingInvoice&, const CallFailed& ev);
+ShowingInvoice CancelFailed(Out&, const CancelingInvoice&, const CallFailed&);
+CancelingInvoice ResendCancel(Out&, const CancelingInvoice&, const TimerFired&);
+
+// ---- the payment after it is kept: reversal, duplicates, late money (checkout/internal/money.cc) ----
+Verdict ReversalAllowed(const Sale&, const Paid&, const Reverse&);
+Reversing StartReversal(Out&, const Paid&, const Reverse&);
+Verdict ConfirmsPayment(const Sale&, const Paid&, const PurchaseSeen&);
+Paid MarkConfirmed(Out&, const Paid&, const PurchaseSeen&);
+Verdict ReversalLeavesMoney(const Sale&, const Reversing&, const Reversed&);
+Verdict ReversalLeavesNothing(const Sale&, const Reversing&, const Reversed&);
+Paid PartlyReversed(Out&, const Reversing&, const Reversed&);
+Refunded FullyReversed(Out&, const Reversing&, const Reversed&);
+Verdict ReversalRefused(const Sale&, const Reversing&, const CallFailed&);
+Verdict ReversalNotAnswered(const Sale&, const Reversing&, const CallFailed&);
+Paid ReversalFailed(Out&, const Reversing&, const CallFailed&);
+Reversing ResendReversal(Out&, const Reversing&, const TimerFired&);
+Verdict AboutThePayment(const Sale&, const Reversing&, const PurchaseSeen&);
+Verdict AboutThePayment(const Sale&, const Reversing&, const InvoiceSeen&);
+// Any-state rows.
+Verdict LateCharge(const Sale&, const PurchaseSeen&);
+Verdict PurchaseReducedElsewhere(const Sale&, const PurchaseSeen&);
+Verdict PurchaseOfThisSale(const Sale&, const PurchaseSeen&);
+Verdict LateDeposit(const Sale&, const DepositSeen&);
+Verdict DepositAlreadyCounted(const Sale&, const DepositSeen&);
+Verdict LateInvoicePayment(const Sale&, const InvoiceSeen&);
+Verdict InvoiceReducedElsewhere(const Sale&, const InvoiceSeen&);
+Verdict InvoiceOfThisSale(const Sale&, const InvoiceSeen&);
+Verdict FlaggedAndSigned(const Sale&, const ReturnLateMoney&);
+Verdict LateMoneyReturned(const Sale&, const Reversed&);
+Verdict ReversalAlreadyCounted(const Sale&, const Reversed&);
+Verdict LateReturnFailed(const Sale&, const CallFailed&);
+void FlagLateCharge(Out&, const PurchaseSeen&);
+void RecordReduction(Out&, const PurchaseSeen&);
+void FlagLateDeposit(Out&, const DepositSeen&);
+void FlagLateInvoicePayment(Out&, const InvoiceSeen&);
+void RecordReduction(Out&, const InvoiceSeen&);
+void ReturnLate(Out&, const ReturnLateMoney&);
+void RecordLateReturn(Out&, const Reversed&);
+void FlagFailedReturn(Out&, const CallFailed&);
+void NoNews(Out&, const auto&) {}
+
+}  // namespace balcao::checkout::internal

@@ -1,0 +1,157 @@
+// Value types shared by the checkout's states, events and effects: store settings,
+// the customer of an invoice, references to bank entities and the sale's money ledger.
+// Money is int64 cents. No card number or security code appears in any of these types.
+// Thread-safety: plain values.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/time.h"
+
+namespace balcao::checkout {
+
+using Cents = std::int64_t;
+
+enum class Method { kCard, kPix, kInvoice };
+enum class FundingType { kCredit, kDebit };
+// Purchase statuses as the bank spells them (seeds part 2, wire.md §7c).
+enum class PurchaseStatus {
+  kCreated, kPending, kApproved, kConfirmed, kPaid, kDenied, kFailed, kCanceled, kVoided, kReversed
+};
+enum class InvoiceStatus { kCreated, kOverdue, kPaid, kCredited, kCanceled, kExpired };
+// The bank entities a sale creates or receives.
+enum class EntityKind { kSession, kPurchase, kBrcode, kDeposit, kInvoice };
+// The bank calls whose failures come back as CallFailed events.
+enum class Call {
+  kCreateSession, kCreatePurchase, kCreateBrcode, kCreateInvoice, kLookup, kPoll, kCancelInvoice,
+  kReversal, kLateReturn
+};
+// How a failed call failed (G3/G4): the bank refused it (it did not happen), it never left
+// the box (it did not happen), or the answer was lost (it may have happened).
+enum class Failure { kRejected, kNotSent, kOutcomeUnknown };
+enum class Timer { kPoll, kSessionExpiry, kBrcodeExpiry, kLookupRetry };
+// Whether money the bank received for the sale is the sale's payment or money to give back.
+enum class MoneyRole { kPayment, kLate };
+
+inline constexpr std::array kMethodNames{"card", "pix", "invoice"};
+inline constexpr std::array kFundingTypeNames{"credit", "debit"};
+inline constexpr std::array kPurchaseStatusNames{"created", "pending", "approved", "confirmed",
+                                                 "paid",    "denied",  "failed",   "canceled",
+                                                 "voided",  "reversed"};
+inline constexpr std::array kInvoiceStatusNames{"created", "overdue", "paid",
+                                                "credited", "canceled", "expired"};
+inline constexpr std::array kEntityKindNames{"session", "purchase", "brcode", "deposit", "invoice"};
+inline constexpr std::array kCallNames{"create-session", "create-purchase", "create-brcode",
+                                       "create-invoice", "lookup",          "poll",
+                                       "cancel-invoice", "reversal",        "late-return"};
+inline constexpr std::array kFailureNames{"rejected", "not-sent", "outcome-unknown"};
+inline constexpr std::array kTimerNames{"poll", "session-expiry", "brcode-expiry", "lookup-retry"};
+inline constexpr std::array kMoneyRoleNames{"payment", "late"};
+
+constexpr const auto& NamesOf(Method) { return kMethodNames; }
+constexpr const auto& NamesOf(FundingType) { return kFundingTypeNames; }
+constexpr const auto& NamesOf(PurchaseStatus) { return kPurchaseStatusNames; }
+constexpr const auto& NamesOf(InvoiceStatus) { return kInvoiceStatusNames; }
+constexpr const auto& NamesOf(EntityKind) { return kEntityKindNames; }
+constexpr const auto& NamesOf(Call) { return kCallNames; }
+constexpr const auto& NamesOf(Failure) { return kFailureNames; }
+constexpr const auto& NamesOf(Timer) { return kTimerNames; }
+constexpr const auto& NamesOf(MoneyRole) { return kMoneyRoleNames; }
+
+// "card", "approved", "outcome-unknown"...
+template <typename E>
+constexpr const char* Name(E value) {
+  return NamesOf(value)[static_cast<std::size_t>(value)];
+}
+// The inverse of Name(); false when `text` names no value.
+template <typename E>
+bool ParseName(std::string_view text, E& out) {
+  const auto& names = NamesOf(E{});
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (text == names[i]) {
+      out = static_cast<E>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+// A purchase status that means the card was charged (money is, or will be, ours).
+constexpr bool IsCharged(PurchaseStatus s) {
+  return s == PurchaseStatus::kApproved || s == PurchaseStatus::kConfirmed ||
+         s == PurchaseStatus::kPaid;
+}
+// A purchase status that means no charge was made by this purchase.
+constexpr bool IsRefused(PurchaseStatus s) {
+  return s == PurchaseStatus::kDenied || s == PurchaseStatus::kFailed;
+}
+constexpr bool IsPaid(InvoiceStatus s) {
+  return s == InvoiceStatus::kPaid || s == InvoiceStatus::kCredited;
+}
+constexpr bool IsOpen(InvoiceStatus s) {
+  return s == InvoiceStatus::kCreated || s == InvoiceStatus::kOverdue;
+}
+
+// How the store wants installments offered: 1..max_count, each at least min_installment.
+struct InstallmentPolicy {
+  int max_count = 1;
+  Cents min_installment = 500;
+  auto operator<=>(const InstallmentPolicy&) const = default;
+};
+
+// Store settings in force for one sale (copied into the sale when it starts, so a
+// settings change never alters a sale in progress or its replay).
+struct Settings {
+  InstallmentPolicy installments;
+  bool allow_credit = true;
+  bool allow_debit = true;
+  bool challenge_enabled = true;               // merchant session challengeMode (3-D Secure)
+  std::int64_t card_session_expiration_s = 600;
+  std::int64_t pix_expiration_s = 600;         // issue 4: default 10 minutes
+  std::int64_t invoice_due_s = 2 * 86400;      // due = start of the invoice + this
+  std::int64_t invoice_expiration_s = 5097600; // seconds after due (bank default, 59 days)
+  std::int64_t poll_interval_s = 3;            // status polls while the customer pays
+  std::int64_t lookup_retry_s = 5;             // wait before asking the bank again after a failed lookup
+  auto operator<=>(const Settings&) const = default;
+};
+
+// The payer of an invoice. The tax id is a CPF or CNPJ, formatted or digits only.
+struct Customer {
+  std::string name;
+  std::string tax_id;
+  auto operator<=>(const Customer&) const = default;
+};
+
+// A bank entity that exists for the sale. `attempt` is the sale attempt that created it
+// (0 for deposits, which the bank creates).
+struct EntityRef {
+  EntityKind kind = EntityKind::kSession;
+  std::string id;
+  int attempt = 0;
+  auto operator<=>(const EntityRef&) const = default;
+};
+
+// One line of the sale's money ledger: what the bank received through one entity and how
+// much of it went back. Exactly one line may have the kPayment role.
+struct Money {
+  EntityRef ref;
+  Cents received = 0;
+  Cents returned = 0;
+  MoneyRole role = MoneyRole::kPayment;
+  bool flagged = false;  // an operator was told to return it (late money)
+  Cents net() const { return received - returned; }
+  auto operator<=>(const Money&) const = default;
+};
+
+// Tags every bank entity of a sale carries (lowercase, as the bank stores them):
+// "sale/<id>" for "what exists for this sale?", "sale/<id>/a<n>" for one attempt.
+std::string SaleTag(std::string_view sale_id);
+std::string AttemptTag(std::string_view sale_id, int attempt);
+// "dynamic-brcode/<uuid>": the tag the bank puts on the deposit that pays a dynamic brcode.
+std::string BrcodeDepositTag(std::string_view uuid);
+
+}  // namespace balcao::checkout
