@@ -1,0 +1,63 @@
+// balcao::api::Client: a signed, retrying HTTP client for the bank API v2. Every request
+// goes through Call(): the body is serialised once by the caller, signed (wire.md §2:
+// Access-Id, Access-Time, Access-Signature over "id:time:body"), sent over libcurl with
+// keep-alive, and the answer is mapped to a Status in one place (style.md G3).
+// Typed resource operations live in api/resource.h and api/bank.h, on top of Call().
+//
+// Ownership: Client is a cheap copyable handle; copies share one connection pool.
+// Thread-safety: all methods are const and may be called from any number of threads.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "api/credentials.h"
+#include "api/options.h"
+#include "api/query.h"
+#include "common/status.h"
+
+namespace balcao::api {
+
+// A 200 answer. Non-200 answers come back as a Status (see AsStatus in
+// api/internal/http_status.h) carrying http_status, delivery and the bank's errors.
+struct Response {
+  int http_status = 0;
+  std::string body;          // JSON text, or the bytes of a PDF/PNG
+  std::string content_type;  // as the bank declared it, may be empty
+};
+
+namespace internal {
+class CurlTransport;
+}
+
+class Client {
+ public:
+  // kInvalidArgument for a bad base URL (or http:// to a non-loopback host), a bad
+  // language, or options out of range.
+  static StatusOr<Client> Create(Credentials credentials, ClientOptions options = {});
+  // Create(LoadConfig(credentials_path)): environment and credentials.json.
+  static StatusOr<Client> FromEnvironment(const std::string& credentials_path = {});
+
+  // One signed request. `path` is "/v2/..." (a missing "/v2" prefix is added). Retries
+  // follow options().retry; see RetryPolicy for what may be retried.
+  // Errors: the bank's 400/500/other answers (Delivery::kAnswered), transport failures
+  // (kUnavailable + kNotSent, kDeadlineExceeded + kOutcomeUnknown), kResourceExhausted
+  // for an answer larger than options().max_response_bytes.
+  StatusOr<Response> Call(std::string_view method, std::string_view path, const Query& query = {},
+                          std::string_view body = {}) const;
+
+  // The same organization credentials acting in a workspace; shares the connection pool.
+  StatusOr<Client> InWorkspace(std::string workspace_id) const;
+
+  const ClientOptions& options() const;
+  const std::string& base_url() const;  // normalised: no trailing "/" and no "/v2"
+  const Credentials& credentials() const;
+
+ private:
+  struct Impl;
+  explicit Client(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
+}  // namespace balcao::api

@@ -1,0 +1,273 @@
+#include "api/internal/operations.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "api/internal/json_codec.h"
+
+namespace balcao::api::internal {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxBatch = 100;  // seeds: "Batch creations accept up to 100 items per request"
+
+std::string BasePath(const Target& t) {
+  std::string p = "/v2/" + std::string(t.spec->name);
+  if (t.log) p += "/log";
+  return p;
+}
+
+std::string_view SingleKey(const Target& t) { return t.log ? "log" : t.spec->single_key; }
+std::string_view PluralKey(const Target& t) { return t.log ? "logs" : t.spec->plural_key; }
+
+// Ids go into the path as they are: the bank's ids are digits, uuids hex.
+Status CheckId(std::string_view id, std::string_view what) {
+  if (id.empty()) return InvalidArgumentError(std::string(what) + ": empty id");
+  for (char c : id)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_' ||
+          c == '.' || c == '~'))
+      return InvalidArgumentError(std::string(what) + ": invalid id '" + std::string(id.substr(0, 64)) +
+                                  "' (letters, digits, '-', '_', '.', '~' only)");
+  return OkStatus();
+}
+
+// A 200 answer the client could not read. The bank did answer (for a create: it was
+// created), so the detail says kAnswered with http 200.
+Status Malformed(std::string_view what, const std::string& why) {
+  BankErrorDetail detail;
+  detail.http_status = 200;
+  detail.delivery = Delivery::kAnswered;
+  return Status(StatusCode::kInternal, "malformed bank response (" + std::string(what) + "): " + why,
+                std::move(detail));
+}
+
+// Runs a decoding step; model and JSON errors become Malformed.
+template <class F>
+Status Decode(std::string_view what, F&& step) {
+  try {
+    step();
+    return OkStatus();
+  } catch (const ModelError& e) {
+    return Malformed(what, e.what());
+  } catch (const json::exception& e) {
+    return Malformed(what, e.what());
+  }
+}
+
+// Encodes a request entity; an unencodable value (RawJson that is not JSON) is the
+// caller's fault: kInvalidArgument naming the field.
+Status Encode(std::string_view what, const std::function<void()>& step) {
+  try {
+    step();
+    return OkStatus();
+  } catch (const ModelError& e) {
+    return InvalidArgumentError("invalid " + std::string(what) + e.what());
+  }
+}
+
+// Sends and parses the answer as a JSON object.
+Status CallJson(const Target& t, std::string_view method, const std::string& path, const Query& query,
+                const std::string& body, json& out, std::string& what) {
+  what = std::string(method) + " " + path;
+  auto response = t.client->Call(method, path, query, body);
+  if (!response.ok()) return response.status();
+  Status s = ParseJson(response->body, what, out);
+  if (!s.ok()) return Malformed(what, "not valid JSON");
+  if (!out.is_object()) return Malformed(what, "expected a JSON object");
+  return OkStatus();
+}
+
+// {"<key>": {...}} -> out.
+Status ReadSingle(const Target& t, const ModelCodec& codec, const json& body, std::string_view key,
+                  std::string_view what, void* out) {
+  const json* entity = FindMember(body, key);
+  if (entity == nullptr) return Malformed(what, "missing '" + std::string(key) + "'");
+  return Decode(what, [&] {
+    try {
+      codec.read(*entity, out, *t.spec);
+    } catch (const ModelError& e) {
+      const char c = e.what()[0];
+      throw ModelError(std::string(key) + (c == '.' || c == '[' ? "" : ": ") + e.what());
+    }
+  });
+}
+
+// {"<plural>": [...]} -> appended to out_vector.
+Status ReadList(const Target& t, const ModelCodec& codec, const json& body, std::string_view what, void* out_vector) {
+  const std::string_view key = PluralKey(t);
+  const json* list = FindMember(body, key);
+  if (list == nullptr) return Malformed(what, "missing '" + std::string(key) + "'");
+  if (!list->is_array()) return Malformed(what, "'" + std::string(key) + "' is not a list");
+  return Decode(what, [&] {
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      try {
+        codec.append((*list)[i], out_vector, *t.spec);
+      } catch (const ModelError& e) {
+        const char c = e.what()[0];
+        throw ModelError(std::string(key) + "[" + std::to_string(i) + "]" + (c == '.' || c == '[' ? "" : ": ") +
+                         e.what());
+      }
+    }
+  });
+}
+
+Status CheckFilters(const Target& t, const ListParams& params) {
+  std::vector<std::string_view> accepted;
+  if (t.log) {
+    accepted.assign(std::begin(kLogListFilters), std::end(kLogListFilters));
+    if (!t.spec->log_id_filter.empty()) accepted.push_back(t.spec->log_id_filter);
+  } else {
+    accepted = t.spec->filters;
+  }
+  for (const auto& [name, values] : params.filters) {
+    if (name == "limit" || name == "cursor" || name == "fields")
+      return InvalidArgumentError("set '" + name + "' through ListParams::" + name + ", not as a filter");
+    if (std::find(accepted.begin(), accepted.end(), name) != accepted.end()) continue;
+    std::string list;
+    for (auto a : accepted)
+      if (a != "cursor" && a != "limit" && a != "fields") list += (list.empty() ? "" : ", ") + std::string(a);
+    return InvalidArgumentError(BasePath(t) + " has no filter '" + name + "'; it accepts: " +
+                                (list.empty() ? std::string("none") : list));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+const json* FindMember(const json& j, std::string_view key) {
+  if (!j.is_object()) return nullptr;
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+Status Require(const Target& t, Op op, std::string_view what) {
+  const bool has = t.log ? (op == kList || op == kGet) ? t.spec->Has(kLogs) : op == kPdf && t.spec->Has(kLogPdf)
+                         : t.spec->Has(op);
+  if (has) return OkStatus();
+  return FailedPreconditionError(BasePath(t) + " has no " + std::string(what) + " route");
+}
+
+Status SendBatch(const Target& t, std::string_view method, const ModelCodec& codec, const void* items,
+                 std::size_t count, void* out_vector) {
+  const std::string path = BasePath(t);
+  for (std::size_t begin = 0; begin < count; begin += kMaxBatch) {
+    const std::size_t end = std::min(count, begin + kMaxBatch);
+    json body = json::object();
+    json& list = body[std::string(t.spec->plural_key)] = json::array();
+    BALCAO_RETURN_IF_ERROR(Encode(std::string(t.spec->single_key), [&] {
+      for (std::size_t i = begin; i < end; ++i) {
+        try {
+          codec.write_at(items, i, list.emplace_back());
+        } catch (const ModelError& e) {
+          throw ModelError(" #" + std::to_string(i) + e.what());
+        }
+      }
+    }));
+    json answer;
+    std::string what;
+    Status s = CallJson(t, method, path, {}, DumpJson(body), answer, what);
+    if (s.ok()) s = ReadList(t, codec, answer, what, out_vector);
+    if (!s.ok()) {
+      if (count <= kMaxBatch) return s;
+      return Status(s.code(),
+                    "items " + std::to_string(begin) + ".." + std::to_string(count - 1) + " of " +
+                        std::to_string(count) + " not created (items before " + std::to_string(begin) +
+                        " were): " + s.message(),
+                    s.detail());
+    }
+  }
+  return OkStatus();
+}
+
+Status CreateSingle(const Target& t, const ModelCodec& codec, const void* item, void* out) {
+  json body;
+  BALCAO_RETURN_IF_ERROR(Encode(std::string(t.spec->single_key), [&] { codec.write(item, body); }));
+  json answer;
+  std::string what;
+  BALCAO_RETURN_IF_ERROR(CallJson(t, "POST", BasePath(t), {}, DumpJson(body), answer, what));
+  return ReadSingle(t, codec, answer, SingleKey(t), what, out);
+}
+
+Status GetOne(const Target& t, const ModelCodec& codec, std::string_view id, const std::vector<std::string>& fields,
+              void* out) {
+  BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
+  Query query;
+  if (!fields.empty()) query.Add("fields", fields);
+  json answer;
+  std::string what;
+  BALCAO_RETURN_IF_ERROR(CallJson(t, "GET", BasePath(t) + "/" + std::string(id), query, {}, answer, what));
+  return ReadSingle(t, codec, answer, SingleKey(t), what, out);
+}
+
+Status ListOnePage(const Target& t, const ModelCodec& codec, const ListParams& params, void* out_vector,
+                   std::string* next_cursor) {
+  if (params.limit && (*params.limit < 1 || *params.limit > 100))
+    return InvalidArgumentError("limit must be 1 to 100 per page, got " + std::to_string(*params.limit));
+  BALCAO_RETURN_IF_ERROR(CheckFilters(t, params));
+  Query query;
+  if (params.limit) query.Add("limit", static_cast<std::int64_t>(*params.limit));
+  if (!params.cursor.empty()) query.Add("cursor", params.cursor);
+  if (!params.fields.empty()) query.Add("fields", params.fields);
+  for (const auto& [name, values] : params.filters) query.Add(name, values);
+  json answer;
+  std::string what;
+  BALCAO_RETURN_IF_ERROR(CallJson(t, "GET", BasePath(t), query, {}, answer, what));
+  BALCAO_RETURN_IF_ERROR(ReadList(t, codec, answer, what, out_vector));
+  next_cursor->clear();
+  if (const json* c = FindMember(answer, "cursor")) {
+    if (!c->is_string()) return Malformed(what, "'cursor' is not a string");
+    *next_cursor = c->get<std::string>();
+  }
+  return OkStatus();
+}
+
+Status PatchOne(const Target& t, const ModelCodec& codec, std::string_view id, const void* changes, void* out) {
+  BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
+  json body;
+  BALCAO_RETURN_IF_ERROR(Encode(std::string(t.spec->single_key), [&] { codec.write(changes, body); }));
+  if (body.empty()) return InvalidArgumentError("PATCH " + BasePath(t) + "/" + std::string(id) + ": nothing to change");
+  json answer;
+  std::string what;
+  BALCAO_RETURN_IF_ERROR(CallJson(t, "PATCH", BasePath(t) + "/" + std::string(id), {}, DumpJson(body), answer, what));
+  return ReadSingle(t, codec, answer, SingleKey(t), what, out);
+}
+
+Status DeleteOne(const Target& t, const ModelCodec& codec, std::string_view id, void* out) {
+  BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
+  json answer;
+  std::string what;
+  BALCAO_RETURN_IF_ERROR(CallJson(t, "DELETE", BasePath(t) + "/" + std::string(id), {}, {}, answer, what));
+  return ReadSingle(t, codec, answer, SingleKey(t), what, out);
+}
+
+Status GetSub(const Target& t, const ModelCodec& codec, std::string_view id, std::string_view sub, void* out) {
+  BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
+  json answer;
+  std::string what;
+  BALCAO_RETURN_IF_ERROR(
+      CallJson(t, "GET", BasePath(t) + "/" + std::string(id) + "/" + std::string(sub), {}, {}, answer, what));
+  return ReadSingle(t, codec, answer, sub, what, out);
+}
+
+Status PostSub(const Target& t, const ModelCodec& codec, std::string_view id, std::string_view sub, const void* item,
+               void* out) {
+  BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
+  json body;
+  BALCAO_RETURN_IF_ERROR(Encode(std::string(sub), [&] { codec.write(item, body); }));
+  json answer;
+  std::string what;
+  BALCAO_RETURN_IF_ERROR(CallJson(t, "POST", BasePath(t) + "/" + std::string(id) + "/" + std::string(sub), {},
+                                  DumpJson(body), answer, what));
+  return ReadSingle(t, codec, answer, sub, what, out);
+}
+
+StatusOr<std::string> GetBytes(const Target& t, std::string_view id, std::string_view kind, const Query& query) {
+  BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
+  auto response = t.client->Call("GET", BasePath(t) + "/" + std::string(id) + "/" + std::string(kind), query);
+  if (!response.ok()) return response.status();
+  return std::move(response->body);
+}
+
+}  // namespace balcao::api::internal

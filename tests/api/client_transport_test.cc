@@ -1,0 +1,395 @@
+// The client's transport, error mapping and retry policy, against a real loopback server
+// that misbehaves on purpose: malformed and oversized answers, dropped connections,
+// refused connections, 5xx. Also the pure pieces: query encoding, AsStatus table,
+// timestamps, base URLs, credentials loading.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "api/bank.h"
+#include "api/internal/http_status.h"
+#include "tests/api/client_test_util.h"
+
+namespace balcao::api {
+namespace {
+
+using testing::RecordedRequest;
+using testing::Reply;
+using testing::SignedServer;
+
+const char kInvoicePage[] = R"({"cursor":null,"invoices":[{"id":"1","amount":100}]})";
+
+TEST(Query, CommaJoinedAndPercentEncodedLikeTheSdks) {
+  Query q;
+  q.Add("status", std::vector<std::string>{"paid", "created"}).Add("after", "2024-01-01").Add("cursor", "ab+/=");
+  q.Add("isDelivered", false).Add("limit", std::int64_t{7}).Add("name", "José da Silva");
+  EXPECT_EQ(q.Encode(),
+            "status=paid%2Ccreated&after=2024-01-01&cursor=ab%2B%2F%3D&isDelivered=false&limit=7&"
+            "name=Jos%C3%A9%20da%20Silva");
+}
+
+TEST(AsStatus, OneTableFromTheBankAnswerToAStatus) {
+  struct Row {
+    int http;
+    std::string body;
+    bool by_id;
+    StatusCode code;
+  };
+  const std::vector<Row> rows = {
+      {200, "{}", false, StatusCode::kOk},
+      {400, R"({"errors":[{"code":"invalidInvoice","message":"no"}]})", true, StatusCode::kNotFound},
+      {400, R"({"errors":[{"code":"invalidInvoice","message":"no"}]})", false, StatusCode::kInvalidArgument},
+      {400, R"({"errors":[{"code":"invalidWebhookId","message":"no"}]})", true, StatusCode::kNotFound},
+      {400, R"({"errors":[{"code":"invalidHolmes","message":"no"}]})", true, StatusCode::kNotFound},
+      {400, R"({"errors":[{"code":"invalidOperation","message":"canceled"}]})", true, StatusCode::kFailedPrecondition},
+      {400, R"({"errors":[{"code":"immediatePaymentOutOfTime","message":"x"}]})", false,
+       StatusCode::kFailedPrecondition},
+      {400, R"({"errors":[{"code":"invalidCredentials","message":"x"}]})", false, StatusCode::kFailedPrecondition},
+      {400, R"({"errors":[{"code":"invalidAmount","message":"x"},{"code":"invalidTaxId","message":"y"}]})", false,
+       StatusCode::kInvalidArgument},
+      {400, R"({"errors":[{"code":"somethingNew","message":"x"}]})", false, StatusCode::kInvalidArgument},
+      {400, "<html>Bad Request</html>", false, StatusCode::kInternal},
+      {400, R"({"errors":[]})", false, StatusCode::kInternal},
+      {400, R"({"error":"x"})", false, StatusCode::kInternal},
+      {500, "Houston, we have a problem.", false, StatusCode::kInternal},
+      {502, "<html>bad gateway</html>", false, StatusCode::kUnknown},
+      {404, "", false, StatusCode::kUnknown},
+      {418, "{}", false, StatusCode::kUnknown},
+  };
+  for (const auto& r : rows) {
+    Status s = internal::AsStatus(r.http, r.body, "GET /v2/x", r.by_id);
+    EXPECT_EQ(s.code(), r.code) << r.http << " " << r.body << " -> " << s.ToString();
+    if (r.http != 200) {
+      EXPECT_EQ(s.http_status(), r.http);
+      EXPECT_EQ(s.delivery(), Delivery::kAnswered);
+    }
+  }
+  Status two = internal::AsStatus(
+      400, R"({"errors":[{"code":"invalidAmount","message":"a"},{"code":"invalidTaxId","message":"b"}]})", "POST",
+      false);
+  ASSERT_EQ(two.errors().size(), 2u);
+  EXPECT_EQ(two.errors()[1], (ErrorEntry{"invalidTaxId", "b"}));
+  EXPECT_NE(internal::AsStatus(400, "not json", "x", false).message().find("malformed bank response"),
+            std::string::npos);
+}
+
+TEST(Timestamps, ParsedTolerantlyWrittenCanonically) {
+  for (const char* text : {"2024-05-10T15:00:00.123456+00:00", "2024-05-10T15:00:00.123456Z",
+                           "2024-05-10T12:00:00.123456-03:00", "2024-05-10T15:00:00.123456789+00:00"}) {
+    auto t = Timestamp::Parse(text);
+    ASSERT_TRUE(t.ok()) << text;
+    EXPECT_EQ(t->ToString(), "2024-05-10T15:00:00.123456+00:00") << text;
+  }
+  auto date = Timestamp::Parse("2024-05-10");
+  ASSERT_TRUE(date.ok());
+  EXPECT_TRUE(date->date_only);
+  EXPECT_EQ(date->ToString(), "2024-05-10");
+  EXPECT_EQ(Timestamp::Date(2024, 5, 10), *date);
+  EXPECT_FALSE(Timestamp::Parse("10/05/2024").ok());
+}
+
+TEST(ClientOptions, HttpOnlyToLoopbackAndBaseUrlNormalised) {
+  auto key = PrivateKey::Generate();
+  ClientOptions o;
+  o.base_url = "http://bank.example.com";
+  auto refused = Client::Create(Credentials::Project("1", key), o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("loopback"), std::string::npos);
+  o.base_url = "http://127.0.0.1:8080/v2/";
+  auto local = Client::Create(Credentials::Project("1", key), o);
+  ASSERT_TRUE(local.ok()) << local.status().ToString();
+  EXPECT_EQ(local->base_url(), "http://127.0.0.1:8080");
+  auto sandbox = Client::Create(Credentials::Project("1", key));
+  ASSERT_TRUE(sandbox.ok());
+  EXPECT_EQ(sandbox->base_url(), "https://sandbox.api.starkbank.com");
+  o.base_url = "";
+  o.language = "fr-FR";
+  EXPECT_EQ(Client::Create(Credentials::Project("1", key), o).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Credentials, AccessIdShapes) {
+  auto key = PrivateKey::Generate();
+  EXPECT_EQ(Credentials::Project("1", key).access_id(), "project/1");
+  EXPECT_EQ(Credentials::Organization("2", key, "3").access_id(), "organization/2/workspace/3");
+  auto ws = Credentials::Organization("2", key).InWorkspace("9");
+  ASSERT_TRUE(ws.ok());
+  EXPECT_EQ(ws->access_id(), "organization/2/workspace/9");
+  EXPECT_FALSE(Credentials::Project("1", key).InWorkspace("9").ok());
+  EXPECT_TRUE(Credentials::FromAccessId("organization/2/workspace/3", key).ok());
+  EXPECT_EQ(Credentials::FromAccessId("user/2", key).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Credentials, LoadsTheSandboxCredentialsFile) {
+  const auto dir = std::filesystem::temp_directory_path() / ("balcao-api-creds-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto key = PrivateKey::Generate();
+  ASSERT_TRUE(key.WriteFile((dir / "project.pem").string(), true).ok());
+  std::ofstream(dir / "credentials.json")
+      << R"({"projectId":"5656","organizationId":"77","projectPrivateKey":"project.pem",)"
+      << R"("organizationPrivateKey":"org.pem","httpUrl":"http://127.0.0.1:7070","httpsUrl":"https://127.0.0.1:7071"})";
+  ::unsetenv("BALCAO_ACCESS_ID");
+  ::unsetenv("BALCAO_PROJECT_ID");
+  ::unsetenv("BALCAO_ORGANIZATION_ID");
+  ::unsetenv("BALCAO_PRIVATE_KEY");
+  ::unsetenv("BALCAO_BANK_URL");
+  auto config = LoadConfig((dir / "credentials.json").string());
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->credentials.access_id(), "project/5656");
+  EXPECT_EQ(config->options.base_url, "http://127.0.0.1:7070");
+  EXPECT_EQ(config->credentials.key().public_key(), key.public_key());
+  ::setenv("BALCAO_ACCESS_ID", "organization/77/workspace/8", 1);
+  ::setenv("BALCAO_PRIVATE_KEY", (dir / "project.pem").c_str(), 1);
+  auto env = LoadConfig((dir / "credentials.json").string());
+  ::unsetenv("BALCAO_ACCESS_ID");
+  ::unsetenv("BALCAO_PRIVATE_KEY");
+  ASSERT_TRUE(env.ok()) << env.status().ToString();
+  EXPECT_EQ(env->credentials.access_id(), "organization/77/workspace/8");
+  auto missing = LoadConfig((dir / "nope.json").string());
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Transport, KeepAliveSignedHeadersAndRawCall) {
+  SignedServer server([](const RecordedRequest& r) { return Reply{200, R"({"echo":")" + r.method + "\"}"}; });
+  Client client = server.MakeClient();
+  for (int i = 0; i < 5; ++i) {
+    auto r = client.Call("POST", "/v2/invoice", Query().Add("x", "1"), R"({"invoices":[]})");
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->body, R"({"echo":"POST"})");
+  }
+  EXPECT_EQ(server.http().connections(), 1);  // one connection reused
+  EXPECT_EQ(server.bad_signatures(), 0);
+  auto r = server.http().Requests().back();
+  EXPECT_EQ(r.Header("access-id"), "project/4242");
+  EXPECT_EQ(r.query, "x=1");
+  EXPECT_EQ(r.body, R"({"invoices":[]})");
+  // "invoice" without /v2 is accepted; a query smuggled into the path is not.
+  EXPECT_TRUE(client.Call("GET", "balance").ok());
+  EXPECT_EQ(server.http().Requests().back().path, "/v2/balance");
+  EXPECT_EQ(client.Call("GET", "/v2/invoice?x=1").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(client.Call("TRACE", "/v2/invoice").status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(BadInput, BadRequestWithoutJsonIsAClearInternalError) {
+  SignedServer server([](const RecordedRequest&) { return Reply{400, "<html>oops</html>", "text/html"}; });
+  Bank bank(server.MakeClient());
+  auto got = bank.invoice().Get("1");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kInternal);
+  EXPECT_EQ(got.status().http_status(), 400);
+  EXPECT_NE(got.status().message().find("malformed bank response"), std::string::npos);
+  EXPECT_EQ(server.http().Requests().size(), 1u);  // a 400 is never retried
+}
+
+TEST(BadInput, BankErrorsAreKeptWithCodeAndMessage) {
+  SignedServer server([](const RecordedRequest&) {
+    return Reply{400, R"({"errors":[{"code":"invalidAmount","message":"Amount must be positive"}]})"};
+  });
+  Bank bank(server.MakeClient());
+  Invoice invoice;
+  invoice.amount = -1;
+  auto got = bank.invoice().CreateOne(invoice);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(got.status().HasErrorCode("invalidAmount"));
+  EXPECT_EQ(got.status().delivery(), Delivery::kAnswered);
+}
+
+TEST(BadInput, TruncatedPageIsAnErrorNotAPartialPage) {
+  SignedServer server([](const RecordedRequest&) { return Reply{200, R"({"cursor":null,"invoices":[{"id":"1","amo)"}; });
+  Bank bank(server.MakeClient());
+  auto page = bank.invoice().ListPage();
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), StatusCode::kInternal);
+  EXPECT_NE(page.status().message().find("malformed bank response"), std::string::npos);
+  // Cut on the wire: Content-Length promises more than arrives.
+  server.SetHandler([](const RecordedRequest&) {
+    Reply r{200, kInvoicePage};
+    r.kind = Reply::Kind::kTruncated;
+    return r;
+  });
+  page = bank.invoice().ListPage();
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(page.status().delivery(), Delivery::kOutcomeUnknown);
+}
+
+TEST(BadInput, WrongTypesNameTheField) {
+  SignedServer server([](const RecordedRequest&) {
+    return Reply{200, R"({"cursor":null,"invoices":[{"id":"1"},{"id":"2","amount":{"x":1}}]})"};
+  });
+  auto page = Bank(server.MakeClient()).invoice().ListPage();
+  ASSERT_FALSE(page.ok());
+  EXPECT_EQ(page.status().code(), StatusCode::kInternal);
+  EXPECT_NE(page.status().message().find("invoices[1].amount: expected an integer"), std::string::npos)
+      << page.status().message();
+}
+
+TEST(BadInput, FiftyMegabyteAnswerIsResourceExhausted) {
+  const std::string huge(50u << 20, 'x');
+  for (auto kind : {Reply::Kind::kNormal, Reply::Kind::kChunked}) {
+    SignedServer server([&](const RecordedRequest&) {
+      Reply r{200, huge};
+      r.kind = kind;
+      return r;
+    });
+    auto got = server.MakeClient().Call("GET", "/v2/invoice");
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.status().code(), StatusCode::kResourceExhausted) << got.status().ToString();
+    EXPECT_EQ(server.http().Requests().size(), 1u);
+  }
+}
+
+TEST(Retries, ConnectionRefusedIsNotSentAndRetried) {
+  auto key = PrivateKey::Generate();
+  ClientOptions o;
+  o.base_url = "http://127.0.0.1:" + std::to_string(testing::ClosedPort());
+  o.retry.initial_backoff = std::chrono::microseconds(1);
+  auto client = Client::Create(Credentials::Project("1", key), o);
+  ASSERT_TRUE(client.ok());
+  auto got = client->Call("POST", "/v2/transfer", {}, "{}");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(got.status().delivery(), Delivery::kNotSent);
+  EXPECT_NE(got.status().message().find("after 3 attempts"), std::string::npos) << got.status().message();
+}
+
+TEST(Retries, DroppedAfterReadingPostIsOutcomeUnknownAndNotResent) {
+  SignedServer server([](const RecordedRequest&) {
+    Reply r;
+    r.kind = Reply::Kind::kCloseWithoutAnswer;
+    return r;
+  });
+  Client client = server.MakeClient();
+  auto got = client.Call("POST", "/v2/transfer", {}, R"({"transfers":[]})");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(got.status().delivery(), Delivery::kOutcomeUnknown);
+  EXPECT_EQ(server.http().Requests().size(), 1u);
+  // Same on a reused keep-alive connection (curl would otherwise replay it silently).
+  server.SetHandler([](const RecordedRequest&) { return Reply{200, "{}"}; });
+  ASSERT_TRUE(client.Call("GET", "/v2/balance").ok());
+  server.SetHandler([](const RecordedRequest&) {
+    Reply r;
+    r.kind = Reply::Kind::kCloseWithoutAnswer;
+    return r;
+  });
+  server.http().ClearRequests();
+  for (const char* method : {"POST", "PATCH", "PUT", "DELETE"}) {
+    auto again = client.Call(method, "/v2/transfer", {}, method[0] == 'D' ? "" : "{}");
+    EXPECT_EQ(again.status().delivery(), Delivery::kOutcomeUnknown) << method;
+  }
+  EXPECT_EQ(server.http().Requests().size(), 4u);
+}
+
+TEST(Retries, DroppedGetIsRetried) {
+  std::atomic<int> calls{0};
+  SignedServer server([&](const RecordedRequest&) {
+    if (calls++ == 0) {
+      Reply r;
+      r.kind = Reply::Kind::kCloseWithoutAnswer;
+      return r;
+    }
+    return Reply{200, kInvoicePage};
+  });
+  auto page = Bank(server.MakeClient()).invoice().ListPage();
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_EQ(server.http().Requests().size(), 2u);
+}
+
+TEST(Retries, ServerErrorOnGetRetriedThenOkButPostNot) {
+  std::atomic<int> calls{0};
+  SignedServer server([&](const RecordedRequest&) {
+    if (calls++ == 0) return Reply{500, R"({"errors":[{"code":"internalError","message":"x"}]})"};
+    return Reply{200, kInvoicePage};
+  });
+  auto page = Bank(server.MakeClient()).invoice().ListPage();
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  EXPECT_EQ(server.http().Requests().size(), 2u);
+  server.http().ClearRequests();
+  server.SetHandler([](const RecordedRequest&) { return Reply{500, "fault"}; });
+  auto created = Bank(server.MakeClient()).invoice().CreateOne(Invoice{});
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.status().code(), StatusCode::kInternal);
+  EXPECT_EQ(created.status().http_status(), 500);
+  EXPECT_EQ(server.http().Requests().size(), 1u);
+}
+
+TEST(Resources, BatchCreateSendsChunksOfAtMostHundred) {
+  SignedServer server([](const RecordedRequest& r) {
+    // Echo back the invoices it received.
+    auto at = r.body.find('[');
+    return Reply{200, R"({"invoices":)" + r.body.substr(at, r.body.size() - at - 1) + "}"};
+  });
+  std::vector<Invoice> invoices(250);
+  for (std::size_t i = 0; i < invoices.size(); ++i) invoices[i].amount = static_cast<std::int64_t>(i);
+  auto created = Bank(server.MakeClient()).invoice().Create(invoices);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  ASSERT_EQ(created->size(), 250u);
+  EXPECT_EQ(*(*created)[249].amount, 249);
+  auto requests = server.http().Requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(std::count(requests[2].body.begin(), requests[2].body.end(), '{'), 51);  // wrapper + 50
+}
+
+TEST(Resources, AbsentFieldsAreNeverSentAsNull) {
+  SignedServer server([](const RecordedRequest&) { return Reply{200, R"({"invoice":{"id":"1"}})"}; });
+  Invoice changes;
+  changes.status = "canceled";
+  auto got = Bank(server.MakeClient()).invoice().Patch("1", changes);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(server.http().Requests().back().body, R"({"status":"canceled"})");
+}
+
+TEST(Resources, LazyRangeFollowsTheCursorAndStopsOnError) {
+  SignedServer server([](const RecordedRequest& r) {
+    if (r.query == "limit=100") return Reply{200, R"({"cursor":"p2","invoices":[{"id":"1"},{"id":"2"}]})"};
+    if (r.query == "limit=100&cursor=p2") return Reply{200, R"({"cursor":"p3","invoices":[{"id":"3"}]})"};
+    return Reply{400, R"({"errors":[{"code":"invalidCursor","message":"bad"}]})"};
+  });
+  Bank bank(server.MakeClient());
+  std::vector<std::string> ids;
+  Status error;
+  for (auto& item : bank.invoice().List()) {
+    if (!item.ok()) {
+      error = item.status();
+      continue;
+    }
+    ids.push_back(*item->id);
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_TRUE(error.HasErrorCode("invalidCursor"));
+  // A total limit is honoured across pages.
+  server.SetHandler([](const RecordedRequest& r) {
+    return Reply{200, r.query.find("cursor") == std::string::npos
+                          ? R"({"cursor":"p2","invoices":[{"id":"1"},{"id":"2"}]})"
+                          : R"({"cursor":null,"invoices":[{"id":"3"}]})"};
+  });
+  int n = 0;
+  for (auto& item : bank.invoice().List(ListParams().Limit(2))) n += item.ok();
+  EXPECT_EQ(n, 2);
+}
+
+TEST(Resources, RefusedBeforeSending) {
+  SignedServer server;
+  Bank bank(server.MakeClient());
+  EXPECT_EQ(bank.invoice().Delete("1").status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(bank.invoice().ListPage(ListParams().Filter("staus", "paid")).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(bank.invoice().ListPage(ListParams().Limit(101)).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(bank.invoice().Get("../balance").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(bank.invoice().Qrcode("1", 51).status().code(), StatusCode::kInvalidArgument);
+  Transfer bad;
+  bad.metadata = RawJson{"{not json"};
+  auto refused = bank.transfer().CreateOne(bad);
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("metadata"), std::string::npos) << refused.status().message();
+  EXPECT_TRUE(server.http().Requests().empty());
+}
+
+}  // namespace
+}  // namespace balcao::api
