@@ -8,6 +8,7 @@ target_sources(balcao_api PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/internal/curl_transport.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/http_status.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/json_codec.cc
+  ${CMAKE_CURRENT_LIST_DIR}/internal/json_reader.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/models_json.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/operations.cc)
 target_link_libraries(balcao_api PUBLIC CURL::libcurl nlohmann_json::nlohmann_json)

@@ -20,6 +20,10 @@
 
 namespace balcao::api {
 
+namespace internal {
+class JsonReader;
+}
+
 // A bank timestamp or date. Parsed tolerantly (Z, any offset, 0-9 fraction digits,
 // date-only); written as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00", or "YYYY-MM-DD" when it
 // holds a date (date_only), which is what date fields (boleto due, scheduled) take.
@@ -47,11 +51,17 @@ using Strings = std::vector<std::string>;
 
 #define BALCAO_MODEL_MEMBER(type, member, key) std::optional<type> member;
 
-// Declares the struct and its conversions (for ADL: same namespace).
-#define BALCAO_MODEL(Name, FIELDS)                  \
-  struct Name {                                     \
-    FIELDS(BALCAO_MODEL_MEMBER)                     \
-    bool operator==(const Name&) const = default;   \
-  };                                                \
-  void FromJson(const nlohmann::json& j, Name& out); \
-  void ToJson(const Name& in, nlohmann::json& j);
+// Declares the struct and its conversions (for ADL: same namespace):
+//   ParseModel / ToJsonText: from and to JSON text (kInvalidArgument naming the field);
+//   ToJson: into a nlohmann value (request bodies); ReadModel / ReadMember: the streaming
+//   reader used on the bank's answers (internal).
+#define BALCAO_MODEL(Name, FIELDS)                                                     \
+  struct Name {                                                                        \
+    FIELDS(BALCAO_MODEL_MEMBER)                                                        \
+    bool operator==(const Name&) const = default;                                      \
+  };                                                                                   \
+  Status ParseModel(std::string_view json_text, Name& out);                            \
+  std::string ToJsonText(const Name& in);                                              \
+  void ToJson(const Name& in, nlohmann::json& j);                                      \
+  void ReadModel(internal::JsonReader& r, Name& out);                                  \
+  bool ReadMember(internal::JsonReader& r, std::string_view key, Name& out);

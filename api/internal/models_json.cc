@@ -1,11 +1,12 @@
 // The JSON conversions of every model in api/models.h, generated from their field lists.
+// Reading streams through JsonReader (no DOM); writing builds a nlohmann value.
 // Reading is tolerant where the bank is known to vary (numbers sent as strings, booleans
 // as "True", "" or masked "***" timestamps meaning absent) and strict about types that
 // cannot be meant (an object where an amount should be): that throws ModelError, which
 // the caller (api/internal/operations.cc) turns into kInternal naming the field path.
 #include <nlohmann/json.hpp>
 
-#include "api/internal/model_codec.h"
+#include "api/internal/json_reader.h"
 #include "api/models.h"
 
 namespace balcao::api {
@@ -27,104 +28,120 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void Fail(const char* expected, const json& j) {
-  throw ModelError(std::string("expected ") + expected + ", got " + j.type_name());
-}
+// ---- Reading (streaming, from the bank's answers) ----
 
-void Read(const json& j, std::string& out) {
-  if (j.is_string()) {
-    out = j.get<std::string>();
-  } else if (j.is_number_integer()) {  // e.g. pullRetryLimit: 3 where the seeds say STRING
-    out = std::to_string(j.get<std::int64_t>());
-  } else {
-    Fail("a string", j);
+void Read(JsonReader& r, std::string& out) {
+  if (r.Peek() == '0') {  // e.g. pullRetryLimit: 3 where the seeds say STRING
+    bool is_integer;
+    std::int64_t n;
+    double d;
+    r.ReadNumber(is_integer, n, d);
+    if (!is_integer) throw ModelError("expected a string, got a number");
+    out = std::to_string(n);
+    return;
   }
+  if (r.Peek() != '"') throw ModelError("expected a string");
+  r.ReadString(out);
 }
 
-void Read(const json& j, std::int64_t& out) {
-  if (j.is_number_integer()) {
-    out = j.get<std::int64_t>();
-  } else if (j.is_number_float() && j.get<double>() == static_cast<double>(static_cast<std::int64_t>(j.get<double>()))) {
-    out = static_cast<std::int64_t>(j.get<double>());
-  } else if (j.is_string()) {  // "installmentCount": "1"
-    const auto& s = j.get_ref<const std::string&>();
+void Read(JsonReader& r, std::int64_t& out) {
+  if (r.Peek() == '"') {  // "installmentCount": "1"
+    std::string s;
+    r.ReadString(s);
     std::size_t pos = 0;
     try {
       out = std::stoll(s, &pos);
     } catch (const std::exception&) {
       pos = 0;
     }
-    if (pos == 0 || pos != s.size()) Fail("an integer", j);
-  } else {
-    Fail("an integer", j);
+    if (pos == 0 || pos != s.size()) throw ModelError("expected an integer, got \"" + s.substr(0, 32) + "\"");
+    return;
+  }
+  if (r.Peek() != '0') throw ModelError("expected an integer");
+  bool is_integer;
+  double d;
+  r.ReadNumber(is_integer, out, d);
+  if (!is_integer) {
+    if (d != static_cast<double>(static_cast<std::int64_t>(d))) throw ModelError("expected an integer, got a fraction");
+    out = static_cast<std::int64_t>(d);
   }
 }
 
-void Read(const json& j, double& out) {
-  if (!j.is_number()) Fail("a number", j);
-  out = j.get<double>();
+void Read(JsonReader& r, double& out) {
+  if (r.Peek() != '0') throw ModelError("expected a number");
+  bool is_integer;
+  std::int64_t n;
+  r.ReadNumber(is_integer, n, out);
 }
 
-void Read(const json& j, bool& out) {
-  if (j.is_boolean()) {
-    out = j.get<bool>();
-  } else if (j.is_string() && (j == "true" || j == "True")) {
-    out = true;
-  } else if (j.is_string() && (j == "false" || j == "False")) {
-    out = false;
-  } else {
-    Fail("a boolean", j);
+void Read(JsonReader& r, bool& out) {
+  const char k = r.Peek();
+  if (k == 't' || k == 'f') {
+    out = r.ReadBool();
+    return;
   }
+  if (k != '"') throw ModelError("expected a boolean");
+  std::string s;
+  r.ReadString(s);  // Python's str(bool)
+  if (s == "true" || s == "True") out = true;
+  else if (s == "false" || s == "False") out = false;
+  else throw ModelError("expected a boolean, got \"" + s.substr(0, 32) + "\"");
 }
 
-void Read(const json& j, RawJson& out) { out.text = j.dump(); }
+void Read(JsonReader& r, RawJson& out) {
+  // Normalised to compact JSON (the text of the answer may carry any spacing).
+  const std::string_view raw = r.CaptureValue();
+  out.text = json::parse(raw.begin(), raw.end(), nullptr, false).dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
-void Read(const json& j, Timestamp& out) {
-  if (!j.is_string()) Fail("a timestamp string", j);
-  auto t = Timestamp::Parse(j.get_ref<const std::string&>());
+// false: "" or a masked value ("***"), which mean "not set" (the Python SDK's rule).
+bool ReadTimestamp(JsonReader& r, Timestamp& out) {
+  if (r.Peek() != '"') throw ModelError("expected a timestamp string");
+  std::string s;
+  r.ReadString(s);
+  if (s.empty() || s.find('*') != std::string::npos) return false;
+  auto t = Timestamp::Parse(s);
   if (!t.ok()) throw ModelError(t.status().message());
   out = *t;
+  return true;
 }
 
 template <class T>
-void Read(const json& j, T& out) {  // a nested model
-  FromJson(j, out);
+void Read(JsonReader& r, T& out) {  // a nested model
+  ReadModel(r, out);
+}
+
+[[noreturn]] void Rethrow(const std::string& prefix, const ModelError& e) {
+  const char c = e.what()[0];
+  throw ModelError(prefix + (c == '.' || c == '[' ? "" : ": ") + e.what());
 }
 
 template <class T>
-void Read(const json& j, std::vector<T>& out) {
-  if (!j.is_array()) Fail("a list", j);
-  out.resize(j.size());
-  for (std::size_t i = 0; i < j.size(); ++i) {
+void Read(JsonReader& r, std::vector<T>& out) {
+  if (r.Peek() != '[') throw ModelError("expected a list");
+  r.BeginArray();
+  out.clear();
+  while (r.NextElement()) {
     try {
-      Read(j[i], out[i]);
+      Read(r, out.emplace_back());
     } catch (const ModelError& e) {
-      throw ModelError("[" + std::to_string(i) + "]" + (e.what()[0] == '.' || e.what()[0] == '[' ? "" : ": ") +
-                       e.what());
+      Rethrow("[" + std::to_string(out.size() - 1) + "]", e);
     }
   }
 }
 
-// "" and masked values ("***") of a timestamp mean "not set" (the Python SDK's rule).
-bool MeansAbsent(const json& j, const Timestamp*) {
-  if (!j.is_string()) return false;
-  const auto& s = j.get_ref<const std::string&>();
-  return s.empty() || s.find('*') != std::string::npos;
-}
 template <class T>
-bool MeansAbsent(const json&, const T*) {
-  return false;
-}
-
-template <class T>
-void ReadField(const json& j, const char* key, std::optional<T>& out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null() || MeansAbsent(*it, static_cast<const T*>(nullptr))) return;
+void ReadField(JsonReader& r, const char* key, std::optional<T>& out) {
   try {
-    Read(*it, out.emplace());
+    if (r.TryNull()) {
+      out.reset();
+    } else if constexpr (std::is_same_v<T, Timestamp>) {
+      if (!ReadTimestamp(r, out.emplace())) out.reset();
+    } else {
+      Read(r, out.emplace());
+    }
   } catch (const ModelError& e) {
-    const char c = e.what()[0];
-    throw ModelError(std::string(".") + key + (c == '.' || c == '[' ? "" : ": ") + e.what());
+    Rethrow(std::string(".") + key, e);
   }
 }
 
@@ -161,23 +178,56 @@ void WriteField(json& j, const char* key, const std::optional<T>& v) {
   }
 }
 
-void RequireObject(const json& j) {
-  if (!j.is_object()) Fail("an object", j);
+
+// An object's members into a model; unknown members are skipped.
+template <class T>
+void ReadObject(JsonReader& r, T& out) {
+  if (r.Peek() != '{') throw ModelError("expected an object");
+  r.BeginObject();
+  std::string key;
+  while (r.NextKey(key))
+    if (!ReadMember(r, key, out)) r.SkipValue();
 }
 
+template <class T>
+Status ParseText(std::string_view text, T& out) {
+  try {
+    JsonReader r(text);
+    out = T{};
+    ReadObject(r, out);
+    r.ExpectEnd();
+    return OkStatus();
+  } catch (const ModelError& e) {
+    return InvalidArgumentError(std::string("invalid JSON") + (e.what()[0] == '.' ? "" : ": ") + e.what());
+  }
+}
+
+template <class T>
+std::string WriteText(const T& in) {
+  json j;
+  ToJson(in, j);
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 }  // namespace
 }  // namespace internal
 
-#define BALCAO_READ_FIELD(type, member, key) internal::ReadField(j, key, out.member);
+#define BALCAO_READ_MEMBER(type, member, k) \
+  if (key == k) {                            \
+    internal::ReadField(r, k, out.member);   \
+    return true;                             \
+  }
 #define BALCAO_WRITE_FIELD(type, member, key) internal::WriteField(j, key, in.member);
-#define BALCAO_MODEL_CODEC(Name, FIELDS)          \
-  void FromJson(const nlohmann::json& j, Name& out) { \
-    internal::RequireObject(j);                    \
-    FIELDS(BALCAO_READ_FIELD)                      \
-  }                                                \
-  void ToJson(const Name& in, nlohmann::json& j) { \
-    j = nlohmann::json::object();                  \
-    FIELDS(BALCAO_WRITE_FIELD)                     \
+#define BALCAO_MODEL_CODEC(Name, FIELDS)                                        \
+  bool ReadMember(internal::JsonReader& r, std::string_view key, Name& out) {  \
+    FIELDS(BALCAO_READ_MEMBER)                                                  \
+    return false;                                                               \
+  }                                                                             \
+  void ReadModel(internal::JsonReader& r, Name& out) { internal::ReadObject(r, out); } \
+  Status ParseModel(std::string_view text, Name& out) { return internal::ParseText(text, out); } \
+  std::string ToJsonText(const Name& in) { return internal::WriteText(in); }   \
+  void ToJson(const Name& in, nlohmann::json& j) {                              \
+    j = nlohmann::json::object();                                               \
+    FIELDS(BALCAO_WRITE_FIELD)                                                  \
   }
 
 BALCAO_MODEL_CODEC(Rule, BALCAO_RULE_FIELDS)

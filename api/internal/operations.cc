@@ -66,50 +66,80 @@ Status Encode(std::string_view what, const std::function<void()>& step) {
   }
 }
 
-// Sends and parses the answer as a JSON object.
-Status CallJson(const Target& t, std::string_view method, const std::string& path, const Query& query,
-                const std::string& body, json& out, std::string& what) {
+// Sends; the answer's body goes to `body`.
+Status CallText(const Target& t, std::string_view method, const std::string& path, const Query& query,
+                const std::string& request_body, std::string& body, std::string& what) {
   what = std::string(method) + " " + path;
-  auto response = t.client->Call(method, path, query, body);
+  auto response = t.client->Call(method, path, query, request_body);
   if (!response.ok()) return response.status();
-  Status s = ParseJson(response->body, what, out);
-  if (!s.ok()) return Malformed(what, "not valid JSON");
-  if (!out.is_object()) return Malformed(what, "expected a JSON object");
+  body = std::move(response->body);
   return OkStatus();
 }
 
-// {"<key>": {...}} -> out.
-Status ReadSingle(const Target& t, const ModelCodec& codec, const json& body, std::string_view key,
-                  std::string_view what, void* out) {
-  const json* entity = FindMember(body, key);
-  if (entity == nullptr) return Malformed(what, "missing '" + std::string(key) + "'");
+// Streams through the top-level object of an answer; `on_member(key)` reads the members
+// it wants and returns false for the others, which are skipped.
+template <class F>
+Status ReadEnvelope(std::string_view body, std::string_view what, F&& on_member) {
   return Decode(what, [&] {
+    JsonReader r(body);
+    if (r.Peek() != '{') r.Fail("expected a JSON object");
+    r.BeginObject();
+    std::string key;
+    while (r.NextKey(key))
+      if (!on_member(r, key)) r.SkipValue();
+    r.ExpectEnd();
+  });
+}
+
+// {"<key>": {...}} -> out.
+Status ReadSingle(const Target& t, const ModelCodec& codec, std::string_view body, std::string_view key,
+                  std::string_view what, void* out) {
+  bool found = false;
+  BALCAO_RETURN_IF_ERROR(ReadEnvelope(body, what, [&](JsonReader& r, const std::string& k) {
+    if (k != key || r.TryNull()) return false;
+    found = true;
     try {
-      codec.read(*entity, out, *t.spec);
+      codec.read(r, out, *t.spec);
     } catch (const ModelError& e) {
       const char c = e.what()[0];
       throw ModelError(std::string(key) + (c == '.' || c == '[' ? "" : ": ") + e.what());
     }
-  });
+    return true;
+  }));
+  if (!found) return Malformed(what, "missing '" + std::string(key) + "'");
+  return OkStatus();
 }
 
-// {"<plural>": [...]} -> appended to out_vector.
-Status ReadList(const Target& t, const ModelCodec& codec, const json& body, std::string_view what, void* out_vector) {
+// {"<plural>": [...], "cursor": ...} -> appended to out_vector (and the cursor).
+Status ReadList(const Target& t, const ModelCodec& codec, std::string_view body, std::string_view what,
+                void* out_vector, std::string* next_cursor) {
   const std::string_view key = PluralKey(t);
-  const json* list = FindMember(body, key);
-  if (list == nullptr) return Malformed(what, "missing '" + std::string(key) + "'");
-  if (!list->is_array()) return Malformed(what, "'" + std::string(key) + "' is not a list");
-  return Decode(what, [&] {
-    for (std::size_t i = 0; i < list->size(); ++i) {
+  bool found = false;
+  if (next_cursor != nullptr) next_cursor->clear();
+  BALCAO_RETURN_IF_ERROR(ReadEnvelope(body, what, [&](JsonReader& r, const std::string& k) {
+    if (k == "cursor" && next_cursor != nullptr) {
+      if (r.TryNull()) return true;
+      if (r.Peek() != '"') throw ModelError("'cursor' is not a string");
+      r.ReadString(*next_cursor);
+      return true;
+    }
+    if (k != key) return false;
+    found = true;
+    if (r.Peek() != '[') throw ModelError("'" + std::string(key) + "' is not a list");
+    r.BeginArray();
+    for (std::size_t i = 0; r.NextElement(); ++i) {
       try {
-        codec.append((*list)[i], out_vector, *t.spec);
+        codec.append(r, out_vector, *t.spec);
       } catch (const ModelError& e) {
         const char c = e.what()[0];
         throw ModelError(std::string(key) + "[" + std::to_string(i) + "]" + (c == '.' || c == '[' ? "" : ": ") +
                          e.what());
       }
     }
-  });
+    return true;
+  }));
+  if (!found) return Malformed(what, "missing '" + std::string(key) + "'");
+  return OkStatus();
 }
 
 Status CheckFilters(const Target& t, const ListParams& params) {
@@ -135,13 +165,6 @@ Status CheckFilters(const Target& t, const ListParams& params) {
 
 }  // namespace
 
-const json* FindMember(const json& j, std::string_view key) {
-  if (!j.is_object()) return nullptr;
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return nullptr;
-  return &*it;
-}
-
 Status Require(const Target& t, Op op, std::string_view what) {
   const bool has = t.log ? (op == kList || op == kGet) ? t.spec->Has(kLogs) : op == kPdf && t.spec->Has(kLogPdf)
                          : t.spec->Has(op);
@@ -165,10 +188,9 @@ Status SendBatch(const Target& t, std::string_view method, const ModelCodec& cod
         }
       }
     }));
-    json answer;
-    std::string what;
-    Status s = CallJson(t, method, path, {}, DumpJson(body), answer, what);
-    if (s.ok()) s = ReadList(t, codec, answer, what, out_vector);
+    std::string answer, what;
+    Status s = CallText(t, method, path, {}, DumpJson(body), answer, what);
+    if (s.ok()) s = ReadList(t, codec, answer, what, out_vector, nullptr);
     if (!s.ok()) {
       if (count <= kMaxBatch) return s;
       return Status(s.code(),
@@ -184,9 +206,8 @@ Status SendBatch(const Target& t, std::string_view method, const ModelCodec& cod
 Status CreateSingle(const Target& t, const ModelCodec& codec, const void* item, void* out) {
   json body;
   BALCAO_RETURN_IF_ERROR(Encode(std::string(t.spec->single_key), [&] { codec.write(item, body); }));
-  json answer;
-  std::string what;
-  BALCAO_RETURN_IF_ERROR(CallJson(t, "POST", BasePath(t), {}, DumpJson(body), answer, what));
+  std::string answer, what;
+  BALCAO_RETURN_IF_ERROR(CallText(t, "POST", BasePath(t), {}, DumpJson(body), answer, what));
   return ReadSingle(t, codec, answer, SingleKey(t), what, out);
 }
 
@@ -195,9 +216,8 @@ Status GetOne(const Target& t, const ModelCodec& codec, std::string_view id, con
   BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
   Query query;
   if (!fields.empty()) query.Add("fields", fields);
-  json answer;
-  std::string what;
-  BALCAO_RETURN_IF_ERROR(CallJson(t, "GET", BasePath(t) + "/" + std::string(id), query, {}, answer, what));
+  std::string answer, what;
+  BALCAO_RETURN_IF_ERROR(CallText(t, "GET", BasePath(t) + "/" + std::string(id), query, {}, answer, what));
   return ReadSingle(t, codec, answer, SingleKey(t), what, out);
 }
 
@@ -211,16 +231,15 @@ Status ListOnePage(const Target& t, const ModelCodec& codec, const ListParams& p
   if (!params.cursor.empty()) query.Add("cursor", params.cursor);
   if (!params.fields.empty()) query.Add("fields", params.fields);
   for (const auto& [name, values] : params.filters) query.Add(name, values);
-  json answer;
-  std::string what;
-  BALCAO_RETURN_IF_ERROR(CallJson(t, "GET", BasePath(t), query, {}, answer, what));
-  BALCAO_RETURN_IF_ERROR(ReadList(t, codec, answer, what, out_vector));
-  next_cursor->clear();
-  if (const json* c = FindMember(answer, "cursor")) {
-    if (!c->is_string()) return Malformed(what, "'cursor' is not a string");
-    *next_cursor = c->get<std::string>();
-  }
-  return OkStatus();
+  const std::string path = BasePath(t);
+  auto response = t.client->Call("GET", path, query);
+  if (!response.ok()) return response.status();
+  return ParsePage(t, codec, response->body, "GET " + path, out_vector, next_cursor);
+}
+
+Status ParsePage(const Target& t, const ModelCodec& codec, std::string_view body, std::string_view what,
+                 void* out_vector, std::string* next_cursor) {
+  return ReadList(t, codec, body, what, out_vector, next_cursor);
 }
 
 Status PatchOne(const Target& t, const ModelCodec& codec, std::string_view id, const void* changes, void* out) {
@@ -228,26 +247,23 @@ Status PatchOne(const Target& t, const ModelCodec& codec, std::string_view id, c
   json body;
   BALCAO_RETURN_IF_ERROR(Encode(std::string(t.spec->single_key), [&] { codec.write(changes, body); }));
   if (body.empty()) return InvalidArgumentError("PATCH " + BasePath(t) + "/" + std::string(id) + ": nothing to change");
-  json answer;
-  std::string what;
-  BALCAO_RETURN_IF_ERROR(CallJson(t, "PATCH", BasePath(t) + "/" + std::string(id), {}, DumpJson(body), answer, what));
+  std::string answer, what;
+  BALCAO_RETURN_IF_ERROR(CallText(t, "PATCH", BasePath(t) + "/" + std::string(id), {}, DumpJson(body), answer, what));
   return ReadSingle(t, codec, answer, SingleKey(t), what, out);
 }
 
 Status DeleteOne(const Target& t, const ModelCodec& codec, std::string_view id, void* out) {
   BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
-  json answer;
-  std::string what;
-  BALCAO_RETURN_IF_ERROR(CallJson(t, "DELETE", BasePath(t) + "/" + std::string(id), {}, {}, answer, what));
+  std::string answer, what;
+  BALCAO_RETURN_IF_ERROR(CallText(t, "DELETE", BasePath(t) + "/" + std::string(id), {}, {}, answer, what));
   return ReadSingle(t, codec, answer, SingleKey(t), what, out);
 }
 
 Status GetSub(const Target& t, const ModelCodec& codec, std::string_view id, std::string_view sub, void* out) {
   BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
-  json answer;
-  std::string what;
+  std::string answer, what;
   BALCAO_RETURN_IF_ERROR(
-      CallJson(t, "GET", BasePath(t) + "/" + std::string(id) + "/" + std::string(sub), {}, {}, answer, what));
+      CallText(t, "GET", BasePath(t) + "/" + std::string(id) + "/" + std::string(sub), {}, {}, answer, what));
   return ReadSingle(t, codec, answer, sub, what, out);
 }
 
@@ -256,9 +272,8 @@ Status PostSub(const Target& t, const ModelCodec& codec, std::string_view id, st
   BALCAO_RETURN_IF_ERROR(CheckId(id, BasePath(t)));
   json body;
   BALCAO_RETURN_IF_ERROR(Encode(std::string(sub), [&] { codec.write(item, body); }));
-  json answer;
-  std::string what;
-  BALCAO_RETURN_IF_ERROR(CallJson(t, "POST", BasePath(t) + "/" + std::string(id) + "/" + std::string(sub), {},
+  std::string answer, what;
+  BALCAO_RETURN_IF_ERROR(CallText(t, "POST", BasePath(t) + "/" + std::string(id) + "/" + std::string(sub), {},
                                   DumpJson(body), answer, what));
   return ReadSingle(t, codec, answer, sub, what, out);
 }

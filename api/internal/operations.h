@@ -35,6 +35,10 @@ Status GetOne(const Target& t, const ModelCodec& codec, std::string_view id, con
 // GET /x?limit&cursor&fields&filters -> one page.
 Status ListOnePage(const Target& t, const ModelCodec& codec, const ListParams& params, void* out_vector,
                    std::string* next_cursor);
+// Parses a list answer {"cursor":..,"<plural>":[...]} (what ListOnePage does after the
+// request); `what` names the request in errors.
+Status ParsePage(const Target& t, const ModelCodec& codec, std::string_view body, std::string_view what,
+                 void* out_vector, std::string* next_cursor);
 // PATCH /x/{id} {changes} -> {"<single>":{...}}.
 Status PatchOne(const Target& t, const ModelCodec& codec, std::string_view id, const void* changes, void* out);
 // DELETE /x/{id} -> {"<single>":{...}}.
