@@ -210,6 +210,20 @@ StatusOr<std::int64_t> Outbox::Enqueue(const OutboxRequest& request) {
   return id;
 }
 
+StatusOr<std::vector<std::int64_t>> Outbox::EnqueueAll(const std::vector<OutboxRequest>& requests) {
+  Txn txn(store_.impl(), Txn::kWrite);
+  std::vector<std::int64_t> ids;
+  ids.reserve(requests.size());
+  for (const OutboxRequest& r : requests) {
+    auto id = InsertRequest(txn, r);
+    if (!id.ok()) return Status(id.status().code(), "request " + std::to_string(ids.size()) + " (" + r.key + "): " +
+                                                        id.status().message());
+    ids.push_back(*id);
+  }
+  BALCAO_RETURN_IF_ERROR(txn.Commit());
+  return ids;
+}
+
 StatusOr<std::int64_t> Outbox::EnqueueWithJournal(const OutboxRequest& request, std::int64_t journal_seq,
                                                   const std::string& journal_kind,
                                                   const std::string& journal_payload) {
@@ -281,10 +295,11 @@ StatusOr<std::vector<OutboxWork>> Outbox::ClaimDue(std::int64_t now_ms, int limi
   BALCAO_RETURN_IF_ERROR(expire.Bind(1, now_ms).Bind(2, now_ms - policy_.max_age_ms).Run());
 
   Stmt due(txn, std::string(kSelect) +
-                    "AS o WHERE o.state IN ('pending','unknown') AND o.next_attempt_at<=?1 AND (o.sale_id='' OR NOT "
+                    "AS o WHERE o.state IN ('pending','unknown') AND o.next_attempt_at<=?1 "
+                    "AND (o.state='pending' OR o.updated_at+?3<=?1) AND (o.sale_id='' OR NOT "
                     "EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id=o.sale_id AND p.id<o.id AND p.state IN "
                     "('pending','inflight','unknown'))) ORDER BY o.next_attempt_at, o.id LIMIT ?2");
-  due.Bind(1, now_ms).Bind(2, limit + static_cast<std::int64_t>(busy_lanes.size()));
+  due.Bind(1, now_ms).Bind(2, limit + static_cast<std::int64_t>(busy_lanes.size())).Bind(3, policy_.unknown_settle_ms);
   BALCAO_ASSIGN_OR_RETURN(std::vector<OutboxItem> candidates, ReadAll(due));
 
   std::vector<OutboxWork> work;
@@ -310,8 +325,10 @@ StatusOr<std::vector<OutboxWork>> Outbox::ClaimDue(std::int64_t now_ms, int limi
 
 StatusOr<std::optional<std::int64_t>> Outbox::NextDueAtMs() {
   Txn txn(store_.impl(), Txn::kRead);
-  Stmt stmt(txn, "SELECT min(next_attempt_at) FROM outbox WHERE state IN ('pending','unknown')");
-  BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  Stmt stmt(txn,
+            "SELECT min(CASE WHEN state='unknown' THEN max(next_attempt_at, updated_at+?1) ELSE next_attempt_at END) "
+            "FROM outbox WHERE state IN ('pending','unknown')");
+  BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Bind(1, policy_.unknown_settle_ms).Step());
   if (!row || stmt.IsNull(0)) return std::optional<std::int64_t>();
   return std::optional<std::int64_t>(stmt.Int(0));
 }

@@ -71,6 +71,11 @@ struct OutboxPolicy {
   std::int64_t max_age_ms = 72LL * 3600 * 1000;      // not sent after this: dead
   std::int64_t backoff_initial_ms = 1000;
   std::int64_t backoff_max_ms = 5 * 60 * 1000;
+  // An unknown outcome is looked up only this long after it became unknown (or after
+  // the restart that found it in flight): the first request may still be running at
+  // the bank, and a lookup that races it would find nothing and resend. Longer than
+  // the client's total timeout.
+  std::int64_t unknown_settle_ms = 30'000;
 };
 
 // Capped exponential backoff with full jitter in [delay/2, delay]: attempt 1 waits
@@ -101,6 +106,8 @@ class Outbox {
   // request returns the existing row's id; with a different request it is
   // kAlreadyExists (a key is one intent). Bodies carrying card data are refused.
   StatusOr<std::int64_t> Enqueue(const OutboxRequest& request);
+  // Several requests in one transaction (one sync): all stored, or none.
+  StatusOr<std::vector<std::int64_t>> EnqueueAll(const std::vector<OutboxRequest>& requests);
   // The same, plus a journal event of the sale, in one transaction.
   StatusOr<std::int64_t> EnqueueWithJournal(const OutboxRequest& request, std::int64_t journal_seq,
                                             const std::string& journal_kind, const std::string& journal_payload);

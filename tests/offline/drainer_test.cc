@@ -52,6 +52,7 @@ OutboxPolicy FastPolicy() {
   p.backoff_max_ms = 4;
   p.max_attempts = 1000;
   p.max_lookups = 1000;
+  p.unknown_settle_ms = 0;
   return p;
 }
 

@@ -283,6 +283,29 @@ TEST_F(OutboxTest, InflightRowsNeitherDropNorRetry) {
   EXPECT_EQ(outbox_->Retry(999, "ana", "").code(), StatusCode::kNotFound);
 }
 
+TEST_F(OutboxTest, AnUnknownOutcomeSettlesBeforeItsLookup) {
+  auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
+  ASSERT_EQ(Claim(Now()).size(), 1u);
+  ASSERT_TRUE(outbox_->MarkUnknown(id, "timeout", 0).ok());
+  const auto item = *outbox_->Get(id);
+  EXPECT_TRUE(Claim(item.next_attempt_at_ms).empty());
+  EXPECT_EQ(**outbox_->NextDueAtMs(), item.updated_at_ms + policy_.unknown_settle_ms);
+  EXPECT_EQ(Claim(item.updated_at_ms + policy_.unknown_settle_ms).size(), 1u);
+}
+
+TEST_F(OutboxTest, EnqueueAllIsAllOrNothing) {
+  auto ids = outbox_->EnqueueAll({InvoiceCreate("a"), InvoiceCreate("b"), InvoiceCreate("c")});
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(ids->size(), 3u);
+  OutboxRequest bad = InvoiceCreate("e");
+  bad.method = "GET";
+  auto failed = outbox_->EnqueueAll({InvoiceCreate("d"), bad});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("request 1 (e)"), std::string::npos);
+  EXPECT_EQ(outbox_->GetByKey("d").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(outbox_->Metrics()->depth, 3);
+}
+
 TEST_F(OutboxTest, MetricsCountTheQueue) {
   auto a = *outbox_->Enqueue(InvoiceCreate("a", "", 100));
   ASSERT_TRUE(outbox_->Enqueue(InvoiceCreate("b", "", 200)).ok());
