@@ -23,8 +23,8 @@ std::string FormatFixed2(std::int64_t hundredths, Language lang, bool group) {
   const std::uint64_t mag = negative ? 0 - static_cast<std::uint64_t>(hundredths) : hundredths;
   const char thousands = lang == Language::kPtBr ? '.' : ',';
   const char decimal = lang == Language::kPtBr ? ',' : '.';
-  std::string whole = group ? GroupThousands(static_cast<std::int64_t>(mag / 100), thousands)
-                            : std::to_string(mag / 100);
+  std::string whole =
+      group ? GroupThousands(static_cast<std::int64_t>(mag / 100), thousands) : std::to_string(mag / 100);
   char cents[4];
   std::snprintf(cents, sizeof cents, "%02u", static_cast<unsigned>(mag % 100));
   return std::string(negative ? "-" : "") + whole + decimal + cents;

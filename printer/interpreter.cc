@@ -16,7 +16,7 @@ using internal::Canvas;
 using Byte = std::uint8_t;
 
 constexpr size_t kNeedMore = 0;
-constexpr size_t kMaxImageBytes = 4u << 20;     // one GS v 0 / GS 8 L command
+constexpr size_t kMaxImageBytes = 4u << 20;  // one GS v 0 / GS 8 L command
 constexpr int kDefaultSpacing = internal::kLinePitch;
 
 std::string Hex(int b) {
@@ -152,8 +152,7 @@ struct Interpreter::Impl {
         return;
       }
     }
-    Note("ESC t " + std::to_string(n) + ": code table not known to this printer; keeping " +
-         CodeTableName(table));
+    Note("ESC t " + std::to_string(n) + ": code table not known to this printer; keeping " + CodeTableName(table));
   }
 
   void Status(const std::string& command, int reply) {
@@ -165,11 +164,16 @@ struct Interpreter::Impl {
     const PrinterState& s = opt.state;
     const bool stopped = s.offline || s.cover_open || s.paper_out;
     switch (n) {
-      case 1: return 0x12 | (s.drawer_open ? 0x04 : 0) | (stopped ? 0x08 : 0);
-      case 2: return 0x12 | (s.cover_open ? 0x04 : 0) | (s.paper_out ? 0x20 : 0) | (s.offline ? 0x40 : 0);
-      case 3: return 0x12;
-      case 4: return 0x12 | (s.paper_near_end ? 0x0C : 0) | (s.paper_out ? 0x60 : 0);
-      default: return 0x12;
+      case 1:
+        return 0x12 | (s.drawer_open ? 0x04 : 0) | (stopped ? 0x08 : 0);
+      case 2:
+        return 0x12 | (s.cover_open ? 0x04 : 0) | (s.paper_out ? 0x20 : 0) | (s.offline ? 0x40 : 0);
+      case 3:
+        return 0x12;
+      case 4:
+        return 0x12 | (s.paper_near_end ? 0x0C : 0) | (s.paper_out ? 0x60 : 0);
+      default:
+        return 0x12;
     }
   }
 
@@ -248,13 +252,23 @@ struct Interpreter::Impl {
   size_t Step(const Byte* p, size_t n) {
     const Byte b = p[0];
     switch (b) {
-      case 0x0A: PrintLine(); return 1;
-      case 0x0C: PrintLine(); return 1;
-      case 0x09: PutChar(' '); return 1;
-      case 0x10: return Dle(p, n);
-      case 0x1B: return Esc(p, n);
-      case 0x1C: return Fs(p, n);
-      case 0x1D: return Gs(p, n);
+      case 0x0A:
+        PrintLine();
+        return 1;
+      case 0x0C:
+        PrintLine();
+        return 1;
+      case 0x09:
+        PutChar(' ');
+        return 1;
+      case 0x10:
+        return Dle(p, n);
+      case 0x1B:
+        return Esc(p, n);
+      case 0x1C:
+        return Fs(p, n);
+      case 0x1D:
+        return Gs(p, n);
       default:
         if (b < 0x20 || b == 0x7F) return 1;  // CR and other controls: ignored
         PutChar(b);
@@ -283,10 +297,21 @@ struct Interpreter::Impl {
     const Byte c = p[1];
     auto need = [&](size_t k) { return n >= k; };
     switch (c) {
-      case '@': Reset(); return 2;
-      case '2': spacing = kDefaultSpacing; return 2;
-      case 'i': case 'm': FlushIfPending(); CompletePage(true); return 2;
-      case 't': if (!need(3)) return kNeedMore; SelectTable(p[2]); return 3;
+      case '@':
+        Reset();
+        return 2;
+      case '2':
+        spacing = kDefaultSpacing;
+        return 2;
+      case 'i':
+      case 'm':
+        FlushIfPending();
+        CompletePage(true);
+        return 2;
+      case 't':
+        if (!need(3)) return kNeedMore;
+        SelectTable(p[2]);
+        return 3;
       case '!':
         if (!need(3)) return kNeedMore;
         style.bold = p[2] & 0x08;
@@ -294,8 +319,15 @@ struct Interpreter::Impl {
         style.width = p[2] & 0x20 ? 2 : 1;
         style.underline = p[2] & 0x80;
         return 3;
-      case 'E': case 'G': if (!need(3)) return kNeedMore; style.bold = p[2] & 1; return 3;
-      case '-': if (!need(3)) return kNeedMore; style.underline = (p[2] & 3) != 0 && p[2] != '0'; return 3;
+      case 'E':
+      case 'G':
+        if (!need(3)) return kNeedMore;
+        style.bold = p[2] & 1;
+        return 3;
+      case '-':
+        if (!need(3)) return kNeedMore;
+        style.underline = (p[2] & 3) != 0 && p[2] != '0';
+        return 3;
       case 'a': {
         if (!need(3)) return kNeedMore;
         const int a = p[2] >= '0' ? p[2] - '0' : p[2];
@@ -313,13 +345,17 @@ struct Interpreter::Impl {
         page.has_content_ = true;
         Advance(p[2]);
         return 3;
-      case '3': if (!need(3)) return kNeedMore; spacing = p[2]; return 3;
+      case '3':
+        if (!need(3)) return kNeedMore;
+        spacing = p[2];
+        return 3;
       case 'p':
         if (!need(5)) return kNeedMore;
         ++page.drawer_kicks;
         page.has_content_ = true;
         return 5;
-      case '$': case '\\':
+      case '$':
+      case '\\':
         if (!need(4)) return kNeedMore;
         {
           const int v = p[2] | (p[3] << 8);
@@ -327,9 +363,15 @@ struct Interpreter::Impl {
           if (nx >= 0 && nx < opt.dots) x = nx;
         }
         return 4;
-      case 'c': if (!need(4)) return kNeedMore; return 4;
-      case 'B': if (!need(4)) return kNeedMore; return 4;
-      case 'W': if (!need(10)) return kNeedMore; return 10;
+      case 'c':
+        if (!need(4)) return kNeedMore;
+        return 4;
+      case 'B':
+        if (!need(4)) return kNeedMore;
+        return 4;
+      case 'W':
+        if (!need(10)) return kNeedMore;
+        return 10;
       case '*': {
         if (!need(5)) return kNeedMore;
         const size_t cols = p[3] | (p[4] << 8);
@@ -338,9 +380,25 @@ struct Interpreter::Impl {
         Note("ESC * bit image skipped");
         return len;
       }
-      case 'L': case 'S': case 'F': case '<': case 0x0C: return 2;
-      case 'R': case 'M': case 'V': case '{': case ' ': case 'T': case 'U': case 'r': case '=': case '%':
-      case 'K': case 'e': case 'D':
+      case 'L':
+      case 'S':
+      case 'F':
+      case '<':
+      case 0x0C:
+        return 2;
+      case 'R':
+      case 'M':
+      case 'V':
+      case '{':
+      case ' ':
+      case 'T':
+      case 'U':
+      case 'r':
+      case '=':
+      case '%':
+      case 'K':
+      case 'e':
+      case 'D':
         if (!need(3)) return kNeedMore;
         if (c == 'R' && p[2] != 0) Note("ESC R " + std::to_string(p[2]) + ": international set other than USA");
         return 3;
@@ -353,10 +411,20 @@ struct Interpreter::Impl {
   size_t Fs(const Byte* p, size_t n) {
     if (n < 2) return kNeedMore;
     switch (p[1]) {
-      case '.': case '&': return 2;
-      case 'C': case '!': case '-': if (n < 3) return kNeedMore; return 3;
-      case 'p': if (n < 4) return kNeedMore; return 4;
-      default: Note("unknown command FS " + Hex(p[1])); return 2;
+      case '.':
+      case '&':
+        return 2;
+      case 'C':
+      case '!':
+      case '-':
+        if (n < 3) return kNeedMore;
+        return 3;
+      case 'p':
+        if (n < 4) return kNeedMore;
+        return 4;
+      default:
+        Note("unknown command FS " + Hex(p[1]));
+        return 2;
     }
   }
 
@@ -369,7 +437,10 @@ struct Interpreter::Impl {
         style.width = static_cast<std::uint8_t>(((p[2] >> 4) & 7) + 1);
         style.height = static_cast<std::uint8_t>((p[2] & 7) + 1);
         return 3;
-      case 'B': if (n < 3) return kNeedMore; style.invert = p[2] & 1; return 3;
+      case 'B':
+        if (n < 3) return kNeedMore;
+        style.invert = p[2] & 1;
+        return 3;
       case 'V': {
         if (n < 3) return kNeedMore;
         const Byte m = p[2];
@@ -421,20 +492,44 @@ struct Interpreter::Impl {
         }
         return 3;
       }
-      case 'h': if (n < 3) return kNeedMore; bar_height = std::max<int>(1, p[2]); return 3;
-      case 'w': if (n < 3) return kNeedMore; bar_module = std::clamp<int>(p[2], 1, 6); return 3;
-      case 'H': if (n < 3) return kNeedMore; hri = p[2] >= '0' ? p[2] - '0' : p[2]; return 3;
+      case 'h':
+        if (n < 3) return kNeedMore;
+        bar_height = std::max<int>(1, p[2]);
+        return 3;
+      case 'w':
+        if (n < 3) return kNeedMore;
+        bar_module = std::clamp<int>(p[2], 1, 6);
+        return 3;
+      case 'H':
+        if (n < 3) return kNeedMore;
+        hri = p[2] >= '0' ? p[2] - '0' : p[2];
+        return 3;
       case 'r':
         if (n < 3) return kNeedMore;
         Status("GS r " + std::to_string(p[2]),
                (p[2] == 1 || p[2] == '1') ? (opt.state.paper_near_end ? 0x03 : 0) | (opt.state.paper_out ? 0x0C : 0)
                                           : (opt.state.drawer_open ? 0x01 : 0));
         return 3;
-      case 'I': if (n < 3) return kNeedMore; Status("GS I " + std::to_string(p[2]), 0x01); return 3;
-      case 'f': case 'a': case '/': case 'b': case 'E': case 'T': case 'D':
+      case 'I':
+        if (n < 3) return kNeedMore;
+        Status("GS I " + std::to_string(p[2]), 0x01);
+        return 3;
+      case 'f':
+      case 'a':
+      case '/':
+      case 'b':
+      case 'E':
+      case 'T':
+      case 'D':
         if (n < 3) return kNeedMore;
         return 3;
-      case 'L': case 'W': case 'P': case '$': case '\\': if (n < 4) return kNeedMore; return 4;
+      case 'L':
+      case 'W':
+      case 'P':
+      case '$':
+      case '\\':
+        if (n < 4) return kNeedMore;
+        return 4;
       case '*': {
         if (n < 4) return kNeedMore;
         const size_t len = 4 + static_cast<size_t>(p[2]) * p[3] * 8;

@@ -52,9 +52,9 @@ struct VirtualPage {
   std::vector<std::string> notes;        // unknown commands, truncation, caps hit
   std::shared_ptr<internal::Canvas> canvas;
 
-  std::string Text() const;                // lines joined, each ended by '\n'
-  StatusOr<std::string> Png() const;       // the paper, profile dots wide
-  std::string Json() const;                // everything above except the pixels
+  std::string Text() const;           // lines joined, each ended by '\n'
+  StatusOr<std::string> Png() const;  // the paper, profile dots wide
+  std::string Json() const;           // everything above except the pixels
   bool has_content() const { return has_content_; }
   bool has_content_ = false;
 };
@@ -64,7 +64,7 @@ struct InterpreterOptions {
   // ESC t number -> table; defaults to the Epson numbering.
   std::vector<CodeTableNumber> code_tables = EpsonCodeTableNumbers();
   PrinterState state;
-  bool draw = true;  // false: text and events only (cheap; used to inspect stored jobs)
+  bool draw = true;            // false: text and events only (cheap; used to inspect stored jobs)
   int max_page_dots = 200000;  // a page longer than ~25 m of paper is cut automatically
   // The options that decode what RenderEscPos produced for `profile`.
   static InterpreterOptions ForProfile(const PrinterProfile& profile);

@@ -3,8 +3,7 @@
 namespace balcao::printer {
 namespace {
 
-PrinterProfile Make(std::string name, std::string description, int dots, CodeTable table, int number,
-                    bool native_qr) {
+PrinterProfile Make(std::string name, std::string description, int dots, CodeTable table, int number, bool native_qr) {
   PrinterProfile p;
   p.name = std::move(name);
   p.description = std::move(description);
@@ -20,25 +19,24 @@ std::vector<PrinterProfile> BuildProfiles() {
   std::vector<PrinterProfile> v;
   // Generic profiles: the safest choices for an unknown printer of that width. Cheap 58 mm
   // clones often lack GS ( k, so the 58 mm default rasterises QR codes.
-  v.push_back(Make("58mm", "generic 58 mm (384 dots, 32 cols), CP860 (ESC t 3), raster QR", 384,
-                   CodeTable::kCp860, 3, false));
-  v.push_back(Make("80mm", "generic 80 mm (576 dots, 48 cols), CP860 (ESC t 3), native QR", 576,
-                   CodeTable::kCp860, 3, true));
-  v.push_back(Make("58mm-wpc1252", "generic 58 mm, WPC1252 (ESC t 16), raster QR", 384, CodeTable::kWpc1252, 16,
-                   false));
-  v.push_back(Make("80mm-wpc1252", "generic 80 mm, WPC1252 (ESC t 16), native QR", 576, CodeTable::kWpc1252, 16,
-                   true));
-  v.push_back(Make("epson-tm-t20", "Epson TM-T20II/III 80 mm, WPC1252 (ESC t 16), native QR", 576,
-                   CodeTable::kWpc1252, 16, true));
+  v.push_back(
+      Make("58mm", "generic 58 mm (384 dots, 32 cols), CP860 (ESC t 3), raster QR", 384, CodeTable::kCp860, 3, false));
+  v.push_back(
+      Make("80mm", "generic 80 mm (576 dots, 48 cols), CP860 (ESC t 3), native QR", 576, CodeTable::kCp860, 3, true));
+  v.push_back(
+      Make("58mm-wpc1252", "generic 58 mm, WPC1252 (ESC t 16), raster QR", 384, CodeTable::kWpc1252, 16, false));
+  v.push_back(Make("80mm-wpc1252", "generic 80 mm, WPC1252 (ESC t 16), native QR", 576, CodeTable::kWpc1252, 16, true));
+  v.push_back(Make("epson-tm-t20", "Epson TM-T20II/III 80 mm, WPC1252 (ESC t 16), native QR", 576, CodeTable::kWpc1252,
+                   16, true));
   v.back().cancel_kanji = false;
   v.back().qr_module_max = 16;
   v.push_back(Make("elgin-i9", "Elgin i9 80 mm, CP860 (ESC t 3), native QR", 576, CodeTable::kCp860, 3, true));
-  v.push_back(Make("elgin-i7", "Elgin i7 80 mm without cutter, CP860 (ESC t 3), native QR", 576,
-                   CodeTable::kCp860, 3, true));
+  v.push_back(
+      Make("elgin-i7", "Elgin i7 80 mm without cutter, CP860 (ESC t 3), native QR", 576, CodeTable::kCp860, 3, true));
   v.back().cutter = false;
   // Bematech MP-4200 TH in ESC/POS mode has no 2D codes: QR goes as raster.
-  v.push_back(Make("bematech-mp4200", "Bematech MP-4200 TH (ESC/POS mode) 80 mm, CP850 (ESC t 2), raster QR",
-                   576, CodeTable::kCp850, 2, false));
+  v.push_back(Make("bematech-mp4200", "Bematech MP-4200 TH (ESC/POS mode) 80 mm, CP850 (ESC t 2), raster QR", 576,
+                   CodeTable::kCp850, 2, false));
   v.push_back(Make("pos-5890", "POS-5890 class 58 mm, CP860 (ESC t 3), raster QR, partial cut only", 384,
                    CodeTable::kCp860, 3, false));
   v.back().native_qr_max_bytes = 0;
@@ -53,11 +51,16 @@ std::vector<PrinterProfile> BuildProfiles() {
 
 const char* CodeTableName(CodeTable t) {
   switch (t) {
-    case CodeTable::kCp437: return "CP437";
-    case CodeTable::kCp850: return "CP850";
-    case CodeTable::kCp858: return "CP858";
-    case CodeTable::kCp860: return "CP860";
-    case CodeTable::kWpc1252: return "WPC1252";
+    case CodeTable::kCp437:
+      return "CP437";
+    case CodeTable::kCp850:
+      return "CP850";
+    case CodeTable::kCp858:
+      return "CP858";
+    case CodeTable::kCp860:
+      return "CP860";
+    case CodeTable::kWpc1252:
+      return "WPC1252";
   }
   return "?";
 }
@@ -75,9 +78,11 @@ const PrinterProfile* FindProfile(std::string_view name) {
 }
 
 const std::vector<CodeTableNumber>& EpsonCodeTableNumbers() {
-  static const std::vector<CodeTableNumber> numbers = {
-      {0, CodeTable::kCp437}, {2, CodeTable::kCp850}, {3, CodeTable::kCp860},
-      {16, CodeTable::kWpc1252}, {19, CodeTable::kCp858}};
+  static const std::vector<CodeTableNumber> numbers = {{0, CodeTable::kCp437},
+                                                       {2, CodeTable::kCp850},
+                                                       {3, CodeTable::kCp860},
+                                                       {16, CodeTable::kWpc1252},
+                                                       {19, CodeTable::kCp858}};
   return numbers;
 }
 

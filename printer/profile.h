@@ -24,12 +24,12 @@ struct PrinterProfile {
   bool cancel_kanji = true;   // send FS . after ESC @ (Chinese clones boot in GB18030 mode)
   bool native_qr = true;      // GS ( k supported; otherwise QR goes as a GS v 0 raster
   int native_qr_max_bytes = 7089;
-  int qr_module_max = 8;      // largest module size (dots) used for a QR
-  int raster_band_rows = 256; // GS v 0 images are sent in bands of at most this many rows
+  int qr_module_max = 8;       // largest module size (dots) used for a QR
+  int raster_band_rows = 256;  // GS v 0 images are sent in bands of at most this many rows
   bool cutter = true;
-  bool partial_cut = true;    // GS V 1 (partial) rather than GS V 0 (full)
-  int feed_before_cut = 4;    // blank lines so the last line clears the cutter
-  bool drawer = true;         // ESC p kick supported
+  bool partial_cut = true;  // GS V 1 (partial) rather than GS V 0 (full)
+  int feed_before_cut = 4;  // blank lines so the last line clears the cutter
+  bool drawer = true;       // ESC p kick supported
 };
 
 // nullptr when unknown. Names are case-sensitive; see ProfileNames().

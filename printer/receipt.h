@@ -59,8 +59,8 @@ struct BarcodeBlock {
 struct CutBlock {};
 struct DrawerKickBlock {};
 
-using Block = std::variant<TextBlock, ColumnsBlock, RuleBlock, FeedBlock, QrBlock, BarcodeBlock, CutBlock,
-                           DrawerKickBlock>;
+using Block =
+    std::variant<TextBlock, ColumnsBlock, RuleBlock, FeedBlock, QrBlock, BarcodeBlock, CutBlock, DrawerKickBlock>;
 
 class Document {
  public:

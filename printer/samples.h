@@ -14,14 +14,14 @@ namespace balcao::printer {
 
 struct SampleInputs {
   Language language = Language::kPtBr;
-  // The BCB manual's static example payload (public); tests pass other real BR Codes.
-  std::string br_code =
-      "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913"
-      "Fulano de Tal6008BRASILIA62070503***63041D3D";
+  // Empty: a dynamic BR Code for the sample's merchant and amount, built by
+  // balcao::formats::BuildDynamicBrCode.
+  std::string br_code;
   std::string card_number = "5162923788410096";  // fictitious, Luhn-valid
-  UnixMicros at = 1795279655000000;               // 2026-11-21T16:47:35Z (13:47:35 in Brasília)
-  Merchant merchant = {"Padaria São João", "Panificadora São João Ltda.", "12345678000195",
-                       "Rua da Consolação, 1234", "São Paulo - SP", "BALCAO-01"};
+  UnixMicros at = 1795279655000000;              // 2026-11-21T16:47:35Z (13:47:35 in Brasília)
+  Merchant merchant = {"Padaria São João", "Panificadora São João Ltda.",
+                       "12345678000195",   "Rua da Consolação, 1234",
+                       "São Paulo - SP",   "BALCAO-01"};
 };
 
 // "card", "pix", "pix-paid", "invoice", "refund", "offline", "summary", "qr" (a 3-D Secure

@@ -58,8 +58,8 @@ class Builder {
 
 std::string MethodName(const std::string& method, Language l) {
   static const std::pair<const char*, Tr> kNames[] = {
-      {"credit", {"Crédito", "Credit"}}, {"debit", {"Débito", "Debit"}}, {"pix", {"Pix", "Pix"}},
-      {"invoice", {"Fatura", "Invoice"}}, {"card", {"Cartão", "Card"}}, {"cash", {"Dinheiro", "Cash"}}};
+      {"credit", {"Crédito", "Credit"}},  {"debit", {"Débito", "Debit"}}, {"pix", {"Pix", "Pix"}},
+      {"invoice", {"Fatura", "Invoice"}}, {"card", {"Cartão", "Card"}},   {"cash", {"Dinheiro", "Cash"}}};
   for (const auto& [key, tr] : kNames) {
     if (method == key) return tr.in(l);
   }
@@ -201,10 +201,11 @@ Document OfflineProvisionalReceipt(const OfflineSale& s, const ReceiptOptions& o
   b.Header(s.merchant);
   b.Title(b.T({"COMPROVANTE PROVISÓRIO", "PROVISIONAL RECEIPT"}));
   b.doc().Text(b.T({"PAGAMENTO PENDENTE", "PAYMENT PENDING"}), kLarge, Align::kCenter);
-  b.doc().Text(b.T({"Sem conexão com o banco. Esta venda será enviada assim que a conexão voltar; "
-                    "não é comprovante de pagamento aprovado.",
-                    "No connection to the bank. This sale will be sent as soon as the connection is back; "
-                    "it is not proof of an approved payment."}));
+  b.doc().Text(
+      b.T({"Sem conexão com o banco. Esta venda será enviada assim que a conexão voltar; "
+           "não é comprovante de pagamento aprovado.",
+           "No connection to the bank. This sale will be sent as soon as the connection is back; "
+           "it is not proof of an approved payment."}));
   b.Terminal(s.merchant, s.at);
   b.Field({"Forma", "Method"}, MethodName(s.method, b.lang()));
   CardLines(b, s.network, s.card_number);
@@ -250,8 +251,7 @@ Document QrSlipReceipt(const QrSlip& slip, const ReceiptOptions& options) {
   return b.Finish();
 }
 
-Document TestPage(const std::string& profile_name, const std::string& code_table_name,
-                  const ReceiptOptions& options) {
+Document TestPage(const std::string& profile_name, const std::string& code_table_name, const ReceiptOptions& options) {
   Builder b(options);
   b.Title(b.T({"TESTE DE IMPRESSORA", "PRINTER TEST"}));
   b.Field({"Perfil", "Profile"}, profile_name);

@@ -27,8 +27,8 @@ struct Merchant {
 
 struct ReceiptOptions {
   Language language = Language::kPtBr;
-  bool cut = true;          // end with a cut
-  bool drawer_kick = false; // open the cash drawer before printing
+  bool cut = true;           // end with a cut
+  bool drawer_kick = false;  // open the cash drawer before printing
 };
 
 enum class Copy { kMerchant, kCustomer };
@@ -37,10 +37,10 @@ struct CardSale {
   Merchant merchant;
   UnixMicros at = 0;
   std::int64_t amount_cents = 0;
-  std::string funding;       // "credit" or "debit"
+  std::string funding;  // "credit" or "debit"
   int installments = 1;
-  std::string network;       // "VISA", "MASTERCARD", "ELO"...
-  std::string card_number;   // anything: masked to 6+4 at most before printing
+  std::string network;      // "VISA", "MASTERCARD", "ELO"...
+  std::string card_number;  // anything: masked to 6+4 at most before printing
   std::string purchase_id;
   std::string authorization_code;  // may be empty
 };
@@ -53,7 +53,7 @@ struct PixCharge {
   Merchant merchant;
   UnixMicros at = 0;
   std::int64_t amount_cents = 0;
-  std::string br_code;   // the "copia e cola" payload, printed as QR and as text
+  std::string br_code;  // the "copia e cola" payload, printed as QR and as text
   UnixMicros expires_at = 0;
   std::string txid;
 };
@@ -75,11 +75,11 @@ struct InvoiceSlip {
   std::string invoice_id;
   std::string customer_name;
   std::int64_t amount_cents = 0;
-  std::string due_date;            // "YYYY-MM-DD"
-  std::string link;                // URL to pay online
-  std::string br_code;             // Pix "copia e cola" of the invoice
-  std::int64_t fine_bp = 0;        // fine after due date, basis points of the amount (200 = 2%)
-  std::int64_t interest_bp = 0;    // interest per month after due date, basis points
+  std::string due_date;          // "YYYY-MM-DD"
+  std::string link;              // URL to pay online
+  std::string br_code;           // Pix "copia e cola" of the invoice
+  std::int64_t fine_bp = 0;      // fine after due date, basis points of the amount (200 = 2%)
+  std::int64_t interest_bp = 0;  // interest per month after due date, basis points
 };
 Document InvoiceReceipt(const InvoiceSlip& invoice, const ReceiptOptions& options = {});
 
@@ -115,8 +115,8 @@ struct MethodTotal {
 };
 struct DaySummary {
   Merchant merchant;
-  UnixMicros at = 0;        // when printed
-  std::string business_day; // "YYYY-MM-DD"
+  UnixMicros at = 0;         // when printed
+  std::string business_day;  // "YYYY-MM-DD"
   std::vector<MethodTotal> totals;
   int refund_count = 0;
   std::int64_t refunds_cents = 0;

@@ -165,9 +165,12 @@ int DrawBarcode(Canvas& canvas, int x, int y, const std::vector<std::uint8_t>& w
 int AlignedX(Align align, int w, int line) {
   if (w >= line) return 0;
   switch (align) {
-    case Align::kLeft: return 0;
-    case Align::kCenter: return (line - w) / 2;
-    case Align::kRight: return line - w;
+    case Align::kLeft:
+      return 0;
+    case Align::kCenter:
+      return (line - w) / 2;
+    case Align::kRight:
+      return line - w;
   }
   return 0;
 }

@@ -14,9 +14,9 @@
 
 namespace balcao::printer::internal {
 
-inline constexpr int kCellWidth = 12;   // Font A
+inline constexpr int kCellWidth = 12;  // Font A
 inline constexpr int kCellHeight = 24;
-inline constexpr int kLinePitch = 30;   // ESC 3 30, set by the renderer's job header
+inline constexpr int kLinePitch = 30;  // ESC 3 30, set by the renderer's job header
 
 class Canvas {
  public:
@@ -46,8 +46,8 @@ void DrawChar(Canvas& canvas, int x, int y, char32_t cp, const TextStyle& style)
 int DrawQr(Canvas& canvas, int x, int y, const QrMatrix& qr, int module);
 // CODE128 bars (module dots per module) with the human-readable text below; returns the
 // height used. Quiet zone included in the drawn width.
-int DrawBarcode(Canvas& canvas, int x, int y, const std::vector<std::uint8_t>& widths, int module,
-                int height, const std::u32string& hri);
+int DrawBarcode(Canvas& canvas, int x, int y, const std::vector<std::uint8_t>& widths, int module, int height,
+                const std::u32string& hri);
 int BarcodeDots(const std::vector<std::uint8_t>& widths, int module);
 // Height of a barcode drawn by DrawBarcode.
 inline int BarcodeHeight(int bar_height) { return bar_height + kCellHeight + 4; }

@@ -19,11 +19,11 @@ class EscPosWriter {
   explicit EscPosWriter(const PrinterProfile& p) : p_(p) { out_.reserve(4096); }
 
   void Header() {
-    Put({0x1B, 0x40});                                               // ESC @ initialise
-    if (p_.cancel_kanji) Put({0x1C, 0x2E});                          // FS . cancel Kanji mode
+    Put({0x1B, 0x40});                                                   // ESC @ initialise
+    if (p_.cancel_kanji) Put({0x1C, 0x2E});                              // FS . cancel Kanji mode
     Put({0x1B, 0x74, static_cast<std::uint8_t>(p_.code_table_number)});  // ESC t n
-    Put({0x1B, 0x52, 0x00});                                         // ESC R 0: USA set, keeps '$'
-    Put({0x1B, 0x33, internal::kLinePitch});                         // ESC 3 n line spacing
+    Put({0x1B, 0x52, 0x00});                                             // ESC R 0: USA set, keeps '$'
+    Put({0x1B, 0x33, internal::kLinePitch});                             // ESC 3 n line spacing
     style_ = {};
   }
 
@@ -89,7 +89,7 @@ class EscPosWriter {
   }
 
   void NativeQr(const std::string& data, QrLevel level, int module) {
-    Put({0x1D, 0x28, 0x6B, 0x04, 0x00, 0x31, 0x41, 0x32, 0x00});  // fn 165: model 2
+    Put({0x1D, 0x28, 0x6B, 0x04, 0x00, 0x31, 0x41, 0x32, 0x00});                         // fn 165: model 2
     Put({0x1D, 0x28, 0x6B, 0x03, 0x00, 0x31, 0x43, static_cast<std::uint8_t>(module)});  // fn 167: module
     Put({0x1D, 0x28, 0x6B, 0x03, 0x00, 0x31, 0x45, static_cast<std::uint8_t>(0x30 + static_cast<int>(level))});
     Put({0x1D, 0x28, 0x6B});  // fn 180: store data
@@ -139,10 +139,18 @@ StatusOr<std::string> RenderEscPos(const Document& doc, const PrinterProfile& pr
   for (size_t i = 0; i < lines.size(); ++i) {
     const LaidLine& l = lines[i];
     switch (l.kind) {
-      case LaidLine::Kind::kText: w.Text(l.cells); break;
-      case LaidLine::Kind::kQr: BALCAO_RETURN_IF_ERROR(w.Qr(l.data, l.level)); break;
-      case LaidLine::Kind::kBarcode: BALCAO_RETURN_IF_ERROR(w.Barcode(l.data, l.barcode_height)); break;
-      case LaidLine::Kind::kDrawerKick: w.DrawerKick(); break;
+      case LaidLine::Kind::kText:
+        w.Text(l.cells);
+        break;
+      case LaidLine::Kind::kQr:
+        BALCAO_RETURN_IF_ERROR(w.Qr(l.data, l.level));
+        break;
+      case LaidLine::Kind::kBarcode:
+        BALCAO_RETURN_IF_ERROR(w.Barcode(l.data, l.barcode_height));
+        break;
+      case LaidLine::Kind::kDrawerKick:
+        w.DrawerKick();
+        break;
       case LaidLine::Kind::kCut:
         w.Cut();
         // The next copy starts from a known state, whatever the previous one left.

@@ -79,16 +79,16 @@ struct Composed {
   Mark mark;
 };
 constexpr Composed kLatin1Letters[64] = {
-    {'A', kGrave}, {'A', kAcute}, {'A', kCirc},  {'A', kTilde}, {'A', kDiaer}, {'A', kRing},  {0, kNone},
-    {'C', kCedilla}, {'E', kGrave}, {'E', kAcute}, {'E', kCirc}, {'E', kDiaer}, {'I', kGrave}, {'I', kAcute},
-    {'I', kCirc},  {'I', kDiaer}, {0, kNone},     {'N', kTilde}, {'O', kGrave}, {'O', kAcute}, {'O', kCirc},
-    {'O', kTilde}, {'O', kDiaer}, {0, kNone},     {0, kNone},     {'U', kGrave}, {'U', kAcute}, {'U', kCirc},
-    {'U', kDiaer}, {'Y', kAcute}, {0, kNone},     {0, kNone},     {'a', kGrave}, {'a', kAcute}, {'a', kCirc},
-    {'a', kTilde}, {'a', kDiaer}, {'a', kRing},   {0, kNone},     {'c', kCedilla}, {'e', kGrave},
-    {'e', kAcute}, {'e', kCirc},  {'e', kDiaer},  {'i', kGrave},  {'i', kAcute}, {'i', kCirc},  {'i', kDiaer},
-    {0, kNone},    {'n', kTilde}, {'o', kGrave},  {'o', kAcute},  {'o', kCirc},  {'o', kTilde}, {'o', kDiaer},
-    {0, kNone},    {0, kNone},    {'u', kGrave},  {'u', kAcute},  {'u', kCirc},  {'u', kDiaer}, {'y', kAcute},
-    {0, kNone},    {'y', kDiaer},
+    {'A', kGrave},   {'A', kAcute}, {'A', kCirc},  {'A', kTilde}, {'A', kDiaer},   {'A', kRing},  {0, kNone},
+    {'C', kCedilla}, {'E', kGrave}, {'E', kAcute}, {'E', kCirc},  {'E', kDiaer},   {'I', kGrave}, {'I', kAcute},
+    {'I', kCirc},    {'I', kDiaer}, {0, kNone},    {'N', kTilde}, {'O', kGrave},   {'O', kAcute}, {'O', kCirc},
+    {'O', kTilde},   {'O', kDiaer}, {0, kNone},    {0, kNone},    {'U', kGrave},   {'U', kAcute}, {'U', kCirc},
+    {'U', kDiaer},   {'Y', kAcute}, {0, kNone},    {0, kNone},    {'a', kGrave},   {'a', kAcute}, {'a', kCirc},
+    {'a', kTilde},   {'a', kDiaer}, {'a', kRing},  {0, kNone},    {'c', kCedilla}, {'e', kGrave}, {'e', kAcute},
+    {'e', kCirc},    {'e', kDiaer}, {'i', kGrave}, {'i', kAcute}, {'i', kCirc},    {'i', kDiaer}, {0, kNone},
+    {'n', kTilde},   {'o', kGrave}, {'o', kAcute}, {'o', kCirc},  {'o', kTilde},   {'o', kDiaer}, {0, kNone},
+    {0, kNone},      {'u', kGrave}, {'u', kAcute}, {'u', kCirc},  {'u', kDiaer},   {'y', kAcute}, {0, kNone},
+    {'y', kDiaer},
 };
 
 // Mark rows, bit 4 = leftmost; drawn bottom-aligned just above the letter.
@@ -97,8 +97,8 @@ struct MarkRows {
   int count;
 };
 constexpr MarkRows kMarks[] = {
-    {{0, 0, 0}, 0},           {{0x08, 0x04, 0}, 2},    {{0x02, 0x04, 0}, 2},    {{0x04, 0x0A, 0}, 2},
-    {{0x0D, 0x16, 0}, 2},     {{0x0A, 0, 0}, 1},       {{0x04, 0x0A, 0x04}, 3}, {{0, 0, 0}, 0},
+    {{0, 0, 0}, 0},       {{0x08, 0x04, 0}, 2}, {{0x02, 0x04, 0}, 2},    {{0x04, 0x0A, 0}, 2},
+    {{0x0D, 0x16, 0}, 2}, {{0x0A, 0, 0}, 1},    {{0x04, 0x0A, 0x04}, 3}, {{0, 0, 0}, 0},
 };
 
 Glyph FromColumns(const std::uint8_t cols[5]) {

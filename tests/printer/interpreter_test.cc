@@ -75,7 +75,11 @@ TEST(Interpreter, CutsSplitPagesAndTruncationIsNoted) {
 
 TEST(Interpreter, StylesAndAlignment) {
   // ESC ! 0x30 = double width + height; GS ! 0x00 back to normal; right-aligned text.
-  auto pages = Interpret("\x1b!\x30" "AB\n\x1d!\x00\x1b" "a\x02" "xy\n"s);
+  auto pages = Interpret(
+      "\x1b!\x30"
+      "AB\n\x1d!\x00\x1b"
+      "a\x02"
+      "xy\n"s);
   ASSERT_EQ(pages.size(), 1u);
   ASSERT_EQ(pages[0].lines.size(), 2u);
   EXPECT_EQ(pages[0].lines[0], "A B");
@@ -90,7 +94,9 @@ TEST(Interpreter, AutomaticLineFeedAtTheMargin) {
 }
 
 TEST(Interpreter, NativeQrIsRecordedAndDrawn) {
-  auto pages = Interpret("\x1d(k\x03\x00\x31\x43\x04\x1d(k\x07\x00\x31\x50\x30" "abcd\x1d(k\x03\x00\x31\x51\x30"s);
+  auto pages = Interpret(
+      "\x1d(k\x03\x00\x31\x43\x04\x1d(k\x07\x00\x31\x50\x30"
+      "abcd\x1d(k\x03\x00\x31\x51\x30"s);
   ASSERT_EQ(pages.size(), 1u);
   EXPECT_EQ(pages[0].qr_payloads, std::vector<std::string>{"abcd"});
   EXPECT_EQ(pages[0].canvas->height(), (21 + 8) * 4);
@@ -147,7 +153,9 @@ TEST(Interpreter, GarbageAndTruncatedInputNeverCrashes) {
 }
 
 TEST(Interpreter, HugeDeclaredSizesAreRejectedNotAllocated) {
-  auto pages = Interpret("\x1dv0\x00\xff\xff\xff\xff" "after\n"s);
+  auto pages = Interpret(
+      "\x1dv0\x00\xff\xff\xff\xff"
+      "after\n"s);
   ASSERT_EQ(pages.size(), 1u);
   EXPECT_EQ(pages[0].lines.back(), "after");
   EXPECT_FALSE(pages[0].notes.empty());
@@ -157,7 +165,10 @@ TEST(Interpreter, EndlessFeedsAreCappedPerPage) {
   InterpreterOptions o;
   o.max_page_dots = 10000;
   std::string feeds;
-  for (int i = 0; i < 200; ++i) feeds += "\x1b" "d\xff";
+  for (int i = 0; i < 200; ++i)
+    feeds +=
+        "\x1b"
+        "d\xff";
   auto pages = Interpret(feeds, o);
   EXPECT_GT(pages.size(), 1u);
   for (const auto& p : pages) EXPECT_LE(p.canvas->height(), 10000 + 300);

@@ -1,12 +1,13 @@
 // Every template on every profile: the ESC/POS output decoded by the project's interpreter
 // gives exactly the text the text renderer shows (accents included, under each code
 // table), QR payloads survive, and no card number is ever printed beyond 6+4 digits.
+#include "printer/render.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "printer/interpreter.h"
-#include "printer/render.h"
 #include "printer/samples.h"
 
 namespace balcao::printer {
@@ -103,6 +104,9 @@ TEST_P(EveryTemplate, NeverPrintsMoreThanSixPlusFourDigits) {
   const std::string middle = pan.substr(6, 6);  // "788410": digits 7-12 must never appear
   for (const std::string& written : {pan, std::string("5162 9237 8841 0096"), std::string("5162-9237-8841-0096")}) {
     SampleInputs in;
+    in.br_code =
+        "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913"
+        "Fulano de Tal6008BRASILIA62070503***63041D3D";  // not built from the poisoned name
     in.card_number = written;
     in.merchant.name = "Loja " + written;
     in.merchant.address = "Cartão " + written + " rua";
@@ -136,10 +140,10 @@ TEST(Templates, PortugueseAccentsSurviveEachCodeTable) {
     ASSERT_TRUE(bytes.ok());
     std::string text;
     for (const VirtualPage& page : Interpret(*bytes, InterpreterOptions::ForProfile(p))) text += page.Text();
-    for (const char* expected : {"P a d a r i a   S ã o   J o ã o", "Rua da Consolação, 1234", "São Paulo - SP",
-                                 "VIA DO ESTABELECIMENTO", "VIA DO CLIENTE", "CRÉDITO PARCELADO",
-                                 "CNPJ 12.345.678/0001-95", "516292******0096", "R$ 1.234,56", "Autorização",
-                                 "21/11/2026 13:47:35", "3x R$ 411,52"}) {
+    for (const char* expected :
+         {"P a d a r i a   S ã o   J o ã o", "Rua da Consolação, 1234", "São Paulo - SP", "VIA DO ESTABELECIMENTO",
+          "VIA DO CLIENTE", "CRÉDITO PARCELADO", "CNPJ 12.345.678/0001-95", "516292******0096", "R$ 1.234,56",
+          "Autorização", "21/11/2026 13:47:35", "3x R$ 411,52"}) {
       EXPECT_NE(text.find(expected), std::string::npos) << profile << ": " << expected << "\n" << text;
     }
   }

@@ -1,0 +1,94 @@
+#include "printer/spooler.h"
+
+#include <map>
+
+#include "printer/interpreter.h"
+
+namespace balcao::printer {
+namespace {
+
+// A job that kicks the drawer is never reprinted without an operator.
+bool KicksDrawer(const std::string& payload) {
+  InterpreterOptions o;
+  o.draw = false;
+  for (const VirtualPage& p : Interpret(payload, o)) {
+    if (p.drawer_kicks > 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Spooler::Spooler(offline::PrintJobs& jobs, SpoolerOptions options) : jobs_(jobs), options_(std::move(options)) {}
+
+Spooler::~Spooler() { Stop(); }
+
+Status Spooler::PrintOne(const offline::PrintJob& job, SpoolPass& pass) {
+  StatusOr<std::unique_ptr<Transport>> transport = options_.open(job.target);
+  Status result = transport.ok() ? OkStatus() : transport.status();
+  if (result.ok()) {
+    StatusOr<SendReport> sent = (*transport)->Send(job.payload, options_.send);
+    if (!sent.ok()) result = sent.status();
+  }
+  if (result.ok()) {
+    ++pass.printed;
+    return jobs_.MarkPrinted(job.id);
+  }
+  ++pass.failed;
+  return jobs_.MarkFailed(job.id, result.message());
+}
+
+StatusOr<int> Spooler::RequeueWhereBack() {
+  BALCAO_ASSIGN_OR_RETURN(std::vector<offline::PrintJob> failed, jobs_.List(offline::PrintJobState::kFailed, 1000));
+  std::map<std::string, bool> back;  // one probe per printer per pass
+  int requeued = 0;
+  for (const offline::PrintJob& job : failed) {
+    if (job.attempts >= options_.max_auto_attempts || KicksDrawer(job.payload)) continue;
+    auto it = back.find(job.target);
+    if (it == back.end()) {
+      bool ok = false;
+      StatusOr<std::unique_ptr<Transport>> t = options_.open(job.target);
+      if (t.ok()) {
+        StatusOr<PrinterStatus> s = (*t)->Probe(options_.send);
+        ok = s.ok() && !s->blocks_printing();
+      }
+      it = back.emplace(job.target, ok).first;
+    }
+    if (!it->second) continue;
+    BALCAO_RETURN_IF_ERROR(jobs_.Requeue(job.id));
+    ++requeued;
+  }
+  return requeued;
+}
+
+StatusOr<SpoolPass> Spooler::RunOnce() {
+  SpoolPass pass;
+  BALCAO_ASSIGN_OR_RETURN(pass.requeued, RequeueWhereBack());
+  while (!stop_) {
+    BALCAO_ASSIGN_OR_RETURN(std::optional<offline::PrintJob> job, jobs_.ClaimNext());
+    if (!job) break;
+    BALCAO_RETURN_IF_ERROR(PrintOne(*job, pass));
+  }
+  return pass;
+}
+
+void Spooler::Start() {
+  if (thread_.joinable()) return;
+  stop_ = false;
+  thread_ = std::thread([this] {
+    while (!stop_) {
+      (void)RunOnce();  // errors are on the jobs themselves; the store error repeats next pass
+      for (auto waited = std::chrono::milliseconds(0); waited < options_.poll_interval && !stop_;
+           waited += std::chrono::milliseconds(20)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+  });
+}
+
+void Spooler::Stop() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace balcao::printer

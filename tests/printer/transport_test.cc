@@ -1,0 +1,211 @@
+// Transports against the virtual printer on loopback: jobs arrive whole and in order,
+// status is read before and after, a printer with no paper is refused, a silent printer
+// is "unknown" (never OK), files and the CUPS `lp` path move the bytes unchanged.
+#include "printer/transport.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "printer/emulator.h"
+#include "printer/render.h"
+#include "printer/samples.h"
+#include "tests/printer/testing_util.h"
+
+namespace balcao::printer {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Emulator {
+  explicit Emulator(const std::string& name, std::uint64_t die_after = 0, unsigned short port = 0) {
+    dir = testing::TempDir(name);
+    EmulatorOptions o;
+    o.port = port;
+    o.out_dir = dir.string();
+    o.interpreter = InterpreterOptions::ForProfile(*FindProfile("80mm"));
+    o.die_after_bytes = die_after;
+    server = std::make_unique<VirtualPrinterServer>(o);
+    StatusOr<unsigned short> p = server->Start();
+    EXPECT_TRUE(p.ok()) << p.status().ToString();
+    this->port = p.ok() ? *p : 0;
+  }
+  std::string target() const { return "tcp://127.0.0.1:" + std::to_string(port); }
+  fs::path dir;
+  std::unique_ptr<VirtualPrinterServer> server;
+  unsigned short port = 0;
+};
+
+std::string Bytes(const char* kind, const char* profile = "80mm") {
+  return *RenderEscPos(*SampleDocument(kind), *FindProfile(profile));
+}
+
+TEST(Status, RepliesParseAndInvalidFramesAreUnknown) {
+  EXPECT_EQ(ParseStatusReplies(0x12, 0x12, 0x12).Describe(), "ok");
+  EXPECT_EQ(ParseStatusReplies(0x1A, 0x32, 0x72).Describe(), "paper out");
+  EXPECT_EQ(ParseStatusReplies(0x1A, 0x16, 0x12).Describe(), "cover open");
+  EXPECT_EQ(ParseStatusReplies(0x1A, 0x12, 0x12).Describe(), "offline");
+  EXPECT_EQ(ParseStatusReplies(0x12, 0x12, 0x1E).Describe(), "paper near end");
+  EXPECT_FALSE(ParseStatusReplies(-1, -1, -1).known);
+  EXPECT_FALSE(ParseStatusReplies(0xFF, 0x12, 0x12).known);
+  EXPECT_FALSE(ParseStatusReplies(-1, -1, -1).blocks_printing());
+}
+
+TEST(WriteDeadline, GrowsWithTheJob) {
+  SendOptions o;
+  EXPECT_EQ(WriteDeadline(0, o).count(), 5000);
+  EXPECT_EQ(WriteDeadline(15000, o).count(), 20000);  // a 300-line receipt gets 20 s, not 3
+}
+
+TEST(OpenTransport, TargetsAreValidated) {
+  EXPECT_TRUE(OpenTransport("tcp://10.0.0.5").ok());
+  EXPECT_TRUE(OpenTransport("tcp://[::1]:9100").ok());
+  EXPECT_TRUE(OpenTransport("file:/dev/usb/lp0").ok());
+  EXPECT_TRUE(OpenTransport("cups:Elgin_i9").ok());
+  for (const char* bad :
+       {"tcp://", "tcp://host:0", "tcp://host:99999", "tcp://host:x", "usb:1", "cups:a;rm", "file:"}) {
+    StatusOr<std::unique_ptr<Transport>> t = OpenTransport(bad);
+    EXPECT_FALSE(t.ok()) << bad;
+    if (!t.ok()) {
+      EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
+    }
+  }
+}
+
+TEST(Tcp, CardReceiptArrivesAsTwoJobsWithStatusQueries) {
+  Emulator e("tcp-card");
+  auto t = OpenTransport(e.target());
+  ASSERT_TRUE(t.ok());
+  StatusOr<SendReport> r = (*t)->Send(Bytes("card"), {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->before.known);
+  EXPECT_EQ(r->after.Describe(), "ok");
+  ASSERT_TRUE(testing::WaitForJob(e.dir, 2));
+  EXPECT_NE(testing::ReadFile(testing::JobFile(e.dir, 1, "txt")).find("VIA DO ESTABELECIMENTO"), std::string::npos);
+  EXPECT_NE(testing::ReadFile(testing::JobFile(e.dir, 2, "txt")).find("VIA DO CLIENTE"), std::string::npos);
+  const auto first = nlohmann::json::parse(testing::ReadFile(testing::JobFile(e.dir, 1, "json")));
+  EXPECT_EQ(first["status_queries"].size(), 3u);  // before the job; the "after" ones land on job 2
+  EXPECT_TRUE(first["cut"].get<bool>());
+  EXPECT_TRUE(fs::exists(testing::JobFile(e.dir, 1, "png")));
+}
+
+TEST(Tcp, PaperOutIsRefusedBeforeSendingAnything) {
+  Emulator e("tcp-paper");
+  e.server->set_state({.paper_out = true});
+  auto t = OpenTransport(e.target());
+  StatusOr<SendReport> r = (*t)->Send(Bytes("pix"), {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(r.status().message().find("paper out"), std::string::npos);
+  e.server->set_state({.cover_open = true});
+  r = (*t)->Send(Bytes("pix"), {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("cover open"), std::string::npos);
+  e.server->Stop();
+  EXPECT_EQ(e.server->jobs_written(), 0);
+}
+
+TEST(Tcp, ConnectionRefusedIsUnavailable) {
+  Emulator e("tcp-refused");
+  const std::string target = e.target();
+  e.server->Stop();
+  auto t = OpenTransport(target);
+  StatusOr<SendReport> r = (*t)->Send("x\n", {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+}
+
+TEST(Tcp, SilentPrinterGivesUnknownStatusNotOk) {
+  // A listener that accepts (kernel backlog) but never answers.
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  auto t = OpenTransport("tcp://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)));
+  SendOptions o;
+  o.status_timeout = std::chrono::milliseconds(100);
+  StatusOr<PrinterStatus> s = (*t)->Probe(o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->known);
+  EXPECT_EQ(s->Describe(), "unknown");
+  ::close(fd);
+}
+
+TEST(Tcp, ThousandReceiptsArriveCompleteAndInOrder) {
+  Emulator e("tcp-thousand");
+  auto t = OpenTransport(e.target());
+  const PrinterProfile& p = *FindProfile("80mm");
+  SendOptions o;
+  o.query_status = false;  // the status path is covered above; this is about the byte stream
+  for (int i = 1; i <= 1000; ++i) {
+    Document d;
+    d.Text("Recibo #" + std::to_string(i), kBold)
+        .Columns("Total", FormatBrl(i * 100))
+        .Text("Fim " + std::to_string(i))
+        .Cut();
+    StatusOr<SendReport> r = (*t)->Send(*RenderEscPos(d, p), o);
+    ASSERT_TRUE(r.ok()) << i << ": " << r.status().ToString();
+  }
+  ASSERT_TRUE(testing::WaitForJob(e.dir, 1000));
+  for (int i = 1; i <= 1000; ++i) {
+    const std::string text = testing::ReadFile(testing::JobFile(e.dir, i, "txt"));
+    ASSERT_EQ(text.rfind("Recibo #" + std::to_string(i) + "\n", 0), 0u) << i << ":\n" << text;
+    ASSERT_NE(text.find("Fim " + std::to_string(i) + "\n"), std::string::npos) << i;
+  }
+  EXPECT_FALSE(fs::exists(testing::JobFile(e.dir, 1001, "json")));
+}
+
+TEST(Tcp, ThreeHundredLineReceiptIsNotCutShort) {
+  Emulator e("tcp-long");
+  Document d;
+  for (int i = 1; i <= 300; ++i) d.Columns("Item " + std::to_string(i), FormatBrl(i * 100));
+  d.Text("FIM").Cut();
+  auto t = OpenTransport(e.target());
+  StatusOr<SendReport> r = (*t)->Send(*RenderEscPos(d, *FindProfile("80mm")), {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_TRUE(testing::WaitForJob(e.dir, 1));
+  const std::string text = testing::ReadFile(testing::JobFile(e.dir, 1, "txt"));
+  EXPECT_NE(text.find("Item 300"), std::string::npos);
+  EXPECT_NE(text.find("\nFIM\n"), std::string::npos);
+}
+
+TEST(File, PlainFileGetsTheJobsAppended) {
+  const auto dir = testing::TempDir("file");
+  auto t = OpenTransport("file:" + (dir / "out.bin").string());
+  ASSERT_TRUE(t.ok());
+  ASSERT_TRUE((*t)->Send("one", {}).ok());
+  ASSERT_TRUE((*t)->Send("two", {}).ok());
+  EXPECT_EQ(testing::ReadFile(dir / "out.bin"), "onetwo");
+  auto bad = OpenTransport("file:/nonexistent-dir/x.bin");
+  StatusOr<SendReport> r = (*bad)->Send("x", {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+}
+
+TEST(Cups, LpGetsTheRawBytesOnStdin) {
+  const auto dir = testing::TempDir("cups");
+  testing::WriteFile(dir / "lp", "#!/bin/sh\necho \"$@\" > \"" + (dir / "args").string() + "\"\ncat > \"" +
+                                     (dir / "job.bin").string() + "\"\n");
+  fs::permissions(dir / "lp", fs::perms::owner_all);
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+  auto t = OpenTransport("cups:Balcao_Printer");
+  const std::string job = Bytes("pix");
+  StatusOr<SendReport> r = (*t)->Send(job, {});
+  ::setenv("PATH", old_path.c_str(), 1);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(testing::ReadFile(dir / "job.bin"), job);
+  EXPECT_EQ(testing::ReadFile(dir / "args"), "-d Balcao_Printer -o raw -s\n");
+  EXPECT_FALSE(r->after.known);  // one-way: CUPS never reports the paper
+}
+
+}  // namespace
+}  // namespace balcao::printer
