@@ -241,7 +241,7 @@ StatusOr<PrivateKey> PrivateKey::FromPem(std::string_view pem) {
   WipeOnExit wipe_der{block.der};
   const auto* p = reinterpret_cast<const unsigned char*>(block.der.data());
   PkeyPtr pkey(d2i_PrivateKey(EVP_PKEY_EC, nullptr, &p, static_cast<long>(block.der.size())));
-  if (!pkey) {
+  if (!pkey || p != reinterpret_cast<const unsigned char*>(block.der.data()) + block.der.size()) {
     ERR_clear_error();
     return InvalidArgumentError(Describe(where, "the EC PRIVATE KEY block is not a valid SEC1 ECPrivateKey"));
   }

@@ -2,6 +2,8 @@
 // delivery's Digital-Signature over the exact body bytes (stdin when --body is absent)
 // and prints a one-line JSON summary of the event.
 // Exit 0 valid, 1 invalid (with a one-line reason), 2 usage or I/O error.
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -78,6 +80,7 @@ int Verify(const std::string& key_file, const std::string& signature, const std:
   }
   std::string body;
   if (body_file.empty()) {
+    if (::isatty(STDIN_FILENO)) std::fputs("balcao event: reading the body from stdin (end with Ctrl-D)\n", stderr);
     ReadAll(std::cin, body);
   } else {
     std::ifstream body_in(body_file, std::ios::binary);

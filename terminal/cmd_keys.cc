@@ -2,6 +2,7 @@
 // DIR/private.pem (SEC1, mode 0600 from creation) and DIR/public.pem (to register with
 // the bank). `balcao keys show --key FILE` prints the public key PEM of a key file.
 // Exit 0 done, 1 refused (file exists, bad or exposed key file), 2 usage or I/O error.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,18 +46,21 @@ bool Exists(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0;
 }
 
-// Writes a non-secret file atomically (temporary + rename).
+// Writes the public key atomically (temporary + rename) with mode 0644 whatever the
+// umask: readable by all, writable by the owner only, so nobody swaps it before it is
+// registered with the bank.
 Status WritePublicFile(const std::string& path, const std::string& contents) {
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << contents;
-    out.flush();
-    if (!out) return InternalError("cannot write " + tmp + ": " + std::strerror(errno));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return InternalError("cannot write " + tmp + ": " + std::strerror(errno));
+  const bool written = ::write(fd, contents.data(), contents.size()) == static_cast<ssize_t>(contents.size()) &&
+                       ::fchmod(fd, 0644) == 0 && ::fsync(fd) == 0;
+  const int err = errno;
+  ::close(fd);
+  if (!written || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(written ? errno : err);
     ::unlink(tmp.c_str());
-    return InternalError("cannot write " + path + ": " + std::strerror(errno));
+    return InternalError("cannot write " + path + ": " + why);
   }
   return OkStatus();
 }

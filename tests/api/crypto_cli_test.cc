@@ -40,6 +40,7 @@ TEST(KeysCommand, CreatesAPrivateKeyPairEvenUnderAPermissiveUmask) {
   const CommandResult r = RunCommand("umask 000 && " + ShellQuote(BALCAO_CLI) + " keys create --out " + ShellQuote(out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Mode(out + "/private.pem"), 0600u);
+  EXPECT_EQ(Mode(out + "/public.pem"), 0644u);
   EXPECT_EQ(Mode(out), 0700u);
   auto key = PrivateKey::FromFile(out + "/private.pem");
   ASSERT_TRUE(key.ok()) << key.status().ToString();
