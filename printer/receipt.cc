@@ -19,6 +19,11 @@ Document& Document::Line(std::vector<Span> spans, Align align) {
   return *this;
 }
 
+Document& Document::Code(std::string text) {
+  Add(TextBlock{{Span{std::move(text), {}}}, Align::kLeft, true});
+  return *this;
+}
+
 Document& Document::Columns(std::string left, std::string right, TextStyle style) {
   return Columns(Span{std::move(left), style}, Span{std::move(right), style});
 }

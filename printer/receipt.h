@@ -34,6 +34,7 @@ struct Span {
 struct TextBlock {
   std::vector<Span> spans;
   Align align = Align::kLeft;
+  bool verbatim = false;  // break at the paper width exactly, keeping every character
 };
 // "Label ........ value": `left` wraps if needed, `right` is right-aligned on the last line.
 struct ColumnsBlock {
@@ -66,6 +67,9 @@ class Document {
  public:
   Document& Text(std::string utf8, TextStyle style = {}, Align align = Align::kLeft);
   Document& Line(std::vector<Span> spans, Align align = Align::kLeft);
+  // A code to be copied character by character (Pix "copia e cola"): no word wrapping,
+  // spaces kept, broken exactly at the paper width.
+  Document& Code(std::string text);
   Document& Columns(std::string left, std::string right, TextStyle style = {});
   Document& Columns(Span left, Span right);
   Document& Rule(bool double_rule = false);

@@ -88,7 +88,7 @@ void CardLines(Builder& b, const std::string& network, const std::string& card_n
 }
 
 void CopyAndPaste(Builder& b, const std::string& br_code) {
-  b.doc().Text(b.T({"Pix Copia e Cola:", "Pix copy and paste:"}), kBold).Text(br_code);
+  b.doc().Text(b.T({"Pix Copia e Cola:", "Pix copy and paste:"}), kBold).Code(br_code);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "printer/internal/layout.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "printer/format.h"
 #include "printer/internal/canvas.h"
@@ -126,6 +127,21 @@ class Layouter {
     for (const Span& s : b.spans) {
       std::vector<Cell> c = ToCells(s, p_);
       cells.insert(cells.end(), c.begin(), c.end());
+    }
+    if (b.verbatim) {
+      std::vector<Cell> line;
+      int width = 0;
+      for (const Cell& c : cells) {
+        if (c.ch == U'\n' || width + c.style.width > p_.columns) {
+          AddText(std::exchange(line, {}));
+          width = 0;
+          if (c.ch == U'\n') continue;
+        }
+        line.push_back(c);
+        width += c.style.width;
+      }
+      if (!line.empty()) AddText(std::move(line));
+      return;
     }
     for (auto& line : Wrap(cells, p_.columns)) AddText(Padded(std::move(line), b.align, p_.columns));
   }

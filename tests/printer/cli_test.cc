@@ -1,0 +1,93 @@
+// The `balcao` executable end to end: print sample/render/qr, and the printer-emulator
+// process receiving a job over TCP from `balcao print sample --to`.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/printer/testing_util.h"
+
+namespace balcao::printer {
+namespace {
+
+namespace fs = std::filesystem;
+
+int RunCli(const std::string& args, std::string* out = nullptr) {
+  const std::string cmd = std::string(BALCAO_CLI) + " " + args + " 2>&1";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
+  const int status = ::pclose(pipe);
+  if (out) *out = text;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(Cli, SampleToFileThenRenderBack) {
+  const auto dir = testing::TempDir("cli-render");
+  const std::string bin = (dir / "pix.bin").string();
+  ASSERT_EQ(RunCli("print sample --kind pix --profile 58mm --out " + bin), 0);
+  std::string out;
+  ASSERT_EQ(RunCli("print render --profile 58mm --in " + bin + " --png " + (dir / "pix.png").string() + " --text " +
+                       (dir / "pix.txt").string(),
+                   &out),
+            0)
+      << out;
+  const std::string text = testing::ReadFile(dir / "pix.txt");
+  EXPECT_NE(text.find("PAGUE COM PIX"), std::string::npos);
+  EXPECT_NE(text.find("R$ 45,90"), std::string::npos);
+  const std::vector<std::string> qr = testing::Zbarimg(dir / "pix.png");
+  ASSERT_EQ(qr.size(), 1u);
+  EXPECT_EQ(qr[0].rfind("000201", 0), 0u);
+  EXPECT_NE(text.find(qr[0].substr(0, 32)), std::string::npos);  // the copy-and-paste text matches the QR
+}
+
+TEST(Cli, QrTextAndBadInput) {
+  std::string out;
+  EXPECT_EQ(RunCli("print qr https://example.com/x", &out), 0);
+  EXPECT_NE(out.find("[QR] https://example.com/x"), std::string::npos) << out;
+  EXPECT_EQ(RunCli("print sample --kind nope", &out), 1);
+  EXPECT_NE(out.find("sample kind 'nope'"), std::string::npos) << out;
+  EXPECT_EQ(RunCli("print sample --profile 99mm", &out), 1);
+  EXPECT_EQ(RunCli("print sample --kind card --to usb:1", &out), 1);
+  EXPECT_NE(out.find("tcp://"), std::string::npos) << out;
+}
+
+TEST(Cli, EmulatorProcessReceivesAJobOverTcp) {
+  const auto dir = testing::TempDir("cli-emulator");
+  const std::string log = (dir / "emulator.log").string();
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    FILE* f = std::freopen(log.c_str(), "w", stdout);
+    (void)f;
+    ::execl(BALCAO_CLI, BALCAO_CLI, "printer-emulator", "--port", "0", "--out", (dir / "paper").c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // The emulator prints "... listening on 127.0.0.1:PORT, ..." once bound.
+  std::string port;
+  for (int i = 0; i < 2000 && port.empty(); ++i) {
+    const std::string text = testing::ReadFile(log);
+    const size_t at = text.find("127.0.0.1:");
+    if (at != std::string::npos && text.find(',', at) != std::string::npos) {
+      port = text.substr(at + 10, text.find(',', at) - at - 10);
+    } else {
+      ::usleep(10000);
+    }
+  }
+  ASSERT_FALSE(port.empty());
+  std::string out;
+  EXPECT_EQ(RunCli("print sample --kind card --to tcp://127.0.0.1:" + port, &out), 0) << out;
+  EXPECT_NE(out.find("status before: ok"), std::string::npos) << out;
+  EXPECT_TRUE(testing::WaitForJob(dir / "paper", 2));
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_NE(testing::ReadFile(testing::JobFile(dir / "paper", 2, "txt")).find("VIA DO CLIENTE"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace balcao::printer
