@@ -129,7 +129,7 @@ void Out::Remember(const EntityRef& ref) {
 }
 Money& Out::Receive(const EntityRef& ref, Cents amount, MoneyRole role) {
   Remember(ref);
-  sale.ledger.push_back(Money{ref, amount, 0, role, role == MoneyRole::kLate});
+  sale.ledger.push_back(Money{ref, amount, 0, role, role == MoneyRole::kLate, false});
   return sale.ledger.back();
 }
 Money* Out::Line(const std::string& entity_id) {

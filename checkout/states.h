@@ -62,7 +62,11 @@ struct ChoosingMethod {
 };
 struct CreatingSession { int attempt = 0; BALCAO_CHECKOUT_STATE(CreatingSession); };
 // The create answer was lost: asking the bank by the attempt tag before anything else.
-struct VerifyingSession { int attempt = 0; BALCAO_CHECKOUT_STATE(VerifyingSession); };
+struct VerifyingSession {
+  int attempt = 0;
+  bool waiting = false;  // a lookup failed; nothing in flight until the retry timer
+  BALCAO_CHECKOUT_STATE(VerifyingSession);
+};
 struct AwaitingCard {
   int attempt = 0;
   CardSession session;
@@ -79,6 +83,7 @@ struct VerifyingPurchase {
   int attempt = 0;
   CardSession session;
   std::string card_mask;
+  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(VerifyingPurchase);
 };
 // 3-D Secure: the customer completes the challenge on their phone; we poll.
@@ -95,10 +100,15 @@ struct ClosingChallenge {
   int attempt = 0;
   std::string purchase_id;
   std::string card_mask;
+  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(ClosingChallenge);
 };
 struct CreatingBrcode { int attempt = 0; BALCAO_CHECKOUT_STATE(CreatingBrcode); };
-struct VerifyingBrcode { int attempt = 0; BALCAO_CHECKOUT_STATE(VerifyingBrcode); };
+struct VerifyingBrcode {
+  int attempt = 0;
+  bool waiting = false;  // a lookup failed; nothing in flight until the retry timer
+  BALCAO_CHECKOUT_STATE(VerifyingBrcode);
+};
 struct ShowingPix {
   int attempt = 0;
   Brcode brcode;
@@ -108,6 +118,7 @@ struct ShowingPix {
 struct ClosingPix {
   int attempt = 0;
   Brcode brcode;
+  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(ClosingPix);
 };
 struct CreatingInvoice {
@@ -118,6 +129,7 @@ struct CreatingInvoice {
 struct VerifyingInvoice {
   int attempt = 0;
   Customer customer;
+  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(VerifyingInvoice);
 };
 struct ShowingInvoice {
@@ -136,6 +148,7 @@ struct CancelingInvoice {
   InvoiceInfo invoice;
   std::string operator_id;
   std::string reason;
+  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(CancelingInvoice);
 };
 // Done: the ledger's payment line holds the amounts.
@@ -146,6 +159,7 @@ struct Paid {
 struct Reversing {
   Payment payment;
   ReversalRequest request;
+  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(Reversing);
 };
 // Done: the payment went back in full.

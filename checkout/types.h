@@ -142,7 +142,8 @@ struct Money {
   Cents received = 0;
   Cents returned = 0;
   MoneyRole role = MoneyRole::kPayment;
-  bool flagged = false;  // an operator was told to return it (late money)
+  bool flagged = false;    // an operator was told to return it (late money)
+  bool returning = false;  // a return was requested and the bank has not confirmed it yet
   Cents net() const { return received - returned; }
   auto operator<=>(const Money&) const = default;
 };

@@ -53,7 +53,7 @@ VerifyingSession FindSession(Out& o, const CreatingSession& st, const CallFailed
 }
 VerifyingSession FindSession(Out& o, const VerifyingSession& st, const TimerFired&) {
   o.Call(SessionLookup(o, st.attempt));
-  return st;
+  return Sending(st);
 }
 CreatingSession ResendSession(Out& o, const VerifyingSession& st, const NothingFound&) {
   o.Call(MakeCreateSession(o.sale, st.attempt));
@@ -100,7 +100,7 @@ VerifyingPurchase FindPurchase(Out& o, const Charging& st, const CallFailed&) {
 }
 VerifyingPurchase FindPurchase(Out& o, const VerifyingPurchase& st, const TimerFired&) {
   o.Call(PurchaseLookup(o, st.attempt));
-  return st;
+  return Sending(st);
 }
 AwaitingCard PurchaseNotFound(Out& o, const VerifyingPurchase& st, const NothingFound&) {
   std::string notice = "the card was not charged; enter it again";
@@ -139,7 +139,7 @@ ClosingChallenge CloseChallenge(Out& o, const Challenge& st, const TimerFired&) 
 }
 ClosingChallenge ReadPurchase(Out& o, const ClosingChallenge& st, const TimerFired&) {
   o.Call(GetPurchase{st.attempt, st.purchase_id});
-  return st;
+  return Sending(st);
 }
 
 Paid EnterCardPaid(Out& o, const PurchaseSeen& ev, const std::string& card_mask) {

@@ -52,7 +52,7 @@ VerifyingInvoice FindInvoice(Out& o, const CreatingInvoice& st, const CallFailed
 }
 VerifyingInvoice FindInvoice(Out& o, const VerifyingInvoice& st, const TimerFired&) {
   o.Call(InvoiceLookup(o, st.attempt));
-  return st;
+  return Sending(st);
 }
 CreatingInvoice ResendInvoice(Out& o, const VerifyingInvoice& st, const NothingFound& ev) {
   o.Call(MakeCreateInvoice(o.sale, st.attempt, st.customer, ev.at));
@@ -114,7 +114,7 @@ ShowingInvoice CancelFailed(Out& o, const CancelingInvoice& st, const CallFailed
 }
 CancelingInvoice ResendCancel(Out& o, const CancelingInvoice& st, const TimerFired&) {
   o.Call(CancelInvoice{st.invoice.id});
-  return st;
+  return Sending(st);
 }
 
 }  // namespace balcao::checkout::internal

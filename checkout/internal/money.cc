@@ -61,12 +61,22 @@ Verdict ReversalLeavesNothing(const Sale&, const Reversing& st, const Reversed& 
 }
 namespace {
 void Reduced(Out& o, const Reversing& st, const Reversed& ev) {
-  const Cents before = o.Line(ev.entity_id)->net();
   ApplyReduction(o, ev.entity_id, ev.net_amount);
-  o.effects.emplace_back(Print{Slip::kRefundReceipt, before - ev.net_amount, ev.entity_id, "", ""});
-  (void)st;
+  o.effects.emplace_back(Print{Slip::kRefundReceipt, st.request.amount, ev.entity_id, "", ""});
+}
+// The bank's event may overtake the PATCH answer (or report a reduction made elsewhere):
+// the ledger follows the bank's amount as soon as it is lower.
+Reversing Note(Out& o, const Reversing& st, const std::string& id, Cents amount) {
+  if (amount < o.Line(id)->net()) ApplyReduction(o, id, amount);
+  return st;
 }
 }  // namespace
+Reversing NoteAmount(Out& o, const Reversing& st, const PurchaseSeen& ev) {
+  return Note(o, st, ev.purchase_id, ev.amount);
+}
+Reversing NoteAmount(Out& o, const Reversing& st, const InvoiceSeen& ev) {
+  return Note(o, st, ev.invoice_id, ev.amount);
+}
 Paid PartlyReversed(Out& o, const Reversing& st, const Reversed& ev) {
   Reduced(o, st, ev);
   o.Display(Screen::kPaid, "reversed: " + st.request.reason);
@@ -91,7 +101,7 @@ Paid ReversalFailed(Out& o, const Reversing& st, const CallFailed& ev) {
 }
 Reversing ResendReversal(Out& o, const Reversing& st, const TimerFired&) {
   o.Call(Reduction(o.sale, st.payment, st.request.amount));
-  return st;
+  return Sending(st);
 }
 Verdict AboutThePayment(const Sale&, const Reversing& st, const PurchaseSeen& ev) {
   return Require(ev.purchase_id == st.payment.kept.id, "not about the payment");
@@ -173,7 +183,8 @@ Verdict FlaggedAndSigned(const Sale& sale, const ReturnLateMoney& ev) {
                  "no late money left on that entity");
 }
 void ReturnLate(Out& o, const ReturnLateMoney& ev) {
-  const Money* line = o.Line(ev.entity_id);
+  Money* line = o.Line(ev.entity_id);
+  line->returning = true;
   o.Call(ReduceAmount{line->ref.kind, ev.entity_id, 0, false, true});
 }
 Verdict LateMoneyReturned(const Sale& sale, const Reversed& ev) {
@@ -182,7 +193,10 @@ Verdict LateMoneyReturned(const Sale& sale, const Reversed& ev) {
                      ev.net_amount < line->net(),
                  "not a return of late money");
 }
-void RecordLateReturn(Out& o, const Reversed& ev) { ApplyReduction(o, ev.entity_id, ev.net_amount); }
+void RecordLateReturn(Out& o, const Reversed& ev) {
+  ApplyReduction(o, ev.entity_id, ev.net_amount);
+  o.Line(ev.entity_id)->returning = false;
+}
 Verdict ReversalAlreadyCounted(const Sale& sale, const Reversed& ev) {
   const Money* line = sale.FindMoney(ev.entity_id);
   return Require(line && ev.net_amount == line->net(), "not a reversal already counted");

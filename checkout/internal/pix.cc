@@ -46,7 +46,7 @@ VerifyingBrcode FindBrcode(Out& o, const CreatingBrcode& st, const CallFailed&) 
 }
 VerifyingBrcode FindBrcode(Out& o, const VerifyingBrcode& st, const TimerFired&) {
   o.Call(BrcodeLookup(o, st.attempt));
-  return st;
+  return Sending(st);
 }
 CreatingBrcode ResendBrcode(Out& o, const VerifyingBrcode& st, const NothingFound&) {
   o.Call(MakeCreateBrcode(o.sale, st.attempt));
@@ -82,7 +82,7 @@ ClosingPix ClosePix(Out& o, const ShowingPix& st, const TimerFired&) {
 }
 ClosingPix SearchDepositAgain(Out& o, const ClosingPix& st, const TimerFired&) {
   o.Call(DepositSearch(st.attempt, st.brcode));
-  return st;
+  return Sending(st);
 }
 ChoosingMethod PixExpired(Out& o, const ClosingPix&, const NothingFound&) {
   return BackToChoice(o, Method::kPix, "Pix expired unpaid: retry or charge by invoice");

@@ -68,8 +68,10 @@ inline Verdict PollFailed(const Sale&, const auto&, const CallFailed& ev) {
 inline Verdict PollDue(const Sale&, const auto&, const TimerFired& ev) {
   return Require(ev.timer == Timer::kPoll, "not the poll timer");
 }
-inline Verdict RetryDue(const Sale&, const auto&, const TimerFired& ev) {
-  return Require(ev.timer == Timer::kLookupRetry, "not the retry timer");
+// Only after a failure: a stale timer must not put a second call in flight.
+inline Verdict RetryDue(const Sale&, const auto& st, const TimerFired& ev) {
+  return Require(ev.timer == Timer::kLookupRetry && st.waiting,
+                 "not the retry timer after a failed call");
 }
 inline Verdict LookupFoundNothing(const Sale&, const auto& st, const NothingFound& ev) {
   return Require(ev.attempt == st.attempt && ev.kind != EntityKind::kDeposit,
@@ -85,6 +87,14 @@ inline Verdict PollFoundNothing(const Sale&, const auto& st, const NothingFound&
 template <typename St>
 St WaitToRetry(Out& o, const St& st, const auto& ev) {
   o.Arm(Timer::kLookupRetry, ev.at + o.Seconds(o.sale.settings.lookup_retry_s));
+  St next = st;
+  next.waiting = true;
+  return next;
+}
+// The state as it is once the retried call is in flight again.
+template <typename St>
+St Sending(St st) {
+  st.waiting = false;
   return st;
 }
 // Stay; nothing to do (a poll found nothing new, a stale status).
@@ -263,6 +273,8 @@ Paid ReversalFailed(Out&, const Reversing&, const CallFailed&);
 Reversing ResendReversal(Out&, const Reversing&, const TimerFired&);
 Verdict AboutThePayment(const Sale&, const Reversing&, const PurchaseSeen&);
 Verdict AboutThePayment(const Sale&, const Reversing&, const InvoiceSeen&);
+Reversing NoteAmount(Out&, const Reversing&, const PurchaseSeen&);
+Reversing NoteAmount(Out&, const Reversing&, const InvoiceSeen&);
 // Any-state rows.
 Verdict LateCharge(const Sale&, const PurchaseSeen&);
 Verdict PurchaseReducedElsewhere(const Sale&, const PurchaseSeen&);

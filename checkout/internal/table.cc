@@ -152,8 +152,8 @@ const std::vector<Row>& Table() {
     ROW(Reversing, CallFailed, ReversalRefused, Paid, ReversalFailed, "Show(paid)"),
     ROW(Reversing, CallFailed, ReversalNotAnswered, Reversing, WaitToRetry, "SetTimer(lookup-retry)"),
     ROW(Reversing, TimerFired, RetryDue, Reversing, ResendReversal, "ReduceAmount — PATCH to the same target"),
-    ROW(Reversing, PurchaseSeen, AboutThePayment, Reversing, Stay, "- — the PATCH answer decides"),
-    ROW(Reversing, InvoiceSeen, AboutThePayment, Reversing, Stay, "- — the PATCH answer decides"),
+    ROW(Reversing, PurchaseSeen, AboutThePayment, Reversing, NoteAmount, "- — a lower amount is recorded; the PATCH answer decides the state"),
+    ROW(Reversing, InvoiceSeen, AboutThePayment, Reversing, NoteAmount, "- — a lower amount is recorded; the PATCH answer decides the state"),
     // ---- any started state: late money, reductions made elsewhere, duplicates ----
     ANY_ROW(PurchaseSeen, LateCharge, FlagLateCharge, "FlagOperator — late money to return"),
     ANY_ROW(PurchaseSeen, PurchaseReducedElsewhere, RecordReduction, "FlagOperator — reversed outside Balcão"),
