@@ -2,6 +2,7 @@
 // to a printer or a file; render ESC/POS files back to text/PNG with the virtual
 // printer's interpreter; list profiles; list and reprint the print queue.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -33,7 +34,7 @@ constexpr const char* kUsage =
     "  qr TEXT [--title T] [--profile 80mm] [--out FILE.bin | --to TARGET]\n"
     "  render --in FILE.bin [--text OUT.txt] [--png OUT.png] [--json OUT.json] [--profile 80mm]\n"
     "  profiles                                                   list printer profiles\n"
-    "  jobs --db BOX.db [--state queued|printing|printed|failed]   the print queue\n"
+    "  jobs [--db BOX.db] [--state queued|printing|printed|failed] the print queue ($BALCAO_DB)\n"
     "  reprint --db BOX.db --id N                                  queue a job again\n"
     "  spool --db BOX.db                                           print the queue once\n"
     "TARGET: tcp://host:9100 | file:/dev/usb/lp0 | file:/path/out.bin | cups:QUEUE\n"
@@ -184,8 +185,10 @@ int Profiles() {
 
 #ifdef BALCAO_PRINTER_HAS_SPOOLER
 int WithQueue(const Args& a, const std::function<int(offline::PrintJobs&)>& fn) {
-  if (!a.flags.count("db")) return Fail(1, "needs --db BOX.db (the box's SQLite store)");
-  StatusOr<std::unique_ptr<offline::Store>> store = offline::Store::Open(Flag(a, "db"));
+  const char* env = std::getenv("BALCAO_DB");
+  const std::string db = Flag(a, "db", env ? env : "");
+  if (db.empty()) return Fail(1, "needs --db BOX.db or $BALCAO_DB (the box's SQLite store)");
+  StatusOr<std::unique_ptr<offline::Store>> store = offline::Store::Open(db);
   if (!store.ok()) return Fail(2, store.status().ToString());
   offline::PrintJobs jobs(**store);
   return fn(jobs);

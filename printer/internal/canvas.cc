@@ -31,12 +31,17 @@ bool Canvas::Get(int x, int y) const {
 void Canvas::Fill(int x, int y, int w, int h, bool black) {
   if (h <= 0 || w <= 0) return;
   EnsureHeight(y + h);
+  const int x1 = std::min(x + w, width_);
   for (int yy = std::max(y, 0); yy < y + h; ++yy) {
-    for (int xx = std::max(x, 0); xx < std::min(x + w, width_); ++xx) {
-      std::uint8_t& byte = bits_[static_cast<size_t>(yy) * stride_ + xx / 8];
-      const auto bit = static_cast<std::uint8_t>(0x80u >> (xx % 8));
-      byte = black ? (byte | bit) : (byte & ~bit);
-    }
+    std::uint8_t* row = &bits_[static_cast<size_t>(yy) * stride_];
+    int xx = std::max(x, 0);
+    auto set = [&](int px) {
+      const auto bit = static_cast<std::uint8_t>(0x80u >> (px % 8));
+      row[px / 8] = black ? (row[px / 8] | bit) : (row[px / 8] & ~bit);
+    };
+    for (; xx < x1 && xx % 8 != 0; ++xx) set(xx);
+    for (; xx + 8 <= x1; xx += 8) row[xx / 8] = black ? 0xFF : 0x00;  // whole bytes
+    for (; xx < x1; ++xx) set(xx);
   }
 }
 
