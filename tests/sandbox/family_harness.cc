@@ -1,0 +1,156 @@
+#include "tests/sandbox/family_harness.h"
+
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "api/crypto.h"
+#include "common/time.h"
+
+namespace balcao::sandbox::family_testing {
+namespace {
+
+std::size_t Collect(char* data, std::size_t size, std::size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+double SystemSeconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+std::string Reply::code() const {
+  Json j = json();
+  if (!j.is_object() || !j.contains("errors") || j["errors"].empty()) return "";
+  return j["errors"][0].value("code", "");
+}
+
+void FamilyHarness::SetUp() {
+  SandboxOptions options;
+  options.https = false;
+  options.db = ":memory:";
+  options.tick_millis = 60'000;  // jobs run when a test moves the clock, never by surprise
+  auto started = Sandbox::Start(options);
+  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  sandbox_ = std::move(*started);
+  project_id_ = sandbox_->credentials().project_id;
+  key_pem_ = sandbox_->credentials().project_private_key_pem;
+  curl_ = curl_easy_init();
+  Now();  // learns the clock offset
+}
+
+void FamilyHarness::TearDown() {
+  if (curl_) curl_easy_cleanup(static_cast<CURL*>(curl_));
+  curl_ = nullptr;
+  if (sandbox_) sandbox_->Stop();
+}
+
+Reply FamilyHarness::Send(const std::string& method, const std::string& url, const std::string& body, bool sign) {
+  CURL* c = static_cast<CURL*>(curl_);
+  curl_easy_reset(c);
+  Reply reply;
+  struct curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
+  if (sign) {
+    char time[32];
+    std::snprintf(time, sizeof time, "%lld", static_cast<long long>(SystemSeconds() + clock_offset_seconds_));
+    const std::string id = "project/" + project_id_;
+    auto key = api::PrivateKey::FromPem(key_pem_);
+    const std::string signature = key->Sign(id + ":" + time + ":" + body);
+    headers = curl_slist_append(headers, ("Access-Id: " + id).c_str());
+    headers = curl_slist_append(headers, (std::string("Access-Time: ") + time).c_str());
+    headers = curl_slist_append(headers, ("Access-Signature: " + signature).c_str());
+  }
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
+  if (method != "GET" && method != "DELETE") {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  }
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &Collect);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply.body);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT, 30L);
+  const CURLcode rc = curl_easy_perform(c);
+  curl_slist_free_all(headers);
+  EXPECT_EQ(rc, CURLE_OK) << method << " " << url << ": " << curl_easy_strerror(rc);
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
+  char* type = nullptr;
+  curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
+  if (type) reply.content_type = type;
+  return reply;
+}
+
+Reply FamilyHarness::Api(const std::string& method, const std::string& path, const Json& body) {
+  return Send(method, sandbox_->credentials().base_url + path, body.is_null() ? "" : body.dump(), true);
+}
+
+Json FamilyHarness::Ok(const std::string& method, const std::string& path, const Json& body) {
+  Reply r = Api(method, path, body);
+  EXPECT_EQ(r.status, 200) << method << " " << path << " -> " << r.body;
+  return r.json();
+}
+
+Reply FamilyHarness::Sim(const std::string& name, const Json& body) {
+  const std::string base = "http://127.0.0.1:" + std::to_string(sandbox_->port());
+  return Send("POST", base + "/sandbox/" + name, body.dump(), false);
+}
+
+Json FamilyHarness::SimOk(const std::string& name, const Json& body) {
+  Reply r = Sim(name, body);
+  EXPECT_EQ(r.status, 200) << "/sandbox/" << name << " -> " << r.body;
+  return r.json();
+}
+
+void FamilyHarness::Advance(std::int64_t seconds) {
+  Json answer = SimOk("clock", {{"advance", seconds}});
+  (void)answer;
+  Now();
+}
+
+void FamilyHarness::SetClock(const std::string& timestamp) {
+  SimOk("clock", {{"set", timestamp}});
+  Now();
+}
+
+std::string FamilyHarness::Now() {
+  const std::string base = "http://127.0.0.1:" + std::to_string(sandbox_->port());
+  Reply r = Send("GET", base + "/sandbox/clock", "", false);
+  const std::string now = r.json().value("now", "");
+  auto t = ParseTimestamp(now);
+  if (t.ok()) clock_offset_seconds_ = static_cast<double>(*t) / 1e6 - SystemSeconds();
+  return now;
+}
+
+std::int64_t FamilyHarness::Balance() {
+  Json j = Ok("GET", "/balance");
+  return j["balances"][0]["amount"].get<std::int64_t>();
+}
+
+void FamilyHarness::Fund(std::int64_t cents) { SimOk("deposit", {{"amount", cents}}); }
+
+std::string FamilyHarness::PdfText(const std::string& path, bool sign) {
+  Reply r = sign ? Api("GET", path)
+                 : Send("GET", sandbox_->credentials().base_url + path, "", false);
+  if (r.status != 200 || r.body.rfind("%PDF", 0) != 0) return "";
+  char name[] = "/tmp/family-test-XXXXXX";
+  const int fd = mkstemp(name);
+  if (fd < 0) return "";
+  ::close(fd);
+  std::ofstream(name, std::ios::binary) << r.body;
+  std::string text, cmd = std::string("pdftotext -layout ") + name + " - 2>/dev/null";
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+    pclose(p);
+  }
+  ::unlink(name);
+  return text;
+}
+
+}  // namespace balcao::sandbox::family_testing

@@ -1,0 +1,62 @@
+// Test harness of the family tests: starts an in-process sandbox (HTTP only, in-memory
+// database) and talks to it over real loopback HTTP with real Access-Signature headers
+// (the demo project's key), following the sandbox clock for Access-Time. Also drives the
+// unsigned simulation API (/sandbox/...). One harness per test; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "sandbox/sandbox.h"
+
+namespace balcao::sandbox::family_testing {
+
+using Json = nlohmann::json;
+
+struct Reply {
+  long status = 0;
+  std::string body;
+  std::string content_type;
+  Json json() const { return Json::parse(body, nullptr, false); }
+  // The first error code of a 400 body, or "".
+  std::string code() const;
+};
+
+class FamilyHarness : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Signed /v2 request; `path` starts after /v2 ("/transfer?limit=2").
+  Reply Api(const std::string& method, const std::string& path, const Json& body = nullptr);
+  // The answer of a signed request that must succeed (HTTP 200), parsed.
+  Json Ok(const std::string& method, const std::string& path, const Json& body = nullptr);
+  // Unsigned simulation request: POST /sandbox/<name>.
+  Reply Sim(const std::string& name, const Json& body = Json::object());
+  Json SimOk(const std::string& name, const Json& body = Json::object());
+  // Advances the sandbox clock (running due jobs) by `seconds`.
+  void Advance(std::int64_t seconds);
+  // Sets the sandbox clock to an ISO timestamp (forward only).
+  void SetClock(const std::string& timestamp);
+  std::string Now();
+  std::int64_t Balance();
+  // Funds the demo workspace with a Pix deposit (simulation).
+  void Fund(std::int64_t cents);
+  // GET a binary and run `pdftotext - -`; returns the text ("" if not a PDF).
+  std::string PdfText(const std::string& path, bool sign = true);
+
+  std::unique_ptr<Sandbox> sandbox_;
+
+ private:
+  Reply Send(const std::string& method, const std::string& url, const std::string& body, bool sign);
+  double clock_offset_seconds_ = 0;  // sandbox clock - system clock
+  void* curl_ = nullptr;
+  std::string project_id_;
+  std::string key_pem_;
+};
+
+}  // namespace balcao::sandbox::family_testing
