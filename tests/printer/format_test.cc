@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "printer/internal/codepage.h"
 #include "printer/internal/font.h"
 #include "printer/internal/layout.h"
 
@@ -80,6 +81,26 @@ TEST(Font, AccentedLettersDecomposeAndRender) {
   EXPECT_NE(internal::GlyphFor(U'ç'), internal::GlyphFor(U'c'));
   EXPECT_NE(internal::GlyphFor(U'ã'), internal::GlyphFor(U'á'));
   EXPECT_NE(internal::GlyphFor(U'ã'), internal::GlyphFor(0x4E00));
+}
+
+TEST(CodeTables, PortugueseLettersAndTheEuro) {
+  using internal::DecodeByte;
+  using internal::EncodeChar;
+  // Every Portuguese letter exists in CP860, CP850/858 and WPC1252, at different places.
+  for (char32_t c : std::u32string(U"áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ")) {
+    for (CodeTable t : {CodeTable::kCp860, CodeTable::kCp850, CodeTable::kCp858, CodeTable::kWpc1252}) {
+      const int b = EncodeChar(t, c);
+      ASSERT_GE(b, 0x80) << CodeTableName(t);
+      EXPECT_EQ(DecodeByte(t, static_cast<std::uint8_t>(b)), c);
+    }
+  }
+  EXPECT_EQ(EncodeChar(CodeTable::kCp860, U'ã'), 0x84);
+  EXPECT_EQ(EncodeChar(CodeTable::kWpc1252, U'ã'), 0xE3);
+  EXPECT_EQ(EncodeChar(CodeTable::kCp860, 0x20AC), -1);  // CP860 has no euro
+  EXPECT_EQ(DecodeByte(CodeTable::kCp858, 0xD5), 0x20AC);
+  EXPECT_EQ(DecodeByte(CodeTable::kCp850, 0xD5), 0x0131);
+  EXPECT_EQ(DecodeByte(CodeTable::kWpc1252, 0x80), 0x20AC);
+  EXPECT_EQ(DecodeByte(CodeTable::kWpc1252, 0x81), 0u);  // undefined in Windows-1252
 }
 
 }  // namespace
