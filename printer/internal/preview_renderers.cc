@@ -60,7 +60,10 @@ StatusOr<std::string> RenderPng(const Document& doc, const PrinterProfile& profi
         BALCAO_ASSIGN_OR_RETURN(internal::QrMatrix m, internal::EncodeQr(l.data, l.level));
         const int module = internal::QrModuleSize(m.size, profile.dots, profile.qr_module_max);
         const int dots = internal::QrDots(m.size, module);
-        y += internal::DrawQr(canvas, internal::AlignedX(Align::kCenter, dots, profile.dots), y, m, module);
+        // A raster QR travels as whole bytes; centre it as the printer centres that image.
+        const bool native = profile.native_qr && static_cast<int>(l.data.size()) <= profile.native_qr_max_bytes;
+        const int width = native ? dots : (dots + 7) / 8 * 8;
+        y += internal::DrawQr(canvas, internal::AlignedX(Align::kCenter, width, profile.dots), y, m, module);
         break;
       }
       case LaidLine::Kind::kBarcode: {

@@ -2,6 +2,7 @@
 // gives exactly the text the text renderer shows (accents included, under each code
 // table), QR payloads survive, and no card number is ever printed beyond 6+4 digits.
 #include "printer/render.h"
+#include "printer/templates.h"
 
 #include <gtest/gtest.h>
 
@@ -209,6 +210,31 @@ TEST(Render, PngPreviewIsAPngOfThePaperWidth) {
   };
   EXPECT_EQ(be32(16), 384u);
   EXPECT_GT(be32(20), 500u);
+}
+
+// Preview equals print: the PNG preview and the virtual printer's drawing of the ESC/POS
+// bytes are the same pixels (documents without a cut: the printer splits pages there).
+TEST(Render, PreviewPngEqualsThePrintedPage) {
+  ReceiptOptions no_cut;
+  no_cut.cut = false;
+  SampleInputs in;
+  std::vector<Document> docs;
+  docs.push_back(CardSaleReceipt({in.merchant, in.at, 123456, "credit", 3, "VISA", in.card_number, "P1"},
+                                 Copy::kCustomer, no_cut));
+  docs.push_back(PixChargeReceipt({in.merchant, in.at, 4590, "00020126580014br.gov.bcb.pix0136123e4567", 0, "T1"},
+                                  no_cut));
+  docs.push_back(OfflineProvisionalReceipt({in.merchant, in.at, 2990, "card", "V0042", in.card_number, "ELO"}, no_cut));
+  docs.push_back(TestPage("80mm", "CP860", no_cut));
+  for (const char* profile : {"58mm", "80mm", "bematech-mp4200"}) {
+    const PrinterProfile& p = *FindProfile(profile);
+    for (const Document& d : docs) {
+      StatusOr<std::string> preview = RenderPng(d, p);
+      ASSERT_TRUE(preview.ok());
+      std::vector<VirtualPage> pages = Interpret(*RenderEscPos(d, p), InterpreterOptions::ForProfile(p));
+      ASSERT_EQ(pages.size(), 1u);
+      EXPECT_TRUE(*preview == *pages[0].Png()) << profile;
+    }
+  }
 }
 
 TEST(Render, QrTooLongIsAClearError) {

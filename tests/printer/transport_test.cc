@@ -190,6 +190,15 @@ TEST(File, PlainFileGetsTheJobsAppended) {
   EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
 }
 
+TEST(File, CharacterDeviceIsWrittenNotReplaced) {
+  auto t = OpenTransport("file:/dev/null");
+  StatusOr<SendReport> r = (*t)->Send(Bytes("card"), {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_FALSE(r->after.known);
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_TRUE((*t)->Probe({}).ok());
+}
+
 TEST(Cups, LpGetsTheRawBytesOnStdin) {
   const auto dir = testing::TempDir("cups");
   testing::WriteFile(dir / "lp", "#!/bin/sh\necho \"$@\" > \"" + (dir / "args").string() + "\"\ncat > \"" +
