@@ -133,6 +133,7 @@ Json CreateDirect(Context& ctx, const Json& body, Problems& problems) {
   auto funding = in.Enum("fundingType", Need::kRequired, {"credit", "debit"}, "invalidFundingType");
   auto mode = in.Enum("challengeMode", Need::kOptional, {"enabled", "disabled"}, "invalidChallengeMode");
   auto count = ReadInstallmentCount(in);
+  auto holder = in.String("holderName", Need::kOptional, "invalidHolderName", 2, 100);  // default: the card's
   ReadPurchaseFields(in, mode.value_or("enabled") == "enabled", doc);
   in.RejectUnknown();
   if (!problems.empty()) return nullptr;
@@ -153,7 +154,8 @@ Json CreateDirect(Context& ctx, const Json& body, Problems& problems) {
     return nullptr;
   }
   CardFacts facts{card->doc["ending"].get<std::string>(), card->doc["network"].get<std::string>(),
-                  scenario->doc["expiration"].get<std::string>(), card->doc["holderName"].get<std::string>(),
+                  scenario->doc["expiration"].get<std::string>(),
+                  holder.value_or(card->doc["holderName"].get<std::string>()),
                   *funding, static_cast<CardScenario>(scenario->doc["scenario"].get<int>()), card->id};
   doc.update({{"amount", *amount}, {"installmentCount", *count}, {"fundingType", *funding},
               {"holderName", facts.holder_name}, {"challengeMode", mode.value_or("enabled")},
