@@ -18,6 +18,7 @@
 #include "sandbox/internal/payment_flow.h"
 #include "sandbox/internal/slip.h"
 #include "sandbox/internal/split.h"
+#include "sandbox/internal/transition.h"
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -323,13 +324,7 @@ BALCAO_SANDBOX_FAMILY(boleto) {
   registry.Add(std::move(f));
   registry.AddSimulation("boleto/pay", SimulatePay);
   registry.AddSimulation("boleto/autopay", SetAutopay);
-  registry.AddJob("boleto.overdue", [](Context& ctx, const Json& p) {
-    auto e = ctx.Find("boleto", p["id"].get<std::string>());
-    if (!e || e->status() != "created") return;
-    e->doc["status"] = "overdue";
-    ctx.Save(*e);
-    ctx.AddLog(*e, "overdue");
-  });
+  registry.AddJob("boleto.overdue", MoveStatusJob("boleto", "created", "overdue"));
   registry.AddJob("boleto.autopay", [](Context& ctx, const Json& p) {
     auto e = ctx.Find("boleto", p["id"].get<std::string>());
     Problems ignored;  // canceled or already paid meanwhile: nothing to do

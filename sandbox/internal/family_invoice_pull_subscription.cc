@@ -4,6 +4,7 @@
 // created -> active when the debtor approves (the sandbox debtor approves 60 s of sandbox
 // time after creation); DELETE only while active -> canceled.
 #include "sandbox/internal/family.h"
+#include "sandbox/internal/transition.h"
 #include "sandbox/internal/validate.h"
 
 namespace balcao::sandbox::internal {
@@ -74,14 +75,6 @@ void RemoveSubscription(Context& ctx, Entity& e, Problems& problems) {
   ctx.AddLog(e, "canceled");
 }
 
-void Approve(Context& ctx, const Json& payload) {
-  auto e = ctx.Find("invoice-pull-subscription", payload["id"].get<std::string>());
-  if (!e || e->status() != "created") return;
-  e->doc["status"] = "active";
-  ctx.Save(*e);
-  ctx.AddLog(*e, "active");
-}
-
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(invoice_pull_subscription) {
@@ -93,7 +86,7 @@ BALCAO_SANDBOX_FAMILY(invoice_pull_subscription) {
   f.create = CreateSubscription;
   f.remove = RemoveSubscription;
   registry.Add(std::move(f));
-  registry.AddJob("invoice-pull-subscription.approve", Approve);
+  registry.AddJob("invoice-pull-subscription.approve", MoveStatusJob("invoice-pull-subscription", "created", "active"));
 }
 
 }  // namespace balcao::sandbox::internal

@@ -8,6 +8,7 @@
 
 #include "sandbox/internal/card.h"
 #include "sandbox/internal/family.h"
+#include "sandbox/internal/transition.h"
 
 namespace balcao::sandbox::internal {
 
@@ -130,25 +131,13 @@ Entity CreateMerchantCard(Context& ctx, const CardFacts& card, const Json& tags)
   return e;
 }
 
-namespace {
-
-void ExpireCard(Context& ctx, const Json& payload) {
-  auto e = ctx.Find("merchant-card", payload["id"].get<std::string>());
-  if (!e || e->status() != "active") return;
-  e->doc["status"] = "expired";
-  ctx.Save(*e);
-  ctx.AddLog(*e, "expired");
-}
-
-}  // namespace
-
 BALCAO_SANDBOX_FAMILY(merchant_card) {
   Family f;
   f.resource = "merchant-card";
   f.statuses = {"active", "expired", "canceled", "blocked"};
   f.log_types = {"active", "expired", "canceled", "blocked"};
   registry.Add(std::move(f));
-  registry.AddJob("merchant-card.expire", ExpireCard);
+  registry.AddJob("merchant-card.expire", MoveStatusJob("merchant-card", "active", "expired"));
 }
 
 }  // namespace balcao::sandbox::internal

@@ -8,6 +8,7 @@
 
 #include "sandbox/internal/card.h"
 #include "sandbox/internal/family.h"
+#include "sandbox/internal/transition.h"
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -132,14 +133,6 @@ Json SessionPurchase(Context& ctx, Entity& session, const Json& body, Problems& 
   return DecidePurchase(ctx, std::move(doc), card, session.id);
 }
 
-void ExpireSession(Context& ctx, const Json& payload) {
-  auto e = ctx.Find("merchant-session", payload["id"].get<std::string>());
-  if (!e || e->status() != "active") return;
-  e->doc["status"] = "expired";
-  ctx.Save(*e);
-  ctx.AddLog(*e, "expired");
-}
-
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(merchant_session) {
@@ -150,7 +143,7 @@ BALCAO_SANDBOX_FAMILY(merchant_session) {
   f.create = CreateSession;
   f.sub_post = SessionPurchase;
   registry.Add(std::move(f));
-  registry.AddJob("merchant-session.expire", ExpireSession);
+  registry.AddJob("merchant-session.expire", MoveStatusJob("merchant-session", "active", "expired"));
 }
 
 }  // namespace balcao::sandbox::internal

@@ -4,6 +4,7 @@
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/payment_flow.h"
+#include "sandbox/internal/transition.h"
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -48,14 +49,6 @@ void Process(Context& ctx, const FlowSpec& spec, const Json& payload) {
   if (spec.on_process)
     if (auto problem = spec.on_process(ctx, *e)) return Fail(ctx, *e, *problem, true);
   ctx.Schedule(ctx.Now() + spec.settle_delay, spec.resource + ".settle", {{"id", e->id}});
-}
-
-void Settle(Context& ctx, const FlowSpec& spec, const Json& payload) {
-  auto e = ctx.Find(spec.resource, payload["id"].get<std::string>());
-  if (!e || e->status() != "processing") return;
-  e->doc["status"] = "success";
-  ctx.Save(*e);
-  ctx.AddLog(*e, "success");
 }
 
 File Receipt(const FlowSpec& spec, const Entity& e, Problems& problems) {
@@ -190,7 +183,7 @@ void AddFlow(Registry& registry, Family family, FlowSpec spec) {
   };
   registry.Add(std::move(family));
   registry.AddJob(spec.resource + ".process", [spec](Context& ctx, const Json& p) { Process(ctx, spec, p); });
-  registry.AddJob(spec.resource + ".settle", [spec](Context& ctx, const Json& p) { Settle(ctx, spec, p); });
+  registry.AddJob(spec.resource + ".settle", MoveStatusJob(spec.resource, "processing", "success"));
 }
 
 BALCAO_SANDBOX_FAMILY(payment_flow) { registry.AddSimulation("payment/fail", ForceFail); }
