@@ -39,6 +39,7 @@ struct Interpreter::Impl {
   std::string replies;
   std::vector<VirtualPage> done;
   VirtualPage page;
+  std::vector<StatusQuery> trailing;  // see trailing_status_queries()
   int y = 0;
 
   // Printer modes.
@@ -590,8 +591,17 @@ void Interpreter::Finish() {
     s.buf.clear();
   }
   s.FlushIfPending();
-  if (s.page.has_content_) s.CompletePage(false);
+  if (s.page.has_content_) {
+    s.CompletePage(false);
+  } else if (!s.done.empty()) {
+    auto& last = s.done.back().status_queries;
+    last.insert(last.end(), s.page.status_queries.begin(), s.page.status_queries.end());
+  } else {
+    s.trailing = std::move(s.page.status_queries);
+  }
 }
+
+const std::vector<StatusQuery>& Interpreter::trailing_status_queries() const { return impl_->trailing; }
 
 std::vector<VirtualPage> Interpreter::TakePages() { return std::exchange(impl_->done, {}); }
 

@@ -85,6 +85,9 @@ class Interpreter {
   void Finish();
   // Pages completed so far (by cut or Finish), oldest first; removes them.
   std::vector<VirtualPage> TakePages();
+  // After Finish: status queries answered after the last page was completed (a host that
+  // checks the printer after its job, then closes). They belong to that last job.
+  const std::vector<StatusQuery>& trailing_status_queries() const;
   void set_state(const PrinterState& state);
 
  private:

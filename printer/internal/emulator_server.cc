@@ -61,6 +61,8 @@ struct VirtualPrinterServer::Impl : std::enable_shared_from_this<VirtualPrinterS
   std::atomic<int> jobs{0};
   std::atomic<bool> is_dead{false};
   int next_job = 1;
+  std::string last_base;  // path stem of the last job written on this connection
+  VirtualPage last_page;  // its metadata (no pixels)
   mutable std::mutex mu;  // state and last_error
   PrinterState state;
   std::string error;
@@ -74,6 +76,7 @@ struct VirtualPrinterServer::Impl : std::enable_shared_from_this<VirtualPrinterS
         io_opts.state = self->state;
       }
       self->interpreter = std::make_unique<Interpreter>(io_opts);
+      self->last_base.clear();
       self->connection_bytes = 0;
       error_code ignored;
       self->socket.set_option(tcp::no_delay(true), ignored);
@@ -91,6 +94,7 @@ struct VirtualPrinterServer::Impl : std::enable_shared_from_this<VirtualPrinterS
     if (ec) {  // the client closed: the job ends here
       interpreter->Finish();
       WritePages();
+      AddTrailingQueries(interpreter->trailing_status_queries());
       CloseConnection();
       Accept();
       return;
@@ -134,11 +138,23 @@ struct VirtualPrinterServer::Impl : std::enable_shared_from_this<VirtualPrinterS
     interpreter.reset();
   }
 
+  // Status queries sent after the last job's cut, on the same connection, belong to it:
+  // its .json is rewritten with them.
+  void AddTrailingQueries(const std::vector<StatusQuery>& queries) {
+    if (queries.empty() || last_base.empty()) return;
+    last_page.status_queries.insert(last_page.status_queries.end(), queries.begin(), queries.end());
+    if (!WriteFileAtomically(last_base + ".json", last_page.Json())) {
+      std::lock_guard<std::mutex> lock(mu);
+      error = "cannot write " + last_base + ".json";
+    }
+  }
+
   void WritePages() {
     for (VirtualPage& page : interpreter->TakePages()) {
       char stem[32];
       std::snprintf(stem, sizeof stem, "job-%06d", next_job++);
       const fs::path base = fs::path(options.out_dir) / stem;
+      last_base = base.string();
       bool ok = WriteFileAtomically(base.string() + ".txt", page.Text());
       if (options.write_png) {
         StatusOr<std::string> png = page.Png();
@@ -149,6 +165,8 @@ struct VirtualPrinterServer::Impl : std::enable_shared_from_this<VirtualPrinterS
         std::lock_guard<std::mutex> lock(mu);
         error = "cannot write " + base.string() + ".*";
       }
+      last_page = std::move(page);
+      last_page.canvas.reset();
       ++jobs;
     }
   }

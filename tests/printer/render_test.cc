@@ -2,7 +2,6 @@
 // gives exactly the text the text renderer shows (accents included, under each code
 // table), QR payloads survive, and no card number is ever printed beyond 6+4 digits.
 #include "printer/render.h"
-#include "printer/templates.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +9,7 @@
 
 #include "printer/interpreter.h"
 #include "printer/samples.h"
+#include "printer/templates.h"
 
 namespace balcao::printer {
 namespace {
@@ -221,8 +221,8 @@ TEST(Render, PreviewPngEqualsThePrintedPage) {
   std::vector<Document> docs;
   docs.push_back(CardSaleReceipt({in.merchant, in.at, 123456, "credit", 3, "VISA", in.card_number, "P1"},
                                  Copy::kCustomer, no_cut));
-  docs.push_back(PixChargeReceipt({in.merchant, in.at, 4590, "00020126580014br.gov.bcb.pix0136123e4567", 0, "T1"},
-                                  no_cut));
+  docs.push_back(
+      PixChargeReceipt({in.merchant, in.at, 4590, "00020126580014br.gov.bcb.pix0136123e4567", 0, "T1"}, no_cut));
   docs.push_back(OfflineProvisionalReceipt({in.merchant, in.at, 2990, "card", "V0042", in.card_number, "ELO"}, no_cut));
   docs.push_back(TestPage("80mm", "CP860", no_cut));
   for (const char* profile : {"58mm", "80mm", "bematech-mp4200"}) {

@@ -88,8 +88,13 @@ TEST(Tcp, CardReceiptArrivesAsTwoJobsWithStatusQueries) {
   EXPECT_NE(testing::ReadFile(testing::JobFile(e.dir, 1, "txt")).find("VIA DO ESTABELECIMENTO"), std::string::npos);
   EXPECT_NE(testing::ReadFile(testing::JobFile(e.dir, 2, "txt")).find("VIA DO CLIENTE"), std::string::npos);
   const auto first = nlohmann::json::parse(testing::ReadFile(testing::JobFile(e.dir, 1, "json")));
-  EXPECT_EQ(first["status_queries"].size(), 3u);  // before the job; the "after" ones land on job 2
+  EXPECT_EQ(first["status_queries"].size(), 3u);  // DLE EOT 1, 2, 4 before the job
   EXPECT_TRUE(first["cut"].get<bool>());
+  e.server->Stop();  // the "after" queries are added to the last job once the connection closed
+  const auto second = nlohmann::json::parse(testing::ReadFile(testing::JobFile(e.dir, 2, "json")));
+  ASSERT_EQ(second["status_queries"].size(), 3u);
+  EXPECT_EQ(second["status_queries"][0]["command"], "DLE EOT 1");
+  EXPECT_EQ(second["status_queries"][0]["reply"], 0x12);
   EXPECT_TRUE(fs::exists(testing::JobFile(e.dir, 1, "png")));
 }
 
