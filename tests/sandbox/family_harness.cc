@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "api/crypto.h"
@@ -31,7 +32,11 @@ std::string Reply::code() const {
 }
 
 void FamilyHarness::SetUp() {
+  char dir[] = "/tmp/family-harness-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  data_dir_ = dir;
   SandboxOptions options;
+  options.data_dir = data_dir_ + "/data";
   options.https = false;
   options.db = ":memory:";
   options.tick_millis = 60'000;  // jobs run when a test moves the clock, never by surprise
@@ -48,6 +53,8 @@ void FamilyHarness::TearDown() {
   if (curl_) curl_easy_cleanup(static_cast<CURL*>(curl_));
   curl_ = nullptr;
   if (sandbox_) sandbox_->Stop();
+  sandbox_.reset();
+  if (!data_dir_.empty()) std::filesystem::remove_all(data_dir_);
 }
 
 Reply FamilyHarness::Send(const std::string& method, const std::string& url, const std::string& body, bool sign) {

@@ -57,6 +57,7 @@ class FamilyHarness : public ::testing::Test {
   void* curl_ = nullptr;
   std::string project_id_;
   std::string key_pem_;
+  std::string data_dir_;  // removed on TearDown (keys, database)
 };
 
 }  // namespace balcao::sandbox::family_testing
