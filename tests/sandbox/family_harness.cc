@@ -113,6 +113,13 @@ Json FamilyHarness::SimOk(const std::string& name, const Json& body) {
   return r.json();
 }
 
+Json FamilyHarness::SimGet(const std::string& name) {
+  const std::string base = "http://127.0.0.1:" + std::to_string(sandbox_->port());
+  Reply r = Send("GET", base + "/sandbox/" + name, "", false);
+  EXPECT_EQ(r.status, 200) << "GET /sandbox/" << name << " -> " << r.body;
+  return r.json();
+}
+
 void FamilyHarness::Advance(std::int64_t seconds) {
   Json answer = SimOk("clock", {{"advance", seconds}});
   (void)answer;

@@ -38,6 +38,8 @@ class FamilyHarness : public ::testing::Test {
   // Unsigned simulation request: POST /sandbox/<name>.
   Reply Sim(const std::string& name, const Json& body = Json::object());
   Json SimOk(const std::string& name, const Json& body = Json::object());
+  // Unsigned GET /sandbox/<name> (clock, webhook-deliveries).
+  Json SimGet(const std::string& name);
   // Advances the sandbox clock (running due jobs) by `seconds`.
   void Advance(std::int64_t seconds);
   // Sets the sandbox clock to an ISO timestamp (forward only).

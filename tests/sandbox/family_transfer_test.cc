@@ -1,6 +1,7 @@
 // Transfers over real HTTP: validation, lifecycle on the sandbox clock with logs and the
 // ledger, DELETE before / after processing, duplicates (externalId and the default
 // same-account/amount/day rule), wire cut-off at 16:00 BRT, failure with refund, receipt.
+#include <algorithm>
 #include <set>
 
 #include "tests/sandbox/family_harness.h"
@@ -133,6 +134,22 @@ TEST_F(TransferTest, WireAfterCutOffMovesToNextBusinessDay) {
   EXPECT_EQ(friday["scheduled"], "2030-01-14T12:00:00.000000+00:00");  // Monday
   EXPECT_EQ(Get(wire["id"].get<std::string>())["status"], "success");
   EXPECT_EQ(Get(friday["id"].get<std::string>())["status"], "created");
+}
+
+TEST_F(TransferTest, LogsBecomeSignedWebhookEvents) {
+  Ok("POST", "/webhook", {{"url", "http://127.0.0.1:1/hook"}, {"subscriptions", {"transfer"}}});
+  Fund(10'000);
+  Json t = Create(Transfer(321));
+  Advance(11);
+  std::vector<std::string> types;
+  for (Json all = SimGet("webhook-deliveries"); const auto& d : all["deliveries"]) {
+    Json body = Json::parse(d["body"].get<std::string>());
+    EXPECT_EQ(body["event"]["subscription"], "transfer");
+    EXPECT_EQ(body["event"]["log"]["transfer"]["id"], t["id"]);
+    types.push_back(body["event"]["log"]["type"].get<std::string>());
+  }
+  std::sort(types.begin(), types.end());
+  EXPECT_EQ(types, (std::vector<std::string>{"created", "processing", "success"}));
 }
 
 TEST_F(TransferTest, FiltersAndSort) {
