@@ -11,6 +11,7 @@ namespace balcao::formats {
 namespace {
 
 using internal::AllDigits;
+using internal::JoinErrors;
 using internal::DigitChar;
 using std::chrono::days;
 using std::chrono::sys_days;
@@ -78,12 +79,6 @@ void DecodeBarcode(std::string_view b, std::optional<Date> reference, BoletoRepo
   std::string expected = ExpectedGeneralDv(b);
   if (x.general_dv != expected) r.errors.push_back("general DV (pos 5) is " + x.general_dv + ", expected " + expected);
   if (x.currency_code != "9") r.errors.push_back("currency code (pos 4) is " + x.currency_code + ", not 9 (real)");
-}
-
-std::string JoinErrors(std::string_view what, const std::vector<std::string>& errors) {
-  std::string out = "invalid " + std::string(what) + ": ";
-  for (std::size_t i = 0; i < errors.size(); ++i) out += (i ? "; " : "") + errors[i];
-  return out;
 }
 
 }  // namespace

@@ -243,9 +243,7 @@ BrCodeReport InspectBrCode(std::string_view payload) {
 StatusOr<BrCode> ParseBrCode(std::string_view payload) {
   BrCodeReport r = InspectBrCode(payload);
   if (r.valid()) return std::move(r.code);
-  std::string message = "invalid BR Code: ";
-  for (std::size_t i = 0; i < r.errors.size(); ++i) message += (i ? "; " : "") + r.errors[i];
-  return InvalidArgumentError(std::move(message));
+  return InvalidArgumentError(internal::JoinErrors("BR Code", r.errors));
 }
 
 Status ValidatePixKey(std::string_view key) {

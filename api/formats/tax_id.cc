@@ -116,12 +116,6 @@ StatusOr<std::string> CnpjCheckDigits(std::string_view body12) {
 
 namespace {
 
-std::string Joined(const std::vector<std::string>& errors) {
-  std::string out;
-  for (const auto& e : errors) out += (out.empty() ? "" : "; ") + e;
-  return out;
-}
-
 // Applies a mask where 'x' takes the next character: "xxx.xxx.xxx-xx".
 std::string Mask(std::string_view normalized, std::string_view mask) {
   std::string out;
@@ -137,13 +131,13 @@ constexpr std::string_view kCnpjMask = "xx.xxx.xxx/xxxx-xx";
 
 StatusOr<std::string> FormatCpf(std::string_view text) {
   TaxIdReport r = InspectCpf(text);
-  if (!r.valid()) return InvalidArgumentError("CPF: " + Joined(r.errors));
+  if (!r.valid()) return InvalidArgumentError(internal::JoinErrors("CPF", r.errors));
   return Mask(r.normalized, kCpfMask);
 }
 
 StatusOr<std::string> FormatCnpj(std::string_view text) {
   TaxIdReport r = InspectCnpj(text);
-  if (!r.valid()) return InvalidArgumentError("CNPJ: " + Joined(r.errors));
+  if (!r.valid()) return InvalidArgumentError(internal::JoinErrors("CNPJ", r.errors));
   return Mask(r.normalized, kCnpjMask);
 }
 
@@ -151,12 +145,12 @@ StatusOr<TaxId> TaxId::Parse(std::string_view text) {
   std::string stripped = internal::StripChars(text, kTaxIdSeparators);
   if (stripped.size() == 11) {
     TaxIdReport r = InspectCpf(text);
-    if (!r.valid()) return InvalidArgumentError("CPF: " + Joined(r.errors));
+    if (!r.valid()) return InvalidArgumentError(internal::JoinErrors("CPF", r.errors));
     return TaxId(TaxIdKind::kCpf, r.normalized);
   }
   if (stripped.size() == 14) {
     TaxIdReport r = InspectCnpj(text);
-    if (!r.valid()) return InvalidArgumentError("CNPJ: " + Joined(r.errors));
+    if (!r.valid()) return InvalidArgumentError(internal::JoinErrors("CNPJ", r.errors));
     return TaxId(TaxIdKind::kCnpj, r.normalized);
   }
   return InvalidArgumentError("tax id must be a CPF (11 digits) or a CNPJ (14 characters), got " +

@@ -7,6 +7,7 @@ namespace balcao::formats {
 namespace {
 
 using internal::AllDigits;
+using internal::JoinErrors;
 
 constexpr std::string_view kLineSeparators = " .-";
 
@@ -91,12 +92,6 @@ void DecodeBarcode(std::string_view b, int modulus, UtilitySlipReport& r) {
   s.free_field_25 = std::string(b.substr(19, 25));
   std::string expected = ExpectedGeneralDv(b, modulus);
   if (s.general_dv != expected) r.errors.push_back("general DV (pos 4) is " + s.general_dv + ", expected " + expected);
-}
-
-std::string JoinErrors(std::string_view what, const std::vector<std::string>& errors) {
-  std::string out = "invalid " + std::string(what) + ": ";
-  for (std::size_t i = 0; i < errors.size(); ++i) out += (i ? "; " : "") + errors[i];
-  return out;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "api/formats/brcode.h"
 #include "api/formats/check.h"
 #include "api/formats/tax_id.h"
+#include "api/formats/threeds_browser.h"
 
 namespace balcao::formats {
 namespace {
@@ -192,6 +193,38 @@ TEST(FormatsVectors, Crc16) {
     EXPECT_EQ(Crc16Hex(input), e["expected"].get<std::string>()) << e["source"];
   }
   EXPECT_EQ(Crc16Hex(""), "FFFF");
+}
+
+TEST(FormatsVectors, ThreeDsBrowserData) {
+  int ran = 0;
+  for (const auto& [name, entry] : Entries("threeds_browser")) {
+    SCOPED_TRACE(name);
+    const json& in = entry["input"];
+    ThreeDsBrowserData data{.accept_header = in["browserAcceptHeader"].get<std::string>(),
+                            .ip = in["browserIP"].get<std::string>(),
+                            .java_enabled = in["browserJavaEnabled"].get<bool>(),
+                            .language = in["browserLanguage"].get<std::string>(),
+                            .color_depth = in["browserColorDepth"].get<std::string>(),
+                            .screen_height = in["browserScreenHeight"].get<std::string>(),
+                            .screen_width = in["browserScreenWidth"].get<std::string>(),
+                            .tz = in["browserTZ"].get<std::string>(),
+                            .user_agent = in["browserUserAgent"].get<std::string>()};
+    if (in.contains("browserJavascriptEnabled")) data.javascript_enabled = in["browserJavascriptEnabled"].get<bool>();
+    std::vector<std::string> errors = ValidateThreeDsBrowserData(data);
+    EXPECT_EQ(errors.empty(), entry["expected"]["valid"].get<bool>());
+    EXPECT_EQ(errors, Strings(entry["expected"]["errors"]));
+    ++ran;
+  }
+  EXPECT_EQ(ran, GroupSize("threeds_browser"));
+  EXPECT_EQ(ThreeDsColorDepth(30), "24");
+  EXPECT_EQ(ThreeDsColorDepth(24), "24");
+  EXPECT_EQ(ThreeDsColorDepth(64), "48");
+  EXPECT_EQ(ThreeDsColorDepth(0), "1");
+  EXPECT_EQ(ThreeDsBrowserTz(-180), "180");  // Brazil, UTC-3
+  EXPECT_EQ(ThreeDsBrowserTz(120), "-120");
+  ThreeDsBrowserData bad{.accept_header = "*/*", .ip = "300.1.1.1", .language = "", .color_depth = "024",
+                         .screen_height = "0", .screen_width = "1234567", .tz = "-900", .user_agent = ""};
+  EXPECT_EQ(ValidateThreeDsBrowserData(bad).size(), 7u);
 }
 
 TEST(FormatsVectors, BankIds) {

@@ -9,6 +9,12 @@ bool AllDigits(std::string_view s) {
   return true;
 }
 
+std::string JoinErrors(std::string_view what, const std::vector<std::string>& errors) {
+  std::string out = "invalid " + std::string(what) + ": ";
+  for (std::size_t i = 0; i < errors.size(); ++i) out += (i ? "; " : "") + errors[i];
+  return out;
+}
+
 std::string StripChars(std::string_view text, std::string_view separators) {
   std::string out;
   out.reserve(text.size());

@@ -1,10 +1,11 @@
-// Small shared helpers of balcao_formats: digit tests, separator stripping and the check
-// digit algorithms (mod 10 "Luhn-like" and the mod 11 variants). Private to api/formats.
+// Small shared helpers of balcao_formats: digit tests, separator stripping, error joining
+// and the check digit algorithms (mod 10 "Luhn-like" and the mod 11 variants). Private to api/formats.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace balcao::formats::internal {
 
@@ -12,6 +13,9 @@ inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool IsUpperAlnum(char c) { return IsDigit(c) || (c >= 'A' && c <= 'Z'); }
 inline bool IsAlnum(char c) { return IsUpperAlnum(c) || (c >= 'a' && c <= 'z'); }
 bool AllDigits(std::string_view s);
+
+// "invalid <what>: e1; e2" for a Status message.
+std::string JoinErrors(std::string_view what, const std::vector<std::string>& errors);
 
 // `text` without any character of `separators`.
 std::string StripChars(std::string_view text, std::string_view separators);
