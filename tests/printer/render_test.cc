@@ -58,6 +58,8 @@ TEST_P(EveryTemplate, InterpreterTextEqualsTextRenderer) {
   for (const VirtualPage& p : Printed(d)) {
     printed += p.Text();
     EXPECT_EQ(p.high_bytes_before_code_table, 0);
+    EXPECT_EQ(p.cut, profile().cutter);  // every copy ends with exactly one cut
+    EXPECT_EQ(p.drawer_kicks, 0);        // never unless asked
     EXPECT_TRUE(p.notes.empty()) << p.notes.front();
     ASSERT_FALSE(p.code_tables.empty());
     EXPECT_EQ(p.code_tables.front(), CodeTableName(profile().code_table));
