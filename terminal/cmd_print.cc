@@ -38,7 +38,8 @@ constexpr const char* kUsage =
     "  reprint --db BOX.db --id N                                  queue a job again\n"
     "  spool --db BOX.db                                           print the queue once\n"
     "TARGET: tcp://host:9100 | file:/dev/usb/lp0 | file:/path/out.bin | cups:QUEUE\n"
-    "Without --out/--to the text rendering goes to stdout.\n";
+    "Without --out/--to the text rendering goes to stdout. With --queue [--db BOX.db] [--sale ID]\n"
+    "the job is queued for --to TARGET in the box's print queue instead of sent.\n";
 
 struct Args {
   std::vector<std::string> positional;
@@ -49,7 +50,9 @@ struct Args {
 Args Parse(const std::vector<std::string>& in, size_t from) {
   Args a;
   for (size_t i = from; i < in.size(); ++i) {
-    if (in[i].rfind("--", 0) == 0) {
+    if (in[i] == "--queue") {  // the one flag without a value
+      a.flags["queue"] = "1";
+    } else if (in[i].rfind("--", 0) == 0) {
       if (i + 1 >= in.size()) {
         a.error = in[i] + " needs a value";
         return a;
@@ -85,6 +88,36 @@ const PrinterProfile* ProfileFlag(const Args& a) {
   return p;
 }
 
+#ifdef BALCAO_PRINTER_HAS_SPOOLER
+int WithQueue(const Args& a, const std::function<int(offline::PrintJobs&)>& fn) {
+  const char* env = std::getenv("BALCAO_DB");
+  const std::string db = Flag(a, "db", env ? env : "");
+  if (db.empty()) return Fail(1, "needs --db BOX.db or $BALCAO_DB (the box's SQLite store)");
+  StatusOr<std::unique_ptr<offline::Store>> store = offline::Store::Open(db);
+  if (!store.ok()) return Fail(2, store.status().ToString());
+  offline::PrintJobs jobs(**store);
+  return fn(jobs);
+}
+#endif
+
+// --queue: the job goes into the box's print queue instead of straight to the printer;
+// `balcao print spool` (or the service's spooler) prints it, retries it, shows failures.
+int Enqueue(const Args& a, const std::string& bytes) {
+#ifdef BALCAO_PRINTER_HAS_SPOOLER
+  if (!a.flags.count("to")) return Fail(1, "--queue needs --to TARGET (the printer the job is for)");
+  if (!OpenTransport(Flag(a, "to")).ok()) return Fail(1, OpenTransport(Flag(a, "to")).status().message());
+  return WithQueue(a, [&](offline::PrintJobs& jobs) {
+    StatusOr<std::int64_t> id = jobs.Enqueue(Flag(a, "sale"), Flag(a, "kind", "test"), Flag(a, "to"), bytes);
+    if (!id.ok()) return Fail(2, id.status().ToString());
+    std::printf("queued job %lld for %s\n", static_cast<long long>(*id), Flag(a, "to").c_str());
+    return 0;
+  });
+#else
+  (void)bytes;
+  return Fail(2, "this build has no print queue (balcao_offline is missing)");
+#endif
+}
+
 // Renders `doc` and delivers it: --out file, --to target, or text on stdout.
 int Deliver(const Document& doc, const PrinterProfile& profile, const Args& a) {
   StatusOr<std::string> bytes = RenderEscPos(doc, profile);
@@ -94,6 +127,7 @@ int Deliver(const Document& doc, const PrinterProfile& profile, const Args& a) {
     if (!png.ok()) return Fail(2, png.status().ToString());
     if (!WriteFile(Flag(a, "png"), *png)) return Fail(2, "cannot write " + Flag(a, "png"));
   }
+  if (a.flags.count("queue")) return Enqueue(a, *bytes);
   if (a.flags.count("out")) {
     if (!WriteFile(Flag(a, "out"), *bytes)) return Fail(2, "cannot write " + Flag(a, "out"));
     std::printf("wrote %zu bytes to %s\n", bytes->size(), Flag(a, "out").c_str());
@@ -184,16 +218,6 @@ int Profiles() {
 }
 
 #ifdef BALCAO_PRINTER_HAS_SPOOLER
-int WithQueue(const Args& a, const std::function<int(offline::PrintJobs&)>& fn) {
-  const char* env = std::getenv("BALCAO_DB");
-  const std::string db = Flag(a, "db", env ? env : "");
-  if (db.empty()) return Fail(1, "needs --db BOX.db or $BALCAO_DB (the box's SQLite store)");
-  StatusOr<std::unique_ptr<offline::Store>> store = offline::Store::Open(db);
-  if (!store.ok()) return Fail(2, store.status().ToString());
-  offline::PrintJobs jobs(**store);
-  return fn(jobs);
-}
-
 int Jobs(const Args& a) {
   return WithQueue(a, [&](offline::PrintJobs& jobs) {
     std::optional<offline::PrintJobState> state;

@@ -54,39 +54,81 @@ TEST(Cli, QrTextAndBadInput) {
   EXPECT_NE(out.find("tcp://"), std::string::npos) << out;
 }
 
-TEST(Cli, EmulatorProcessReceivesAJobOverTcp) {
-  const auto dir = testing::TempDir("cli-emulator");
-  const std::string log = (dir / "emulator.log").string();
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    FILE* f = std::freopen(log.c_str(), "w", stdout);
-    (void)f;
-    ::execl(BALCAO_CLI, BALCAO_CLI, "printer-emulator", "--port", "0", "--out", (dir / "paper").c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  // The emulator prints "... listening on 127.0.0.1:PORT, ..." once bound.
-  std::string port;
-  for (int i = 0; i < 2000 && port.empty(); ++i) {
-    const std::string text = testing::ReadFile(log);
-    const size_t at = text.find("127.0.0.1:");
-    if (at != std::string::npos && text.find(',', at) != std::string::npos) {
-      port = text.substr(at + 10, text.find(',', at) - at - 10);
-    } else {
-      ::usleep(10000);
+// `balcao printer-emulator` as a child process; SIGTERM stops it.
+struct EmulatorProcess {
+  EmulatorProcess(const fs::path& dir, const std::string& port_arg) {
+    const std::string log = (dir / ("emulator-" + port_arg + ".log")).string();
+    const std::string out = (dir / "paper").string();
+    pid = ::fork();
+    if (pid == 0) {
+      FILE* f = std::freopen(log.c_str(), "w", stdout);
+      (void)f;
+      ::execl(BALCAO_CLI, BALCAO_CLI, "printer-emulator", "--port", port_arg.c_str(), "--out", out.c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    // It prints "... listening on 127.0.0.1:PORT, ..." once bound.
+    for (int i = 0; i < 2000 && port.empty(); ++i) {
+      const std::string text = testing::ReadFile(log);
+      const size_t at = text.find("127.0.0.1:");
+      if (at != std::string::npos && text.find(',', at) != std::string::npos) {
+        port = text.substr(at + 10, text.find(',', at) - at - 10);
+      } else {
+        ::usleep(10000);
+      }
     }
   }
-  ASSERT_FALSE(port.empty());
+  int Stop() {
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  pid_t pid = -1;
+  std::string port;
+};
+
+TEST(Cli, EmulatorProcessReceivesAJobOverTcp) {
+  const auto dir = testing::TempDir("cli-emulator");
+  EmulatorProcess emulator(dir, "0");
+  ASSERT_FALSE(emulator.port.empty());
   std::string out;
-  EXPECT_EQ(RunCli("print sample --kind card --to tcp://127.0.0.1:" + port, &out), 0) << out;
+  EXPECT_EQ(RunCli("print sample --kind card --to tcp://127.0.0.1:" + emulator.port, &out), 0) << out;
   EXPECT_NE(out.find("status before: ok"), std::string::npos) << out;
   EXPECT_TRUE(testing::WaitForJob(dir / "paper", 2));
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(emulator.Stop(), 0);
   EXPECT_NE(testing::ReadFile(testing::JobFile(dir / "paper", 2, "txt")).find("VIA DO CLIENTE"), std::string::npos);
+}
+
+// The queue from the operator's side: a job for a printer that is off is "paid but not
+// printed" in `print jobs`, and `print spool` prints it once the printer is back.
+TEST(Cli, QueuedJobForAnOffPrinterIsVisibleThenPrinted) {
+  const auto dir = testing::TempDir("cli-queue");
+  const std::string db = " --db " + (dir / "box.db").string();
+  EmulatorProcess first(dir, "0");  // learn a free port, then switch the printer off
+  ASSERT_FALSE(first.port.empty());
+  const std::string port = first.port;
+  first.Stop();
+  const std::string to = " --to tcp://127.0.0.1:" + port;
+  std::string out;
+  ASSERT_EQ(RunCli("print sample --kind pix --queue --sale S-77" + to + db, &out), 0) << out;
+  EXPECT_NE(out.find("queued job 1"), std::string::npos) << out;
+  EXPECT_EQ(RunCli("print spool" + db, &out), 1) << out;
+  EXPECT_NE(out.find("failed 1"), std::string::npos) << out;
+  EXPECT_EQ(RunCli("print jobs --state failed" + db, &out), 0);
+  EXPECT_NE(out.find("PAID BUT NOT PRINTED"), std::string::npos) << out;
+  EXPECT_NE(out.find("sale=S-77"), std::string::npos) << out;
+  EXPECT_NE(out.find("error=printer at tcp://127.0.0.1:" + port), std::string::npos) << out;
+
+  EmulatorProcess back(dir, port);
+  ASSERT_EQ(back.port, port);
+  EXPECT_EQ(RunCli("print spool" + db, &out), 0) << out;
+  EXPECT_NE(out.find("printed 1, failed 0, requeued 1"), std::string::npos) << out;
+  EXPECT_TRUE(testing::WaitForJob(dir / "paper", 1));
+  EXPECT_EQ(RunCli("print jobs --state failed" + db, &out), 0);
+  EXPECT_EQ(out.find("S-77"), std::string::npos) << out;
+  EXPECT_EQ(back.Stop(), 0);
+  EXPECT_NE(testing::ReadFile(testing::JobFile(dir / "paper", 1, "txt")).find("PAGUE COM PIX"), std::string::npos);
 }
 
 }  // namespace
