@@ -87,6 +87,10 @@ class Context {
   // "http://127.0.0.1:<port>": base for public links (pdf, link, challengeUrl).
   const std::string& public_base_url() const;
 
+  // Fee in cents the sandbox charges for an operation kind ("invoice", "deposit",
+  // "transfer"...); 0 unless configured (docs/sandbox.md).
+  std::int64_t Fee(std::string_view kind) const;
+
   std::string NewId();    // 16 decimal digits, unique
   std::string NewUuid();  // 32 lowercase hex digits
 
@@ -101,6 +105,8 @@ class Context {
   Entity Insert(std::string_view resource, Json doc);
   // Writes back e.doc (bumping `updated` when the doc has that key) and its filter keys.
   void Save(Entity& e);
+  // Deletes the entity for good (webhook and event DELETE); its logs stay.
+  void Remove(const Entity& e);
 
   // Writes a log of `type` for `e` (its resource must have logs), with the entity embedded
   // under the resource's log key, plus `extra` keys; turns it into events for the

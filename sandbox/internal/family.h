@@ -34,6 +34,9 @@ using FileFn = std::function<File(Context& ctx, const Entity& e, std::string_vie
 using SubGetFn = std::function<Json(Context& ctx, const Entity& e, Problems& problems)>;
 // POST /x/{uuid}/purchase -> {"purchase": <returned doc>}; `parent` found by lookup_key.
 using SubPostFn = std::function<Json(Context& ctx, Entity& parent, const Json& body, Problems& problems)>;
+// GET /x (list) when the resource is not a stored collection (balance, public-key):
+// returns the whole envelope {"cursor":..., "<plural>":[...]}.
+using ListFn = std::function<Json(Context& ctx, const Query& query, Problems& problems)>;
 // A scheduled job (Context::Schedule), run when the sandbox clock reaches its time.
 using JobFn = std::function<void(Context& ctx, const Json& payload)>;
 // POST /sandbox/<name> (payer actions...). Runs in the workspace named by the body's
@@ -52,6 +55,7 @@ struct Family {
   FileFn file;
   SubGetFn sub_get;
   SubPostFn sub_post;
+  ListFn list;
 };
 
 class Registry {

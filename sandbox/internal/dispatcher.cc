@@ -1,0 +1,452 @@
+#include "sandbox/internal/dispatcher.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+
+#include "sandbox/internal/family.h"
+#include "sandbox/internal/url.h"
+
+namespace balcao::sandbox::internal {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// A request matched against the resource table.
+struct Route {
+  const api::ResourceSpec* spec = nullptr;
+  api::Op op = api::kList;
+  bool is_log = false;
+  std::string id;
+  std::string template_path;  // "/v2/invoice/{id}/pdf"
+};
+
+std::optional<Route> Match(const std::string& method, const std::vector<std::string>& seg) {
+  if (seg.size() < 2 || seg[0] != "v2") return std::nullopt;
+  const api::ResourceSpec* spec = nullptr;
+  std::size_t rest = 0;
+  if (seg.size() >= 3) spec = api::FindResource(seg[1] + "/" + seg[2]), rest = 3;
+  if (!spec) spec = api::FindResource(seg[1]), rest = 2;
+  if (!spec) return std::nullopt;
+  Route r;
+  r.spec = spec;
+  const std::string base = "/v2/" + std::string(spec->name);
+  const std::size_t n = seg.size() - rest;
+  auto at = [&](std::size_t i) -> const std::string& { return seg[rest + i]; };
+  auto accept = [&](api::Op op, std::string tmpl, bool is_log = false) -> std::optional<Route> {
+    if (!spec->Has(is_log && op != api::kPdf ? api::kLogs : op)) return std::nullopt;
+    r.op = op;
+    r.is_log = is_log;
+    r.template_path = base + tmpl;
+    return r;
+  };
+  if (n == 0) {
+    if (method == "GET") return accept(api::kList, "");
+    if (method == "PUT") return accept(api::kPutBatch, "");
+    if (method == "POST") return spec->Has(api::kCreateBatch) ? accept(api::kCreateBatch, "")
+                                                               : accept(api::kCreateSingle, "");
+    return std::nullopt;
+  }
+  if (at(0) == "log" && spec->Has(api::kLogs)) {
+    if (n == 1 && method == "GET") return accept(api::kList, "/log", true);
+    if (n >= 2) r.id = at(1);
+    if (n == 2 && method == "GET") return accept(api::kGet, "/log/{id}", true);
+    if (n == 3 && method == "GET" && at(2) == "pdf" && spec->Has(api::kLogPdf)) {
+      r.op = api::kPdf;
+      r.is_log = true;
+      r.template_path = base + "/log/{id}/pdf";
+      return r;
+    }
+    return std::nullopt;
+  }
+  r.id = at(0);
+  if (n == 1) {
+    if (method == "GET") return accept(api::kGet, "/{id}");
+    if (method == "PATCH") return accept(api::kPatch, "/{id}");
+    if (method == "DELETE") return accept(api::kDelete, "/{id}");
+    return std::nullopt;
+  }
+  if (n == 2) {
+    if (method == "GET" && at(1) == "pdf") return accept(api::kPdf, "/{id}/pdf");
+    if (method == "GET" && at(1) == "qrcode") return accept(api::kQrcode, "/{id}/qrcode");
+    if (method == "GET" && at(1) == "payment") return accept(api::kPaymentSub, "/{id}/payment");
+    if (method == "POST" && at(1) == "purchase") return accept(api::kPurchaseSub, "/{uuid}/purchase");
+  }
+  return std::nullopt;
+}
+
+Problem Unsupported(const Route& r) {
+  return MakeProblem("unsupportedOperation",
+                     "This sandbox does not emulate " + r.template_path + " for this method yet.",
+                     "Este sandbox ainda não emula " + r.template_path + " para este método.");
+}
+
+// Access-Id / Access-Time / Access-Signature (wire.md §2). Appends problems on failure.
+std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems& problems) {
+  const std::string_view id = req.Header("access-id"), time = req.Header("access-time"),
+                         signature = req.Header("access-signature");
+  auto missing = [&](std::string_view value, const char* code, const char* name) {
+    if (!value.empty()) return false;
+    problems.push_back(MakeProblem(code, std::string("Header ") + name + " is missing.",
+                                   std::string("O cabeçalho ") + name + " está ausente."));
+    return true;
+  };
+  bool any = missing(id, "missingAccessId", "Access-Id");
+  any = missing(time, "missingAccessTime", "Access-Time") || any;
+  any = missing(signature, "missingAccessSignature", "Access-Signature") || any;
+  if (any) return std::nullopt;
+
+  Caller caller;
+  caller.access_id = std::string(id);
+  std::vector<std::string> seg;
+  for (std::size_t i = 0, j; i <= id.size(); i = j + 1) {
+    j = id.find('/', i);
+    if (j == std::string_view::npos) j = id.size();
+    seg.emplace_back(id.substr(i, j - i));
+  }
+  std::string principal;
+  bool form_ok = false;
+  if (seg.size() == 2 && seg[0] == "project" && !seg[1].empty()) {
+    principal = "project/" + seg[1];
+    form_ok = true;
+  } else if ((seg.size() == 2 || (seg.size() == 4 && seg[2] == "workspace" && !seg[3].empty())) &&
+             seg[0] == "organization" && !seg[1].empty()) {
+    principal = "organization/" + seg[1];
+    caller.kind = Caller::Kind::kOrganization;
+    if (seg.size() == 4) caller.workspace_id = seg[3];
+    form_ok = true;
+  }
+  if (!form_ok) {
+    problems.push_back(MakeProblem(
+        "invalidAccessId", "Access-Id must be project/<id>, organization/<id> or organization/<id>/workspace/<id>.",
+        "Access-Id deve ser project/<id>, organization/<id> ou organization/<id>/workspace/<id>."));
+    return std::nullopt;
+  }
+  auto registered = s.engine->FindPrincipal(principal);
+  if (!registered) {
+    const bool project = caller.kind == Caller::Kind::kProject;
+    problems.push_back(MakeProblem(project ? "invalidProject" : "invalidOrganization",
+                                   std::string(project ? "Project" : "Organization") + " '" + seg[1] +
+                                       "' is not registered in this sandbox.",
+                                   std::string(project ? "Projeto" : "Organização") + " '" + seg[1] +
+                                       "' não está cadastrado(a) neste sandbox."));
+    return std::nullopt;
+  }
+  caller.organization_id = registered->principal.organization_id;
+  if (caller.kind == Caller::Kind::kProject) caller.workspace_id = registered->principal.workspace_id;
+
+  // Access-Time: Unix seconds, integer or fractional, within the window of sandbox time.
+  std::string time_text(time);
+  char* end = nullptr;
+  const double seconds = std::strtod(time_text.c_str(), &end);
+  const bool numeric = end && *end == '\0' && !time_text.empty() &&
+                       std::all_of(time_text.begin(), time_text.end(),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+  // The window is centred on sandbox time; after the simulation API moved the clock, callers
+  // that sign with the real clock (every SDK) stay accepted too (docs/sandbox.md).
+  const UnixMicros now = s.engine->Now(), window = s.engine->options().access_time_window;
+  auto within = [&](UnixMicros reference) {
+    const double skew = seconds * 1e6 - static_cast<double>(reference);
+    return skew <= static_cast<double>(window) && -skew <= static_cast<double>(window);
+  };
+  if (!numeric || !(within(now) || within(SystemClock::Instance().Now()))) {
+    const std::string w = std::to_string(window / kMicrosPerSecond);
+    problems.push_back(MakeProblem(
+        "invalidAccessTime",
+        "Access-Time must be Unix seconds within " + w + " s of the sandbox clock (now " +
+            std::to_string(now / kMicrosPerSecond) + ").",
+        "Access-Time deve estar em segundos Unix a no máximo " + w + " s do relógio do sandbox (agora " +
+            std::to_string(now / kMicrosPerSecond) + ")."));
+    return std::nullopt;
+  }
+  const std::string message = std::string(id) + ":" + time_text + ":" + req.body;
+  if (!registered->key.Verify(message, signature)) {
+    problems.push_back(MakeProblem("invalidCredentials",
+                                   "Provided digital signature in the header Access-Signature does not check out.",
+                                   "A assinatura digital no cabeçalho Access-Signature não confere."));
+    return std::nullopt;
+  }
+  if (caller.kind == Caller::Kind::kOrganization && !caller.workspace_id.empty()) {
+    bool known = false;
+    Problems ignored;
+    Caller org = caller;
+    (void)s.engine->Run(org, Lang::kEnUs, ignored, [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); });
+    if (!known) {
+      problems.push_back(MakeProblem("invalidWorkspace",
+                                     "Workspace '" + caller.workspace_id + "' does not belong to this organization.",
+                                     "O workspace '" + caller.workspace_id + "' não pertence a esta organização."));
+      return std::nullopt;
+    }
+  }
+  return caller;
+}
+
+std::string PluralMessage(const api::ResourceSpec& spec, std::string_view verb) {
+  return std::string(spec.name) + "(s) successfully " + std::string(verb);
+}
+
+// The generic operations. Runs inside one engine transaction.
+HttpResponse Serve(Services& s, const Route& r, const Caller& caller, const Query& query, const HttpRequest& req,
+                   Lang lang) {
+  const Family* family = Registry::Instance().Find(r.spec->name);
+  const std::string resource = std::string(r.spec->name) + (r.is_log ? "/log" : "");
+  std::optional<Json> body;
+  Problems problems;
+  if (req.method == "POST" || req.method == "PUT" || req.method == "PATCH") {
+    body = ParseBody(req.body, problems);
+    if (!body) return ErrorResponse(400, problems, lang);
+  }
+  Json answer;
+  File file;
+  bool is_file = false;
+  auto lookup = [&](Context& ctx) -> std::optional<Entity> {
+    const std::string key = family && !r.is_log ? family->lookup_key : "id";
+    auto e = ctx.FindBy(resource, key, r.id);
+    if (!e) problems.push_back(NotFound(resource, r.id));
+    return e;
+  };
+  Status st = s.engine->Run(caller, lang, problems, [&](Context& ctx) {
+    switch (r.op) {
+      case api::kList:
+        if (family && family->list && !r.is_log) answer = family->list(ctx, query, problems);
+        else answer = ListEnvelope(ctx, *r.spec, r.is_log, query, problems);
+        return;
+      case api::kGet: {
+        auto e = lookup(ctx);
+        if (!e) return;
+        ApplyFields(e->doc, query);
+        answer = {{r.is_log ? std::string("log") : std::string(r.spec->single_key), std::move(e->doc)}};
+        return;
+      }
+      case api::kCreateBatch:
+      case api::kPutBatch: {
+        if (!family || !family->create) return problems.push_back(Unsupported(r));
+        const std::string plural(r.spec->plural_key);
+        auto items = body->is_object() ? body->find(plural) : body->end();
+        if (!body->is_object() || items == body->end() || !items->is_array() || items->empty() ||
+            items->size() > 100 || body->size() != 1) {
+          return problems.push_back(MakeProblem(
+              std::string(kInvalidJson), "Body must be {\"" + plural + "\": [...]} with 1 to 100 items.",
+              "O corpo deve ser {\"" + plural + "\": [...]} com 1 a 100 itens."));
+        }
+        Json out = Json::array();
+        for (std::size_t i = 0; i < items->size(); ++i) {
+          const std::size_t before = problems.size();
+          Json doc = family->create(ctx, (*items)[i], problems);
+          const std::string where = plural + "[" + std::to_string(i) + "]: ";
+          for (std::size_t k = before; k < problems.size(); ++k) {
+            problems[k].en = where + problems[k].en;
+            problems[k].pt = where + problems[k].pt;
+          }
+          if (problems.size() == before) out.push_back(std::move(doc));
+        }
+        answer = {{plural, std::move(out)},
+                  {"message", PluralMessage(*r.spec, r.op == api::kPutBatch ? "updated" : "created")}};
+        return;
+      }
+      case api::kCreateSingle: {
+        if (!family || !family->create) return problems.push_back(Unsupported(r));
+        Json doc = family->create(ctx, *body, problems);
+        answer = {{std::string(r.spec->single_key), std::move(doc)}};
+        return;
+      }
+      case api::kPatch:
+      case api::kDelete: {
+        const bool patch = r.op == api::kPatch;
+        if (!family || !(patch ? static_cast<bool>(family->patch) : static_cast<bool>(family->remove)))
+          return problems.push_back(Unsupported(r));
+        if (patch && (!body->is_object() || body->empty()))
+          return problems.push_back(MakeProblem(std::string(kInvalidJson), "Body must be a non-empty JSON object.",
+                                                "O corpo deve ser um objeto JSON não vazio."));
+        auto e = lookup(ctx);
+        if (!e) return;
+        if (patch) family->patch(ctx, *e, *body, problems);
+        else family->remove(ctx, *e, problems);
+        answer = {{std::string(r.spec->single_key), e->doc}};
+        return;
+      }
+      case api::kPdf:
+      case api::kQrcode: {
+        if (!family || !family->file) return problems.push_back(Unsupported(r));
+        auto e = lookup(ctx);
+        if (!e) return;
+        file = family->file(ctx, *e, r.is_log ? "log-pdf" : (r.op == api::kPdf ? "pdf" : "qrcode"), query, problems);
+        is_file = true;
+        return;
+      }
+      case api::kPaymentSub: {
+        if (!family || !family->sub_get) return problems.push_back(Unsupported(r));
+        auto e = lookup(ctx);
+        if (!e) return;
+        answer = {{"payment", family->sub_get(ctx, *e, problems)}};
+        return;
+      }
+      case api::kPurchaseSub: {
+        if (!family || !family->sub_post) return problems.push_back(Unsupported(r));
+        auto parent = ctx.FindBy(resource, "uuid", r.id);
+        if (!parent) return problems.push_back(NotFound(resource, r.id));
+        answer = {{"purchase", family->sub_post(ctx, *parent, *body, problems)}};
+        return;
+      }
+      default:
+        problems.push_back(Unsupported(r));
+    }
+  });
+  if (!st.ok()) return InternalErrorResponse(st);
+  if (!problems.empty()) return ErrorResponse(400, problems, lang);
+  if (is_file) {
+    HttpResponse res;
+    res.content_type = file.content_type;
+    res.body = std::move(file.bytes);
+    return res;
+  }
+  return JsonResponse(200, answer);
+}
+
+}  // namespace
+
+Status FaultScript::Add(const std::string& route, const std::vector<std::string>& faults) {
+  for (const auto& f : faults) {
+    const bool delay = f.rfind("delay-", 0) == 0 && f.size() > 6 &&
+                       std::all_of(f.begin() + 6, f.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!delay && f != "http-500" && f != "reset-before-processing" && f != "commit-then-drop-response")
+      return InvalidArgumentError("unknown fault '" + f +
+                                  "' (http-500, delay-<ms>, reset-before-processing, commit-then-drop-response)");
+  }
+  std::lock_guard lock(mu_);
+  auto& q = faults_[route];
+  q.insert(q.end(), faults.begin(), faults.end());
+  return OkStatus();
+}
+
+void FaultScript::Clear() {
+  std::lock_guard lock(mu_);
+  faults_.clear();
+}
+
+std::optional<std::string> FaultScript::Take(const std::string& exact_key, const std::string& template_key) {
+  std::lock_guard lock(mu_);
+  for (const auto* key : {&exact_key, &template_key}) {
+    auto it = faults_.find(*key);
+    if (it == faults_.end() || it->second.empty()) continue;
+    std::string f = it->second.front();
+    it->second.pop_front();
+    if (it->second.empty()) faults_.erase(it);
+    return f;
+  }
+  return std::nullopt;
+}
+
+std::map<std::string, std::vector<std::string>> FaultScript::Pending() const {
+  std::lock_guard lock(mu_);
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& [k, q] : faults_) out[k] = std::vector<std::string>(q.begin(), q.end());
+  return out;
+}
+
+Lang LangOf(const HttpRequest& request) {
+  return Lower(request.Header("accept-language")).rfind("pt-br", 0) == 0 ? Lang::kPtBr : Lang::kEnUs;
+}
+
+HttpResponse JsonResponse(int status, const Json& body) {
+  HttpResponse res;
+  res.status = status;
+  res.body = body.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return res;
+}
+
+HttpResponse ErrorResponse(int status, const Problems& problems, Lang lang) {
+  Json errors = Json::array();
+  for (const auto& p : problems)
+    errors.push_back({{"code", p.code}, {"message", lang == Lang::kPtBr ? p.pt : p.en}});
+  return JsonResponse(status, {{"errors", errors}});
+}
+
+HttpResponse InternalErrorResponse(const Status& status) {
+  std::fprintf(stderr, "sandbox: %s\n", status.ToString().c_str());
+  return JsonResponse(500, {{"errors", {{{"code", "internalServerError"}, {"message", "Houston, we have a problem."}}}}});
+}
+
+std::optional<Json> ParseBody(std::string_view body, Problems& problems) {
+  // nlohmann's parser is iterative, but deep documents are still no valid API input;
+  // refuse them before parsing (1,000-deep nesting is a bad-input test case).
+  int depth = 0, max_depth = 0;
+  bool in_string = false, escape = false;
+  for (char c : body) {
+    if (in_string) {
+      if (escape) escape = false;
+      else if (c == '\\') escape = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') max_depth = std::max(max_depth, ++depth);
+    else if (c == '}' || c == ']') --depth;
+  }
+  Json parsed = max_depth > 32 ? Json(Json::value_t::discarded) : Json::parse(body, nullptr, false);
+  if (parsed.is_discarded() || !(parsed.is_object() || parsed.is_array())) {
+    problems.push_back(MakeProblem(std::string(kInvalidJson),
+                                   max_depth > 32 ? "Body nests deeper than 32 levels."
+                                                  : "Body is not a valid JSON object.",
+                                   max_depth > 32 ? "O corpo tem mais de 32 níveis de aninhamento."
+                                                  : "O corpo não é um objeto JSON válido."));
+    return std::nullopt;
+  }
+  return parsed;
+}
+
+HttpResponse Dispatch(Services& s, HttpRequest& req) {
+  const std::size_t q = req.target.find('?');
+  const std::string path = NormalizePath(std::string_view(req.target).substr(0, q));
+  const Query query = q == std::string::npos ? Query{} : ParseQuery(std::string_view(req.target).substr(q + 1));
+  const Lang lang = LangOf(req);
+  const auto segments = PathSegments(path);
+  if (!segments.empty() && segments[0] == "sandbox") return HandleSimulation(s, segments, query, req);
+
+  auto route = Match(req.method, segments);
+  const std::string template_key = req.method + " " + (route ? route->template_path : path);
+  const auto fault = s.faults->Take(req.method + " " + path, template_key);
+  if (fault == "http-500") return InternalErrorResponse(InternalError("injected fault http-500 on " + template_key));
+  if (fault == "reset-before-processing") {
+    HttpResponse res;
+    res.disposition = Disposition::kReset;
+    return res;
+  }
+  if (!route) {
+    return ErrorResponse(404, {MakeProblem("invalidRoute", req.method + " " + path + " is not a route of this API.",
+                                           req.method + " " + path + " não é uma rota desta API.")},
+                         lang);
+  }
+  HttpResponse res;
+  Problems problems;
+  if (route->spec->name == "boleto" && route->op == api::kPdf && !route->is_log) {
+    // Public route: no authentication; the boleto's own workspace serves it.
+    auto scope = s.engine->ScopeOf("boleto", route->id);
+    Caller owner{Caller::Kind::kSimulation, "public", "", scope.value_or("")};
+    res = Serve(s, *route, owner, query, req, lang);
+  } else if (auto caller = Authenticate(s, req, problems)) {
+    const bool workspace_route = route->spec->name == "workspace";
+    if (caller->workspace_id.empty() && !workspace_route) {
+      problems.push_back(MakeProblem("invalidAccessId",
+                                     "Organization credentials must name a workspace "
+                                     "(organization/<id>/workspace/<id>) for this route.",
+                                     "Credenciais de organização devem indicar um workspace "
+                                     "(organization/<id>/workspace/<id>) para esta rota."));
+    } else if (workspace_route && route->op == api::kCreateSingle && caller->kind != Caller::Kind::kOrganization) {
+      problems.push_back(MakeProblem("invalidCredentials", "Only organization credentials may create workspaces.",
+                                     "Apenas credenciais de organização podem criar workspaces."));
+    }
+    if (problems.empty()) res = Serve(s, *route, *caller, query, req, lang);
+  }
+  if (!problems.empty()) res = ErrorResponse(400, problems, lang);
+  if (fault && fault->rfind("delay-", 0) == 0) res.delay_ms = std::atoi(fault->c_str() + 6);
+  if (fault == "commit-then-drop-response") res.disposition = Disposition::kDrop;
+  return res;
+}
+
+}  // namespace balcao::sandbox::internal

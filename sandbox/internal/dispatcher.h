@@ -1,0 +1,60 @@
+// From an HTTP request to an answer: fault script, tolerant parsing, routing derived from
+// api/resources.h, authentication, envelopes (wire.md §6-7), the generic operations, and
+// the simulation API under /sandbox/. No Beast here (see http_server.h).
+// Thread-safety: Dispatch is called concurrently; state lives in the Engine and FaultScript.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "sandbox/internal/engine_core.h"
+#include "sandbox/internal/http_server.h"
+
+namespace balcao::sandbox::internal {
+
+// Scripted faults per route (style.md G16): "POST /v2/invoice" (or an exact path, or a
+// route template such as "GET /v2/invoice/{id}") -> faults applied to the next requests in
+// order: "http-500", "delay-<ms>", "reset-before-processing", "commit-then-drop-response".
+class FaultScript {
+ public:
+  // Appends faults; kInvalidArgument names an unknown fault.
+  Status Add(const std::string& route, const std::vector<std::string>& faults);
+  void Clear();
+  // The next fault for this request (consumed), trying the exact path then the template.
+  std::optional<std::string> Take(const std::string& exact_key, const std::string& template_key);
+  std::map<std::string, std::vector<std::string>> Pending() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::deque<std::string>> faults_;
+};
+
+struct Services {
+  Engine* engine = nullptr;
+  FaultScript* faults = nullptr;
+  std::function<void()> flush_deliveries;  // runs due jobs and delivers due webhooks now
+  std::string demo_organization_id;
+  std::string demo_workspace_id;
+};
+
+HttpResponse Dispatch(Services& services, HttpRequest& request);
+
+// Shared by the dispatcher, listing and simulation code.
+Lang LangOf(const HttpRequest& request);
+HttpResponse JsonResponse(int status, const Json& body);
+HttpResponse ErrorResponse(int status, const Problems& problems, Lang lang);
+HttpResponse InternalErrorResponse(const Status& status);
+// Parses a request body as JSON (depth-limited); nullopt + a problem when it is not.
+std::optional<Json> ParseBody(std::string_view body, Problems& problems);
+// Generic list of a stored collection: {"cursor": ..., "<plural>": [...]}.
+Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, const Query& query, Problems& problems);
+// Keeps only the keys named in the `fields` query parameter (no-op when absent).
+void ApplyFields(Json& doc, const Query& query);
+HttpResponse HandleSimulation(Services& services, const std::vector<std::string>& segments, const Query& query,
+                              HttpRequest& request);
+
+}  // namespace balcao::sandbox::internal

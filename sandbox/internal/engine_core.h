@@ -1,0 +1,101 @@
+// The Engine: owns the Store, the sandbox clock, the registered principals, the sandbox's
+// webhook-signing key and the lock that serialises every state change. Requests, jobs and
+// simulation actions run through Run(), one SQLite transaction each.
+// Thread-safety: all public methods are thread-safe (one mutex).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "api/crypto.h"
+#include "common/status.h"
+#include "sandbox/internal/engine.h"
+#include "sandbox/internal/store.h"
+
+namespace balcao::sandbox::internal {
+
+struct EngineOptions {
+  std::string db_path = ":memory:";
+  std::string public_base_url;          // "http://127.0.0.1:<port>"
+  UnixMicros access_time_window = 300 * kMicrosPerSecond;
+  std::map<std::string, std::int64_t> fees;  // per operation kind, cents (docs/sandbox.md)
+};
+
+struct RegisteredKey {
+  Principal principal;
+  api::PublicKey key;
+};
+
+class Engine {
+ public:
+  static StatusOr<std::unique_ptr<Engine>> Open(EngineOptions options, const api::PrivateKey& signing_key);
+
+  // Runs fn(ctx) in one transaction; commits when it leaves `problems` empty, else rolls
+  // back. A thrown exception (a bug or a storage fault) rolls back and becomes kInternal.
+  Status Run(const Caller& caller, Lang lang, Problems& problems, const std::function<void(Context&)>& fn);
+
+  UnixMicros Now() const;
+  // Moves the sandbox clock (never backwards) and runs every job that fell due, in due order.
+  Status SetClock(UnixMicros t);
+  Status Advance(UnixMicros delta) { return SetClock(Now() + delta); }
+  Status RunDueJobs();
+
+  std::optional<RegisteredKey> FindPrincipal(const std::string& access_id) const;
+  Status RegisterPrincipal(const Principal& p);
+
+  const api::PrivateKey& signing_key() const { return signing_key_; }
+  std::string signing_key_created() const { return signing_key_created_; }
+  const EngineOptions& options() const { return options_; }
+  std::int64_t Fee(const std::string& kind) const;
+  void set_public_base_url(std::string url) { options_.public_base_url = std::move(url); }
+
+  // Webhook deliveries: the sender polls due ones and reports results.
+  std::vector<Delivery> DueDeliveries(int limit);
+  void FinishDelivery(Delivery d, int http_status, const std::string& error);
+  std::vector<Delivery> Deliveries(int limit);
+  void set_delivery_signal(std::function<void()> fn) { delivery_signal_ = std::move(fn); }
+
+  // Wipes every entity, ledger row, job and delivery (principals and keys stay).
+  Status Reset();
+  // Public route support: the workspace that owns resource/id, if any.
+  std::optional<std::string> ScopeOf(std::string_view resource, std::string_view id);
+  std::int64_t CountForTest(std::string_view resource);
+
+  // Used by Context.
+  Store& store() { return *store_; }
+  std::string NewId();
+  std::string NewUuid();
+  void NoteNewDeliveries() { new_deliveries_ = true; }
+
+ private:
+  Engine(EngineOptions options, std::unique_ptr<Store> store, const api::PrivateKey& key);
+  Status RunLocked(const Caller& caller, Lang lang, UnixMicros now, Problems& problems,
+                   const std::function<void(Context&)>& fn);
+  Status RunDueJobsLocked();
+  void Signal();
+
+  EngineOptions options_;
+  std::unique_ptr<Store> store_;
+  api::PrivateKey signing_key_;
+  std::string signing_key_created_;
+  mutable std::recursive_mutex mu_;
+  UnixMicros clock_offset_ = 0;  // sandbox time = system time + offset
+  std::map<std::string, RegisteredKey> principals_;
+  std::mt19937_64 rng_;
+  bool new_deliveries_ = false;
+  std::function<void()> delivery_signal_;
+};
+
+// Filter keys of a document (see docs/sandbox.md "How to add a resource family").
+std::vector<IndexKey> IndexKeys(std::string_view resource, const Json& doc);
+// Python json.dumps(obj, sort_keys=True) text: ", " and ": " separators, ASCII escapes.
+std::string PythonJsonDumps(const Json& value);
+
+}  // namespace balcao::sandbox::internal

@@ -1,0 +1,114 @@
+// Account resources: workspace (organization-only create, PATCH incl. block/unblock and
+// picture), balance (the ledger's running sum), transactions (read-only: written by
+// every financial operation through Context::AddTransaction) and the public key that
+// signs webhook deliveries.
+#include <algorithm>
+#include <cctype>
+
+#include "api/crypto.h"
+#include "sandbox/internal/engine_core.h"
+#include "sandbox/internal/family.h"
+#include "sandbox/internal/validate.h"
+
+namespace balcao::sandbox::internal {
+namespace {
+
+bool UrlSafe(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return std::islower(c) || std::isdigit(c) || c == '-' || c == '_';
+  });
+}
+
+// Shared by create and PATCH: username (URL-safe, unique), name, allowedTaxIds.
+void ReadWorkspaceFields(Context& ctx, Reader& in, Json& doc, const std::string& self_id) {
+  if (auto name = in.String("name", Need::kOptional, "invalidName", 1, 100)) doc["name"] = *name;
+  if (auto username = in.String("username", Need::kOptional, "invalidUsername", 1, 50)) {
+    if (!UrlSafe(*username)) {
+      in.Fail("username", "invalidUsername", "must hold only lowercase letters, digits, '-' and '_'.",
+              "deve ter apenas letras minúsculas, dígitos, '-' e '_'.");
+    } else {
+      ListQuery q;
+      q.resource = "workspace";
+      q.scope = ctx.caller().organization_id;
+      q.keys = {{"username", {*username}}};
+      for (const auto& other : ctx.engine().store().List(q))
+        if (other.id != self_id)
+          return in.Fail("username", "invalidUsername", "is already taken.", "já está em uso.");
+      doc["username"] = *username;
+    }
+  }
+  if (auto ids = in.StringList("allowedTaxIds", Need::kOptional, "invalidTaxId")) {
+    Json list = Json::array();
+    for (const auto& t : *ids) {
+      auto formatted = NormalizeTaxId(t);
+      if (!formatted) return in.Fail("allowedTaxIds", "invalidTaxId", "holds an invalid CPF/CNPJ: " + t + ".",
+                                     "contém um CPF/CNPJ inválido: " + t + ".");
+      list.push_back(*formatted);
+    }
+    doc["allowedTaxIds"] = list;
+  }
+}
+
+Json CreateWorkspace(Context& ctx, const Json& body, Problems& problems) {
+  Reader in(body, problems);
+  Json doc = Json::object();
+  if (!in.Has("name")) in.String("name", Need::kRequired, "invalidName");
+  if (!in.Has("username")) in.String("username", Need::kRequired, "invalidUsername");
+  ReadWorkspaceFields(ctx, in, doc, "");
+  in.RejectUnknown();
+  if (!problems.empty()) return nullptr;
+  doc.update({{"organizationId", ctx.caller().organization_id}, {"pictureUrl", ""}, {"status", "active"}});
+  if (!doc.contains("allowedTaxIds")) doc["allowedTaxIds"] = Json::array();
+  return ctx.Insert("workspace", std::move(doc)).doc;
+}
+
+void PatchWorkspace(Context& ctx, Entity& e, const Json& changes, Problems& problems) {
+  Reader in(changes, problems);
+  Json doc = Json::object();
+  ReadWorkspaceFields(ctx, in, doc, e.id);
+  auto status = in.Enum("status", Need::kOptional, {"active", "blocked"}, "invalidStatus");
+  auto picture = in.String("picture", Need::kOptional, "invalidPicture", 1, 2'000'000);
+  auto type = in.Enum("pictureType", picture ? Need::kRequired : Need::kOptional, {"image/png", "image/jpeg"},
+                      "invalidPictureType");
+  in.RejectUnknown();
+  if (!problems.empty()) return;
+  if (status) doc["status"] = *status;
+  if (picture && type) doc["pictureUrl"] = ctx.public_base_url() + "/workspace/" + e.id + "/picture";
+  e.doc.update(doc);
+  ctx.Save(e);
+}
+
+Json ListBalance(Context& ctx, const Query&, Problems&) {
+  Json balance = {{"id", ctx.workspace_id()},
+                  {"amount", ctx.Balance()},
+                  {"currency", "BRL"},
+                  {"updated", FormatTimestamp(ctx.Now())}};
+  return {{"cursor", nullptr}, {"balances", Json::array({balance})}};
+}
+
+Json ListPublicKeys(Context& ctx, const Query&, Problems&) {
+  Engine& engine = ctx.engine();
+  Json key = {{"content", engine.signing_key().public_key().ToPem()}, {"created", engine.signing_key_created()}};
+  return {{"cursor", nullptr}, {"publicKeys", Json::array({key})}};
+}
+
+}  // namespace
+
+BALCAO_SANDBOX_FAMILY(account) {
+  Family workspace;
+  workspace.resource = "workspace";
+  workspace.statuses = {"active", "blocked"};
+  workspace.create = CreateWorkspace;
+  workspace.patch = PatchWorkspace;
+  registry.Add(std::move(workspace));
+  Family balance;
+  balance.resource = "balance";
+  balance.list = ListBalance;
+  registry.Add(std::move(balance));
+  Family public_key;
+  public_key.resource = "public-key";
+  public_key.list = ListPublicKeys;
+  registry.Add(std::move(public_key));
+}
+
+}  // namespace balcao::sandbox::internal

@@ -1,0 +1,152 @@
+// The simulation API under /sandbox/ (docs/sandbox.md): the sandbox clock, fault scripts,
+// webhook deliveries, reset, project registration, and the payer-side actions families
+// register (Registry::AddSimulation). Loopback only, no signatures.
+#include <algorithm>
+
+#include "sandbox/internal/dispatcher.h"
+#include "sandbox/internal/family.h"
+#include "sandbox/internal/validate.h"
+
+namespace balcao::sandbox::internal {
+namespace {
+
+HttpResponse Bad(const std::string& code, const std::string& en, const std::string& pt, Lang lang) {
+  return ErrorResponse(400, {MakeProblem(code, en, pt)}, lang);
+}
+
+Json ClockJson(Engine& engine) { return {{"now", FormatTimestamp(engine.Now())}}; }
+
+HttpResponse Clock(Services& s, const HttpRequest& req, Lang lang) {
+  if (req.method == "GET") return JsonResponse(200, ClockJson(*s.engine));
+  Problems problems;
+  auto body = ParseBody(req.body, problems);
+  if (!body) return ErrorResponse(400, problems, lang);
+  Reader in(*body, problems);
+  auto advance = in.Int("advance", Need::kOptional, 0, 100LL * 365 * 86400, "invalidClock");
+  auto set = in.Time("set", Need::kOptional, "invalidClock");
+  in.RejectUnknown();
+  if (problems.empty() && !advance == !set)
+    problems.push_back(MakeProblem("invalidClock", "Send exactly one of 'advance' (seconds) or 'set' (timestamp).",
+                                   "Envie exatamente um de 'advance' (segundos) ou 'set' (horário)."));
+  if (!problems.empty()) return ErrorResponse(400, problems, lang);
+  Status st = advance ? s.engine->Advance(*advance * kMicrosPerSecond) : s.engine->SetClock(*set);
+  if (!st.ok())
+    return Bad("invalidClock", st.message(), "o relógio do sandbox só anda para frente", lang);
+  s.flush_deliveries();
+  return JsonResponse(200, ClockJson(*s.engine));
+}
+
+HttpResponse Faults(Services& s, const HttpRequest& req, Lang lang) {
+  if (req.method == "DELETE") {
+    s.faults->Clear();
+    return JsonResponse(200, {{"faults", Json::object()}});
+  }
+  if (req.method == "POST") {
+    Problems problems;
+    auto body = ParseBody(req.body, problems);
+    if (!body) return ErrorResponse(400, problems, lang);
+    if (!body->is_object()) return Bad("invalidJson", "Body must map routes to fault lists.",
+                                       "O corpo deve mapear rotas para listas de falhas.", lang);
+    for (auto it = body->begin(); it != body->end(); ++it) {
+      std::vector<std::string> list;
+      if (!it.value().is_array() ||
+          !std::all_of(it.value().begin(), it.value().end(), [](const Json& j) { return j.is_string(); }))
+        return Bad("invalidJson", "Route '" + it.key() + "' must map to a list of fault names.",
+                   "A rota '" + it.key() + "' deve apontar para uma lista de falhas.", lang);
+      for (const auto& f : it.value()) list.push_back(f.get<std::string>());
+      Status st = s.faults->Add(it.key(), list);
+      if (!st.ok()) return Bad("invalidFault", st.message(), st.message(), lang);
+    }
+  }
+  Json pending = Json::object();
+  for (const auto& [route, list] : s.faults->Pending()) pending[route] = list;
+  return JsonResponse(200, {{"faults", pending}});
+}
+
+HttpResponse Deliveries(Services& s) {
+  Json out = Json::array();
+  for (const auto& d : s.engine->Deliveries(1000)) {
+    out.push_back({{"id", std::to_string(d.id)}, {"eventId", d.event_id}, {"webhookId", d.webhook_id},
+                   {"url", d.url}, {"body", d.body}, {"signature", s.engine->signing_key().Sign(d.body)}, {"attempts", d.attempt}, {"state", d.state},
+                   {"lastStatus", d.last_status}, {"lastError", d.last_error},
+                   {"due", FormatTimestamp(d.due)}, {"workspaceId", d.scope}});
+  }
+  return JsonResponse(200, {{"deliveries", out}});
+}
+
+HttpResponse RegisterProject(Services& s, const HttpRequest& req, Lang lang) {
+  Problems problems;
+  auto body = ParseBody(req.body, problems);
+  if (!body) return ErrorResponse(400, problems, lang);
+  Reader in(*body, problems);
+  auto pem = in.String("publicKey", Need::kRequired, "invalidPublicKey", 1, 4096);
+  auto id = in.String("projectId", Need::kOptional, "invalidProject", 1, 64);
+  auto ws = in.String("workspaceId", Need::kOptional, "invalidWorkspace", 1, 64);
+  in.RejectUnknown();
+  if (!problems.empty()) return ErrorResponse(400, problems, lang);
+  if (!api::PublicKey::FromPem(*pem).ok())
+    return Bad("invalidPublicKey", "publicKey must be a secp256k1 SubjectPublicKeyInfo PEM.",
+               "publicKey deve ser um PEM SubjectPublicKeyInfo secp256k1.", lang);
+  const std::string project_id = id.value_or(s.engine->NewId());
+  Principal p{"project/" + project_id, s.demo_organization_id, ws.value_or(s.demo_workspace_id), *pem};
+  Status st = s.engine->RegisterPrincipal(p);
+  if (!st.ok()) return InternalErrorResponse(st);
+  return JsonResponse(200, {{"project", {{"id", project_id}, {"workspaceId", p.workspace_id},
+                                         {"organizationId", p.organization_id}}}});
+}
+
+HttpResponse RunSimulation(Services& s, const SimulationFn& fn, const HttpRequest& req, Lang lang) {
+  Problems problems;
+  auto body = ParseBody(req.body.empty() ? std::string_view("{}") : std::string_view(req.body), problems);
+  if (!body) return ErrorResponse(400, problems, lang);
+  std::string workspace = s.demo_workspace_id;
+  if (body->is_object() && body->contains("workspaceId") && (*body)["workspaceId"].is_string()) {
+    workspace = (*body)["workspaceId"].get<std::string>();
+    body->erase("workspaceId");
+  }
+  Caller caller{Caller::Kind::kSimulation, "sandbox", s.demo_organization_id, workspace};
+  Json answer;
+  Status st = s.engine->Run(caller, lang, problems, [&](Context& ctx) { answer = fn(ctx, *body, problems); });
+  if (!st.ok()) return InternalErrorResponse(st);
+  if (!problems.empty()) return ErrorResponse(400, problems, lang);
+  s.flush_deliveries();
+  return JsonResponse(200, answer);
+}
+
+}  // namespace
+
+HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segments, const Query&,
+                              HttpRequest& req) {
+  const Lang lang = LangOf(req);
+  std::string name;
+  for (std::size_t i = 1; i < segments.size(); ++i) name += (i > 1 ? "/" : "") + segments[i];
+  if (name.empty() && req.method == "GET") {
+    Json routes = {"GET,POST /sandbox/clock", "GET,POST,DELETE /sandbox/faults", "GET /sandbox/webhook-deliveries",
+                   "POST /sandbox/flush", "POST /sandbox/reset", "POST /sandbox/projects"};
+    for (const auto& sim : Registry::Instance().SimulationNames()) routes.push_back("POST /sandbox/" + sim);
+    return JsonResponse(200, {{"routes", routes}, {"now", FormatTimestamp(s.engine->Now())},
+                              {"workspaceId", s.demo_workspace_id}});
+  }
+  if (name == "clock" && (req.method == "GET" || req.method == "POST")) return Clock(s, req, lang);
+  if (name == "faults") return Faults(s, req, lang);
+  if (name == "webhook-deliveries" && req.method == "GET") return Deliveries(s);
+  if (name == "flush" && req.method == "POST") {
+    s.flush_deliveries();
+    return JsonResponse(200, ClockJson(*s.engine));
+  }
+  if (name == "reset" && req.method == "POST") {
+    s.faults->Clear();
+    Status st = s.engine->Reset();
+    if (!st.ok()) return InternalErrorResponse(st);
+    // Workspaces (and the registered keys) survive a reset: they are the credentials.
+    return JsonResponse(200, {{"reset", true}});
+  }
+  if (name == "projects" && req.method == "POST") return RegisterProject(s, req, lang);
+  if (req.method == "POST")
+    if (const SimulationFn* fn = Registry::Instance().FindSimulation(name)) return RunSimulation(s, *fn, req, lang);
+  return ErrorResponse(404, {MakeProblem("invalidRoute", req.method + " /sandbox/" + name + " is not a simulation route.",
+                                         req.method + " /sandbox/" + name + " não é uma rota de simulação.")},
+                       lang);
+}
+
+}  // namespace balcao::sandbox::internal

@@ -1,0 +1,222 @@
+#include "sandbox/sandbox.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "api/crypto.h"
+#include "sandbox/internal/dispatcher.h"
+#include "sandbox/internal/tls_cert.h"
+#include "sandbox/internal/webhook_sender.h"
+
+namespace balcao::sandbox {
+namespace {
+
+using internal::Json;
+
+Status WritePrivateFile(const std::string& path, const std::string& content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) return UnavailableError("cannot write " + path);
+  ::fchmod(fd, 0600);
+  const bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
+  ::close(fd);
+  return ok ? OkStatus() : UnavailableError("cannot write " + path);
+}
+
+Status WriteFile(const std::string& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  return out ? OkStatus() : UnavailableError("cannot write " + path);
+}
+
+// The key in `path`, or a new one written there (mode 0600).
+StatusOr<api::PrivateKey> LoadOrCreateKey(const std::string& path) {
+  if (::access(path.c_str(), F_OK) == 0) return api::PrivateKey::FromFile(path);
+  api::PrivateKey key = api::PrivateKey::Generate();
+  BALCAO_RETURN_IF_ERROR(WritePrivateFile(path, key.ToPem()));
+  return key;
+}
+
+}  // namespace
+
+struct Sandbox::Impl {
+  SandboxOptions options;
+  std::string data_dir;
+  SandboxCredentials credentials;
+  std::unique_ptr<internal::Engine> engine;
+  internal::FaultScript faults;
+  std::unique_ptr<internal::WebhookSender> sender;
+  internal::Services services;
+  std::unique_ptr<internal::HttpServer> server;
+  unsigned short port = 0, https_port = 0;
+
+  std::mutex tick_mu;
+  std::condition_variable tick_cv;
+  bool stopping = false;
+  bool wake = false;
+  std::thread ticker;
+
+  void Flush() {
+    (void)engine->RunDueJobs();
+    sender->DeliverDue();
+  }
+
+  void TickLoop() {
+    std::unique_lock lock(tick_mu);
+    while (!stopping) {
+      tick_cv.wait_for(lock, std::chrono::milliseconds(options.tick_millis), [&] { return stopping || wake; });
+      if (stopping) break;
+      wake = false;
+      lock.unlock();
+      Flush();
+      lock.lock();
+    }
+  }
+
+  // First start: demo organization + workspace + project with their keys.
+  Status EnsureDemo(const api::PrivateKey& project_key, const api::PrivateKey& org_key) {
+    internal::Store& store = engine->store();
+    auto org = store.GetMeta("demo_organization_id");
+    if (!org) {
+      internal::Problems problems;
+      std::string org_id = engine->NewId(), project_id = engine->NewId();
+      internal::Caller caller{internal::Caller::Kind::kSimulation, "sandbox", org_id, ""};
+      std::string workspace_id;
+      BALCAO_RETURN_IF_ERROR(engine->Run(caller, internal::Lang::kEnUs, problems, [&](internal::Context& ctx) {
+        auto ws = ctx.Insert("workspace", {{"name", "Demo Store"},
+                                           {"username", "demo-store"},
+                                           {"organizationId", org_id},
+                                           {"allowedTaxIds", Json::array()},
+                                           {"pictureUrl", ""},
+                                           {"status", "active"}});
+        workspace_id = ws.id;
+        store.SetMeta("demo_organization_id", org_id);
+        store.SetMeta("demo_workspace_id", workspace_id);
+        store.SetMeta("demo_project_id", project_id);
+      }));
+      BALCAO_RETURN_IF_ERROR(engine->RegisterPrincipal(
+          {"organization/" + org_id, org_id, "", org_key.public_key().ToPem()}));
+      BALCAO_RETURN_IF_ERROR(engine->RegisterPrincipal(
+          {"project/" + project_id, org_id, workspace_id, project_key.public_key().ToPem()}));
+    }
+    credentials.organization_id = *store.GetMeta("demo_organization_id");
+    credentials.workspace_id = *store.GetMeta("demo_workspace_id");
+    credentials.project_id = *store.GetMeta("demo_project_id");
+    // A key file replaced on disk (e.g. a fresh data dir over an old database) is re-registered.
+    BALCAO_RETURN_IF_ERROR(engine->RegisterPrincipal({"organization/" + credentials.organization_id,
+                                                      credentials.organization_id, "",
+                                                      org_key.public_key().ToPem()}));
+    return engine->RegisterPrincipal({"project/" + credentials.project_id, credentials.organization_id,
+                                      credentials.workspace_id, project_key.public_key().ToPem()});
+  }
+};
+
+Sandbox::Sandbox(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Sandbox::~Sandbox() { Stop(); }
+
+StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->data_dir = options.data_dir;
+  if (impl->data_dir.empty()) {
+    std::string tmpl = "/tmp/balcao-sandbox-XXXXXX";
+    if (!::mkdtemp(tmpl.data())) return UnavailableError("cannot create a temporary data dir");
+    impl->data_dir = tmpl;
+  }
+  ::mkdir(impl->data_dir.c_str(), 0700);
+  struct stat st {};
+  if (::stat(impl->data_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return UnavailableError("data dir " + impl->data_dir + " is not a usable directory");
+  const std::string& dir = impl->data_dir;
+  auto& cred = impl->credentials;
+  cred.private_key_path = dir + "/project-private-key.pem";
+  cred.organization_private_key_path = dir + "/organization-private-key.pem";
+  cred.credentials_path = dir + "/credentials.json";
+  BALCAO_ASSIGN_OR_RETURN(auto project_key, LoadOrCreateKey(cred.private_key_path));
+  BALCAO_ASSIGN_OR_RETURN(auto org_key, LoadOrCreateKey(cred.organization_private_key_path));
+  BALCAO_ASSIGN_OR_RETURN(auto webhook_key, LoadOrCreateKey(dir + "/sandbox-webhook-private-key.pem"));
+  cred.project_private_key_pem = project_key.ToPem();
+  cred.organization_private_key_pem = org_key.ToPem();
+
+  internal::EngineOptions engine_options;
+  engine_options.db_path = options.db.empty() ? dir + "/sandbox.db" : options.db;
+  engine_options.access_time_window = static_cast<UnixMicros>(options.access_time_window_seconds) * kMicrosPerSecond;
+  BALCAO_ASSIGN_OR_RETURN(impl->engine, internal::Engine::Open(engine_options, webhook_key));
+  BALCAO_RETURN_IF_ERROR(impl->EnsureDemo(project_key, org_key));
+
+  impl->sender = std::make_unique<internal::WebhookSender>(*impl->engine);
+  Impl* raw = impl.get();
+  impl->services.engine = impl->engine.get();
+  impl->services.faults = &impl->faults;
+  impl->services.flush_deliveries = [raw] { raw->Flush(); };
+  impl->services.demo_organization_id = cred.organization_id;
+  impl->services.demo_workspace_id = cred.workspace_id;
+
+  internal::HttpServerOptions server_options;
+  server_options.threads = options.threads;
+  if (options.https) {
+    BALCAO_ASSIGN_OR_RETURN(auto tls, internal::LoadOrCreateTlsCert(dir));
+    server_options.tls_cert_pem = tls.cert_pem;
+    server_options.tls_key_pem = tls.key_pem;
+    cred.tls_cert_path = dir + "/tls-cert.pem";
+  }
+  impl->server = std::make_unique<internal::HttpServer>(
+      server_options, [raw](internal::HttpRequest& req) { return internal::Dispatch(raw->services, req); });
+  BALCAO_ASSIGN_OR_RETURN(impl->port, impl->server->ListenHttp(options.port));
+  if (options.https) {
+    BALCAO_ASSIGN_OR_RETURN(impl->https_port, impl->server->ListenHttps(options.https_port));
+  }
+  impl->engine->set_public_base_url("http://127.0.0.1:" + std::to_string(impl->port));
+  cred.base_url = "http://127.0.0.1:" + std::to_string(impl->port) + "/v2";
+  if (options.https) cred.https_url = "https://127.0.0.1:" + std::to_string(impl->https_port) + "/v2";
+
+  Json file = {{"projectId", cred.project_id},
+               {"organizationId", cred.organization_id},
+               {"workspaceId", cred.workspace_id},
+               {"privateKeyPath", cred.private_key_path},
+               {"organizationPrivateKeyPath", cred.organization_private_key_path},
+               {"baseUrl", cred.base_url},
+               {"httpsUrl", cred.https_url},
+               {"tlsCertPath", cred.tls_cert_path},
+               {"simulationUrl", "http://127.0.0.1:" + std::to_string(impl->port) + "/sandbox"}};
+  BALCAO_RETURN_IF_ERROR(WriteFile(cred.credentials_path, file.dump(2) + "\n"));
+
+  impl->engine->set_delivery_signal([raw] {
+    std::lock_guard lock(raw->tick_mu);
+    raw->wake = true;
+    raw->tick_cv.notify_one();
+  });
+  impl->server->Start();
+  impl->ticker = std::thread([raw] { raw->TickLoop(); });
+  return std::unique_ptr<Sandbox>(new Sandbox(std::move(impl)));
+}
+
+void Sandbox::Stop() {
+  if (!impl_) return;
+  {
+    std::lock_guard lock(impl_->tick_mu);
+    impl_->stopping = true;
+    impl_->tick_cv.notify_all();
+  }
+  if (impl_->ticker.joinable()) impl_->ticker.join();
+  if (impl_->server) impl_->server->Stop();
+}
+
+unsigned short Sandbox::port() const { return impl_->port; }
+unsigned short Sandbox::https_port() const { return impl_->https_port; }
+const SandboxCredentials& Sandbox::credentials() const { return impl_->credentials; }
+const std::string& Sandbox::data_dir() const { return impl_->data_dir; }
+std::string Sandbox::webhook_public_key_pem() const { return impl_->engine->signing_key().public_key().ToPem(); }
+void Sandbox::Flush() { impl_->Flush(); }
+std::int64_t Sandbox::CountForTest(const std::string& resource) const {
+  return impl_->engine->CountForTest(resource);
+}
+
+}  // namespace balcao::sandbox

@@ -1,0 +1,156 @@
+// Webhook deliveries: signed with the key /v2/public-key serves, Python-style sorted body,
+// retries after 5/30/120 minutes of sandbox time, attempts recorded, isDelivered kept.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "tests/sandbox/sandbox_client.h"
+
+namespace balcao::sandbox::testing {
+namespace {
+
+// A minimal HTTP receiver on 127.0.0.1 answering every POST with `status`.
+class Receiver {
+ public:
+  explicit Receiver(int status) : status_(status) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    ::listen(fd_, 16);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~Receiver() {
+    stop_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    thread_.join();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/hook"; }
+  struct Hit {
+    std::string signature, body;
+  };
+  std::vector<Hit> hits() {
+    std::lock_guard lock(mu_);
+    return hits_;
+  }
+
+ private:
+  void Loop() {
+    while (!stop_) {
+      int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      std::string data;
+      char buf[4096];
+      std::size_t need = std::string::npos;
+      while (true) {
+        auto n = ::read(c, buf, sizeof buf);
+        if (n <= 0) break;
+        data.append(buf, n);
+        auto end = data.find("\r\n\r\n");
+        if (end != std::string::npos && need == std::string::npos) {
+          std::string lower = data.substr(0, end);
+          for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+          auto cl = lower.find("content-length:");
+          need = end + 4 + (cl == std::string::npos ? 0 : std::stoul(lower.substr(cl + 15)));
+        }
+        if (need != std::string::npos && data.size() >= need) break;
+      }
+      auto end = data.find("\r\n\r\n");
+      Hit hit;
+      std::string lower = data.substr(0, end);
+      for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      auto sig = lower.find("digital-signature:");
+      if (sig != std::string::npos) {
+        auto eol = data.find("\r\n", sig);
+        hit.signature = data.substr(sig + 18, eol - sig - 18);
+        hit.signature.erase(0, hit.signature.find_first_not_of(' '));
+      }
+      if (end != std::string::npos) hit.body = data.substr(end + 4);
+      {
+        std::lock_guard lock(mu_);
+        hits_.push_back(hit);
+      }
+      std::string reply = "HTTP/1.1 " + std::to_string(status_) + " X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      (void)!::write(c, reply.data(), reply.size());
+      ::close(c);
+    }
+  }
+  int status_;
+  int fd_;
+  unsigned short port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  std::mutex mu_;
+  std::vector<Hit> hits_;
+};
+
+class WebhookTest : public SandboxTest {};
+
+TEST_F(WebhookTest, DeliversSignedSortedEventsVerifiableWithThePublicKey) {
+  Receiver receiver(200);
+  auto hook = api().Post("/v2/webhook", {{"url", receiver.url()}, {"subscriptions", {"deposit"}}});
+  ASSERT_EQ(hook.status, 200) << hook.body;
+  ASSERT_EQ(api().Sim("/sandbox/deposit", {{"amount", 1234}, {"name", "José Ávila"}}).status, 200);
+  sandbox().Flush();
+  auto hits = receiver.hits();
+  ASSERT_EQ(hits.size(), 2u);  // deposit logs "created" and "credited"
+  auto keys = api().Get("/v2/public-key?limit=1");
+  auto pem = keys.json["publicKeys"][0]["content"].get<std::string>();
+  auto key = api::PublicKey::FromPem(pem);
+  ASSERT_TRUE(key.ok());
+  for (const auto& hit : hits) {
+    EXPECT_TRUE(key->Verify(hit.body, hit.signature)) << hit.body;
+    Json parsed = Json::parse(hit.body);
+    EXPECT_EQ(hit.body.find("\\u00e9") != std::string::npos, true);  // ASCII-escaped like json.dumps
+    EXPECT_EQ(hit.body.rfind("{\"event\": {\"created\": ", 0), 0u);
+    EXPECT_EQ(parsed["event"]["subscription"], "deposit");
+    auto event = api().Get("/v2/event/" + parsed["event"]["id"].get<std::string>());
+    EXPECT_EQ(event.json["event"]["isDelivered"], true);
+  }
+  api().Delete("/v2/webhook/" + hook.json["webhook"]["id"].get<std::string>());
+  EXPECT_EQ(Code(api().Get("/v2/webhook/" + hook.json["webhook"]["id"].get<std::string>())), "invalidWebhookId");
+}
+
+TEST_F(WebhookTest, FailedDeliveriesAreRetriedOnTheSandboxClockAndRecorded) {
+  Receiver receiver(500);
+  auto hook = api().Post("/v2/webhook", {{"url", receiver.url()}, {"subscriptions", {"invoice"}}});
+  ASSERT_EQ(hook.status, 200);
+  const std::string hook_id = hook.json["webhook"]["id"].get<std::string>();
+  auto inv = api().Post("/v2/invoice", {{"invoices", {{{"amount", 100}, {"name", "Ana Lima"}, {"taxId", "33745107608"}}}}});
+  ASSERT_EQ(inv.status, 200);
+  sandbox().Flush();
+  EXPECT_EQ(receiver.hits().size(), 1u);
+  api().Sim("/sandbox/clock", {{"advance", 4 * 60}});
+  EXPECT_EQ(receiver.hits().size(), 1u);  // not yet 5 minutes
+  api().Sim("/sandbox/clock", {{"advance", 60}});
+  EXPECT_EQ(receiver.hits().size(), 2u);
+  api().Sim("/sandbox/clock", {{"advance", 30 * 60}});
+  api().Sim("/sandbox/clock", {{"advance", 120 * 60}});
+  api().Sim("/sandbox/clock", {{"advance", 600 * 60}});
+  EXPECT_EQ(receiver.hits().size(), 4u);  // first try + 3 retries, then it stops
+  auto attempts = api().Get("/v2/event/attempt?webhookIds=" + hook_id);
+  ASSERT_EQ(attempts.json["attempts"].size(), 4u) << attempts.body;
+  const std::string event_id = attempts.json["attempts"][0]["eventId"].get<std::string>();
+  auto undelivered = api().Get("/v2/event?isDelivered=false&limit=100");
+  bool found = false;
+  for (const auto& e : undelivered.json["events"]) found = found || e["id"] == event_id;
+  EXPECT_TRUE(found);
+  EXPECT_EQ(api().Patch("/v2/event/" + event_id, {{"isDelivered", true}}).json["event"]["isDelivered"], true);
+  EXPECT_EQ(api().Delete("/v2/event/" + event_id).status, 200);
+  EXPECT_EQ(Code(api().Get("/v2/event/" + event_id)), "invalidEvent");
+  api().Delete("/v2/webhook/" + hook_id);
+}
+
+}  // namespace
+}  // namespace balcao::sandbox::testing
