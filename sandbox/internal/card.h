@@ -27,13 +27,13 @@ enum class CardScenario {
 
 // Card facts a purchase may keep (nothing sensitive).
 struct CardFacts {
-  std::string ending;        // last 4 digits
-  std::string network;       // visa, mastercard, elo, amex, diners, hipercard, discover
-  std::string expiration;    // "YYYY-MM"
+  std::string ending;      // last 4 digits
+  std::string network;     // visa, mastercard, elo, amex, diners, hipercard, discover
+  std::string expiration;  // "YYYY-MM"
   std::string holder_name;
   std::string funding_type;  // credit | debit
   CardScenario scenario = CardScenario::kApprove;
-  std::string card_id;       // the saved merchant-card, when charged by cardId
+  std::string card_id;  // the saved merchant-card, when charged by cardId
 };
 
 inline constexpr UnixMicros kConfirmDelay = 30 * kMicrosPerSecond;

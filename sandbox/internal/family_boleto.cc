@@ -53,9 +53,7 @@ Charge ChargeAt(const Entity& e, std::int64_t nominal, UnixMicros now) {
 }
 
 // The nominal amount is the bar code's (positions 10-19).
-std::int64_t NominalOf(const Entity& e) {
-  return std::stoll(e.doc["barCode"].get<std::string>().substr(9, 10));
-}
+std::int64_t NominalOf(const Entity& e) { return std::stoll(e.doc["barCode"].get<std::string>().substr(9, 10)); }
 
 bool Payable(const Entity& e, UnixMicros now) {
   return Open(e) && now <= DueEnd(e) + e.doc["overdueLimit"].get<std::int64_t>() * kDay;
@@ -126,7 +124,8 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   Json address = Json::object();
   for (const char* key : {"city", "district", "streetLine1", "streetLine2"}) {
     std::string code = std::string("invalid") + static_cast<char>(std::toupper(key[0])) + (key + 1);
-    address[key] = in.String(key, Need::kRequired, code, std::string_view(key) == "streetLine2" ? 0 : 1, 200).value_or("");
+    address[key] =
+        in.String(key, Need::kRequired, code, std::string_view(key) == "streetLine2" ? 0 : 1, 200).value_or("");
   }
   auto state = in.String("stateCode", Need::kRequired, "invalidStateCode", 2, 2);
   auto zip = in.String("zipCode", Need::kRequired, "invalidZipCode", 8, 9);
@@ -145,14 +144,16 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   auto tags = in.Tags();
   in.RejectUnknown();
   if (state && !std::all_of(state->begin(), state->end(), ::isalpha))
-    in.Fail("stateCode", "invalidStateCode", "must be a 2-letter state code.", "deve ser a sigla de 2 letras do estado.");
+    in.Fail("stateCode", "invalidStateCode", "must be a 2-letter state code.",
+            "deve ser a sigla de 2 letras do estado.");
   std::string zip_digits;
   if (zip) std::copy_if(zip->begin(), zip->end(), std::back_inserter(zip_digits), ::isdigit);
   if (zip && zip_digits.size() != 8)
     in.Fail("zipCode", "invalidZipCode", "must be 8 digits (NNNNN-NNN).", "deve ter 8 dígitos (NNNNN-NNN).");
   if (in.Has("receiverName") != in.Has("receiverTaxId"))
     in.Fail(in.Has("receiverName") ? "receiverTaxId" : "receiverName", "invalidReceiver",
-            "is required together with the other receiver field.", "é obrigatório junto com o outro campo do recebedor.");
+            "is required together with the other receiver field.",
+            "é obrigatório junto com o outro campo do recebedor.");
   if (due && due_day < BrtDayStart(ctx.Now()))
     in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
   if (!problems.empty()) return nullptr;
@@ -202,22 +203,25 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   // About 90% (POST /sandbox/boleto/autopay {"percent"}) are paid by a sandbox payer within
   // an hour, chosen by the id (deterministic).
   const std::size_t h = std::hash<std::string>{}(e.id);
-  if (static_cast<int>(h % 100) < AutopayPercent(ctx)) ctx.Schedule(ctx.Now() + static_cast<UnixMicros>(60 + h % 3500) * kMicrosPerSecond,
-                                "boleto.autopay", {{"id", e.id}});
+  if (static_cast<int>(h % 100) < AutopayPercent(ctx))
+    ctx.Schedule(ctx.Now() + static_cast<UnixMicros>(60 + h % 3500) * kMicrosPerSecond, "boleto.autopay",
+                 {{"id", e.id}});
   return e.doc;
 }
 
 // Pays `e` now as `payer`; `amount` (if given) must be what is owed.
 Json Pay(Context& ctx, Entity& e, const Payer& payer, std::optional<std::int64_t> amount, Problems& problems) {
   if (!Payable(e, ctx.Now())) {
-    problems.push_back(MakeProblem("invalidBoleto", "Boleto " + e.id + " cannot be paid (status " + e.status() +
-                                                        (Open(e) ? ", past its overdue limit" : "") + ").",
-                                   "O boleto " + e.id + " não pode ser pago (status " + e.status() + ")."));
+    problems.push_back(MakeProblem(
+        "invalidBoleto",
+        "Boleto " + e.id + " cannot be paid (status " + e.status() + (Open(e) ? ", past its overdue limit" : "") + ").",
+        "O boleto " + e.id + " não pode ser pago (status " + e.status() + ")."));
     return nullptr;
   }
   const Charge c = ChargeAt(e, NominalOf(e), ctx.Now());
   if (amount && *amount != c.total) {
-    problems.push_back(MakeProblem("invalidAmount", "Boleto " + e.id + " costs " + std::to_string(c.total) + " cents now.",
+    problems.push_back(MakeProblem("invalidAmount",
+                                   "Boleto " + e.id + " costs " + std::to_string(c.total) + " cents now.",
                                    "O boleto " + e.id + " custa " + std::to_string(c.total) + " centavos agora."));
     return nullptr;
   }
@@ -225,8 +229,11 @@ Json Pay(Context& ctx, Entity& e, const Payer& payer, std::optional<std::int64_t
   e.doc["amount"] = c.total;
   e.doc["status"] = "paid";
   ctx.Save(e);
-  ctx.AddLog(e, "paid", {{"payment", PayerJson(payer, c.total, "boleto")},
-                         {"fineAmount", c.fine}, {"interestAmount", c.interest}, {"discountAmount", c.discount}});
+  ctx.AddLog(e, "paid",
+             {{"payment", PayerJson(payer, c.total, "boleto")},
+              {"fineAmount", c.fine},
+              {"interestAmount", c.interest},
+              {"discountAmount", c.discount}});
   Json tx = ctx.AddTransaction({c.total - fee, fee, "Boleto paid by " + payer.name, "boleto/" + e.id,
                                 e.doc["tags"].get<std::vector<std::string>>(), ""});
   e.doc["transactionIds"].push_back(tx["id"]);
@@ -277,7 +284,8 @@ File BoletoPdf(Context&, const Entity& e, std::string_view, const Query& query, 
   std::string layout = "default";
   if (auto it = query.find("layout"); it != query.end()) layout = it->second;
   if (layout != "default" && layout != "booklet")
-    problems.push_back(MakeProblem("invalidLayout", "layout must be default or booklet.", "layout deve ser default ou booklet."));
+    problems.push_back(
+        MakeProblem("invalidLayout", "layout must be default or booklet.", "layout deve ser default ou booklet."));
   if (!problems.empty()) return {};
   const Json& d = e.doc;
   std::vector<std::string> lines = {
@@ -286,11 +294,11 @@ File BoletoPdf(Context&, const Entity& e, std::string_view, const Query& query, 
       "Payer: " + d["name"].get<std::string>() + " (" + d["taxId"].get<std::string>() + ")",
       "Amount: " + Money(d["amount"].get<std::int64_t>()) + "   Due: " + d["due"].get<std::string>().substr(0, 10),
       "Our number: " + d["ourNumber"].get<std::string>() + "   Status: " + e.status(),
-      "Fine: " + std::to_string(d["fine"].get<double>()).substr(0, 4) + "%   Interest: " +
-          std::to_string(d["interest"].get<double>()).substr(0, 4) + "% a month"};
+      "Fine: " + std::to_string(d["fine"].get<double>()).substr(0, 4) +
+          "%   Interest: " + std::to_string(d["interest"].get<double>()).substr(0, 4) + "% a month"};
   if (std::find(hidden.begin(), hidden.end(), "customerAddress") == hidden.end())
-    lines.push_back("Address: " + d["streetLine1"].get<std::string>() + " " + d["streetLine2"].get<std::string>() + ", " +
-                    d["district"].get<std::string>() + ", " + d["city"].get<std::string>() + " - " +
+    lines.push_back("Address: " + d["streetLine1"].get<std::string>() + " " + d["streetLine2"].get<std::string>() +
+                    ", " + d["district"].get<std::string>() + ", " + d["city"].get<std::string>() + " - " +
                     d["stateCode"].get<std::string>() + ", " + d["zipCode"].get<std::string>());
   for (const auto& desc : d["descriptions"]) {
     lines.push_back(desc["text"].get<std::string>() +

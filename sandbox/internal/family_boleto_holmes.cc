@@ -39,7 +39,8 @@ Json CreateHolmes(Context& ctx, const Json& element, Problems& problems) {
       return nullptr;
     }
   }
-  Entity e = ctx.Insert("boleto-holmes", {{"boletoId", *boleto_id}, {"result", ""}, {"status", "solving"}, {"tags", tags}});
+  Entity e =
+      ctx.Insert("boleto-holmes", {{"boletoId", *boleto_id}, {"result", ""}, {"status", "solving"}, {"tags", tags}});
   ctx.AddLog(e, "solving", {{"updated", e.doc["updated"]}});
   ctx.Schedule(ctx.Now() + kSolveDelay, "boleto-holmes.solve", {{"id", e.id}});
   return e.doc;

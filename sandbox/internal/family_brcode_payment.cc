@@ -23,9 +23,11 @@ Json CreateBrcodePayment(Context& ctx, const Json& element, Problems& problems) 
   std::optional<formats::BrCode> code;
   if (brcode) {
     auto parsed = formats::ParseBrCode(*brcode);
-    if (parsed.ok()) code = *parsed;
-    else in.Fail("brcode", "invalidBrcode", "is not a valid BR Code: " + parsed.status().message(),
-                 "não é um BR Code válido: " + parsed.status().message());
+    if (parsed.ok())
+      code = *parsed;
+    else
+      in.Fail("brcode", "invalidBrcode", "is not a valid BR Code: " + parsed.status().message(),
+              "não é um BR Code válido: " + parsed.status().message());
   }
   if (code && code->amount_cents.value_or(0) > 0 && amount && *amount != *code->amount_cents)
     in.Fail("amount", "invalidAmount", "must equal the BR Code's amount (" + std::to_string(*code->amount_cents) + ").",

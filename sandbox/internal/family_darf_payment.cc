@@ -16,12 +16,13 @@ Json CreateDarf(Context& ctx, const Json& element, Problems& problems) {
   if (const Json* c = in.Raw("competence"); !c) {
     in.Fail("competence", "invalidJson", "is required.", "é obrigatório.");
   } else if (auto t = c->is_string() ? ParseTimestamp(c->get<std::string>().size() == 7 ? c->get<std::string>() + "-01"
-                                                                                          : c->get<std::string>())
+                                                                                        : c->get<std::string>())
                                      : StatusOr<UnixMicros>(InvalidArgumentError("not a string"));
              t.ok()) {
     competence = *t;
   } else {
-    in.Fail("competence", "invalidCompetence", "must be a month (YYYY-MM) or a date.", "deve ser um mês (AAAA-MM) ou uma data.");
+    in.Fail("competence", "invalidCompetence", "must be a month (YYYY-MM) or a date.",
+            "deve ser um mês (AAAA-MM) ou uma data.");
   }
   auto description = in.String("description", Need::kRequired, "invalidDescription", 10, 140);
   auto due = in.Time("due", Need::kRequired, "invalidDue");
@@ -39,11 +40,16 @@ Json CreateDarf(Context& ctx, const Json& element, Problems& problems) {
   if (competence && due && *competence > *due)
     in.Fail("competence", "invalidCompetence", "must not be after the due date.", "não pode ser depois do vencimento.");
   if (!problems.empty()) return nullptr;
-  Json doc = {{"amount", *nominal + *fine + *interest}, {"competence", FormatTimestamp(*competence)},
-              {"description", *description},             {"due", FormatTimestamp(*due)},
-              {"fineAmount", *fine},                     {"interestAmount", *interest},
-              {"nominalAmount", *nominal},               {"referenceNumber", reference.value_or("")},
-              {"revenueCode", *revenue},                 {"tags", tags},
+  Json doc = {{"amount", *nominal + *fine + *interest},
+              {"competence", FormatTimestamp(*competence)},
+              {"description", *description},
+              {"due", FormatTimestamp(*due)},
+              {"fineAmount", *fine},
+              {"interestAmount", *interest},
+              {"nominalAmount", *nominal},
+              {"referenceNumber", reference.value_or("")},
+              {"revenueCode", *revenue},
+              {"tags", tags},
               {"taxId", *tax_id}};
   return StartFlow(ctx, "darf-payment", std::move(doc), *scheduled);
 }

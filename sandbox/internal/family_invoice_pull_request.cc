@@ -25,8 +25,11 @@ Json CreateRequest(Context& ctx, const Json& element, Problems& problems) {
     in.Fail("subscriptionId", "invalidSubscriptionId", "must name an active subscription of this workspace.",
             "deve indicar uma assinatura ativa deste workspace.");
   auto invoice = ctx.Find("invoice", *invoice_id);
-  if (!invoice) in.Fail("invoiceId", "invalidInvoiceId", "names no invoice of this workspace.", "não é uma fatura deste workspace.");
-  if (*due < ctx.Now() - 86'400 * kMicrosPerSecond) in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
+  if (!invoice)
+    in.Fail("invoiceId", "invalidInvoiceId", "names no invoice of this workspace.",
+            "não é uma fatura deste workspace.");
+  if (*due < ctx.Now() - 86'400 * kMicrosPerSecond)
+    in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
   if (!problems.empty()) return nullptr;
   Entity e = ctx.Insert("invoice-pull-request", {{"attemptType", attempt.value_or("default")},
                                                  {"due", FormatTimestamp(*due)},
@@ -48,10 +51,12 @@ void Pull(Context& ctx, const Json& payload) {
   Problems problems;
   if (subscription && subscription->status() == "active") {
     const SimulationFn* pay = Registry::Instance().FindSimulation("invoice/pay");
-    (*pay)(ctx, {{"id", e->doc["invoiceId"]}, {"name", subscription->doc["name"]}, {"taxId", subscription->doc["taxId"]}},
+    (*pay)(ctx,
+           {{"id", e->doc["invoiceId"]}, {"name", subscription->doc["name"]}, {"taxId", subscription->doc["taxId"]}},
            problems);
   } else {
-    problems.push_back(MakeProblem("invalidSubscription", "The subscription is no longer active.", "A assinatura não está mais ativa."));
+    problems.push_back(MakeProblem("invalidSubscription", "The subscription is no longer active.",
+                                   "A assinatura não está mais ativa."));
   }
   // The failed payment attempt must not roll the request back: record it instead.
   e->doc["status"] = problems.empty() ? "success" : "failed";
@@ -63,9 +68,9 @@ void Pull(Context& ctx, const Json& payload) {
 
 void RemoveRequest(Context& ctx, Entity& e, Problems& problems) {
   if (e.status() != "pending") {
-    problems.push_back(MakeProblem("invalidAction", "Only a pending pull request can be canceled (" + e.id + " is " +
-                                                        e.status() + ").",
-                                   "Só uma solicitação pendente pode ser cancelada (" + e.id + " está " + e.status() + ")."));
+    problems.push_back(MakeProblem(
+        "invalidAction", "Only a pending pull request can be canceled (" + e.id + " is " + e.status() + ").",
+        "Só uma solicitação pendente pode ser cancelada (" + e.id + " está " + e.status() + ")."));
     return;
   }
   e.doc["status"] = "canceled";

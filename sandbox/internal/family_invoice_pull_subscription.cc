@@ -16,14 +16,16 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
   Reader in(element, problems);
   auto display = in.String("displayDescription", Need::kRequired, "invalidDisplayDescription", 1, 140);
   auto external_id = in.String("externalId", Need::kRequired, "invalidExternalId", 1, 64);
-  auto interval = in.Enum("interval", Need::kRequired, {"week", "month", "quarter", "semester", "year"}, "invalidInterval");
+  auto interval =
+      in.Enum("interval", Need::kRequired, {"week", "month", "quarter", "semester", "year"}, "invalidInterval");
   auto name = in.String("name", Need::kRequired, "invalidName", 1, 200);
   auto pull_mode = in.Enum("pullMode", Need::kRequired, {"manual", "automatic"}, "invalidPullMode");
   const Json* retry = in.Raw("pullRetryLimit");
   auto reference = in.String("referenceCode", Need::kRequired, "invalidReferenceCode", 1, 35);
   auto start = in.Time("start", Need::kRequired, "invalidStart");
   auto tax_id = in.TaxId("taxId", Need::kRequired);
-  auto type = in.Enum("type", Need::kRequired, {"push", "qrcode", "qrcodeAndPayment", "paymentAndOrQrCode"}, "invalidType");
+  auto type =
+      in.Enum("type", Need::kRequired, {"push", "qrcode", "qrcodeAndPayment", "paymentAndOrQrCode"}, "invalidType");
   auto amount = in.Int("amount", Need::kOptional, 1, 100'000'000'000, "invalidAmount");
   const Json* min_limit = in.Raw("amountMinLimit");
   const Json* data = in.Raw("data");
@@ -31,31 +33,46 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
   auto end = in.Time("end", Need::kOptional, "invalidEnd");
   auto tags = in.Tags();
   in.RejectUnknown();
-  const bool retry_ok = retry && ((retry->is_number_integer() && (retry->get<int>() == 0 || retry->get<int>() == 3)) ||
-                                  (retry->is_string() && (retry->get<std::string>() == "0" || retry->get<std::string>() == "3")));
+  const bool retry_ok =
+      retry && ((retry->is_number_integer() && (retry->get<int>() == 0 || retry->get<int>() == 3)) ||
+                (retry->is_string() && (retry->get<std::string>() == "0" || retry->get<std::string>() == "3")));
   if (!retry_ok) in.Fail("pullRetryLimit", "invalidPullRetryLimit", "must be 0 or 3.", "deve ser 0 ou 3.");
   const bool min_ok = min_limit && ((min_limit->is_number_integer() && min_limit->get<std::int64_t>() > 0) ||
                                     (min_limit->is_string() && !min_limit->get<std::string>().empty()));
   if (min_limit && !min_ok)
-    in.Fail("amountMinLimit", "invalidAmountMinLimit", "must be a positive amount in cents.", "deve ser um valor positivo em centavos.");
+    in.Fail("amountMinLimit", "invalidAmountMinLimit", "must be a positive amount in cents.",
+            "deve ser um valor positivo em centavos.");
   if (!amount && !min_limit)
     in.Fail("amount", "invalidAmount", "or 'amountMinLimit' is required (fixed or variable amount).",
             "ou 'amountMinLimit' é obrigatório (valor fixo ou variável).");
   if (type && *type != "qrcode" && !data)
     in.Fail("data", "invalidJson", "is required for type " + *type + ".", "é obrigatório para o tipo " + *type + ".");
-  if (start && end && *end < *start) in.Fail("end", "invalidEnd", "must not be before start.", "não pode ser antes de start.");
+  if (start && end && *end < *start)
+    in.Fail("end", "invalidEnd", "must not be before start.", "não pode ser antes de start.");
   if (external_id && ctx.FindBy("invoice-pull-subscription", "externalId", *external_id))
-    in.Fail("externalId", "invalidExternalId", "is already used by another subscription.", "já é usado por outra assinatura.");
+    in.Fail("externalId", "invalidExternalId", "is already used by another subscription.",
+            "já é usado por outra assinatura.");
   if (reference && !ctx.FindAllBy("invoice-pull-subscription:reference", "id", *reference).empty())
     in.Fail("referenceCode", "invalidReferenceCode", "is already used by another subscription.",
             "já é usado por outra assinatura.");
   if (!problems.empty()) return nullptr;
-  Json doc = {{"displayDescription", *display}, {"externalId", *external_id}, {"interval", *interval},
-              {"name", *name}, {"pullMode", *pull_mode}, {"pullRetryLimit", retry->is_string() ? std::stoi(retry->get<std::string>()) : retry->get<int>()},
-              {"referenceCode", *reference}, {"start", FormatTimestamp(*start)}, {"taxId", *tax_id}, {"type", *type},
-              {"amount", amount.value_or(0)}, {"amountMinLimit", min_limit ? *min_limit : Json(0)},
-              {"data", data ? *data : Json::object()}, {"due", FormatTimestamp(due.value_or(ctx.Now() + 2 * 86'400 * kMicrosPerSecond))},
-              {"end", end ? Json(FormatTimestamp(*end)) : Json(nullptr)}, {"status", "created"}, {"tags", tags}};
+  Json doc = {{"displayDescription", *display},
+              {"externalId", *external_id},
+              {"interval", *interval},
+              {"name", *name},
+              {"pullMode", *pull_mode},
+              {"pullRetryLimit", retry->is_string() ? std::stoi(retry->get<std::string>()) : retry->get<int>()},
+              {"referenceCode", *reference},
+              {"start", FormatTimestamp(*start)},
+              {"taxId", *tax_id},
+              {"type", *type},
+              {"amount", amount.value_or(0)},
+              {"amountMinLimit", min_limit ? *min_limit : Json(0)},
+              {"data", data ? *data : Json::object()},
+              {"due", FormatTimestamp(due.value_or(ctx.Now() + 2 * 86'400 * kMicrosPerSecond))},
+              {"end", end ? Json(FormatTimestamp(*end)) : Json(nullptr)},
+              {"status", "created"},
+              {"tags", tags}};
   Entity e = ctx.Insert("invoice-pull-subscription", std::move(doc));
   ctx.Insert("invoice-pull-subscription:reference", {{"id", *reference}, {"subscriptionId", e.id}});
   ctx.AddLog(e, "created");
@@ -65,9 +82,9 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
 
 void RemoveSubscription(Context& ctx, Entity& e, Problems& problems) {
   if (e.status() != "active") {
-    problems.push_back(MakeProblem("invalidAction", "Only an active subscription can be canceled (" + e.id + " is " +
-                                                        e.status() + ").",
-                                   "Só uma assinatura ativa pode ser cancelada (" + e.id + " está " + e.status() + ")."));
+    problems.push_back(MakeProblem(
+        "invalidAction", "Only an active subscription can be canceled (" + e.id + " is " + e.status() + ").",
+        "Só uma assinatura ativa pode ser cancelada (" + e.id + " está " + e.status() + ")."));
     return;
   }
   e.doc["status"] = "canceled";

@@ -102,7 +102,8 @@ std::optional<int> ReadInstallmentCount(Reader& in) {
   const Json* v = in.Raw("installmentCount");
   if (!v) return 1;
   std::int64_t n = -1;
-  if (v->is_number_integer()) n = v->get<std::int64_t>();
+  if (v->is_number_integer())
+    n = v->get<std::int64_t>();
   else if (v->is_string() && !v->get<std::string>().empty() && v->get<std::string>().size() <= 2 &&
            std::all_of(v->get<std::string>().begin(), v->get<std::string>().end(), ::isdigit))
     n = std::stoll(v->get<std::string>());
@@ -124,8 +125,8 @@ Entity CreateMerchantCard(Context& ctx, const CardFacts& card, const Json& tags)
                                           {"status", "active"},
                                           {"tags", tags}});
   // What the issuer does on later purchases by cardId: a scenario, not card data.
-  ctx.Insert("merchant-card:scenario", {{"id", e.id}, {"scenario", static_cast<int>(card.scenario)},
-                                        {"expiration", card.expiration}});
+  ctx.Insert("merchant-card:scenario",
+             {{"id", e.id}, {"scenario", static_cast<int>(card.scenario)}, {"expiration", card.expiration}});
   ctx.AddLog(e, "active");
   ctx.Schedule(end, "merchant-card.expire", {{"id", e.id}});
   return e;

@@ -15,7 +15,7 @@ namespace {
 constexpr const char* kPending = "merchant-purchase:pending";
 
 Json FactsJson(const CardFacts& c, const std::string& session_id) {
-  return {{"ending", c.ending},         {"network", c.network},           {"expiration", c.expiration},
+  return {{"ending", c.ending},          {"network", c.network},          {"expiration", c.expiration},
           {"holderName", c.holder_name}, {"fundingType", c.funding_type}, {"scenario", static_cast<int>(c.scenario)},
           {"cardId", c.card_id},         {"sessionId", session_id}};
 }
@@ -96,9 +96,14 @@ void ResumePending(Context& ctx, const std::string& id, const char* outcome) {
 }  // namespace
 
 Json DecidePurchase(Context& ctx, Json doc, const CardFacts& card, const std::string& session_id) {
-  doc.update({{"cardEnding", card.ending}, {"cardId", card.card_id}, {"network", card.network},
-              {"currencyCode", "BRL"}, {"endToEndId", EndToEndUuid(ctx)},
-              {"fee", ctx.engine().Fee("merchant-purchase")}, {"status", "created"}, {"challengeUrl", ""},
+  doc.update({{"cardEnding", card.ending},
+              {"cardId", card.card_id},
+              {"network", card.network},
+              {"currencyCode", "BRL"},
+              {"endToEndId", EndToEndUuid(ctx)},
+              {"fee", ctx.engine().Fee("merchant-purchase")},
+              {"status", "created"},
+              {"challengeUrl", ""},
               {"transactionIds", Json::array()}});
   Entity e = ctx.Insert("merchant-purchase", std::move(doc));
   const bool challenge = card.scenario == CardScenario::kChallenge && e.doc["challengeMode"] == "enabled";
@@ -153,12 +158,18 @@ Json CreateDirect(Context& ctx, const Json& body, Problems& problems) {
     in.Fail("installmentCount", "invalidInstallmentCount", "must be 1 for debit.", "deve ser 1 para débito.");
     return nullptr;
   }
-  CardFacts facts{card->doc["ending"].get<std::string>(), card->doc["network"].get<std::string>(),
+  CardFacts facts{card->doc["ending"].get<std::string>(),
+                  card->doc["network"].get<std::string>(),
                   scenario->doc["expiration"].get<std::string>(),
                   holder.value_or(card->doc["holderName"].get<std::string>()),
-                  *funding, static_cast<CardScenario>(scenario->doc["scenario"].get<int>()), card->id};
-  doc.update({{"amount", *amount}, {"installmentCount", *count}, {"fundingType", *funding},
-              {"holderName", facts.holder_name}, {"challengeMode", mode.value_or("enabled")},
+                  *funding,
+                  static_cast<CardScenario>(scenario->doc["scenario"].get<int>()),
+                  card->id};
+  doc.update({{"amount", *amount},
+              {"installmentCount", *count},
+              {"fundingType", *funding},
+              {"holderName", facts.holder_name},
+              {"challengeMode", mode.value_or("enabled")},
               {"source", "merchant-card/" + card->id}});
   return DecidePurchase(ctx, std::move(doc), facts, "");
 }
@@ -210,9 +221,9 @@ void PatchPurchase(Context& ctx, Entity& e, const Json& changes, Problems& probl
     return problems.push_back(BadState(e, "A confirmed purchase is reversed (status reversed), not canceled",
                                        "Uma compra confirmada é estornada (status reversed), não cancelada"));
   if (*amount >= current)
-    return problems.push_back(MakeProblem("invalidAmount",
-                                          "A reversal must lower the amount below " + std::to_string(current) + ".",
-                                          "Um estorno deve reduzir o valor para menos de " + std::to_string(current) + "."));
+    return problems.push_back(
+        MakeProblem("invalidAmount", "A reversal must lower the amount below " + std::to_string(current) + ".",
+                    "Um estorno deve reduzir o valor para menos de " + std::to_string(current) + "."));
   Reverse(ctx, e, *amount);
 }
 
@@ -220,9 +231,10 @@ void Confirm(Context& ctx, const Json& payload) {
   auto e = ctx.Find("merchant-purchase", payload["id"].get<std::string>());
   if (!e || e->status() != "approved") return;
   const std::int64_t amount = e->doc["amount"].get<std::int64_t>(), fee = e->doc["fee"].get<std::int64_t>();
-  Json tx = ctx.AddTransaction({amount - fee, fee, "Card purchase " + e->doc["network"].get<std::string>() +
-                                                       " ****" + e->doc["cardEnding"].get<std::string>(),
-                                "merchant-purchase/" + e->id, e->doc["tags"].get<std::vector<std::string>>(), ""});
+  Json tx = ctx.AddTransaction(
+      {amount - fee, fee,
+       "Card purchase " + e->doc["network"].get<std::string>() + " ****" + e->doc["cardEnding"].get<std::string>(),
+       "merchant-purchase/" + e->id, e->doc["tags"].get<std::vector<std::string>>(), ""});
   e->doc["status"] = "confirmed";
   e->doc["transactionIds"].push_back(tx["id"]);
   ctx.Save(*e);

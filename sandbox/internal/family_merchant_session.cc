@@ -16,9 +16,8 @@ namespace {
 Json CreateSession(Context& ctx, const Json& body, Problems& problems) {
   Reader in(body, problems);
   auto funding = in.StringList("allowedFundingTypes", Need::kRequired, "invalidAllowedFundingTypes");
-  if (funding && (funding->empty() || !std::all_of(funding->begin(), funding->end(), [](const std::string& f) {
-                    return f == "credit" || f == "debit";
-                  })))
+  if (funding && (funding->empty() || !std::all_of(funding->begin(), funding->end(),
+                                                   [](const std::string& f) { return f == "credit" || f == "debit"; })))
     in.Fail("allowedFundingTypes", "invalidAllowedFundingTypes", "must list credit and/or debit.",
             "deve listar credit e/ou debit.");
   Json installments = Json::array();
@@ -90,7 +89,8 @@ Json SessionPurchase(Context& ctx, Entity& session, const Json& body, Problems& 
     in.Fail("cardSecurityCode", "invalidCardSecurityCode", "must be 3 or 4 digits.", "deve ter 3 ou 4 dígitos.");
   if (expiration) {
     auto end = CardExpirationEnd(*expiration);
-    if (!end) in.Fail("cardExpiration", "invalidCardExpiration", "must be YYYY-MM.", "deve ser AAAA-MM.");
+    if (!end)
+      in.Fail("cardExpiration", "invalidCardExpiration", "must be YYYY-MM.", "deve ser AAAA-MM.");
     else if (*end < ctx.Now())
       in.Fail("cardExpiration", "invalidCardExpiration", "is in the past.", "está no passado.");
   }
@@ -103,8 +103,7 @@ Json SessionPurchase(Context& ctx, Entity& session, const Json& body, Problems& 
       return o["totalAmount"].get<std::int64_t>() == *amount && o["count"].get<int>() == *count;
     });
     if (!match)
-      in.Fail("amount", "invalidAmount",
-              "and installmentCount must match one of the session's allowedInstallments.",
+      in.Fail("amount", "invalidAmount", "and installmentCount must match one of the session's allowedInstallments.",
               "e installmentCount devem corresponder a uma das opções allowedInstallments da sessão.");
   }
   const Json& ips = session.doc["allowedIps"];
@@ -121,14 +120,17 @@ Json SessionPurchase(Context& ctx, Entity& session, const Json& body, Problems& 
                                    "Session " + session.doc["uuid"].get<std::string>() + " is " +
                                        (session.status() == "active" ? "expired" : session.status()) +
                                        ": it accepts no more purchases.",
-                                   "A sessão " + session.doc["uuid"].get<std::string>() +
-                                       " não aceita mais compras."));
+                                   "A sessão " + session.doc["uuid"].get<std::string>() + " não aceita mais compras."));
     return nullptr;
   }
-  CardFacts card{digits.substr(digits.size() - 4), NetworkOf(digits), *expiration, *holder, *funding,
-                 ScenarioOf(digits), ""};
-  doc.update({{"amount", *amount}, {"installmentCount", *count}, {"fundingType", *funding}, {"holderName", *holder},
-              {"challengeMode", session.doc["challengeMode"]}, {"source", "merchant-session/" + session.id}});
+  CardFacts card{
+      digits.substr(digits.size() - 4), NetworkOf(digits), *expiration, *holder, *funding, ScenarioOf(digits), ""};
+  doc.update({{"amount", *amount},
+              {"installmentCount", *count},
+              {"fundingType", *funding},
+              {"holderName", *holder},
+              {"challengeMode", session.doc["challengeMode"]},
+              {"source", "merchant-session/" + session.id}});
   if (doc["tags"].empty()) doc["tags"] = session.doc["tags"];
   return DecidePurchase(ctx, std::move(doc), card, session.id);
 }

@@ -54,16 +54,18 @@ void Process(Context& ctx, const FlowSpec& spec, const Json& payload) {
 File Receipt(const FlowSpec& spec, const Entity& e, Problems& problems) {
   const std::string s = e.status();
   if (s != "created" && s != "processing" && s != "success") {
-    problems.push_back(MakeProblem(NotFound(e.resource, e.id).code,
-                                   "A receipt exists only for created, processing or successful " + spec.label +
-                                       "s; " + e.id + " is " + s + ".",
-                                   "Comprovante só existe para operações created, processing ou success; " + e.id +
-                                       " está " + s + "."));
+    problems.push_back(MakeProblem(
+        NotFound(e.resource, e.id).code,
+        "A receipt exists only for created, processing or successful " + spec.label + "s; " + e.id + " is " + s + ".",
+        "Comprovante só existe para operações created, processing ou success; " + e.id + " está " + s + "."));
     return {};
   }
-  std::vector<std::string> lines = {spec.label + " " + e.id, "Amount: " + Money(e.doc["amount"].get<std::int64_t>()),
-                                    "Fee: " + Money(e.doc["fee"].get<std::int64_t>()), "Status: " + s,
-                                    "Scheduled: " + e.doc.value("scheduled", ""), "Created: " + e.doc.value("created", "")};
+  std::vector<std::string> lines = {spec.label + " " + e.id,
+                                    "Amount: " + Money(e.doc["amount"].get<std::int64_t>()),
+                                    "Fee: " + Money(e.doc["fee"].get<std::int64_t>()),
+                                    "Status: " + s,
+                                    "Scheduled: " + e.doc.value("scheduled", ""),
+                                    "Created: " + e.doc.value("created", "")};
   if (spec.receipt_lines)
     for (auto& l : spec.receipt_lines(e)) lines.push_back(std::move(l));
   return TextPdf(spec.label + " receipt", lines);
@@ -72,10 +74,10 @@ File Receipt(const FlowSpec& spec, const Entity& e, Problems& problems) {
 // POST /sandbox/payment/fail {"resource": "transfer", "id": "..."}
 Json ForceFail(Context& ctx, const Json& body, Problems& problems) {
   Reader in(body, problems);
-  auto resource = in.Enum("resource", Need::kRequired,
-                          {"transfer", "brcode-payment", "boleto-payment", "utility-payment", "tax-payment",
-                           "darf-payment"},
-                          "invalidResource");
+  auto resource =
+      in.Enum("resource", Need::kRequired,
+              {"transfer", "brcode-payment", "boleto-payment", "utility-payment", "tax-payment", "darf-payment"},
+              "invalidResource");
   auto id = in.String("id", Need::kRequired, "invalidId", 1, 64);
   in.RejectUnknown();
   if (!problems.empty()) return nullptr;
@@ -85,11 +87,14 @@ Json ForceFail(Context& ctx, const Json& body, Problems& problems) {
     return nullptr;
   }
   if (e->status() != "processing") {
-    problems.push_back(Refused(*e, "Only a processing operation can be failed", "Só uma operação em processamento pode falhar"));
+    problems.push_back(
+        Refused(*e, "Only a processing operation can be failed", "Só uma operação em processamento pode falhar"));
     return nullptr;
   }
-  Fail(ctx, *e, MakeProblem("rejectedByReceiver", "The receiving institution rejected it.", "A instituição recebedora rejeitou."),
-       true);
+  Fail(
+      ctx, *e,
+      MakeProblem("rejectedByReceiver", "The receiving institution rejected it.", "A instituição recebedora rejeitou."),
+      true);
   return {{std::string(api::FindResource(*resource)->single_key), e->doc}};
 }
 
@@ -155,7 +160,9 @@ std::optional<Problem> PayInSandbox(Context& ctx, std::string_view resource, con
                                     const std::string& simulation, Json body) {
   const SimulationFn* pay = Registry::Instance().FindSimulation(simulation);
   Problems problems;
-  if (!pay) return MakeProblem("invalidReceiver", simulation + " is not a payer action.", simulation + " não é uma ação de pagador.");
+  if (!pay)
+    return MakeProblem("invalidReceiver", simulation + " is not a payer action.",
+                       simulation + " não é uma ação de pagador.");
   if (auto ws = ctx.Find("workspace", ctx.workspace_id())) body["name"] = ws->doc.value("name", "Sandbox Payer");
   auto done = InOwnerWorkspace(ctx, resource, id, [&](Context& owner) { return (*pay)(owner, body, problems); });
   if (!done) return NotFound(resource, id);

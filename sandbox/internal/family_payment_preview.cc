@@ -36,10 +36,14 @@ std::string Digits(std::string_view text) {
 
 std::string TaxTypeOf(int segment) {
   switch (segment) {
-    case 1: return "iss-iptu";
-    case 5: return "federal";
-    case 7: return "traffic-fine";
-    default: return "";
+    case 1:
+      return "iss-iptu";
+    case 5:
+      return "federal";
+    case 7:
+      return "traffic-fine";
+    default:
+      return "";
   }
 }
 
@@ -47,9 +51,12 @@ std::string TaxTypeOf(int segment) {
 
 std::string_view PaymentTypeOf(SlipKind kind) {
   switch (kind) {
-    case SlipKind::kBoleto: return "boleto-payment";
-    case SlipKind::kUtility: return "utility-payment";
-    case SlipKind::kTax: return "tax-payment";
+    case SlipKind::kBoleto:
+      return "boleto-payment";
+    case SlipKind::kUtility:
+      return "utility-payment";
+    case SlipKind::kTax:
+      return "tax-payment";
   }
   return "";
 }
@@ -138,11 +145,15 @@ Json CreateSlipPayment(Context& ctx, const Json& element, Problems& problems, Sl
     if (!amount) amount = slip->amount;
   }
   if (*amount <= 0) {
-    in.Fail("amount", "invalidAmount", "is required: the slip carries no amount.", "é obrigatório: o documento não traz valor.");
+    in.Fail("amount", "invalidAmount", "is required: the slip carries no amount.",
+            "é obrigatório: o documento não traz valor.");
     return nullptr;
   }
-  Json doc = {{"amount", *amount}, {"barCode", slip->bar_code}, {"line", slip->line},
-              {"description", *description}, {"tags", tags}};
+  Json doc = {{"amount", *amount},
+              {"barCode", slip->bar_code},
+              {"line", slip->line},
+              {"description", *description},
+              {"tags", tags}};
   if (tax_id) doc["taxId"] = *tax_id;
   if (kind == SlipKind::kTax) doc["type"] = slip->tax_type;
   return StartFlow(ctx, PaymentTypeOf(kind), std::move(doc), *scheduled);
@@ -152,10 +163,18 @@ namespace {
 
 Json PreviewBrcode(Context& ctx, const std::string& text, const formats::BrCode& code) {
   const std::int64_t amount = code.amount_cents.value_or(0);
-  Json payment = {{"status", "active"},   {"name", code.merchant_name}, {"taxId", ""},
-                  {"bankCode", "20018183"}, {"accountType", "checking"}, {"allowChange", amount == 0},
-                  {"amount", amount},     {"nominalAmount", amount},    {"interestAmount", 0},
-                  {"fineAmount", 0},      {"reductionAmount", 0},       {"discountAmount", 0},
+  Json payment = {{"status", "active"},
+                  {"name", code.merchant_name},
+                  {"taxId", ""},
+                  {"bankCode", "20018183"},
+                  {"accountType", "checking"},
+                  {"allowChange", amount == 0},
+                  {"amount", amount},
+                  {"nominalAmount", amount},
+                  {"interestAmount", 0},
+                  {"fineAmount", 0},
+                  {"reductionAmount", 0},
+                  {"discountAmount", 0},
                   {"reconciliationId", code.txid.empty() ? code.key : code.txid}};
   auto [kind, key] = ParseSandboxBrCode(text);
   if (kind == "invoice") {
@@ -164,9 +183,13 @@ Json PreviewBrcode(Context& ctx, const std::string& text, const formats::BrCode&
       if (!inv) return nullptr;
       const Json& d = inv->doc;
       const bool open = d["status"] == "created" || d["status"] == "overdue";
-      payment.update({{"status", open ? Json("active") : d["status"]}, {"taxId", d["taxId"]}, {"amount", d["amount"]},
-                      {"nominalAmount", d["nominalAmount"]}, {"fineAmount", d["fineAmount"]},
-                      {"interestAmount", d["interestAmount"]}, {"discountAmount", d["discountAmount"]},
+      payment.update({{"status", open ? Json("active") : d["status"]},
+                      {"taxId", d["taxId"]},
+                      {"amount", d["amount"]},
+                      {"nominalAmount", d["nominalAmount"]},
+                      {"fineAmount", d["fineAmount"]},
+                      {"interestAmount", d["interestAmount"]},
+                      {"discountAmount", d["discountAmount"]},
                       {"reconciliationId", inv->id}});
       return nullptr;
     });
@@ -177,24 +200,38 @@ Json PreviewBrcode(Context& ctx, const std::string& text, const formats::BrCode&
 Json PreviewSlip(Context& ctx, const Slip& slip) {
   if (slip.kind != SlipKind::kBoleto)
     return {{"amount", slip.amount},
-            {"name", slip.kind == SlipKind::kTax ? "Tax " + slip.tax_type : "Utility segment " + std::to_string(slip.segment)},
+            {"name",
+             slip.kind == SlipKind::kTax ? "Tax " + slip.tax_type : "Utility segment " + std::to_string(slip.segment)},
             {"description", std::string(PaymentTypeOf(slip.kind))},
             {"line", slip.line},
             {"barCode", slip.bar_code}};
-  Json payment = {{"status", "active"},     {"amount", slip.amount},       {"discountAmount", 0},
-                  {"fineAmount", 0},        {"interestAmount", 0},         {"due", slip.due ? FormatTimestamp(*slip.due) : ""},
-                  {"expiration", ""},       {"name", ""},                  {"taxId", ""},
-                  {"receiverName", ""},     {"receiverTaxId", ""},         {"payerName", ""},
-                  {"payerTaxId", ""},       {"line", slip.line},           {"barCode", slip.bar_code}};
+  Json payment = {{"status", "active"},
+                  {"amount", slip.amount},
+                  {"discountAmount", 0},
+                  {"fineAmount", 0},
+                  {"interestAmount", 0},
+                  {"due", slip.due ? FormatTimestamp(*slip.due) : ""},
+                  {"expiration", ""},
+                  {"name", ""},
+                  {"taxId", ""},
+                  {"receiverName", ""},
+                  {"receiverTaxId", ""},
+                  {"payerName", ""},
+                  {"payerTaxId", ""},
+                  {"line", slip.line},
+                  {"barCode", slip.bar_code}};
   if (auto id = SandboxBoletoId(slip)) {
     InOwnerWorkspace(ctx, "boleto", *id, [&](Context& owner) -> Json {
       auto b = owner.Find("boleto", *id);
       if (!b) return nullptr;
       const Json& d = b->doc;
       payment.update({{"status", d["status"] == "created" || d["status"] == "overdue" ? Json("active") : d["status"]},
-                      {"name", d["receiverName"]}, {"taxId", d["receiverTaxId"]},
-                      {"receiverName", d["receiverName"]}, {"receiverTaxId", d["receiverTaxId"]},
-                      {"payerName", d["name"]}, {"payerTaxId", d["taxId"]}});
+                      {"name", d["receiverName"]},
+                      {"taxId", d["receiverTaxId"]},
+                      {"receiverName", d["receiverName"]},
+                      {"receiverTaxId", d["receiverTaxId"]},
+                      {"payerName", d["name"]},
+                      {"payerTaxId", d["taxId"]}});
       return nullptr;
     });
     if (auto due = SandboxBoletoCharge(ctx, *id)) payment["amount"] = *due;

@@ -12,7 +12,7 @@
 namespace balcao::sandbox::internal {
 namespace {
 
-const std::vector<std::string> kTypes = {"transfer",       "brcode-payment", "boleto-payment",
+const std::vector<std::string> kTypes = {"transfer",        "brcode-payment", "boleto-payment",
                                          "utility-payment", "tax-payment",    "darf-payment"};
 
 Json CreateRequest(Context& ctx, const Json& element, Problems& problems) {
@@ -23,23 +23,28 @@ Json CreateRequest(Context& ctx, const Json& element, Problems& problems) {
   auto due = in.Time("due", Need::kOptional, "invalidDue");
   auto tags = in.Tags();
   in.RejectUnknown();
-  if (!payment) in.Fail("payment", "invalidJson", "is required.", "é obrigatório.");
-  else if (!payment->is_object()) in.Fail("payment", "invalidPayment", "must be an object.", "deve ser um objeto.");
+  if (!payment)
+    in.Fail("payment", "invalidJson", "is required.", "é obrigatório.");
+  else if (!payment->is_object())
+    in.Fail("payment", "invalidPayment", "must be an object.", "deve ser um objeto.");
   else if (payment->contains("scheduled"))
-    in.Fail("payment", "invalidPayment", "must not carry 'scheduled' (use 'due').", "não deve ter 'scheduled' (use 'due').");
-  else if (payment->contains("amount") && !((*payment)["amount"].is_number_integer() && (*payment)["amount"].get<std::int64_t>() > 0))
+    in.Fail("payment", "invalidPayment", "must not carry 'scheduled' (use 'due').",
+            "não deve ter 'scheduled' (use 'due').");
+  else if (payment->contains("amount") &&
+           !((*payment)["amount"].is_number_integer() && (*payment)["amount"].get<std::int64_t>() > 0))
     in.Fail("payment", "invalidAmount", "amount must be a positive integer.", "amount deve ser um inteiro positivo.");
   if (!problems.empty()) return nullptr;
-  Entity e = ctx.Insert("payment-request",
-                        {{"centerId", *center},
-                         {"type", *type},
-                         {"payment", *payment},
-                         {"amount", payment->value("amount", Json(0))},
-                         {"description", payment->value("description", payment->value("name", Json("")))},
-                         {"due", FormatTimestamp(due.value_or(ctx.Now()))},
-                         {"status", "pending"},
-                         {"actions", Json::array({{{"action", "requester"}, {"id", ctx.caller().access_id}, {"type", "project"}}})},
-                         {"tags", tags}});
+  Entity e = ctx.Insert(
+      "payment-request",
+      {{"centerId", *center},
+       {"type", *type},
+       {"payment", *payment},
+       {"amount", payment->value("amount", Json(0))},
+       {"description", payment->value("description", payment->value("name", Json("")))},
+       {"due", FormatTimestamp(due.value_or(ctx.Now()))},
+       {"status", "pending"},
+       {"actions", Json::array({{{"action", "requester"}, {"id", ctx.caller().access_id}, {"type", "project"}}})},
+       {"tags", tags}});
   ctx.AddLog(e, "created");
   return e.doc;
 }

@@ -63,9 +63,9 @@ namespace {
 void SettleSplit(Context& ctx, const Json& payload) {
   auto e = ctx.Find("split", payload["id"].get<std::string>());
   if (!e || e->status() != "created") return;
-  ctx.AddTransaction({-e->doc["amount"].get<std::int64_t>(), 0, "Split to receiver " +
-                                e->doc["receiverId"].get<std::string>(), "split/" + e->id,
-                                e->doc["tags"].get<std::vector<std::string>>(), ""});
+  ctx.AddTransaction({-e->doc["amount"].get<std::int64_t>(), 0,
+                      "Split to receiver " + e->doc["receiverId"].get<std::string>(), "split/" + e->id,
+                      e->doc["tags"].get<std::vector<std::string>>(), ""});
   e->doc["status"] = "success";
   ctx.Save(*e);
   ctx.AddLog(*e, "success");

@@ -21,8 +21,9 @@ Json PutProfile(Context& ctx, const Json& element, Problems& problems) {
   q.limit = 1;
   auto existing = ctx.engine().store().List(q);
   if (existing.empty()) {
-    Entity e = ctx.Insert("split-profile", {{"delay", delay.value_or(0)}, {"interval", interval.value_or("week")},
-                                            {"status", "created"}, {"tags", tags}});
+    Entity e = ctx.Insert(
+        "split-profile",
+        {{"delay", delay.value_or(0)}, {"interval", interval.value_or("week")}, {"status", "created"}, {"tags", tags}});
     ctx.AddLog(e, "created");
     return e.doc;
   }

@@ -12,7 +12,8 @@ namespace {
 Json CreateReceiver(Context& ctx, const Json& element, Problems& problems) {
   Reader in(element, problems);
   auto account = in.String("accountNumber", Need::kRequired, "invalidAccountNumber", 1, 25);
-  auto type = in.Enum("accountType", Need::kRequired, {"checking", "savings", "salary", "payment"}, "invalidAccountType");
+  auto type =
+      in.Enum("accountType", Need::kRequired, {"checking", "savings", "salary", "payment"}, "invalidAccountType");
   auto bank = in.String("bankCode", Need::kRequired, "invalidBankCode", 1, 8);
   auto branch = in.String("branchCode", Need::kRequired, "invalidBranchCode", 1, 10);
   auto name = in.String("name", Need::kRequired, "invalidName", 1, 200);
@@ -29,9 +30,14 @@ Json CreateReceiver(Context& ctx, const Json& element, Problems& problems) {
     in.Fail("bankCode", "invalidBankCode", "must be an 8-digit ISPB or a 1-3 digit bank code.",
             "deve ser um ISPB de 8 dígitos ou um código de banco de 1 a 3 dígitos.");
   if (!problems.empty()) return nullptr;
-  Entity e = ctx.Insert("split-receiver", {{"accountNumber", *account}, {"accountType", *type}, {"bankCode", *bank},
-                                           {"branchCode", *branch},     {"name", *name},        {"taxId", *tax_id},
-                                           {"status", "created"},       {"tags", tags}});
+  Entity e = ctx.Insert("split-receiver", {{"accountNumber", *account},
+                                           {"accountType", *type},
+                                           {"bankCode", *bank},
+                                           {"branchCode", *branch},
+                                           {"name", *name},
+                                           {"taxId", *tax_id},
+                                           {"status", "created"},
+                                           {"tags", tags}});
   ctx.AddLog(e, "created");
   return e.doc;
 }

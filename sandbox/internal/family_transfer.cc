@@ -39,8 +39,8 @@ Json CreateTransfer(Context& ctx, const Json& element, Problems& problems) {
   auto branch = in.String("branchCode", Need::kRequired, "invalidBranchCode", 1, 10);
   auto name = in.String("name", Need::kRequired, "invalidName", 1, 200);
   auto tax_id = in.TaxId("taxId", Need::kRequired);
-  auto account_type = in.Enum("accountType", Need::kOptional, {"checking", "payment", "savings", "salary"},
-                              "invalidAccountType");
+  auto account_type =
+      in.Enum("accountType", Need::kOptional, {"checking", "payment", "savings", "salary"}, "invalidAccountType");
   auto description = in.String("description", Need::kOptional, "invalidDescription", 0, 140);
   auto display = in.String("displayDescription", Need::kOptional, "invalidDisplayDescription", 0, 140);
   auto external_id = in.String("externalId", Need::kOptional, "invalidExternalId", 1, 256);
@@ -57,8 +57,10 @@ Json CreateTransfer(Context& ctx, const Json& element, Problems& problems) {
     }
   Json metadata = Json::object();
   if (const Json* m = in.Raw("metadata")) {
-    if (m->is_object()) metadata = *m;
-    else in.Fail("metadata", "invalidMetadata", "must be an object.", "deve ser um objeto.");
+    if (m->is_object())
+      metadata = *m;
+    else
+      in.Fail("metadata", "invalidMetadata", "must be an object.", "deve ser um objeto.");
   }
   auto scheduled = ReadScheduled(ctx, in);
   auto tags = in.Tags();
@@ -91,12 +93,18 @@ Json CreateTransfer(Context& ctx, const Json& element, Problems& problems) {
       return nullptr;
     }
   }
-  Json doc = {{"accountNumber", *account},     {"accountType", account_type.value_or("checking")},
-              {"amount", *amount},             {"bankCode", *bank},
-              {"branchCode", *branch},         {"description", description.value_or(*name)},
-              {"displayDescription", display.value_or("")}, {"externalId", external_id.value_or("")},
-              {"metadata", metadata},          {"name", *name},
-              {"rules", rules},                {"tags", tags},
+  Json doc = {{"accountNumber", *account},
+              {"accountType", account_type.value_or("checking")},
+              {"amount", *amount},
+              {"bankCode", *bank},
+              {"branchCode", *branch},
+              {"description", description.value_or(*name)},
+              {"displayDescription", display.value_or("")},
+              {"externalId", external_id.value_or("")},
+              {"metadata", metadata},
+              {"name", *name},
+              {"rules", rules},
+              {"tags", tags},
               {"taxId", *tax_id}};
   Json stored = StartFlow(ctx, "transfer", std::move(doc), at);
   if (!dedupe.empty()) ctx.Insert(kDedupe, {{"id", dedupe}, {"transferId", stored["id"]}});

@@ -18,10 +18,10 @@
 namespace balcao::sandbox::internal {
 
 struct FlowSpec {
-  std::string resource;                 // "transfer", "boleto-payment"
-  std::string label;                    // "Transfer", "Boleto payment": statement and receipt title
+  std::string resource;                             // "transfer", "boleto-payment"
+  std::string label;                                // "Transfer", "Boleto payment": statement and receipt title
   UnixMicros settle_delay = 10 * kMicrosPerSecond;  // processing -> success
-  bool canceling_log = true;            // DELETE writes "canceling" before "canceled"
+  bool canceling_log = true;                        // DELETE writes "canceling" before "canceled"
   // Runs when processing starts, after the debit (e.g. pays the sandbox invoice a brcode
   // names). A returned problem fails the payment and refunds it.
   std::function<std::optional<Problem>(Context&, Entity&)> on_process;
@@ -30,8 +30,8 @@ struct FlowSpec {
 };
 
 inline const std::vector<std::string> kFlowStatuses = {"created", "processing", "success", "failed", "canceled"};
-inline const std::vector<std::string> kFlowLogTypes = {"created",  "processing", "success",
-                                                       "failed",   "canceling",  "canceled"};
+inline const std::vector<std::string> kFlowLogTypes = {"created", "processing", "success",
+                                                       "failed",  "canceling",  "canceled"};
 
 // Registers the family (create/remove/file) and the jobs "<resource>.process" and
 // "<resource>.settle". `family.create` must call StartFlow.

@@ -13,9 +13,9 @@ namespace {
 class BoletoTest : public FamilyHarness {
  protected:
   static Json BoletoBody(std::int64_t amount) {
-    return {{"amount", amount},       {"name", "Arya Stark"}, {"taxId", "012.345.678-90"},
+    return {{"amount", amount},          {"name", "Arya Stark"},    {"taxId", "012.345.678-90"},
             {"streetLine1", "Rua A, 1"}, {"streetLine2", "apto 2"}, {"district", "Centro"},
-            {"city", "Sao Paulo"},   {"stateCode", "SP"},    {"zipCode", "01000000"}};
+            {"city", "Sao Paulo"},       {"stateCode", "SP"},       {"zipCode", "01000000"}};
   }
   Json Create(const Json& body) { return Ok("POST", "/boleto", {{"boletos", {body}}})["boletos"][0]; }
   Json Get(const std::string& id) { return Ok("GET", "/boleto/" + id)["boleto"]; }
@@ -57,14 +57,15 @@ TEST_F(BoletoTest, ValidationNamesEveryField) {
   body["zipCode"] = "0100";
   body["overdueLimit"] = 60;
   body["receiverName"] = "Someone Else";
-  body["discounts"] = {{{"percentage", 5}, {"date", "2099-01-01"}}, {{"percentage", 6}, {"date", "2099-01-01"}},
+  body["discounts"] = {{{"percentage", 5}, {"date", "2099-01-01"}},
+                       {{"percentage", 6}, {"date", "2099-01-01"}},
                        {{"percentage", 1}, {"date", "2099-01-01"}}};
   Reply r = Api("POST", "/boleto", {{"boletos", {body}}});
   ASSERT_EQ(r.status, 400);
   std::set<std::string> codes;
   for (Json all = r.json(); const auto& e : all["errors"]) codes.insert(e["code"].get<std::string>());
   EXPECT_EQ(codes, (std::set<std::string>{"invalidAmount", "invalidStateCode", "invalidZipCode", "invalidOverdueLimit",
-                                           "invalidReceiver", "invalidDiscount"}))
+                                          "invalidReceiver", "invalidDiscount"}))
       << r.body;
   EXPECT_EQ(Ok("GET", "/boleto")["boletos"].size(), 0u);
 }
@@ -125,7 +126,8 @@ TEST_F(BoletoTest, AboutNinetyPercentPaidWithinAnHour) {
   EXPECT_GE(paid, 28u);
   EXPECT_LE(paid, 40u);
   std::int64_t expected = 0;
-  for (Json all = Ok("GET", "/boleto?status=paid&limit=100"); const auto& b : all["boletos"]) expected += b["amount"].get<std::int64_t>();
+  for (Json all = Ok("GET", "/boleto?status=paid&limit=100"); const auto& b : all["boletos"])
+    expected += b["amount"].get<std::int64_t>();
   EXPECT_EQ(Balance(), expected);
 }
 
@@ -151,9 +153,13 @@ TEST_F(BoletoTest, HolmesSolves) {
 
 TEST_F(BoletoTest, SplitsOfAPaidBoleto) {
   Json receiver = Ok("POST", "/split-receiver",
-                     {{"receivers", {{{"name", "Sansa Stark"}, {"taxId", "012.345.678-90"}, {"bankCode", "18236120"},
-                                      {"branchCode", "0001"}, {"accountNumber", "10000-0"}, {"accountType", "checking"}}}}})
-                     ["receivers"][0];
+                     {{"receivers",
+                       {{{"name", "Sansa Stark"},
+                         {"taxId", "012.345.678-90"},
+                         {"bankCode", "18236120"},
+                         {"branchCode", "0001"},
+                         {"accountNumber", "10000-0"},
+                         {"accountType", "checking"}}}}})["receivers"][0];
   EXPECT_EQ(Api("POST", "/split-receiver", {{"receivers", {{{"name", "X"}}}}}).status, 400);
   Json profile = Ok("PUT", "/split-profile", {{"profiles", {{{"interval", "day"}, {"delay", 60'000}}}}})["profiles"][0];
   Json again = Ok("PUT", "/split-profile", {{"profiles", {{{"delay", 120'000}}}}})["profiles"][0];
@@ -180,9 +186,17 @@ TEST_F(BoletoTest, SplitsOfAPaidBoleto) {
 }
 
 TEST_F(BoletoTest, InvoicePullSubscriptionAndRequest) {
-  Json sub = {{"displayDescription", "Gym membership"}, {"externalId", "gym-1"}, {"interval", "month"},
-              {"name", "Arya Stark"}, {"pullMode", "manual"}, {"pullRetryLimit", 3}, {"referenceCode", "contract-1"},
-              {"start", "2099-01-01"}, {"taxId", "012.345.678-90"}, {"type", "qrcode"}, {"amount", 5'000}};
+  Json sub = {{"displayDescription", "Gym membership"},
+              {"externalId", "gym-1"},
+              {"interval", "month"},
+              {"name", "Arya Stark"},
+              {"pullMode", "manual"},
+              {"pullRetryLimit", 3},
+              {"referenceCode", "contract-1"},
+              {"start", "2099-01-01"},
+              {"taxId", "012.345.678-90"},
+              {"type", "qrcode"},
+              {"amount", 5'000}};
   Json s = Ok("POST", "/invoice-pull-subscription", {{"subscriptions", {sub}}})["subscriptions"][0];
   EXPECT_EQ(s["status"], "created");
   EXPECT_EQ(s["end"], nullptr);
@@ -195,8 +209,9 @@ TEST_F(BoletoTest, InvoicePullSubscriptionAndRequest) {
   EXPECT_EQ(Api("POST", "/invoice-pull-subscription", {{"subscriptions", {other}}}).code(), "invalidJson");
   const std::string sid = s["id"].get<std::string>();
   EXPECT_EQ(Api("DELETE", "/invoice-pull-subscription/" + sid).code(), "invalidAction");
-  Json invoice = Ok("POST", "/invoice", {{"invoices", {{{"amount", 5'000}, {"name", "Arya Stark"},
-                                                         {"taxId", "012.345.678-90"}}}}})["invoices"][0];
+  Json invoice =
+      Ok("POST", "/invoice",
+         {{"invoices", {{{"amount", 5'000}, {"name", "Arya Stark"}, {"taxId", "012.345.678-90"}}}}})["invoices"][0];
   Json early = {{"subscriptionId", sid}, {"invoiceId", invoice["id"]}, {"due", "2099-01-01"}};
   EXPECT_EQ(Api("POST", "/invoice-pull-request", {{"requests", {early}}}).code(), "invalidSubscriptionId");
   Advance(60);
@@ -208,8 +223,9 @@ TEST_F(BoletoTest, InvoicePullSubscriptionAndRequest) {
   EXPECT_EQ(Ok("GET", "/invoice-pull-request/" + r["id"].get<std::string>())["request"]["status"], "success");
   EXPECT_EQ(Ok("GET", "/invoice/" + invoice["id"].get<std::string>())["invoice"]["status"], "paid");
   EXPECT_EQ(Api("DELETE", "/invoice-pull-request/" + r["id"].get<std::string>()).code(), "invalidAction");
-  Json later = Ok("POST", "/invoice-pull-request",
-                  {{"requests", {{{"subscriptionId", sid}, {"invoiceId", invoice["id"]}, {"due", "2099-02-01"}}}}})["requests"][0];
+  Json later = Ok(
+      "POST", "/invoice-pull-request",
+      {{"requests", {{{"subscriptionId", sid}, {"invoiceId", invoice["id"]}, {"due", "2099-02-01"}}}}})["requests"][0];
   EXPECT_EQ(Ok("DELETE", "/invoice-pull-request/" + later["id"].get<std::string>())["request"]["status"], "canceled");
   EXPECT_EQ(Ok("DELETE", "/invoice-pull-subscription/" + sid)["subscription"]["status"], "canceled");
   EXPECT_EQ(Api("DELETE", "/invoice-pull-subscription/" + sid).code(), "invalidAction");

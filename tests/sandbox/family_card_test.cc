@@ -12,11 +12,14 @@ namespace {
 class CardTest : public FamilyHarness {
  protected:
   Json Session(const std::string& mode = "enabled", Json installments = nullptr) {
-    if (installments.is_null()) installments = Json::array({{{"totalAmount", 5000}, {"count", 1}},
-                                                            {{"totalAmount", 6000}, {"count", 3}}});
+    if (installments.is_null())
+      installments = Json::array({{{"totalAmount", 5000}, {"count", 1}}, {{"totalAmount", 6000}, {"count", 3}}});
     return Ok("POST", "/merchant-session",
-              {{"allowedFundingTypes", {"credit", "debit"}}, {"allowedInstallments", installments},
-               {"expiration", 3600}, {"challengeMode", mode}, {"tags", {"Order-42"}}})["session"];
+              {{"allowedFundingTypes", {"credit", "debit"}},
+               {"allowedInstallments", installments},
+               {"expiration", 3600},
+               {"challengeMode", mode},
+               {"tags", {"Order-42"}}})["session"];
   }
   static Json Purchase(const std::string& number, std::int64_t amount = 5000, int count = 1) {
     return {{"amount", amount},
@@ -34,8 +37,8 @@ class CardTest : public FamilyHarness {
             {"billingStreetLine1", "Rua Casterly Rock, 2000"},
             {"billingStreetLine2", "1 andar"},
             {"billingZipCode", "01450-000"},
-            {"metadata", {{"userAgent", "Mozilla"}, {"userIp", "255.255.255.255"}, {"language", "pt-BR"},
-                          {"timezoneOffset", 3}}}};
+            {"metadata",
+             {{"userAgent", "Mozilla"}, {"userIp", "255.255.255.255"}, {"language", "pt-BR"}, {"timezoneOffset", 3}}}};
   }
   Reply Buy(const Json& session, const Json& purchase) {
     return Api("POST", "/merchant-session/" + session["uuid"].get<std::string>() + "/purchase", purchase);
@@ -186,9 +189,9 @@ TEST_F(CardTest, InstallmentsSplitTheAmount) {
 
 TEST_F(CardTest, CancelApprovedPurchase) {
   Json p = BuyOk(Session(), Purchase("4242424242424242"));
-  EXPECT_EQ(Api("PATCH", "/merchant-purchase/" + p["id"].get<std::string>(), {{"status", "canceled"}, {"amount", 10}})
-                .code(),
-            "invalidOperation");
+  EXPECT_EQ(
+      Api("PATCH", "/merchant-purchase/" + p["id"].get<std::string>(), {{"status", "canceled"}, {"amount", 10}}).code(),
+      "invalidOperation");
   Json c = Ok("PATCH", "/merchant-purchase/" + p["id"].get<std::string>(), {{"status", "canceled"}, {"amount", 0}});
   EXPECT_EQ(c["purchase"]["status"], "canceled");
   EXPECT_EQ(c["purchase"]["amount"], 0);
@@ -266,11 +269,11 @@ TEST_F(CardTest, SessionPurchaseValidation) {
   EXPECT_EQ(code_of(p), "invalidCardSecurityCode");
   Reply many = Buy(s, Json::object());
   EXPECT_GE(many.json()["errors"].size(), 6u);
-  EXPECT_EQ(Api("POST", "/merchant-session/00000000000000000000000000000000/purchase", Purchase("4242424242424242"))
-                .code(),
-            "invalidSession");
-  Reply bad = Api("POST", "/merchant-session", {{"allowedFundingTypes", {"cash"}}, {"allowedInstallments", Json::array()},
-                                                {"expiration", 0}});
+  EXPECT_EQ(
+      Api("POST", "/merchant-session/00000000000000000000000000000000/purchase", Purchase("4242424242424242")).code(),
+      "invalidSession");
+  Reply bad = Api("POST", "/merchant-session",
+                  {{"allowedFundingTypes", {"cash"}}, {"allowedInstallments", Json::array()}, {"expiration", 0}});
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(bad.json()["errors"].size(), 3u) << bad.body;
   EXPECT_EQ(Get("/merchant-purchase")["purchases"].size(), 0u);
@@ -278,8 +281,10 @@ TEST_F(CardTest, SessionPurchaseValidation) {
 
 TEST_F(CardTest, AllowedIpsChecksTheBuyersIp) {
   Json s = Ok("POST", "/merchant-session",
-              {{"allowedFundingTypes", {"credit"}}, {"allowedInstallments", {{{"totalAmount", 5000}, {"count", 1}}}},
-               {"expiration", 600}, {"allowedIps", {"10.0.0.1"}}})["session"];
+              {{"allowedFundingTypes", {"credit"}},
+               {"allowedInstallments", {{{"totalAmount", 5000}, {"count", 1}}}},
+               {"expiration", 600},
+               {"allowedIps", {"10.0.0.1"}}})["session"];
   EXPECT_EQ(Buy(s, Purchase("4242424242424242")).code(), "invalidUserIp");
   Json p = Purchase("4242424242424242");
   p["metadata"]["userIp"] = "10.0.0.1";

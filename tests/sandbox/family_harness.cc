@@ -148,8 +148,7 @@ std::int64_t FamilyHarness::Balance() {
 void FamilyHarness::Fund(std::int64_t cents) { SimOk("deposit", {{"amount", cents}}); }
 
 std::string FamilyHarness::PdfText(const std::string& path, bool sign) {
-  Reply r = sign ? Api("GET", path)
-                 : Send("GET", sandbox_->credentials().base_url + path, "", false);
+  Reply r = sign ? Api("GET", path) : Send("GET", sandbox_->credentials().base_url + path, "", false);
   if (r.status != 200 || r.body.rfind("%PDF", 0) != 0) return "";
   char name[] = "/tmp/family-test-XXXXXX";
   const int fd = mkstemp(name);

@@ -4,12 +4,12 @@
 // unsigned simulation API (/sandbox/...). One harness per test; not thread-safe.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <memory>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "sandbox/sandbox.h"
 

@@ -1,14 +1,13 @@
 // Runs tests/sandbox/node/families.test.js (the official Node SDK, pinned in that folder's
 // package-lock.json) against an in-process sandbox with HTTPS. npm ci installs the SDK once
 // into the build tree (FAMILY_NODE_WORK); node and npm are required, as in CI.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "sandbox/sandbox.h"
 
@@ -43,8 +42,8 @@ TEST(FamilyNodeSdk, FamiliesTestJsPasses) {
   options.db = ":memory:";
   auto sandbox = Sandbox::Start(options);
   ASSERT_TRUE(sandbox.ok()) << sandbox.status().ToString();
-  const std::string run = "cd '" + work.string() + "' && SANDBOX_DATA_DIR='" + options.data_dir +
-                          "' node --test families.test.js";
+  const std::string run =
+      "cd '" + work.string() + "' && SANDBOX_DATA_DIR='" + options.data_dir + "' node --test families.test.js";
   const int rc = std::system(run.c_str());
   (*sandbox)->Stop();
   fs::remove_all(dir_template);

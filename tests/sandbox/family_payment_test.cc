@@ -48,37 +48,53 @@ class PaymentTest : public FamilyHarness {
     Json done = Ok("GET", "/" + resource + "/" + id)["payment"];
     EXPECT_EQ(done["status"], "success") << resource;
     std::vector<std::string> types;
-    for (Json all = Ok("GET", "/" + resource + "/log?paymentIds=" + id); const auto& l : all["logs"]) types.push_back(l["type"].get<std::string>());
+    for (Json all = Ok("GET", "/" + resource + "/log?paymentIds=" + id); const auto& l : all["logs"])
+      types.push_back(l["type"].get<std::string>());
     EXPECT_EQ(types, (std::vector<std::string>{"success", "processing", "created"})) << resource;
     EXPECT_NE(PdfText("/" + resource + "/" + id + "/pdf").find("Status: success"), std::string::npos) << resource;
     return done;
   }
   Json Invoice(std::int64_t amount) {
-    return Ok("POST", "/invoice", {{"invoices", {{{"amount", amount}, {"name", "Arya Stark"},
-                                                   {"taxId", "012.345.678-90"}}}}})["invoices"][0];
+    return Ok(
+        "POST", "/invoice",
+        {{"invoices", {{{"amount", amount}, {"name", "Arya Stark"}, {"taxId", "012.345.678-90"}}}}})["invoices"][0];
   }
   Json Boleto(std::int64_t amount) {
-    return Ok("POST", "/boleto", {{"boletos", {{{"amount", amount}, {"name", "Arya Stark"}, {"taxId", "012.345.678-90"},
-                                                {"streetLine1", "Rua A, 1"}, {"streetLine2", ""}, {"district", "Centro"},
-                                                {"city", "Sao Paulo"}, {"stateCode", "SP"}, {"zipCode", "01000-000"}}}}})
-        ["boletos"][0];
+    return Ok("POST", "/boleto",
+              {{"boletos",
+                {{{"amount", amount},
+                  {"name", "Arya Stark"},
+                  {"taxId", "012.345.678-90"},
+                  {"streetLine1", "Rua A, 1"},
+                  {"streetLine2", ""},
+                  {"district", "Centro"},
+                  {"city", "Sao Paulo"},
+                  {"stateCode", "SP"},
+                  {"zipCode", "01000-000"}}}}})["boletos"][0];
   }
 };
 
 TEST_F(PaymentTest, EachTypeRunsToSuccess) {
   Fund(1'000'000);
   RunToSuccess("utility-payment", {{"barCode", UtilityBarcode(2, 4'321)}, {"description", "Water bill of May"}}, 4'321);
-  Json tax = RunToSuccess("tax-payment", {{"barCode", UtilityBarcode(5, 9'999)}, {"description", "Federal tax payment"}},
-                          9'999);
+  Json tax = RunToSuccess("tax-payment",
+                          {{"barCode", UtilityBarcode(5, 9'999)}, {"description", "Federal tax payment"}}, 9'999);
   EXPECT_EQ(tax["type"], "federal");
   RunToSuccess("boleto-payment",
-               {{"line", formats::BoletoLineFromBarcode(OtherBankBoleto(55'000)).value()}, {"taxId", "20.018.183/0001-80"},
+               {{"line", formats::BoletoLineFromBarcode(OtherBankBoleto(55'000)).value()},
+                {"taxId", "20.018.183/0001-80"},
                 {"description", "Supplier boleto"}},
                55'000);
   Json darf = RunToSuccess("darf-payment",
-                           {{"revenueCode", "1240"}, {"taxId", "012.345.678-90"}, {"competence", "2020-09"},
-                            {"referenceNumber", "2340978970"}, {"nominalAmount", 1'234}, {"fineAmount", 12},
-                            {"interestAmount", 34}, {"due", "2099-10-28"}, {"description", "DARF September"}},
+                           {{"revenueCode", "1240"},
+                            {"taxId", "012.345.678-90"},
+                            {"competence", "2020-09"},
+                            {"referenceNumber", "2340978970"},
+                            {"nominalAmount", 1'234},
+                            {"fineAmount", 12},
+                            {"interestAmount", 34},
+                            {"due", "2099-10-28"},
+                            {"description", "DARF September"}},
                            1'280);
   EXPECT_EQ(darf["nominalAmount"], 1'234);
   formats::StaticBrCodeSpec pix;
@@ -87,7 +103,8 @@ TEST_F(PaymentTest, EachTypeRunsToSuccess) {
   pix.merchant_city = "Winterfell";
   pix.amount_cents = 1'000;
   RunToSuccess("brcode-payment",
-               {{"brcode", formats::BuildStaticBrCode(pix).value()}, {"taxId", "012.345.678-90"},
+               {{"brcode", formats::BuildStaticBrCode(pix).value()},
+                {"taxId", "012.345.678-90"},
                 {"description", "Paying a BR Code"}},
                1'000);
 }
@@ -95,8 +112,11 @@ TEST_F(PaymentTest, EachTypeRunsToSuccess) {
 TEST_F(PaymentTest, BrcodePaymentPaysSandboxInvoiceAndDynamicBrcode) {
   Fund(100'000);
   Json invoice = Invoice(2'500);
-  Json p = Ok("POST", "/brcode-payment", {{"payments", {{{"brcode", invoice["brcode"]}, {"taxId", "012.345.678-90"},
-                                                         {"description", "Paying my own invoice"}}}}})["payments"][0];
+  Json p = Ok("POST", "/brcode-payment",
+              {{"payments",
+                {{{"brcode", invoice["brcode"]},
+                  {"taxId", "012.345.678-90"},
+                  {"description", "Paying my own invoice"}}}}})["payments"][0];
   EXPECT_EQ(p["amount"], 2'500);
   Advance(1);
   EXPECT_EQ(Ok("GET", "/invoice/" + invoice["id"].get<std::string>())["invoice"]["status"], "paid");
@@ -104,16 +124,22 @@ TEST_F(PaymentTest, BrcodePaymentPaysSandboxInvoiceAndDynamicBrcode) {
   Advance(10);
   EXPECT_EQ(Ok("GET", "/brcode-payment/" + p["id"].get<std::string>())["payment"]["status"], "success");
   // Paying it again fails at processing and is refunded.
-  Json again = Ok("POST", "/brcode-payment", {{"payments", {{{"brcode", invoice["brcode"]}, {"taxId", "012.345.678-90"},
-                                                             {"description", "Paying it twice now"}}}}})["payments"][0];
+  Json again = Ok("POST", "/brcode-payment",
+                  {{"payments",
+                    {{{"brcode", invoice["brcode"]},
+                      {"taxId", "012.345.678-90"},
+                      {"description", "Paying it twice now"}}}}})["payments"][0];
   Advance(1);
   Json failed = Ok("GET", "/brcode-payment/" + again["id"].get<std::string>())["payment"];
   EXPECT_EQ(failed["status"], "failed");
   EXPECT_EQ(Balance(), 100'000);
 
   Json dyn = Ok("POST", "/dynamic-brcode", {{"brcodes", {{{"amount", 800}}}}})["brcodes"][0];
-  Json pd = Ok("POST", "/brcode-payment", {{"payments", {{{"brcode", dyn["id"]}, {"taxId", "012.345.678-90"},
-                                                          {"description", "Paying a dynamic code"}}}}})["payments"][0];
+  Json pd = Ok("POST", "/brcode-payment",
+               {{"payments",
+                 {{{"brcode", dyn["id"]},
+                   {"taxId", "012.345.678-90"},
+                   {"description", "Paying a dynamic code"}}}}})["payments"][0];
   Advance(1);
   Json deposits = Ok("GET", "/deposit?tags=dynamic-brcode/" + dyn["uuid"].get<std::string>())["deposits"];
   ASSERT_EQ(deposits.size(), 1u);
@@ -123,24 +149,37 @@ TEST_F(PaymentTest, BrcodePaymentPaysSandboxInvoiceAndDynamicBrcode) {
 
 TEST_F(PaymentTest, CancelBeforeProcessingOnly) {
   Fund(100'000);
-  Json u = Ok("POST", "/utility-payment", {{"payments", {{{"barCode", UtilityBarcode(3, 100)}, {"description", "Power bill 2099"},
-                                                          {"scheduled", "2099-01-05"}}}}})["payments"][0];
+  Json u = Ok("POST", "/utility-payment",
+              {{"payments",
+                {{{"barCode", UtilityBarcode(3, 100)},
+                  {"description", "Power bill 2099"},
+                  {"scheduled", "2099-01-05"}}}}})["payments"][0];
   Json c = Ok("DELETE", "/utility-payment/" + u["id"].get<std::string>())["payment"];
   EXPECT_EQ(c["status"], "canceled");
   std::vector<std::string> types;
-  for (Json all = Ok("GET", "/utility-payment/log?paymentIds=" + u["id"].get<std::string>()); const auto& l : all["logs"])
+  for (Json all = Ok("GET", "/utility-payment/log?paymentIds=" + u["id"].get<std::string>());
+       const auto& l : all["logs"])
     types.push_back(l["type"].get<std::string>());
   EXPECT_EQ(types, (std::vector<std::string>{"canceled", "canceling", "created"}));
   EXPECT_EQ(Api("GET", "/utility-payment/" + u["id"].get<std::string>() + "/pdf").code(), "invalidPayment");
 
-  Json b = Ok("POST", "/brcode-payment", {{"payments", {{{"brcode", Invoice(10)["brcode"]}, {"taxId", "012.345.678-90"},
-                                                         {"description", "To be canceled"}}}}})["payments"][0];
+  Json b = Ok("POST", "/brcode-payment",
+              {{"payments",
+                {{{"brcode", Invoice(10)["brcode"]},
+                  {"taxId", "012.345.678-90"},
+                  {"description", "To be canceled"}}}}})["payments"][0];
   EXPECT_EQ(Ok("PATCH", "/brcode-payment/" + b["id"].get<std::string>(), {{"status", "canceled"}})["payment"]["status"],
             "canceled");
-  Json d = Ok("POST", "/darf-payment", {{"payments", {{{"revenueCode", "1240"}, {"taxId", "012.345.678-90"},
-                                                       {"competence", "2020-09-01"}, {"nominalAmount", 10},
-                                                       {"fineAmount", 0}, {"interestAmount", 0}, {"due", "2099-10-28"},
-                                                       {"description", "DARF to process"}}}}})["payments"][0];
+  Json d = Ok("POST", "/darf-payment",
+              {{"payments",
+                {{{"revenueCode", "1240"},
+                  {"taxId", "012.345.678-90"},
+                  {"competence", "2020-09-01"},
+                  {"nominalAmount", 10},
+                  {"fineAmount", 0},
+                  {"interestAmount", 0},
+                  {"due", "2099-10-28"},
+                  {"description", "DARF to process"}}}}})["payments"][0];
   Advance(1);
   Reply late = Api("DELETE", "/darf-payment/" + d["id"].get<std::string>());
   EXPECT_EQ(late.code(), "invalidAction");
@@ -153,21 +192,29 @@ TEST_F(PaymentTest, Validation) {
   };
   const std::string bar = OtherBankBoleto(100);
   const std::string other_line = formats::BoletoLineFromBarcode(OtherBankBoleto(101)).value();
-  EXPECT_EQ(code("boleto-payment", {{"barCode", bar}, {"line", other_line}, {"taxId", "012.345.678-90"},
-                                    {"description", "Mismatched slip"}}),
-            "invalidBarCode");
+  EXPECT_EQ(
+      code("boleto-payment",
+           {{"barCode", bar}, {"line", other_line}, {"taxId", "012.345.678-90"}, {"description", "Mismatched slip"}}),
+      "invalidBarCode");
   EXPECT_EQ(code("boleto-payment", {{"line", "123"}, {"taxId", "012.345.678-90"}, {"description", "Broken line!"}}),
             "invalidLine");
   EXPECT_EQ(code("boleto-payment", {{"barCode", bar}, {"taxId", "012.345.678-90"}, {"description", "short"}}),
             "invalidDescription");
   EXPECT_EQ(code("utility-payment", {{"barCode", bar}, {"description", "A boleto is no utility"}}), "invalidBarCode");
-  EXPECT_EQ(code("tax-payment", {{"barCode", UtilityBarcode(2, 5)}, {"description", "Water is no tax"}}), "invalidBarCode");
-  EXPECT_EQ(code("darf-payment", {{"revenueCode", "12a4"}, {"taxId", "012.345.678-90"}, {"competence", "2020-09"},
-                                  {"nominalAmount", 10}, {"fineAmount", 0}, {"interestAmount", 0}, {"due", "2099-10-28"},
+  EXPECT_EQ(code("tax-payment", {{"barCode", UtilityBarcode(2, 5)}, {"description", "Water is no tax"}}),
+            "invalidBarCode");
+  EXPECT_EQ(code("darf-payment", {{"revenueCode", "12a4"},
+                                  {"taxId", "012.345.678-90"},
+                                  {"competence", "2020-09"},
+                                  {"nominalAmount", 10},
+                                  {"fineAmount", 0},
+                                  {"interestAmount", 0},
+                                  {"due", "2099-10-28"},
                                   {"description", "DARF with bad code"}}),
             "invalidRevenueCode");
-  EXPECT_EQ(code("brcode-payment", {{"brcode", "000201"}, {"taxId", "012.345.678-90"}, {"description", "Broken BR Code"}}),
-            "invalidBrcode");
+  EXPECT_EQ(
+      code("brcode-payment", {{"brcode", "000201"}, {"taxId", "012.345.678-90"}, {"description", "Broken BR Code"}}),
+      "invalidBrcode");
   EXPECT_EQ(Api("GET", "/boleto-payment/123").code(), "invalidPayment");
   EXPECT_EQ(Api("GET", "/brcode-payment/123").code(), "invalidBrcodePayment");
   EXPECT_EQ(Api("GET", "/brcode-payment/log?types=random").status, 400);
@@ -176,8 +223,11 @@ TEST_F(PaymentTest, Validation) {
 TEST_F(PaymentTest, BoletoPaymentPaysSandboxBoleto) {
   Fund(100'000);
   Json boleto = Boleto(3'000);
-  Json p = Ok("POST", "/boleto-payment", {{"payments", {{{"barCode", boleto["barCode"]}, {"taxId", "012.345.678-90"},
-                                                         {"description", "Paying a sandbox boleto"}}}}})["payments"][0];
+  Json p = Ok("POST", "/boleto-payment",
+              {{"payments",
+                {{{"barCode", boleto["barCode"]},
+                  {"taxId", "012.345.678-90"},
+                  {"description", "Paying a sandbox boleto"}}}}})["payments"][0];
   EXPECT_EQ(p["amount"], 3'000);
   Advance(1);
   Json paid = Ok("GET", "/boleto/" + boleto["id"].get<std::string>())["boleto"];
@@ -190,10 +240,11 @@ TEST_F(PaymentTest, Previews) {
   Json invoice = Invoice(1'500);
   Json boleto = Boleto(2'000);
   Json r = Ok("POST", "/payment-preview",
-              {{"previews", {{{"id", invoice["brcode"]}},
-                             {{"id", boleto["line"]}, {"scheduled", "2099-01-01"}},
-                             {{"id", UtilityBarcode(4, 777)}},
-                             {{"id", UtilityBarcode(1, 888)}}}}})["previews"];
+              {{"previews",
+                {{{"id", invoice["brcode"]}},
+                 {{"id", boleto["line"]}, {"scheduled", "2099-01-01"}},
+                 {{"id", UtilityBarcode(4, 777)}},
+                 {{"id", UtilityBarcode(1, 888)}}}}})["previews"];
   ASSERT_EQ(r.size(), 4u);
   EXPECT_EQ(r[0]["type"], "brcode-payment");
   EXPECT_EQ(r[0]["payment"]["amount"], 1'500);
@@ -209,10 +260,12 @@ TEST_F(PaymentTest, Previews) {
 }
 
 TEST_F(PaymentTest, PaymentRequests) {
-  Json transfer = {{"amount", 100},         {"bankCode", "20018183"}, {"branchCode", "0001"},
-                   {"accountNumber", "10000-0"}, {"name", "Jon Snow"}, {"taxId", "012.345.678-90"}};
-  Json r = Ok("POST", "/payment-request",
-              {{"requests", {{{"centerId", "5967314465849344"}, {"type", "transfer"}, {"payment", transfer}}}}})["requests"][0];
+  Json transfer = {{"amount", 100},        {"bankCode", "20018183"},
+                   {"branchCode", "0001"}, {"accountNumber", "10000-0"},
+                   {"name", "Jon Snow"},   {"taxId", "012.345.678-90"}};
+  Json r = Ok(
+      "POST", "/payment-request",
+      {{"requests", {{{"centerId", "5967314465849344"}, {"type", "transfer"}, {"payment", transfer}}}}})["requests"][0];
   EXPECT_EQ(r["status"], "pending");
   EXPECT_EQ(r["type"], "transfer");
   EXPECT_EQ(r["payment"]["amount"], 100);
@@ -221,9 +274,10 @@ TEST_F(PaymentTest, PaymentRequests) {
   EXPECT_EQ(Ok("GET", "/payment-request?centerId=other")["requests"].size(), 0u);
   EXPECT_EQ(Api("POST", "/payment-request", {{"requests", {{{"type", "transfer"}, {"payment", transfer}}}}}).code(),
             "invalidJson");
-  EXPECT_EQ(Api("POST", "/payment-request", {{"requests", {{{"centerId", "1"}, {"type", "pizza"}, {"payment", transfer}}}}})
-                .code(),
-            "invalidType");
+  EXPECT_EQ(
+      Api("POST", "/payment-request", {{"requests", {{{"centerId", "1"}, {"type", "pizza"}, {"payment", transfer}}}}})
+          .code(),
+      "invalidType");
   Json approved = SimOk("payment-request/approve", {{"id", r["id"]}});
   EXPECT_EQ(approved["request"]["status"], "approved");
   EXPECT_EQ(approved["payment"]["status"], "created");

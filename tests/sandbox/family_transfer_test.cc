@@ -12,14 +12,15 @@ namespace {
 class TransferTest : public FamilyHarness {
  protected:
   static Json Transfer(std::int64_t amount, const std::string& bank = "20018183") {
-    return {{"amount", amount},         {"bankCode", bank},       {"branchCode", "0001"},
+    return {{"amount", amount},           {"bankCode", bank},   {"branchCode", "0001"},
             {"accountNumber", "10000-0"}, {"name", "Jon Snow"}, {"taxId", "012.345.678-90"}};
   }
   Json Create(const Json& t) { return Ok("POST", "/transfer", {{"transfers", {t}}})["transfers"][0]; }
   Json Get(const std::string& id) { return Ok("GET", "/transfer/" + id)["transfer"]; }
   std::vector<std::string> LogTypes(const std::string& id) {
     std::vector<std::string> out;
-    for (Json all = Ok("GET", "/transfer/log?transferIds=" + id); const auto& l : all["logs"]) out.push_back(l["type"].get<std::string>());
+    for (Json all = Ok("GET", "/transfer/log?transferIds=" + id); const auto& l : all["logs"])
+      out.push_back(l["type"].get<std::string>());
     return out;
   }
 };
@@ -108,15 +109,16 @@ TEST_F(TransferTest, DuplicatesAreRefused) {
 }
 
 TEST_F(TransferTest, ValidationNamesEveryField) {
-  Json bad = {{"amount", 0},          {"bankCode", "1234"},  {"branchCode", "00a1"}, {"accountNumber", "x"},
-              {"name", "Jon"},        {"taxId", "000.000.000-00"}, {"accountType", "gold"},
-              {"scheduled", "2001-01-01"}, {"color", "red"}};
+  Json bad = {{"amount", 0},   {"bankCode", "1234"},        {"branchCode", "00a1"},  {"accountNumber", "x"},
+              {"name", "Jon"}, {"taxId", "000.000.000-00"}, {"accountType", "gold"}, {"scheduled", "2001-01-01"},
+              {"color", "red"}};
   Reply r = Api("POST", "/transfer", {{"transfers", {bad}}});
   ASSERT_EQ(r.status, 400);
   std::set<std::string> codes;
   for (Json all = r.json(); const auto& e : all["errors"]) codes.insert(e["code"].get<std::string>());
-  EXPECT_EQ(codes, (std::set<std::string>{"invalidAmount", "invalidBankCode", "invalidBranchCode", "invalidAccountNumber",
-                                           "invalidTaxId", "invalidAccountType", "invalidDate", "invalidJson"}));
+  EXPECT_EQ(codes,
+            (std::set<std::string>{"invalidAmount", "invalidBankCode", "invalidBranchCode", "invalidAccountNumber",
+                                   "invalidTaxId", "invalidAccountType", "invalidDate", "invalidJson"}));
   Json too_many = Json::array();
   for (int i = 0; i < 101; ++i) too_many.push_back(Transfer(i + 1));
   EXPECT_EQ(Api("POST", "/transfer", {{"transfers", too_many}}).code(), "invalidJson");
