@@ -151,8 +151,10 @@ std::optional<Json> InOwnerWorkspace(Context& ctx, std::string_view resource, co
                                      const std::function<Json(Context&)>& fn) {
   auto scope = ctx.engine().ScopeOf(resource, id);
   if (!scope) return std::nullopt;
-  Context owner(ctx.engine(), Caller{Caller::Kind::kSimulation, "sandbox", ctx.caller().organization_id, *scope},
-                ctx.lang(), ctx.Now());
+  // Jobs run without an organization: take it from the owner workspace itself.
+  const std::string organization = ctx.engine().ScopeOf("workspace", *scope).value_or(ctx.caller().organization_id);
+  Context owner(ctx.engine(), Caller{Caller::Kind::kSimulation, "sandbox", organization, *scope}, ctx.lang(),
+                ctx.Now());
   return fn(owner);
 }
 
@@ -163,7 +165,9 @@ std::optional<Problem> PayInSandbox(Context& ctx, std::string_view resource, con
   if (!pay)
     return MakeProblem("invalidReceiver", simulation + " is not a payer action.",
                        simulation + " não é uma ação de pagador.");
-  if (auto ws = ctx.Find("workspace", ctx.workspace_id())) body["name"] = ws->doc.value("name", "Sandbox Payer");
+  if (auto org = ctx.engine().ScopeOf("workspace", ctx.workspace_id()))  // the paying workspace's name
+    if (auto ws = ctx.engine().store().Get("workspace", *org, ctx.workspace_id()))
+      body["name"] = ws->doc.value("name", "Sandbox Payer");
   auto done = InOwnerWorkspace(ctx, resource, id, [&](Context& owner) { return (*pay)(owner, body, problems); });
   if (!done) return NotFound(resource, id);
   if (!problems.empty()) return problems.front();

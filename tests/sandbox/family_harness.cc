@@ -43,7 +43,7 @@ void FamilyHarness::SetUp() {
   auto started = Sandbox::Start(options);
   ASSERT_TRUE(started.ok()) << started.status().ToString();
   sandbox_ = std::move(*started);
-  project_id_ = sandbox_->credentials().project_id;
+  access_id_ = "project/" + sandbox_->credentials().project_id;
   key_pem_ = sandbox_->credentials().project_private_key_pem;
   curl_ = curl_easy_init();
   Now();  // learns the clock offset
@@ -65,7 +65,7 @@ Reply FamilyHarness::Send(const std::string& method, const std::string& url, con
   if (sign) {
     char time[32];
     std::snprintf(time, sizeof time, "%lld", static_cast<long long>(SystemSeconds() + clock_offset_seconds_));
-    const std::string id = "project/" + project_id_;
+    const std::string& id = access_id_;
     auto key = api::PrivateKey::FromPem(key_pem_);
     const std::string signature = key->Sign(id + ":" + time + ":" + body);
     headers = curl_slist_append(headers, ("Access-Id: " + id).c_str());
@@ -111,6 +111,15 @@ Json FamilyHarness::SimOk(const std::string& name, const Json& body) {
   Reply r = Sim(name, body);
   EXPECT_EQ(r.status, 200) << "/sandbox/" << name << " -> " << r.body;
   return r.json();
+}
+
+void FamilyHarness::SignAs(const std::string& access_id, const std::string& key_pem) {
+  access_id_ = access_id;
+  key_pem_ = key_pem;
+}
+
+void FamilyHarness::SignAsDemoProject() {
+  SignAs("project/" + sandbox_->credentials().project_id, sandbox_->credentials().project_private_key_pem);
 }
 
 Json FamilyHarness::SimGet(const std::string& name) {

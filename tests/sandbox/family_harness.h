@@ -40,6 +40,9 @@ class FamilyHarness : public ::testing::Test {
   Json SimOk(const std::string& name, const Json& body = Json::object());
   // Unsigned GET /sandbox/<name> (clock, webhook-deliveries).
   Json SimGet(const std::string& name);
+  // Signs later requests as another principal (e.g. a second workspace's project).
+  void SignAs(const std::string& access_id, const std::string& key_pem);
+  void SignAsDemoProject();
   // Advances the sandbox clock (running due jobs) by `seconds`.
   void Advance(std::int64_t seconds);
   // Sets the sandbox clock to an ISO timestamp (forward only).
@@ -57,7 +60,7 @@ class FamilyHarness : public ::testing::Test {
   Reply Send(const std::string& method, const std::string& url, const std::string& body, bool sign);
   double clock_offset_seconds_ = 0;  // sandbox clock - system clock
   void* curl_ = nullptr;
-  std::string project_id_;
+  std::string access_id_;  // "project/<id>" or "organization/<id>[/workspace/<id>]"
   std::string key_pem_;
   std::string data_dir_;  // removed on TearDown (keys, database)
 };

@@ -4,6 +4,7 @@
 // pays a sandbox boleto, validation, payment previews and payment requests.
 #include <set>
 
+#include "api/crypto.h"
 #include "api/formats/boleto.h"
 #include "api/formats/brcode.h"
 #include "api/formats/utility_slip.h"
@@ -145,6 +146,32 @@ TEST_F(PaymentTest, BrcodePaymentPaysSandboxInvoiceAndDynamicBrcode) {
   ASSERT_EQ(deposits.size(), 1u);
   EXPECT_EQ(deposits[0]["amount"], 800);
   (void)pd;
+}
+
+TEST_F(PaymentTest, BrcodePaymentFromAnotherWorkspaceMovesMoneyBetweenThem) {
+  Json invoice = Invoice(4'000);
+  const auto& cred = sandbox_->credentials();
+  SignAs("organization/" + cred.organization_id, cred.organization_private_key_pem);
+  Json ws = Ok("POST", "/workspace", {{"username", "second-shop"}, {"name", "Second Shop"}})["workspace"];
+  const std::string key = api::PrivateKey::Generate().ToPem();
+  const std::string pub = api::PrivateKey::FromPem(key)->public_key().ToPem();
+  Json project = SimOk("projects", {{"publicKey", pub}, {"workspaceId", ws["id"]}})["project"];
+  SignAs("project/" + project["id"].get<std::string>(), key);
+  SimOk("deposit", {{"amount", 10'000}, {"workspaceId", ws["id"]}});
+  Json p = Ok("POST", "/brcode-payment",
+              {{"payments",
+                {{{"brcode", invoice["brcode"]},
+                  {"taxId", "012.345.678-90"},
+                  {"description", "Buying from the demo shop"}}}}})["payments"][0];
+  Advance(11);
+  EXPECT_EQ(Ok("GET", "/brcode-payment/" + p["id"].get<std::string>())["payment"]["status"], "success");
+  EXPECT_EQ(Balance(), 6'000);
+  SignAsDemoProject();
+  Json paid = Ok("GET", "/invoice/" + invoice["id"].get<std::string>())["invoice"];
+  EXPECT_EQ(paid["status"], "paid");
+  EXPECT_EQ(Ok("GET", "/invoice/" + invoice["id"].get<std::string>() + "/payment")["payment"]["name"], "Second Shop");
+  EXPECT_EQ(Balance(), 4'000);
+  EXPECT_EQ(Api("GET", "/brcode-payment/" + p["id"].get<std::string>()).code(), "invalidBrcodePayment");
 }
 
 TEST_F(PaymentTest, CancelBeforeProcessingOnly) {
