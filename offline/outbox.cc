@@ -335,8 +335,8 @@ StatusOr<std::optional<std::int64_t>> Outbox::NextDueAtMs() {
 
 Status Outbox::MarkDone(std::int64_t id, const std::string& bank_id, const std::string& response) {
   return Transition(store_, id,
-                    "UPDATE outbox SET state='done', bank_id=?3, response=?4, last_error='', updated_at=?2 "
-                    "WHERE id=?1 AND state IN ('inflight','unknown')",
+                    "UPDATE outbox SET lookups=lookups+(state='unknown'), state='done', bank_id=?3, response=?4, "
+                    "last_error='', updated_at=?2 WHERE id=?1 AND state IN ('inflight','unknown')",
                     "only a row being sent or looked up can be done",
                     [&](Stmt& s) { s.Bind(3, bank_id).Bind(4, response); });
 }

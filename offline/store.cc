@@ -89,7 +89,7 @@ Status RecoverAfterCrash(Store::Impl& s) {
   Txn txn(s, Txn::kWrite);
   const std::int64_t now = internal::NowMs();
   internal::Stmt outbox(txn,
-                        "UPDATE outbox SET state='unknown', updated_at=?1, next_attempt_at=?1, "
+                        "UPDATE outbox SET state='unknown', reached_bank=1, updated_at=?1, next_attempt_at=?1, "
                         "last_error='interrupted while sending: outcome unknown, looking up before any resend' "
                         "WHERE state='inflight'");
   BALCAO_RETURN_IF_ERROR(outbox.Bind(1, now).Run());

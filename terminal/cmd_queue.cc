@@ -38,6 +38,9 @@ constexpr const char* kUsage =
     "  retry    a failed or dead request (a request that may have reached the bank is looked up first)\n"
     "  drop     a request that is not done, with --reason TEXT (journaled) [--operator NAME]\n"
     "  drain    send what is due now; --wait until the queue is empty [--timeout S] [--concurrency N]\n"
+    "           [--settle-ms N] wait before looking up an unknown outcome (default 30000)\n"
+    "           [--backoff-ms N] first retry delay (default 1000; doubles up to 300x)\n"
+    "           [--max-attempts N] sends before a request is dead (default 12)\n"
     "  metrics  depth, oldest age, amount at risk, failures\n"
     "The store is --db PATH or $BALCAO_DB.\n";
 
@@ -249,7 +252,14 @@ int RunQueue(const std::vector<std::string>& raw) {
   if (db.empty()) return Fail(InvalidArgumentError("--db: which store? (or set BALCAO_DB)"));
   auto store = offline::Store::Open(db);
   if (!store.ok()) return Fail(store.status());
-  Outbox outbox(**store);
+  offline::OutboxPolicy policy;
+  if (args.Has("--settle-ms")) policy.unknown_settle_ms = std::atoll(args.Get("--settle-ms").c_str());
+  if (args.Has("--backoff-ms")) {
+    policy.backoff_initial_ms = std::max(1LL, std::atoll(args.Get("--backoff-ms").c_str()));
+    policy.backoff_max_ms = policy.backoff_initial_ms * 300;
+  }
+  if (args.Has("--max-attempts")) policy.max_attempts = std::max(1, std::atoi(args.Get("--max-attempts").c_str()));
+  Outbox outbox(**store, policy);
   const std::string& verb = args.positional[0];
   if (verb == "list") return List(outbox, args);
   if (verb == "show") return Show(outbox, args);

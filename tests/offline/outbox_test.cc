@@ -167,6 +167,7 @@ TEST_F(OutboxTest, UnknownFoundIsDone) {
   ASSERT_EQ(Claim(Now() + kMinute).size(), 1u);
   ASSERT_TRUE(outbox_->MarkDone(id, "77", "{}").ok());
   EXPECT_EQ(outbox_->Get(id)->attempts, 1);
+  EXPECT_EQ(outbox_->Get(id)->lookups, 1);
 }
 
 TEST_F(OutboxTest, UnknownPatchIsSentAgainDirectly) {
