@@ -102,11 +102,9 @@ std::optional<int> ReadInstallmentCount(Reader& in) {
   const Json* v = in.Raw("installmentCount");
   if (!v) return 1;
   std::int64_t n = -1;
-  if (v->is_number_integer())
-    n = v->get<std::int64_t>();
-  else if (v->is_string() && !v->get<std::string>().empty() && v->get<std::string>().size() <= 2 &&
-           std::all_of(v->get<std::string>().begin(), v->get<std::string>().end(), ::isdigit))
-    n = std::stoll(v->get<std::string>());
+  if (v->is_number_integer()) n = v->get<std::int64_t>();
+  const std::string text = v->is_string() ? v->get<std::string>() : std::string();
+  if (!text.empty() && text.size() <= 2 && std::all_of(text.begin(), text.end(), ::isdigit)) n = std::stoll(text);
   if (n < 1 || n > 12) {
     in.Fail("installmentCount", "invalidInstallmentCount", "must be an integer from 1 to 12.",
             "deve ser um inteiro de 1 a 12.");
