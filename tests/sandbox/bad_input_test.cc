@@ -91,16 +91,16 @@ TEST_F(BadInputTest, MalformedRequestsAreRejectedAndChangeNothing) {
 
   // 4. Bad signatures, ids and times.
   const std::string good_sig = api().key.Sign("something else");
-  for (const std::string sig : {std::string("garbage"), std::string("MEUCIQ=="), good_sig, good_sig.substr(0, 20),
+  for (const std::string& sig : {std::string("garbage"), std::string("MEUCIQ=="), good_sig, good_sig.substr(0, 20),
                                 std::string(200, 'A'), std::string("!!!"), std::string("    ")}) {
     ExpectRejected(api().Call("GET", "/v2/balance", "", {{"Access-Signature", sig}}), "sig " + sig);
     ExpectRejected(api().Call("POST", "/v2/invoice", text, {{"Access-Signature", sig}}), "post sig " + sig);
   }
-  for (const std::string id : {std::string("project/"), std::string("project"), std::string("organization/"),
+  for (const std::string& id : {std::string("project/"), std::string("project"), std::string("organization/"),
                                std::string("organization/1/workspace/"), std::string("project/1/2"),
                                std::string("x/y"), std::string(500, 'p')})
     ExpectRejected(api().Call("GET", "/v2/balance", "", {{"Access-Id", id}}), "id " + id);
-  for (const std::string t : {std::string("0"), std::string("1"), std::string("-5"), std::string("abc"),
+  for (const std::string& t : {std::string("0"), std::string("1"), std::string("-5"), std::string("abc"),
                               std::string("1e10"), std::string("99999999999"), std::string("12.3.4"),
                               std::to_string(std::time(nullptr) - 3600), std::to_string(std::time(nullptr) + 3600)})
     ExpectRejected(api().Call("GET", "/v2/balance", "", {{"Access-Time", t}}), "time " + t);
