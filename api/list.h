@@ -45,6 +45,13 @@ struct ListParams {
   }
 };
 
+struct ResourceSpec;
+class Query;
+// The query of a list call on `spec` (its /log list when `logs`): limit 1..100, cursor,
+// fields, and filters the resource accepts. kInvalidArgument names an unknown filter and
+// lists the accepted ones.
+StatusOr<Query> BuildListQuery(const ResourceSpec& spec, bool logs, const ListParams& params);
+
 template <class T>
 struct Page {
   std::vector<T> items;

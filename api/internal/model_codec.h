@@ -54,6 +54,17 @@ struct ModelThunks<Log<T>> {
   static void Write(const void*, nlohmann::json&) {}  // logs are never sent
 };
 
+// Untyped passthrough: an entity kept as its JSON text (the `balcao api` command uses
+// ResourceClient<RawJson>). Writing refuses text that is not a JSON object.
+void WriteRawObject(const RawJson& in, nlohmann::json& j);
+template <>
+struct ModelThunks<RawJson> {
+  static void Read(JsonReader& r, void* out, const ResourceSpec&) {
+    static_cast<RawJson*>(out)->text = std::string(r.CaptureValue());
+  }
+  static void Write(const void* in, nlohmann::json& j) { WriteRawObject(*static_cast<const RawJson*>(in), j); }
+};
+
 template <class T>
 const ModelCodec& CodecOf() {
   static const ModelCodec codec = {

@@ -4,6 +4,7 @@
 // as "True", "" or masked "***" timestamps meaning absent) and strict about types that
 // cannot be meant (an object where an amount should be): that throws ModelError, which
 // the caller (api/internal/operations.cc) turns into kInternal naming the field path.
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "api/internal/json_reader.h"
@@ -61,8 +62,8 @@ void Read(JsonReader& r, std::int64_t& out) {
   bool is_integer;
   double d;
   r.ReadNumber(is_integer, out, d);
-  if (!is_integer) {
-    if (d != static_cast<double>(static_cast<std::int64_t>(d))) throw ModelError("expected an integer, got a fraction");
+  if (!is_integer) {  // 1.0e3 is an integer; 1.5 and 1e20 are not
+    if (!(d >= -9.2e18 && d <= 9.2e18) || d != std::trunc(d)) throw ModelError("expected an integer");
     out = static_cast<std::int64_t>(d);
   }
 }

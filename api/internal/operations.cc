@@ -142,6 +142,14 @@ Status ReadList(const Target& t, const ModelCodec& codec, std::string_view body,
   return OkStatus();
 }
 
+}  // namespace
+
+void WriteRawObject(const RawJson& in, json& j) {
+  j = json::parse(in.text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw ModelError(": not valid JSON");
+  if (!j.is_object()) throw ModelError(": expected a JSON object");
+}
+
 Status CheckFilters(const Target& t, const ListParams& params) {
   std::vector<std::string_view> accepted;
   if (t.log) {
@@ -162,8 +170,6 @@ Status CheckFilters(const Target& t, const ListParams& params) {
   }
   return OkStatus();
 }
-
-}  // namespace
 
 Status Require(const Target& t, Op op, std::string_view what) {
   const bool has = t.log ? (op == kList || op == kGet) ? t.spec->Has(kLogs) : op == kPdf && t.spec->Has(kLogPdf)
@@ -223,16 +229,10 @@ Status GetOne(const Target& t, const ModelCodec& codec, std::string_view id, con
 
 Status ListOnePage(const Target& t, const ModelCodec& codec, const ListParams& params, void* out_vector,
                    std::string* next_cursor) {
-  if (params.limit && (*params.limit < 1 || *params.limit > 100))
-    return InvalidArgumentError("limit must be 1 to 100 per page, got " + std::to_string(*params.limit));
-  BALCAO_RETURN_IF_ERROR(CheckFilters(t, params));
-  Query query;
-  if (params.limit) query.Add("limit", static_cast<std::int64_t>(*params.limit));
-  if (!params.cursor.empty()) query.Add("cursor", params.cursor);
-  if (!params.fields.empty()) query.Add("fields", params.fields);
-  for (const auto& [name, values] : params.filters) query.Add(name, values);
+  auto query = BuildListQuery(*t.spec, t.log, params);
+  if (!query.ok()) return query.status();
   const std::string path = BasePath(t);
-  auto response = t.client->Call("GET", path, query);
+  auto response = t.client->Call("GET", path, *query);
   if (!response.ok()) return response.status();
   return ParsePage(t, codec, response->body, "GET " + path, out_vector, next_cursor);
 }
@@ -286,3 +286,19 @@ StatusOr<std::string> GetBytes(const Target& t, std::string_view id, std::string
 }
 
 }  // namespace balcao::api::internal
+
+namespace balcao::api {
+
+StatusOr<Query> BuildListQuery(const ResourceSpec& spec, bool logs, const ListParams& params) {
+  if (params.limit && (*params.limit < 1 || *params.limit > 100))
+    return InvalidArgumentError("limit must be 1 to 100 per page, got " + std::to_string(*params.limit));
+  BALCAO_RETURN_IF_ERROR(internal::CheckFilters(internal::Target{nullptr, &spec, logs}, params));
+  Query query;
+  if (params.limit) query.Add("limit", static_cast<std::int64_t>(*params.limit));
+  if (!params.cursor.empty()) query.Add("cursor", params.cursor);
+  if (!params.fields.empty()) query.Add("fields", params.fields);
+  for (const auto& [name, values] : params.filters) query.Add(name, values);
+  return query;
+}
+
+}  // namespace balcao::api

@@ -51,6 +51,8 @@ Status PostSub(const Target& t, const ModelCodec& codec, std::string_view id, st
 // GET /x[/log]/{id}/<kind> -> raw bytes (pdf, qrcode).
 StatusOr<std::string> GetBytes(const Target& t, std::string_view id, std::string_view kind, const Query& query);
 
+// kInvalidArgument unless every filter is one the (log) list of t.spec accepts.
+Status CheckFilters(const Target& t, const ListParams& params);
 // A resource's own op check: kFailedPrecondition "<resource> has no <what> route".
 Status Require(const Target& t, Op op, std::string_view what);
 

@@ -8,5 +8,7 @@ balcao_test(balcao_api_tests
     ${CMAKE_CURRENT_LIST_DIR}/client_test_util.cc
     ${CMAKE_CURRENT_LIST_DIR}/client_endpoints_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/client_transport_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/client_cli_test.cc
   LIBS balcao_api nlohmann_json::nlohmann_json Threads::Threads
-  LABELS sanitize)
+  LABELS sanitize
+  NEEDS_CLI)

@@ -91,6 +91,50 @@ TEST(Timestamps, ParsedTolerantlyWrittenCanonically) {
   EXPECT_FALSE(Timestamp::Parse("10/05/2024").ok());
 }
 
+TEST(Models, TolerantReadingOfWhatTheBankAndSdksSend) {
+  MerchantPurchase p;
+  ASSERT_TRUE(ParseModel(R"({"id":"1","amount":"1500","installmentCount":"3","created":"2024-05-10T15:00:00Z",
+      "updated":"","tags":null,"metadata":{ "userIp" : "1.2.3.4" },"status":"someNewStatus","extra":[1,{"a":[]}]})",
+                         p)
+                  .ok());
+  EXPECT_EQ(*p.amount, 1500);
+  EXPECT_EQ(*p.installment_count, 3);
+  EXPECT_EQ(p.created->ToString(), "2024-05-10T15:00:00.000000+00:00");
+  EXPECT_FALSE(p.updated.has_value());  // "" means absent
+  EXPECT_FALSE(p.tags.has_value());     // null means absent
+  EXPECT_EQ(p.metadata->text, R"({"userIp":"1.2.3.4"})");
+  EXPECT_EQ(*p.status, "someNewStatus");
+  BankEvent e;
+  ASSERT_TRUE(ParseModel(R"({"isDelivered":"False","created":"2024-05-10T12:00:00.5-03:00"})", e).ok());
+  EXPECT_FALSE(*e.is_delivered);
+  EXPECT_EQ(e.created->ToString(), "2024-05-10T15:00:00.500000+00:00");
+  // Written back: canonical timestamps, absent fields omitted, unicode kept.
+  Invoice i;
+  i.name = "José \"Zé\"";
+  i.due = Timestamp::Date(2024, 5, 10);
+  i.fine = 2.5;
+  EXPECT_EQ(ToJsonText(i), R"({"due":"2024-05-10","fine":2.5,"name":"José \"Zé\""})");
+  Invoice back;
+  ASSERT_TRUE(ParseModel(ToJsonText(i), back).ok());
+  EXPECT_EQ(back, i);
+}
+
+TEST(Models, BadJsonIsAClearErrorNeverACrash) {
+  Invoice i;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const std::string& text :
+       {std::string(R"({"amount":1.5})"), std::string(R"({"amount":"12a"})"), std::string(R"({"name":"\ud800"})"),
+        std::string(R"({"name":"abc)"), std::string(R"({"name":"a\qb"})"), std::string(R"({"tags":["a",]})"),
+        std::string(R"({"amount":01})"), std::string(R"({"x":)" + deep + "}"), std::string("{} trailing"),
+        std::string(R"({"due":"2024-13-01"})"), std::string(R"({"amount":99999999999999999999})"), std::string(""),
+        std::string("\x00"), std::string(R"({"descriptions":[{"key":1.5}]})")}) {
+    Status s = ParseModel(text, i);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << text.substr(0, 40);
+  }
+  Status s = ParseModel(R"({"discounts":[{"percentage":5},{"percentage":"x"}]})", i);
+  EXPECT_NE(s.message().find(".discounts[1].percentage: expected a number"), std::string::npos) << s.message();
+}
+
 TEST(ClientOptions, HttpOnlyToLoopbackAndBaseUrlNormalised) {
   auto key = PrivateKey::Generate();
   ClientOptions o;

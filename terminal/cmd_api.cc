@@ -1,0 +1,344 @@
+// `balcao api`: the back-office command line over the bank API client. Thin: resource
+// operations go through ResourceClient<RawJson> (the same generic operations the typed
+// client uses, with the JSON passed through untouched), raw calls through Client::Call.
+// Configured like every client: BALCAO_* environment variables and/or credentials.json
+// (api/credentials.h). Prints JSON on stdout; errors as JSON on stderr.
+// Exit: 0 ok; 1 the request was refused as invalid (bank 400, unknown id, bad state,
+// local validation); 2 anything else (usage, configuration, transport, bank 5xx).
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "api/bank.h"
+#include "terminal/command.h"
+
+namespace balcao::terminal {
+namespace {
+
+using api::ListParams;
+using api::Query;
+using api::RawJson;
+using nlohmann::json;
+
+constexpr char kUsage[] = R"(usage: balcao api [--credentials FILE] [--language pt-BR] <operation> ...
+  resources                                  resources and the operations each offers
+  get PATH [key=value ...]                   signed GET of any path, e.g. /v2/balance
+  call METHOD PATH [--json BODY] [key=value ...]
+  list RESOURCE [--limit N] [--cursor C] [--fields a,b] [--all] [--log] [--FILTER v[,v]]
+  show RESOURCE ID [--fields a,b] [--log]
+  create RESOURCE --json JSON                an object, or a list (sent in chunks of 100)
+  put RESOURCE --json JSON                   split-profile
+  patch RESOURCE ID --json JSON
+  delete RESOURCE ID
+  pdf RESOURCE ID [--log] [--out FILE]       (stdout when no --out)
+  qrcode RESOURCE ID [--size N] [--out FILE]
+JSON arguments may be @FILE to read the file. Configuration: BALCAO_BANK_URL,
+BALCAO_ACCESS_ID (or BALCAO_PROJECT_ID / BALCAO_ORGANIZATION_ID [+ BALCAO_WORKSPACE_ID]),
+BALCAO_PRIVATE_KEY, BALCAO_CREDENTIALS (credentials.json), BALCAO_CA_FILE.
+)";
+
+int Usage(const std::string& why) {
+  std::cerr << "balcao api: " << why << "\n" << kUsage;
+  return 2;
+}
+
+const char* DeliveryName(Delivery d) {
+  switch (d) {
+    case Delivery::kNotSent: return "not-sent";
+    case Delivery::kOutcomeUnknown: return "outcome-unknown";
+    case Delivery::kAnswered: return "answered";
+    default: return "local";
+  }
+}
+
+int Fail(const Status& s) {
+  json errors = json::array();
+  for (const auto& e : s.errors()) errors.push_back({{"code", e.code}, {"message", e.message}});
+  json out = {{"error",
+               {{"status", StatusCodeName(s.code())},
+                {"message", s.message()},
+                {"httpStatus", s.http_status()},
+                {"delivery", DeliveryName(s.delivery())},
+                {"errors", errors}}}};
+  std::cerr << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  const StatusCode c = s.code();
+  return c == StatusCode::kInvalidArgument || c == StatusCode::kNotFound || c == StatusCode::kFailedPrecondition ||
+                 c == StatusCode::kOutOfRange
+             ? 1
+             : 2;
+}
+
+// Prints JSON text pretty (or as is when it is not JSON).
+void PrintJson(std::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  if (j.is_discarded()) {
+    std::cout << text << "\n";
+    return;
+  }
+  std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+}
+
+std::vector<std::string> SplitComma(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string part;
+  while (std::getline(in, part, ',')) out.push_back(part);
+  return out;
+}
+
+// Positional arguments and --flag value pairs (--all, --log are switches).
+struct Args {
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> flags;  // in order
+  std::map<std::string, bool> switches;
+  std::string Flag(const std::string& name) const {
+    for (const auto& [k, v] : flags)
+      if (k == name) return v;
+    return {};
+  }
+  bool Has(const std::string& name) const {
+    for (const auto& [k, v] : flags)
+      if (k == name) return true;
+    return switches.count(name) != 0;
+  }
+};
+
+StatusOr<Args> ParseArgs(const std::vector<std::string>& argv) {
+  Args a;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& s = argv[i];
+    if (s.rfind("--", 0) != 0) {
+      a.positional.push_back(s);
+    } else if (s == "--all" || s == "--log") {
+      a.switches[s.substr(2)] = true;
+    } else if (auto eq = s.find('='); eq != std::string::npos) {
+      a.flags.emplace_back(s.substr(2, eq - 2), s.substr(eq + 1));
+    } else if (i + 1 < argv.size()) {
+      a.flags.emplace_back(s.substr(2), argv[++i]);
+    } else {
+      return InvalidArgumentError("flag " + s + " needs a value");
+    }
+  }
+  return a;
+}
+
+StatusOr<std::string> JsonArgument(const Args& a) {
+  std::string text = a.Flag("json");
+  if (text.empty()) return InvalidArgumentError("--json is required");
+  if (text[0] == '@') {
+    std::ifstream in(text.substr(1), std::ios::binary);
+    if (!in) return InvalidArgumentError("cannot read " + text.substr(1));
+    std::stringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  }
+  return text;
+}
+
+StatusOr<int> IntFlag(const Args& a, const std::string& name) {
+  const std::string v = a.Flag(name);
+  try {
+    std::size_t pos = 0;
+    int n = std::stoi(v, &pos);
+    if (pos == v.size()) return n;
+  } catch (const std::exception&) {
+  }
+  return InvalidArgumentError("--" + name + " must be an integer, got '" + v + "'");
+}
+
+int WriteBytes(const std::string& bytes, const std::string& out) {
+  if (out.empty()) {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    return 0;
+  }
+  std::ofstream f(out, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!f) return Fail(InternalError("cannot write " + out));
+  std::cout << json{{"file", out}, {"bytes", bytes.size()}}.dump() << "\n";
+  return 0;
+}
+
+Query QueryOf(const std::vector<std::string>& pairs, std::size_t from) {
+  Query q;
+  for (std::size_t i = from; i < pairs.size(); ++i) {
+    auto eq = pairs[i].find('=');
+    q.Add(pairs[i].substr(0, eq), eq == std::string::npos ? std::string() : pairs[i].substr(eq + 1));
+  }
+  return q;
+}
+
+int ListResources() {
+  json out = json::array();
+  for (const auto& ep : api::Endpoints())
+    out.push_back(std::string(ep.method) + " " + ep.path);
+  std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+int RunResourceOp(const api::Client& client, const std::string& op, const Args& a) {
+  if (a.positional.size() < 2) return Usage(op + " needs a RESOURCE");
+  const std::string& name = a.positional[1];
+  const api::ResourceSpec* spec = api::FindResource(name);
+  if (spec == nullptr) return Fail(InvalidArgumentError("unknown resource '" + name + "' (see: balcao api resources)"));
+  api::ResourceClient<RawJson> rc(client, name);
+  const bool log = a.Has("log");
+  const std::string id = a.positional.size() > 2 ? a.positional[2] : "";
+  const bool needs_id = op == "show" || op == "patch" || op == "delete" || op == "pdf" || op == "qrcode";
+  if (needs_id && id.empty()) return Usage(op + " needs an ID");
+
+  if (op == "list") {
+    ListParams params;
+    for (const auto& [k, v] : a.flags) {
+      if (k == "limit") {
+        auto n = IntFlag(a, "limit");
+        if (!n.ok()) return Fail(n.status());
+        params.limit = *n;
+      } else if (k == "cursor") {
+        params.cursor = v;
+      } else if (k == "fields") {
+        params.fields = SplitComma(v);
+      } else if (k != "credentials" && k != "language") {
+        params.Filter(k, SplitComma(v));
+      }
+    }
+    if (a.Has("all") && !log) {  // every item, one JSON object per line, following the cursor
+      for (auto& item : rc.List(params)) {
+        if (!item.ok()) return Fail(item.status());
+        std::cout << item->text << "\n";
+      }
+      return 0;
+    }
+    if (log) {
+      auto query = api::BuildListQuery(*spec, true, params);
+      if (!query.ok()) return Fail(query.status());
+      if (!spec->Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
+      while (true) {
+        auto r = client.Call("GET", "/v2/" + name + "/log", *query);
+        if (!r.ok()) return Fail(r.status());
+        if (!a.Has("all")) {
+          PrintJson(r->body);
+          return 0;
+        }
+        json page = json::parse(r->body, nullptr, false);
+        if (!page.is_object() || !page.contains("logs") || !page["logs"].is_array())
+          return Fail(InternalError("malformed bank response (GET /v2/" + name + "/log)"));
+        for (const auto& item : page["logs"]) std::cout << item.dump() << "\n";
+        if (!page.contains("cursor") || !page["cursor"].is_string() || page["cursor"].get<std::string>().empty())
+          return 0;
+        query->Set("cursor", page["cursor"].get<std::string>());
+      }
+    }
+    auto page = rc.ListPage(params);
+    if (!page.ok()) return Fail(page.status());
+    std::string text = "{\"cursor\":" + (page->cursor.empty() ? std::string("null") : json(page->cursor).dump()) +
+                       ",\"" + std::string(spec->plural_key) + "\":[";
+    for (std::size_t i = 0; i < page->items.size(); ++i) text += (i ? "," : "") + page->items[i].text;
+    PrintJson(text + "]}");
+    return 0;
+  }
+  if (op == "show") {
+    if (log) {
+      if (!spec->Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
+      Query q;
+      if (a.Has("fields")) q.Add("fields", SplitComma(a.Flag("fields")));
+      auto r = client.Call("GET", "/v2/" + name + "/log/" + id, q);
+      if (!r.ok()) return Fail(r.status());
+      PrintJson(r->body);
+      return 0;
+    }
+    auto got = rc.Get(id, a.Has("fields") ? SplitComma(a.Flag("fields")) : std::vector<std::string>{});
+    if (!got.ok()) return Fail(got.status());
+    PrintJson(got->text);
+    return 0;
+  }
+  if (op == "create" || op == "put") {
+    auto text = JsonArgument(a);
+    if (!text.ok()) return Fail(text.status());
+    json body = json::parse(*text, nullptr, false);
+    if (body.is_discarded() || !(body.is_object() || body.is_array()))
+      return Fail(InvalidArgumentError("--json must be a JSON object or a list of objects"));
+    std::vector<RawJson> items;
+    if (body.is_object()) body = json::array({body});
+    for (const auto& item : body) items.push_back(RawJson{item.dump()});
+    auto created = op == "put" ? rc.Put(items) : rc.Create(items);
+    if (!created.ok()) return Fail(created.status());
+    std::string out = "[";
+    for (std::size_t i = 0; i < created->size(); ++i) out += (i ? "," : "") + (*created)[i].text;
+    PrintJson(out + "]");
+    return 0;
+  }
+  if (op == "patch") {
+    auto text = JsonArgument(a);
+    if (!text.ok()) return Fail(text.status());
+    auto got = rc.Patch(id, RawJson{*text});
+    if (!got.ok()) return Fail(got.status());
+    PrintJson(got->text);
+    return 0;
+  }
+  if (op == "delete") {
+    auto got = rc.Delete(id);
+    if (!got.ok()) return Fail(got.status());
+    PrintJson(got->text);
+    return 0;
+  }
+  if (op == "pdf") {
+    auto bytes = log ? rc.LogPdf(id) : rc.Pdf(id);
+    if (!bytes.ok()) return Fail(bytes.status());
+    return WriteBytes(*bytes, a.Flag("out"));
+  }
+  // qrcode
+  int size = 7;
+  if (a.Has("size")) {
+    auto n = IntFlag(a, "size");
+    if (!n.ok()) return Fail(n.status());
+    size = *n;
+  }
+  auto bytes = rc.Qrcode(id, size);
+  if (!bytes.ok()) return Fail(bytes.status());
+  return WriteBytes(*bytes, a.Flag("out"));
+}
+
+int RunApi(const std::vector<std::string>& argv) {
+  auto args = ParseArgs(argv);
+  if (!args.ok()) return Usage(args.status().message());
+  const Args& a = *args;
+  if (a.positional.empty() || a.positional[0] == "help") return Usage("an operation is required");
+  const std::string op = a.positional[0];
+  if (op == "resources") return ListResources();
+  static const char* kOps[] = {"get", "call", "list", "show", "create", "put", "patch", "delete", "pdf", "qrcode"};
+  if (std::find(std::begin(kOps), std::end(kOps), op) == std::end(kOps)) return Usage("unknown operation '" + op + "'");
+
+  auto config = api::LoadConfig(a.Flag("credentials"));
+  if (!config.ok()) return Fail(config.status());
+  if (a.Has("language")) config->options.language = a.Flag("language");
+  auto client = api::Client::Create(std::move(config->credentials), std::move(config->options));
+  if (!client.ok()) return Fail(client.status());
+
+  if (op == "get" || op == "call") {
+    const std::size_t path_at = op == "get" ? 1 : 2;
+    if (a.positional.size() <= path_at) return Usage(op + " needs a PATH");
+    const std::string method = op == "get" ? "GET" : a.positional[1];
+    std::string body;
+    if (a.Has("json")) {
+      auto text = JsonArgument(a);
+      if (!text.ok()) return Fail(text.status());
+      body = *text;
+    }
+    auto r = client->Call(method, a.positional[path_at], QueryOf(a.positional, path_at + 1), body);
+    if (!r.ok()) return Fail(r.status());
+    if (r->content_type.find("json") == std::string::npos && !r->body.empty() && r->body[0] != '{')
+      return WriteBytes(r->body, a.Flag("out"));
+    PrintJson(r->body);
+    return 0;
+  }
+  return RunResourceOp(*client, op, a);
+}
+
+}  // namespace
+
+BALCAO_COMMAND("api", "call the bank API (get, list, show, create, patch, delete, pdf...)", RunApi);
+
+}  // namespace balcao::terminal
