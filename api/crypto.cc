@@ -108,7 +108,9 @@ StatusOr<internal::PemBlock> FindBlock(std::string_view pem, std::string_view wa
     return InvalidArgumentError(Describe(where, "expected a BEGIN " + std::string(want) + " block, found " +
                                                     (labels.empty() ? std::string("none") : "BEGIN " + labels)));
   }
-  return *found;
+  internal::PemBlock result = *found;
+  for (auto& block : *blocks) OPENSSL_cleanse(block.der.data(), block.der.size());  // may hold a secret
+  return result;
 }
 
 Scalar ToScalar(const std::array<std::uint8_t, 64>& compact, std::size_t offset) {

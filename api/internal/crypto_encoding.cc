@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include <openssl/crypto.h>
+
 #include "api/crypto.h"
 
 namespace balcao::api {
@@ -123,7 +125,12 @@ std::string_view BoundaryLabel(std::string_view line, std::string_view kind) {
 StatusOr<std::vector<PemBlock>> ParsePem(std::string_view text) {
   std::vector<PemBlock> blocks;
   std::string label;  // of the open block; empty outside blocks
-  std::string body;
+  std::string body;   // Base64 of a private key, possibly: wiped, and reserved so that it never reallocates
+  body.reserve(text.size());
+  struct Wipe {
+    std::string& s;
+    ~Wipe() { OPENSSL_cleanse(s.data(), s.size()); }
+  } wipe_body{body};
   bool in_block = false;
   while (!text.empty()) {
     const std::size_t eol = text.find('\n');
@@ -163,13 +170,16 @@ StatusOr<std::vector<PemBlock>> ParsePem(std::string_view text) {
 }
 
 std::string EncodePem(std::string_view label, std::string_view der) {
-  const std::string b64 = Base64Encode(der);
-  std::string out = "-----BEGIN " + std::string(label) + "-----\n";
+  std::string b64 = Base64Encode(der);
+  std::string out;
+  out.reserve(b64.size() + b64.size() / 64 + 2 * label.size() + 40);  // no reallocation: no stray copies
+  out += "-----BEGIN " + std::string(label) + "-----\n";
   for (std::size_t i = 0; i < b64.size(); i += 64) {
     out.append(b64, i, 64);
     out.push_back('\n');
   }
   out += "-----END " + std::string(label) + "-----\n";
+  OPENSSL_cleanse(b64.data(), b64.size());  // the Base64 of a private key
   return out;
 }
 

@@ -1,6 +1,6 @@
 // Byte encodings under api/crypto.h: PEM framing, the DER shapes of ECDSA signatures, and
 // the fixed SEC1 / SubjectPublicKeyInfo layouts of secp256k1 keys. Pure functions, no
-// OpenSSL, no shared state; thread-safe.
+// shared state; thread-safe. Buffers that may hold a private key are wiped.
 #pragma once
 
 #include <array>
