@@ -1,0 +1,102 @@
+// Forwarding a sealed card sale: merchant session + purchase, looked up by tag first
+// whenever an earlier attempt may have reached the bank.
+#include "offline/card_forwarder.h"
+
+#include <nlohmann/json.hpp>
+
+namespace balcao::offline {
+namespace {
+
+using nlohmann::json;
+
+StatusOr<CardAuthorizer::Decision> DecisionOf(const json& purchase) {
+  const std::string status = purchase.value("status", "");
+  const std::string id = purchase.value("id", "");
+  if (status == "approved" || status == "confirmed" || status == "paid") return CardAuthorizer::Decision{true, status, id};
+  if (status == "denied" || status == "failed" || status == "canceled" || status == "voided")
+    return CardAuthorizer::Decision{false, "the issuer declined it (" + status + ")", id};
+  return FailedPreconditionError("purchase " + id + " is still " + status + " at the bank");
+}
+
+// Appends `text` as a JSON string body (quotes and backslashes escaped; the holder name
+// was validated as one printable line).
+void AppendJsonString(std::string& out, const std::string& text) {
+  out += '"';
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+}
+
+}  // namespace
+
+StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Lookup(const SealedCardInfo& info, bool& found) {
+  found = false;
+  auto answer = bank_.Call("GET", "/v2/merchant-purchase", {{"tags", LookupTag(info.sale_id)}, {"limit", "10"}}, "");
+  if (!answer.ok()) return answer.status();
+  const json page = json::parse(*answer, nullptr, false);
+  if (!page.is_object() || !page.contains("purchases") || !page["purchases"].is_array())
+    return InternalError("merchant purchase list: unexpected answer");
+  for (const json& p : page["purchases"]) {
+    if (!p.is_object()) continue;
+    found = true;
+    return DecisionOf(p);
+  }
+  return NotFoundError("no purchase tagged " + LookupTag(info.sale_id));
+}
+
+StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Authorize(const SealedCardInfo& info, const CardData& card,
+                                                                 bool may_exist, bool lookup_only) {
+  if (may_exist || lookup_only) {
+    bool found = false;
+    auto decided = Lookup(info, found);
+    if (found || lookup_only) return decided;
+    if (!decided.ok() && decided.status().code() != StatusCode::kNotFound) return decided.status();
+  }
+  const json tags = {info.sale_id, LookupTag(info.sale_id)};
+  const json session_body = {{"allowedFundingTypes", {card.funding_type}},
+                             {"allowedInstallments", {{{"totalAmount", info.amount}, {"count", card.installments}}}},
+                             {"expiration", 3600},
+                             {"challengeMode", "disabled"},
+                             {"tags", tags}};
+  auto session = bank_.Call("POST", "/v2/merchant-session", {}, session_body.dump());
+  if (!session.ok()) return session.status();
+  const json session_doc = json::parse(*session, nullptr, false);
+  const std::string uuid = session_doc.is_object() && session_doc.contains("session")
+                               ? session_doc["session"].value("uuid", "")
+                               : "";
+  if (uuid.empty()) return InternalError("merchant session: the answer has no uuid");
+
+  std::string body;
+  body.reserve(384 + card.holder_name.size());
+  body += "{\"amount\":";
+  body += std::to_string(info.amount);
+  body += ",\"cardExpiration\":";
+  AppendJsonString(body, card.expiration);
+  body += ",\"cardNumber\":";
+  AppendJsonString(body, card.number);
+  body += ",\"cardSecurityCode\":";
+  AppendJsonString(body, card.security_code);
+  body += ",\"fundingType\":";
+  AppendJsonString(body, card.funding_type);
+  body += ",\"holderName\":";
+  AppendJsonString(body, card.holder_name);
+  body += ",\"installmentCount\":";
+  body += std::to_string(card.installments);
+  body += ",\"metadata\":{}}";
+  auto purchase = bank_.Call("POST", "/v2/merchant-session/" + uuid + "/purchase", {}, body);
+  WipeString(body);
+  if (!purchase.ok()) {
+    const Status& s = purchase.status();
+    // The bank refused the card outright (invalid number, expired...): a decline.
+    if (s.delivery() == Delivery::kAnswered && s.http_status() == 400)
+      return Decision{false, "refused by the bank: " + s.ToString(), ""};
+    return s;
+  }
+  const json doc = json::parse(*purchase, nullptr, false);
+  if (!doc.is_object() || !doc.contains("purchase")) return InternalError("purchase: unexpected answer");
+  return DecisionOf(doc["purchase"]);
+}
+
+}  // namespace balcao::offline
