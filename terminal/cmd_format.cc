@@ -3,11 +3,10 @@
 #include <cstdio>
 #include <iostream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/formats/check.h"
 #include "common/time.h"
@@ -44,10 +43,18 @@ json ToJson(const CheckResult& r) {
     std::stringstream path(f.key);
     for (std::string part; std::getline(path, part, '.');) node = &(*node)[part];
     switch (f.type) {
-      case Field::Type::kText: *node = f.value; break;
-      case Field::Type::kInteger: *node = std::stoll(f.value); break;
-      case Field::Type::kBool: *node = f.value == "true"; break;
-      case Field::Type::kListItem: node->push_back(f.value); break;
+      case Field::Type::kText:
+        *node = f.value;
+        break;
+      case Field::Type::kInteger:
+        *node = std::stoll(f.value);
+        break;
+      case Field::Type::kBool:
+        *node = f.value == "true";
+        break;
+      case Field::Type::kListItem:
+        node->push_back(f.value);
+        break;
     }
   }
   return json{{"kind", std::string(formats::FormatKindName(r.kind))},
@@ -57,7 +64,8 @@ json ToJson(const CheckResult& r) {
 }
 
 int RunFormat(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") return args.empty() ? Usage("") : (std::fputs(kUsage, stdout), 0);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h")
+    return args.empty() ? Usage("") : (std::fputs(kUsage, stdout), 0);
   if (args[0] != "check") return Usage("unknown subcommand '" + args[0] + "'");
   formats::CheckOptions options;
   formats::FormatKind kind = formats::FormatKind::kUnknown;

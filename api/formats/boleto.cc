@@ -11,8 +11,8 @@ namespace balcao::formats {
 namespace {
 
 using internal::AllDigits;
-using internal::JoinErrors;
 using internal::DigitChar;
+using internal::JoinErrors;
 using std::chrono::days;
 using std::chrono::sys_days;
 

@@ -37,14 +37,14 @@ StatusOr<int> DueFactorOf(Date due_date);
 
 // --- Decoded boleto ---------------------------------------------------------------------
 struct Boleto {
-  std::string barcode;         // 44 digits
-  std::string line;            // 47 digits, no separators
-  std::string bank_code;       // COMPE, pos 1-3
-  std::string currency_code;   // pos 4, "9" = real
-  std::string general_dv;      // pos 5
-  std::string due_factor;      // pos 6-9 as written
-  std::int64_t amount_cents = 0;  // pos 10-19
-  std::string free_field;      // pos 20-44 (campo livre), bank-defined
+  std::string barcode;                    // 44 digits
+  std::string line;                       // 47 digits, no separators
+  std::string bank_code;                  // COMPE, pos 1-3
+  std::string currency_code;              // pos 4, "9" = real
+  std::string general_dv;                 // pos 5
+  std::string due_factor;                 // pos 6-9 as written
+  std::int64_t amount_cents = 0;          // pos 10-19
+  std::string free_field;                 // pos 20-44 (campo livre), bank-defined
   std::vector<Date> due_date_candidates;  // empty when the factor carries no due date
   std::optional<Date> due_date;           // resolved when a reference date was given
 };
@@ -71,11 +71,11 @@ StatusOr<std::string> BoletoLineFromBarcode(std::string_view barcode);
 StatusOr<std::string> BoletoBarcodeFromLine(std::string_view line);
 
 struct BoletoSpec {
-  std::string bank_code;         // 3 digits (COMPE)
-  int currency_code = 9;         // only 9 (real) is accepted
-  std::optional<Date> due_date;  // absent: factor 0000 (no due date)
-  std::int64_t amount_cents = 0; // 0 .. 99'999'999'99
-  std::string free_field;        // 25 digits
+  std::string bank_code;          // 3 digits (COMPE)
+  int currency_code = 9;          // only 9 (real) is accepted
+  std::optional<Date> due_date;   // absent: factor 0000 (no due date)
+  std::int64_t amount_cents = 0;  // 0 .. 99'999'999'99
+  std::string free_field;         // 25 digits
 };
 // The 44-digit bar code with its general DV; BoletoLineFromBarcode gives the line.
 StatusOr<std::string> BuildBoletoBarcode(const BoletoSpec& spec);

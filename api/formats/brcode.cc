@@ -1,8 +1,9 @@
 // BR Code reading and validation: formats.md §1 (strict rule set; §7 for the choices).
+#include "api/formats/brcode.h"
+
 #include <algorithm>
 #include <bitset>
 
-#include "api/formats/brcode.h"
 #include "api/formats/internal/digits.h"
 #include "api/formats/tax_id.h"
 
@@ -18,7 +19,8 @@ constexpr std::size_t kMaxPayloadChars = 512;  // EMV MPM payload limit
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return Lower(x) == Lower(y); });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return Lower(x) == Lower(y); });
 }
 
 bool IsHex(char c) { return internal::IsDigit(c) || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); }
@@ -60,8 +62,7 @@ bool IsValidTxid(std::string_view txid) {
 // Checks the CRC tail (formats.md §1.5) and fills crc_declared / crc_computed.
 void CheckCrc(std::string_view payload, BrCodeReport& r) {
   std::size_t n = payload.size();
-  bool tail = n >= 8 && payload.substr(n - 8, 4) == "6304" &&
-              std::all_of(payload.end() - 4, payload.end(), IsHex);
+  bool tail = n >= 8 && payload.substr(n - 8, 4) == "6304" && std::all_of(payload.end() - 4, payload.end(), IsHex);
   if (!tail) {
     r.errors.push_back("payload does not end with 6304+4 hex chars");
     return;
@@ -191,7 +192,8 @@ void CheckObjects(const std::vector<TlvObject>& root, BrCodeReport& r) {
   c.payload_format_indicator = Get(root, "00");
   c.point_of_initiation_method = Get(root, "01");
   c.crc = Get(root, "63");
-  if (root.empty() || root.front().id != "00") r.errors.push_back("id 00 (payload format indicator) is not the first object");
+  if (root.empty() || root.front().id != "00")
+    r.errors.push_back("id 00 (payload format indicator) is not the first object");
   if (root.empty() || root.back().id != "63") r.errors.push_back("id 63 (CRC) is not the last object");
   std::bitset<100> seen;
   std::bitset<100> reported;
@@ -216,7 +218,8 @@ void CheckObjects(const std::vector<TlvObject>& root, BrCodeReport& r) {
     if (merchant_account && c.pix_template_id.empty() && EqualsIgnoreCase(Get(sub, "00"), kPixGui)) {
       ReadPixTemplate(o.id, sub, r);
     } else {
-      (merchant_account ? c.other_merchant_account_templates : c.unreserved_templates).push_back({o.id, std::move(sub)});
+      (merchant_account ? c.other_merchant_account_templates : c.unreserved_templates)
+          .push_back({o.id, std::move(sub)});
     }
   }
   if (c.pix_template_id.empty()) r.errors.push_back("no merchant account template (26-51) with GUI br.gov.bcb.pix");

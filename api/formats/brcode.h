@@ -43,28 +43,28 @@ struct BrCodeTemplate {
 // What a BR Code says. Strings are empty when the object is absent (a TLV value is never
 // empty, so "absent" and "empty" cannot be confused).
 struct BrCode {
-  std::string payload_format_indicator;    // 00
-  std::string point_of_initiation_method;  // 01: "11" reusable, "12" one use
-  std::string pix_template_id;             // "26".."51": the template whose GUI is Pix
-  std::string gui;                         // as written (case kept)
-  std::string key;                         // 26-01 (static)
-  std::string description;                 // 26-02 (static)
-  std::string fss_ispb;                    // 26-03 Pix Saque/Troco facilitator
-  std::string url;                         // 26-25 (dynamic), without scheme
-  std::string mcc;                         // 52
-  std::string currency;                    // 53
-  std::string amount;                      // 54 as written, e.g. "10.00"
-  std::optional<std::int64_t> amount_cents;  // 54 read as cents when well formed
-  std::string country;                     // 58
-  std::string merchant_name;               // 59
-  std::string merchant_city;               // 60
-  std::string postal_code;                 // 61
-  std::string txid;                        // 62-05
-  std::string crc;                         // 63 as written
-  BrCodeKind kind = BrCodeKind::kUnknown;  // static when 26-01, dynamic when 26-25
+  std::string payload_format_indicator;                          // 00
+  std::string point_of_initiation_method;                        // 01: "11" reusable, "12" one use
+  std::string pix_template_id;                                   // "26".."51": the template whose GUI is Pix
+  std::string gui;                                               // as written (case kept)
+  std::string key;                                               // 26-01 (static)
+  std::string description;                                       // 26-02 (static)
+  std::string fss_ispb;                                          // 26-03 Pix Saque/Troco facilitator
+  std::string url;                                               // 26-25 (dynamic), without scheme
+  std::string mcc;                                               // 52
+  std::string currency;                                          // 53
+  std::string amount;                                            // 54 as written, e.g. "10.00"
+  std::optional<std::int64_t> amount_cents;                      // 54 read as cents when well formed
+  std::string country;                                           // 58
+  std::string merchant_name;                                     // 59
+  std::string merchant_city;                                     // 60
+  std::string postal_code;                                       // 61
+  std::string txid;                                              // 62-05
+  std::string crc;                                               // 63 as written
+  BrCodeKind kind = BrCodeKind::kUnknown;                        // static when 26-01, dynamic when 26-25
   std::vector<BrCodeTemplate> other_merchant_account_templates;  // 26-51 other than Pix
   std::vector<BrCodeTemplate> unreserved_templates;              // 80-99
-  std::vector<TlvObject> objects;          // every root object, in payload order
+  std::vector<TlvObject> objects;                                // every root object, in payload order
 };
 
 // Everything found in a payload, valid or not. `errors` is empty iff the payload is valid.
@@ -85,26 +85,26 @@ StatusOr<BrCode> ParseBrCode(std::string_view payload);
 
 // A static BR Code: the payer's app pays `key` directly.
 struct StaticBrCodeSpec {
-  std::string key;            // DICT canonical form: CPF, CNPJ, +55..., lowercase e-mail, EVP
-  std::string merchant_name;  // 1-25 chars after accent folding (see FoldToBrCodeText)
-  std::string merchant_city;  // 1-15 chars after accent folding
+  std::string key;                           // DICT canonical form: CPF, CNPJ, +55..., lowercase e-mail, EVP
+  std::string merchant_name;                 // 1-25 chars after accent folding (see FoldToBrCodeText)
+  std::string merchant_city;                 // 1-15 chars after accent folding
   std::optional<std::int64_t> amount_cents;  // > 0 when present
-  std::string txid = "***";   // "***" or 1-25 of [A-Za-z0-9]
-  std::string description;    // 26-02, optional
+  std::string txid = "***";                  // "***" or 1-25 of [A-Za-z0-9]
+  std::string description;                   // 26-02, optional
   std::string mcc = "0000";
-  std::string postal_code;    // optional, 8 digits
-  bool single_use = false;    // writes 01=12 when true (01 omitted otherwise)
+  std::string postal_code;  // optional, 8 digits
+  bool single_use = false;  // writes 01=12 when true (01 omitted otherwise)
 };
 
 // A dynamic BR Code: the payer's PSP fetches the charge from `url`.
 struct DynamicBrCodeSpec {
-  std::string url;            // location without scheme, <= 77 chars
+  std::string url;  // location without scheme, <= 77 chars
   std::string merchant_name;
   std::string merchant_city;
   std::optional<std::int64_t> amount_cents;  // >= 0 when present
   std::string mcc = "0000";
   std::string postal_code;
-  bool single_use = true;     // 01=12 (BCB dynamic examples); false writes 01=11
+  bool single_use = true;  // 01=12 (BCB dynamic examples); false writes 01=11
 };
 
 // Build the payload text (uppercase CRC). Merchant name and city are accent-folded to

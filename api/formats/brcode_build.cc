@@ -153,7 +153,7 @@ StatusOr<std::string> BuildStaticBrCode(const StaticBrCodeSpec& spec) {
                                         std::all_of(spec.txid.begin(), spec.txid.end(), internal::IsAlnum));
   if (!txid_ok) return InvalidArgumentError("txid (62-05) must be '***' or 1-25 chars [A-Za-z0-9]");
   BALCAO_ASSIGN_OR_RETURN(CommonFields common, ReadCommon(spec.mcc, spec.amount_cents, spec.merchant_name,
-                                                           spec.merchant_city, spec.postal_code, spec.txid, 1));
+                                                          spec.merchant_city, spec.postal_code, spec.txid, 1));
   std::string account;
   AppendTlv(account, "00", "br.gov.bcb.pix");
   AppendTlv(account, "01", spec.key);
@@ -179,7 +179,7 @@ StatusOr<std::string> BuildDynamicBrCode(const DynamicBrCodeSpec& spec) {
     return InvalidArgumentError("url (26-25) must be printable ASCII without spaces");
   }
   BALCAO_ASSIGN_OR_RETURN(CommonFields common, ReadCommon(spec.mcc, spec.amount_cents, spec.merchant_name,
-                                                           spec.merchant_city, spec.postal_code, "***", 0));
+                                                          spec.merchant_city, spec.postal_code, "***", 0));
   std::string account;
   AppendTlv(account, "00", "br.gov.bcb.pix");
   AppendTlv(account, "25", url);

@@ -21,7 +21,9 @@ class FieldWriter {
   void Text(std::string key, std::string value) {
     if (!value.empty()) out_.push_back({std::move(key), std::move(value), Type::kText});
   }
-  void Integer(std::string key, std::int64_t value) { out_.push_back({std::move(key), std::to_string(value), Type::kInteger}); }
+  void Integer(std::string key, std::int64_t value) {
+    out_.push_back({std::move(key), std::to_string(value), Type::kInteger});
+  }
   void Bool(std::string key, bool value) { out_.push_back({std::move(key), value ? "true" : "false", Type::kBool}); }
   void ListItem(const std::string& key, std::string value) { out_.push_back({key, std::move(value), Type::kListItem}); }
 
@@ -49,8 +51,9 @@ void BrCodeFields(const BrCodeReport& r, FieldWriter& w) {
     w.Text("merchant_city", c.merchant_city);
     w.Text("postal_code", c.postal_code);
     w.Text("txid", c.txid);
-    for (const auto& [group, templates] : {std::pair{"other_merchant_account_templates", &c.other_merchant_account_templates},
-                                           std::pair{"unreserved_templates", &c.unreserved_templates}}) {
+    for (const auto& [group, templates] :
+         {std::pair{"other_merchant_account_templates", &c.other_merchant_account_templates},
+          std::pair{"unreserved_templates", &c.unreserved_templates}}) {
       for (const BrCodeTemplate& t : *templates) {
         for (const TlvObject& o : t.objects) w.Text(std::string(group) + "." + t.id + "." + o.id, o.value);
       }
@@ -121,12 +124,18 @@ FormatKind DetectTrimmed(std::string_view text) {
   bool digits = !compact.empty() && internal::AllDigits(compact);
   if (digits) {
     switch (compact.size()) {
-      case 11: return FormatKind::kCpf;
-      case 14: return FormatKind::kCnpj;
-      case 44: return compact[0] == '8' ? FormatKind::kUtilityBarcode : FormatKind::kBoletoBarcode;
-      case 47: return FormatKind::kBoletoLine;
-      case 48: return FormatKind::kUtilityLine;
-      default: break;
+      case 11:
+        return FormatKind::kCpf;
+      case 14:
+        return FormatKind::kCnpj;
+      case 44:
+        return compact[0] == '8' ? FormatKind::kUtilityBarcode : FormatKind::kBoletoBarcode;
+      case 47:
+        return FormatKind::kBoletoLine;
+      case 48:
+        return FormatKind::kUtilityLine;
+      default:
+        break;
     }
   }
   if (compact.size() == 14 && std::all_of(compact.begin(), compact.end(), internal::IsAlnum)) return FormatKind::kCnpj;
@@ -149,15 +158,24 @@ std::string UnknownReason(std::string_view text) {
 
 std::string_view FormatKindName(FormatKind kind) {
   switch (kind) {
-    case FormatKind::kBrCode: return "brcode";
-    case FormatKind::kBoletoBarcode: return "boleto-barcode";
-    case FormatKind::kBoletoLine: return "boleto-line";
-    case FormatKind::kUtilityBarcode: return "utility-barcode";
-    case FormatKind::kUtilityLine: return "utility-line";
-    case FormatKind::kCpf: return "cpf";
-    case FormatKind::kCnpj: return "cnpj";
-    case FormatKind::kPixEndToEndId: return "pix-e2e";
-    case FormatKind::kUnknown: break;
+    case FormatKind::kBrCode:
+      return "brcode";
+    case FormatKind::kBoletoBarcode:
+      return "boleto-barcode";
+    case FormatKind::kBoletoLine:
+      return "boleto-line";
+    case FormatKind::kUtilityBarcode:
+      return "utility-barcode";
+    case FormatKind::kUtilityLine:
+      return "utility-line";
+    case FormatKind::kCpf:
+      return "cpf";
+    case FormatKind::kCnpj:
+      return "cnpj";
+    case FormatKind::kPixEndToEndId:
+      return "pix-e2e";
+    case FormatKind::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -170,9 +188,9 @@ const Field* CheckResult::Find(std::string_view key) const {
 FormatKind DetectFormatKind(std::string_view text) { return DetectTrimmed(internal::TrimAsciiSpace(text)); }
 
 FormatKind FormatKindFromName(std::string_view name) {
-  for (FormatKind kind : {FormatKind::kBrCode, FormatKind::kBoletoBarcode, FormatKind::kBoletoLine,
-                          FormatKind::kUtilityBarcode, FormatKind::kUtilityLine, FormatKind::kCpf, FormatKind::kCnpj,
-                          FormatKind::kPixEndToEndId}) {
+  for (FormatKind kind :
+       {FormatKind::kBrCode, FormatKind::kBoletoBarcode, FormatKind::kBoletoLine, FormatKind::kUtilityBarcode,
+        FormatKind::kUtilityLine, FormatKind::kCpf, FormatKind::kCnpj, FormatKind::kPixEndToEndId}) {
     if (FormatKindName(kind) == name) return kind;
   }
   return FormatKind::kUnknown;
@@ -206,7 +224,8 @@ CheckResult CheckAs(FormatKind kind, std::string_view raw, const CheckOptions& o
     case FormatKind::kUtilityBarcode:
     case FormatKind::kUtilityLine: {
       std::string digits = internal::StripChars(text, " .-");
-      UtilitySlipReport r = out.kind == FormatKind::kUtilityLine ? InspectUtilityLine(digits) : InspectUtilityBarcode(digits);
+      UtilitySlipReport r =
+          out.kind == FormatKind::kUtilityLine ? InspectUtilityLine(digits) : InspectUtilityBarcode(digits);
       UtilityFields(r, w);
       Take(std::move(r), out);
       break;

@@ -56,7 +56,8 @@ StatusOr<EndToEndId> ParseEndToEndId(std::string_view text) {
 StatusOr<std::string> BuildEndToEndId(std::string_view ispb, UnixMicros utc_time, std::string_view sequence) {
   if (ispb.size() != 8 || !AllDigits(ispb)) return InvalidArgumentError("ISPB must be 8 digits");
   if (sequence.size() != 11 || !AllAlnum(sequence)) return InvalidArgumentError("sequence must be 11 of [A-Za-z0-9]");
-  std::int64_t minutes = utc_time >= 0 ? utc_time / kMicrosPerMinute : -((-utc_time + kMicrosPerMinute - 1) / kMicrosPerMinute);
+  std::int64_t minutes =
+      utc_time >= 0 ? utc_time / kMicrosPerMinute : -((-utc_time + kMicrosPerMinute - 1) / kMicrosPerMinute);
   std::int64_t days = minutes >= 0 ? minutes / 1440 : -((-minutes + 1439) / 1440);
   std::int64_t minute_of_day = minutes - days * 1440;
   int year;

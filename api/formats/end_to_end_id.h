@@ -12,11 +12,11 @@
 namespace balcao::formats {
 
 struct EndToEndId {
-  std::string id;            // the 32 characters
-  std::string ispb;          // 8 digits: the participant that created the payment order
-  UnixMicros utc_time = 0;   // minute precision
-  std::string utc_timestamp; // "2022-01-20T14:50Z"
-  std::string sequence;      // 11 alphanumerics, case kept
+  std::string id;             // the 32 characters
+  std::string ispb;           // 8 digits: the participant that created the payment order
+  UnixMicros utc_time = 0;    // minute precision
+  std::string utc_timestamp;  // "2022-01-20T14:50Z"
+  std::string sequence;       // 11 alphanumerics, case kept
 };
 
 // kInvalidArgument naming the part that is wrong, and always ending with the shape rule

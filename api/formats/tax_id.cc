@@ -48,7 +48,9 @@ std::string Normalize(std::string_view text) {
   return s;
 }
 
-bool AllSame(std::string_view s) { return std::all_of(s.begin(), s.end(), [&](char c) { return c == s.front(); }); }
+bool AllSame(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [&](char c) { return c == s.front(); });
+}
 
 void CheckDigitsAndRepeats(TaxIdReport& r, std::size_t body_len) {
   std::string declared = r.normalized.substr(body_len);

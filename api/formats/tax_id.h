@@ -21,12 +21,12 @@ enum class CnpjAlphabet { kAlphanumeric, kNumericOnly };
 // When the shape is wrong (length, characters) only `errors` is meaningful.
 struct TaxIdReport {
   TaxIdKind kind = TaxIdKind::kCpf;
-  bool shape_ok = false;     // right length and alphabet once separators are stripped
-  std::string normalized;    // "52998224725", "12ABC34501DE35"
-  std::string expected_dv;   // the two check digits the body calls for
-  bool checksum_ok = false;  // declared DVs == expected_dv
-  std::string root;          // CNPJ only: first 8 characters
-  std::string branch;        // CNPJ only: characters 9-12 ("ordem")
+  bool shape_ok = false;            // right length and alphabet once separators are stripped
+  std::string normalized;           // "52998224725", "12ABC34501DE35"
+  std::string expected_dv;          // the two check digits the body calls for
+  bool checksum_ok = false;         // declared DVs == expected_dv
+  std::string root;                 // CNPJ only: first 8 characters
+  std::string branch;               // CNPJ only: characters 9-12 ("ordem")
   std::string fiscal_region_digit;  // CPF only: 9th digit
   std::vector<std::string> errors;
   bool valid() const { return errors.empty(); }

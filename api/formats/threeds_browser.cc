@@ -26,9 +26,7 @@ bool IsIp(const std::string& ip) {
   return inet_pton(AF_INET, ip.c_str(), buf) == 1 || inet_pton(AF_INET6, ip.c_str(), buf) == 1;
 }
 
-bool IsScreenSize(const std::string& s) {
-  return !s.empty() && s.size() <= 6 && s[0] != '0' && internal::AllDigits(s);
-}
+bool IsScreenSize(const std::string& s) { return !s.empty() && s.size() <= 6 && s[0] != '0' && internal::AllDigits(s); }
 
 // 1-5 chars of signed minutes, within the offsets that exist (UTC-12 .. UTC+14).
 bool IsTz(const std::string& tz) {
@@ -47,8 +45,9 @@ std::vector<std::string> ValidateThreeDsBrowserData(const ThreeDsBrowserData& d)
   if (!IsIp(d.ip)) errors.push_back("browserIP must be an IPv4 or IPv6 address of at most 45 chars");
   CheckLength("browserLanguage", d.language, 8, " (2.1/2.2)", errors);
   const std::string& depth = d.color_depth;
-  bool depth_ok = !depth.empty() && depth.size() <= 2 && depth[0] != '0' && internal::AllDigits(depth) &&
-                  std::find(kColorDepths.begin(), kColorDepths.end(), internal::ParseDigits(depth)) != kColorDepths.end();
+  bool depth_ok =
+      !depth.empty() && depth.size() <= 2 && depth[0] != '0' && internal::AllDigits(depth) &&
+      std::find(kColorDepths.begin(), kColorDepths.end(), internal::ParseDigits(depth)) != kColorDepths.end();
   if (!depth_ok) errors.push_back("browserColorDepth must be one of 1,4,8,15,16,24,32,48");
   if (!IsScreenSize(d.screen_height)) errors.push_back("browserScreenHeight must be 1-6 digits without a leading zero");
   if (!IsScreenSize(d.screen_width)) errors.push_back("browserScreenWidth must be 1-6 digits without a leading zero");

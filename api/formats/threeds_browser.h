@@ -11,16 +11,16 @@
 namespace balcao::formats {
 
 struct ThreeDsBrowserData {
-  std::string accept_header;     // browserAcceptHeader: the HTTP Accept header, 1-2048
-  std::string ip;                // browserIP: IPv4 dotted quad or IPv6, <= 45 chars
-  bool java_enabled = false;     // browserJavaEnabled
+  std::string accept_header;               // browserAcceptHeader: the HTTP Accept header, 1-2048
+  std::string ip;                          // browserIP: IPv4 dotted quad or IPv6, <= 45 chars
+  bool java_enabled = false;               // browserJavaEnabled
   std::optional<bool> javascript_enabled;  // browserJavascriptEnabled (2.2+)
-  std::string language;          // browserLanguage: BCP 47, 1-8 chars
-  std::string color_depth;       // browserColorDepth: 1,4,8,15,16,24,32,48
-  std::string screen_height;     // browserScreenHeight: ^[1-9][0-9]{0,5}$
-  std::string screen_width;      // browserScreenWidth: same
-  std::string tz;                // browserTZ: minutes, positive west of UTC ("180" = UTC-3)
-  std::string user_agent;        // browserUserAgent: 1-2048
+  std::string language;                    // browserLanguage: BCP 47, 1-8 chars
+  std::string color_depth;                 // browserColorDepth: 1,4,8,15,16,24,32,48
+  std::string screen_height;               // browserScreenHeight: ^[1-9][0-9]{0,5}$
+  std::string screen_width;                // browserScreenWidth: same
+  std::string tz;                          // browserTZ: minutes, positive west of UTC ("180" = UTC-3)
+  std::string user_agent;                  // browserUserAgent: 1-2048
 };
 
 // Every rule broken, each naming the field: "browserColorDepth must be one of 1,4,8,15,16,24,32,48".

@@ -64,8 +64,8 @@ StatusOr<std::vector<TlvObject>> ParseTlv(std::string_view text) {
     std::size_t end = start;
     for (int chars = 0; chars < length; ++chars) {
       if (end >= text.size()) {
-        return InvalidArgumentError("TLV: id " + id + at + " declares length " + std::to_string(length) +
-                                    ", only " + std::to_string(chars) + " chars remain");
+        return InvalidArgumentError("TLV: id " + id + at + " declares length " + std::to_string(length) + ", only " +
+                                    std::to_string(chars) + " chars remain");
       }
       std::size_t n = Utf8SequenceLength(text, end);
       if (n == 0) return InvalidArgumentError("TLV: invalid UTF-8 at " + std::to_string(end));

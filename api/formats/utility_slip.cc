@@ -13,15 +13,24 @@ constexpr std::string_view kLineSeparators = " .-";
 
 std::string_view SegmentName(char segment) {
   switch (segment) {
-    case '1': return "Prefeituras";
-    case '2': return "Saneamento";
-    case '3': return "Energia eletrica e gas";
-    case '4': return "Telecomunicacoes";
-    case '5': return "Orgaos governamentais";
-    case '6': return "Carnes e assemelhados ou demais empresas";
-    case '7': return "Multas de transito";
-    case '9': return "Uso exclusivo do banco";
-    default: return "";
+    case '1':
+      return "Prefeituras";
+    case '2':
+      return "Saneamento";
+    case '3':
+      return "Energia eletrica e gas";
+    case '4':
+      return "Telecomunicacoes";
+    case '5':
+      return "Orgaos governamentais";
+    case '6':
+      return "Carnes e assemelhados ou demais empresas";
+    case '7':
+      return "Multas de transito";
+    case '9':
+      return "Uso exclusivo do banco";
+    default:
+      return "";
   }
 }
 
@@ -158,7 +167,8 @@ StatusOr<std::string> BuildUtilityBarcode(const UtilitySlipSpec& spec) {
   }
   int modulus = ModulusOf(static_cast<char>('0' + (spec.value_id >= 0 && spec.value_id <= 9 ? spec.value_id : 0)));
   if (modulus == 0) return InvalidArgumentError("value identifier must be 6, 7, 8 or 9");
-  if (spec.value < 0 || spec.value > 99'999'999'999) return InvalidArgumentError("value must be 0 to 99999999999 (11 digits)");
+  if (spec.value < 0 || spec.value > 99'999'999'999)
+    return InvalidArgumentError("value must be 0 to 99999999999 (11 digits)");
   bool id4 = spec.company_id.size() == 4;
   if ((!id4 && spec.company_id.size() != 8) || !AllDigits(spec.company_id)) {
     return InvalidArgumentError("company id must be 4 digits (FEBRABAN id) or 8 digits (CNPJ root)");

@@ -16,15 +16,15 @@ namespace balcao::formats {
 enum class UtilityValueKind { kEffective, kReference };  // BRL amount vs reference quantity
 
 struct UtilitySlip {
-  std::string barcode;        // 44 digits
-  std::string line;           // 48 digits, no separators
-  std::string segment;        // pos 2: 1..7 or 9
-  std::string segment_name;   // "Telecomunicacoes", ...
-  std::string value_id;       // pos 3: 6, 7, 8 or 9
+  std::string barcode;       // 44 digits
+  std::string line;          // 48 digits, no separators
+  std::string segment;       // pos 2: 1..7 or 9
+  std::string segment_name;  // "Telecomunicacoes", ...
+  std::string value_id;      // pos 3: 6, 7, 8 or 9
   UtilityValueKind value_kind = UtilityValueKind::kEffective;
-  int modulus = 10;           // 10 or 11
-  std::string general_dv;     // pos 4
-  std::string value_field;    // pos 5-15 as written
+  int modulus = 10;               // 10 or 11
+  std::string general_dv;         // pos 4
+  std::string value_field;        // pos 5-15 as written
   std::int64_t amount_cents = 0;  // pos 5-15 read with 2 decimals (a quantity when reference)
   std::string company_id_4;       // pos 16-19 (FEBRABAN company/agency id)
   std::string company_or_cnpj_8;  // pos 16-23 (CNPJ root, when the issuer uses it)
@@ -33,7 +33,7 @@ struct UtilitySlip {
 
 struct UtilitySlipReport {
   UtilitySlip slip;
-  bool decoded = false;  // false: wrong length/alphabet or unknown value identifier
+  bool decoded = false;             // false: wrong length/alphabet or unknown value identifier
   std::vector<std::string> errors;  // e.g. "block 3 DV is 2, expected 7"
   bool valid() const { return errors.empty(); }
 };
@@ -52,11 +52,11 @@ StatusOr<std::string> UtilityLineFromBarcode(std::string_view barcode);
 StatusOr<std::string> UtilityBarcodeFromLine(std::string_view line);
 
 struct UtilitySlipSpec {
-  int segment = 1;            // 1..7 or 9
-  int value_id = 6;           // 6, 7, 8 or 9
-  std::int64_t value = 0;     // cents (or the reference quantity x100), 11 digits max
-  std::string company_id;     // 4 digits (FEBRABAN id) or 8 digits (CNPJ root)
-  std::string free_field;     // 25 digits after a 4-digit id, 21 after an 8-digit root
+  int segment = 1;         // 1..7 or 9
+  int value_id = 6;        // 6, 7, 8 or 9
+  std::int64_t value = 0;  // cents (or the reference quantity x100), 11 digits max
+  std::string company_id;  // 4 digits (FEBRABAN id) or 8 digits (CNPJ root)
+  std::string free_field;  // 25 digits after a 4-digit id, 21 after an 8-digit root
 };
 // The 44-digit bar code with its general DV; UtilityLineFromBarcode gives the line.
 StatusOr<std::string> BuildUtilityBarcode(const UtilitySlipSpec& spec);

@@ -1,13 +1,12 @@
 // `balcao format check`: the real executable (BALCAO_CLI) run as a child process; its JSON
 // output parsed back and its exit codes checked.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -104,12 +103,14 @@ TEST(FormatCli, UnquotedLineWordsAreJoinedAndDatesResolveAgainstTheReference) {
 }
 
 TEST(FormatCli, NestedTemplatesAndStdin) {
-  CliResult r = RunCli({"format", "check", "-"},
-                       "00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd441520400005303"
-                       "9865802BR5913Fulano de Tal6008BRASILIA62070503***80740014br.gov.bcb.pix2552pix.example.com/rec/"
-                       "2353c790eefb11eaadc10242ac1200026304FB42\n");
+  CliResult r =
+      RunCli({"format", "check", "-"},
+             "00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd441520400005303"
+             "9865802BR5913Fulano de Tal6008BRASILIA62070503***80740014br.gov.bcb.pix2552pix.example.com/rec/"
+             "2353c790eefb11eaadc10242ac1200026304FB42\n");
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_EQ(Parsed(r)["fields"]["unreserved_templates"]["80"]["25"], "pix.example.com/rec/2353c790eefb11eaadc10242ac120002");
+  EXPECT_EQ(Parsed(r)["fields"]["unreserved_templates"]["80"]["25"],
+            "pix.example.com/rec/2353c790eefb11eaadc10242ac120002");
 }
 
 TEST(FormatCli, TaxIdsAndE2e) {
@@ -134,14 +135,14 @@ TEST(FormatCli, AsForcesTheKind) {
 }
 
 TEST(FormatCli, UsageErrorsExitTwo) {
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"format"},
-           {"format", "check"},
-           {"format", "verify", "x"},
-           {"format", "check", "--as", "iban", "x"},
-           {"format", "check", "--reference-date", "2025-02-30", "x"},
-           {"format", "check", "--reference-date"},
-           {"format", "check", "--frobnicate", "x"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"format"},
+                                             {"format", "check"},
+                                             {"format", "verify", "x"},
+                                             {"format", "check", "--as", "iban", "x"},
+                                             {"format", "check", "--reference-date", "2025-02-30", "x"},
+                                             {"format", "check", "--reference-date"},
+                                             {"format", "check", "--frobnicate", "x"}}) {
     CliResult r = RunCli(args);
     EXPECT_EQ(r.exit_code, 2) << args.back();
     EXPECT_TRUE(r.out.empty()) << r.out;
@@ -153,7 +154,9 @@ TEST(FormatCli, UsageErrorsExitTwo) {
 }
 
 TEST(FormatCli, InvalidUtf8InputStillPrintsJson) {
-  CliResult r = RunCli({"format", "check", "000201\xff\xfe" "5802BR"});
+  CliResult r = RunCli({"format", "check",
+                        "000201\xff\xfe"
+                        "5802BR"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Parsed(r)["kind"], "brcode");
 }

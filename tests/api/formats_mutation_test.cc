@@ -1,9 +1,9 @@
 // Single-character mutations of valid codes. Each verdict of the library must equal the
 // verdict of a small independent oracle written here from formats.md, and the oracle shows
 // how few changes the check digits cannot see (mod 11 maps two remainders to one DV).
-#include <functional>
-
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "api/formats/brcode.h"
 #include "api/formats/check.h"
@@ -46,9 +46,7 @@ char UtilityDv(std::string_view digits, bool mod11) {
   return static_cast<char>('0' + (r < 2 ? 0 : 11 - r));
 }
 
-bool BoletoBarcodeOk(const std::string& b) {
-  return b[3] == '9' && b[4] == BoletoDv(b.substr(0, 4) + b.substr(5));
-}
+bool BoletoBarcodeOk(const std::string& b) { return b[3] == '9' && b[4] == BoletoDv(b.substr(0, 4) + b.substr(5)); }
 
 bool BoletoLineOk(const std::string& l) {
   bool fields = l[9] == Mod10(l.substr(0, 9)) && l[20] == Mod10(l.substr(10, 10)) && l[31] == Mod10(l.substr(21, 10));
@@ -132,9 +130,9 @@ Tally Mutate(const std::string& valid, std::string_view alphabet, FormatKind kin
 constexpr std::string_view kDigits = "0123456789";
 
 TEST(FormatsMutation, BoletoBarcode) {
-  for (const std::string valid : {"10499898100000214032006561000100040099726390",
-                                  "00193373700000001000500940144816060680935031",
-                                  "00196758600001026560000001149718606852452211"}) {
+  for (const std::string valid :
+       {"10499898100000214032006561000100040099726390", "00193373700000001000500940144816060680935031",
+        "00196758600001026560000001149718606852452211"}) {
     Tally t = Mutate(valid, kDigits, FormatKind::kBoletoBarcode, BoletoBarcodeOk);
     EXPECT_EQ(t.mutations, 44 * 9);
     EXPECT_LT(t.accepted, t.mutations / 10) << valid;
@@ -142,9 +140,9 @@ TEST(FormatsMutation, BoletoBarcode) {
 }
 
 TEST(FormatsMutation, BoletoLine) {
-  for (const std::string valid : {"00190000090114971860168524522114675860000102656",
-                                  "23793381286000782713695000063305975520000370000",
-                                  "10492006506100010004200997263900989810000021403"}) {
+  for (const std::string valid :
+       {"00190000090114971860168524522114675860000102656", "23793381286000782713695000063305975520000370000",
+        "10492006506100010004200997263900989810000021403"}) {
     Tally t = Mutate(valid, kDigits, FormatKind::kBoletoLine, BoletoLineOk);
     EXPECT_LT(t.accepted, t.mutations / 20) << valid;
   }
@@ -161,9 +159,9 @@ TEST(FormatsMutation, BoletoLine) {
 }
 
 TEST(FormatsMutation, UtilityMod10) {
-  for (const std::string valid : {"846100000005246100291102005460339004695895061080",
-                                  "84610000000246100291100054603390069589506108",
-                                  "846300000003299902962024004101360008002006441147"}) {
+  for (const std::string valid :
+       {"846100000005246100291102005460339004695895061080", "84610000000246100291100054603390069589506108",
+        "846300000003299902962024004101360008002006441147"}) {
     bool line = valid.size() == 48;
     Tally t = Mutate(valid, kDigits, line ? FormatKind::kUtilityLine : FormatKind::kUtilityBarcode,
                      line ? UtilityLineOk : UtilityBarcodeOk);
@@ -172,10 +170,9 @@ TEST(FormatsMutation, UtilityMod10) {
 }
 
 TEST(FormatsMutation, UtilityMod11) {
-  for (const std::string valid : {"84890000000404201622018060519042958603411122",
-                                  "85890000460524601791606075930508683148300001",
-                                  "858900004609524601791605607593050865831483000010",
-                                  "858000000070438403281922630720192528304729600523"}) {
+  for (const std::string valid :
+       {"84890000000404201622018060519042958603411122", "85890000460524601791606075930508683148300001",
+        "858900004609524601791605607593050865831483000010", "858000000070438403281922630720192528304729600523"}) {
     bool line = valid.size() == 48;
     Tally t = Mutate(valid, kDigits, line ? FormatKind::kUtilityLine : FormatKind::kUtilityBarcode,
                      line ? UtilityLineOk : UtilityBarcodeOk);

@@ -1,8 +1,8 @@
 // Hostile input never crashes (this binary also runs under ASan+UBSan: label sanitize):
 // random bytes, embedded NULs, very long inputs, every truncation of valid codes.
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "api/formats/boleto.h"
 #include "api/formats/brcode.h"
@@ -14,11 +14,12 @@
 namespace balcao::formats {
 namespace {
 
-const CheckOptions kOptions{.reference_date = Date{std::chrono::year{2025}, std::chrono::month{6}, std::chrono::day{15}}};
+const CheckOptions kOptions{.reference_date =
+                                Date{std::chrono::year{2025}, std::chrono::month{6}, std::chrono::day{15}}};
 
-const FormatKind kKinds[] = {FormatKind::kUnknown,        FormatKind::kBrCode,      FormatKind::kBoletoBarcode,
-                             FormatKind::kBoletoLine,     FormatKind::kUtilityBarcode, FormatKind::kUtilityLine,
-                             FormatKind::kCpf,            FormatKind::kCnpj,        FormatKind::kPixEndToEndId};
+const FormatKind kKinds[] = {FormatKind::kUnknown,    FormatKind::kBrCode,         FormatKind::kBoletoBarcode,
+                             FormatKind::kBoletoLine, FormatKind::kUtilityBarcode, FormatKind::kUtilityLine,
+                             FormatKind::kCpf,        FormatKind::kCnpj,           FormatKind::kPixEndToEndId};
 
 // Runs every entry point; the verdict must be self-consistent.
 void Exercise(std::string_view text) {
@@ -84,9 +85,15 @@ TEST(FormatsRobustness, RandomEditsOfValidCodes) {
     for (int edits = 1 + static_cast<int>(rng() % 4); edits > 0 && !s.empty(); --edits) {
       std::size_t pos = rng() % s.size();
       switch (rng() % 3) {
-        case 0: s[pos] = interesting[rng() % interesting.size()]; break;
-        case 1: s.erase(pos, 1 + rng() % 4); break;
-        default: s.insert(pos, 1, interesting[rng() % interesting.size()]); break;
+        case 0:
+          s[pos] = interesting[rng() % interesting.size()];
+          break;
+        case 1:
+          s.erase(pos, 1 + rng() % 4);
+          break;
+        default:
+          s.insert(pos, 1, interesting[rng() % interesting.size()]);
+          break;
       }
     }
     Exercise(s);
@@ -94,7 +101,10 @@ TEST(FormatsRobustness, RandomEditsOfValidCodes) {
 }
 
 TEST(FormatsRobustness, EmbeddedNulsAreInvalidNotTruncated) {
-  std::string cpf("529982247\0" "25", 12);
+  std::string cpf(
+      "529982247\0"
+      "25",
+      12);
   EXPECT_FALSE(Check(cpf).valid);
   std::string brcode = Seeds()[0];
   brcode.insert(40, 1, '\0');

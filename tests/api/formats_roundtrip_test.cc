@@ -1,9 +1,9 @@
 // Build -> parse round trips for every format, builder error messages, and the due factor
 // arithmetic across the 2025 rollover.
-#include <random>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "api/formats/boleto.h"
 #include "api/formats/brcode.h"
@@ -15,12 +15,12 @@
 namespace balcao::formats {
 namespace {
 
-using ::testing::HasSubstr;
 using std::chrono::day;
 using std::chrono::days;
 using std::chrono::month;
 using std::chrono::sys_days;
 using std::chrono::year;
+using ::testing::HasSubstr;
 
 Date D(int y, unsigned m, unsigned d) { return Date{year{y}, month{m}, day{d}}; }
 
@@ -45,9 +45,10 @@ TEST(BrCodeBuild, ReproducesTheBcbDynamicExample) {
   spec.merchant_city = "BRASILIA";
   auto payload = BuildDynamicBrCode(spec);
   ASSERT_TRUE(payload.ok()) << payload.status().message();
-  EXPECT_EQ(*payload,
-            "00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR"
-            "5913Fulano de Tal6008BRASILIA62070503***630464E4");
+  EXPECT_EQ(
+      *payload,
+      "00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR"
+      "5913Fulano de Tal6008BRASILIA62070503***630464E4");
 }
 
 TEST(BrCodeBuild, StaticRoundTripKeepsEveryField) {
@@ -120,7 +121,8 @@ TEST(BrCodeBuild, RejectsWhatAReaderWouldReject) {
     return error(s);
   };
   EXPECT_EQ(error(base), "ok");
-  EXPECT_THAT(with([](auto& s) { s.merchant_name = std::string(26, 'A'); }), HasSubstr("merchant name (59) is 26 chars, limit 25"));
+  EXPECT_THAT(with([](auto& s) { s.merchant_name = std::string(26, 'A'); }),
+              HasSubstr("merchant name (59) is 26 chars, limit 25"));
   EXPECT_EQ(with([](auto& s) { s.merchant_name = std::string(25, 'A'); }), "ok");
   EXPECT_THAT(with([](auto& s) { s.merchant_city = "Presidente Prudente"; }), HasSubstr("merchant city (60)"));
   EXPECT_EQ(with([](auto& s) { s.merchant_city = "Presidente Prud"; }), "ok");
@@ -164,19 +166,23 @@ TEST(BrCodeParse, StrictRulesOnHandBuiltPayloads) {
   const std::string tail = "5204000053039865802BR5907Padaria6005Natal62070503***";
   EXPECT_TRUE(InspectBrCode(payload(head + pix + tail)).valid());
   auto errors = [&](std::string body) { return InspectBrCode(payload(body)).errors; };
-  EXPECT_THAT(errors(head + pix + "540412.3" + tail), ::testing::IsEmpty());   // "12.3" reads as 12.30
+  EXPECT_THAT(errors(head + pix + "540412.3" + tail), ::testing::IsEmpty());  // "12.3" reads as 12.30
   EXPECT_THAT(errors(head + pix + "540298" + tail), ::testing::IsEmpty());
   EXPECT_THAT(errors(head + pix + "54031,5" + tail), ::testing::ElementsAre(HasSubstr("54 amount")));
   EXPECT_THAT(errors(head + pix + "54051.234" + tail), ::testing::ElementsAre(HasSubstr("54 amount")));
   EXPECT_THAT(errors(head + pix + "54040.00" + tail), ::testing::ElementsAre(HasSubstr("must be > 0")));
   EXPECT_THAT(errors("000202" + pix + tail), ::testing::ElementsAre("payload format indicator (00) must be '01'"));
-  EXPECT_THAT(errors(pix + head + tail), ::testing::ElementsAre("id 00 (payload format indicator) is not the first object"));
+  EXPECT_THAT(errors(pix + head + tail),
+              ::testing::ElementsAre("id 00 (payload format indicator) is not the first object"));
   EXPECT_THAT(errors(head + pix + tail + "5907Padaria"), ::testing::ElementsAre("id 59 appears more than once"));
   EXPECT_THAT(errors(head + pix + "53038405802BR5907Padaria6005Natal62070503***5204000"),
               ::testing::Contains(HasSubstr("TLV")));
-  EXPECT_THAT(errors(head + "26180014br.gov.bcb.pix" + tail), ::testing::ElementsAre(HasSubstr("must carry a key (01) or a URL (25)")));
-  EXPECT_THAT(errors(head + "26650014br.gov.bcb.pix01115299822472525260pix.example.com/abcdefghijklmnopqrstuvwxyz0123456789" + tail),
-              ::testing::Contains(HasSubstr("TLV")));
+  EXPECT_THAT(errors(head + "26180014br.gov.bcb.pix" + tail),
+              ::testing::ElementsAre(HasSubstr("must carry a key (01) or a URL (25)")));
+  EXPECT_THAT(
+      errors(head + "26650014br.gov.bcb.pix01115299822472525260pix.example.com/abcdefghijklmnopqrstuvwxyz0123456789" +
+             tail),
+      ::testing::Contains(HasSubstr("TLV")));
   // Pix in template 27 with another arrangement in 26: found by its GUI.
   CheckResult moved = Check(payload(head + "26160012br.com.outro" + "27330014BR.GOV.BCB.PIX011152998224725" + tail));
   EXPECT_TRUE(moved.valid) << ::testing::PrintToString(moved.errors);
@@ -188,8 +194,9 @@ TEST(BrCodeParse, StrictRulesOnHandBuiltPayloads) {
                   .errors,
               ::testing::ElementsAre("CRC (63) must be uppercase hex: declared 1d3d computed 1D3D"));
   // A dynamic payload with a real txid, and Pix Saque with a URL.
-  EXPECT_THAT(errors(head + "26300014br.gov.bcb.pix2508pix.a/b1" + "5204000053039865802BR5907Padaria6005Natal62100506abc123"),
-              ::testing::ElementsAre("62-05 txid must be '***' in a dynamic (URL) payload"));
+  EXPECT_THAT(
+      errors(head + "26300014br.gov.bcb.pix2508pix.a/b1" + "5204000053039865802BR5907Padaria6005Natal62100506abc123"),
+      ::testing::ElementsAre("62-05 txid must be '***' in a dynamic (URL) payload"));
   // Non-ASCII in a value: lengths count characters, the rule is reported.
   std::vector<std::string> accents = errors(head + pix + "5204000053039865802BR5907Padaria6009São Paulo62070503***");
   EXPECT_THAT(accents, ::testing::ElementsAre(HasSubstr("printable ASCII")));
@@ -198,8 +205,8 @@ TEST(BrCodeParse, StrictRulesOnHandBuiltPayloads) {
 // --- Boleto ------------------------------------------------------------------------------
 
 TEST(BoletoBuild, ReproducesAPublishedBarcode) {
-  BoletoSpec spec{.bank_code = "001", .due_date = D(2032, 8, 21), .amount_cents = 100,
-                  .free_field = "0500940144816060680935031"};
+  BoletoSpec spec{
+      .bank_code = "001", .due_date = D(2032, 8, 21), .amount_cents = 100, .free_field = "0500940144816060680935031"};
   auto barcode = BuildBoletoBarcode(spec);
   ASSERT_TRUE(barcode.ok()) << barcode.status().message();
   EXPECT_EQ(*barcode, "00193373700000001000500940144816060680935031");
@@ -289,8 +296,8 @@ TEST(UtilityBuild, EveryValueIdAndCompanyIdWidthRoundTrips) {
   for (int value_id : {6, 7, 8, 9}) {
     for (int segment : {1, 2, 3, 4, 5, 6, 7, 9}) {
       for (std::size_t id_width : {4u, 8u}) {
-        UtilitySlipSpec spec{.segment = segment, .value_id = value_id,
-                             .value = static_cast<std::int64_t>(rng() % 100'000'000'000ULL)};
+        UtilitySlipSpec spec{
+            .segment = segment, .value_id = value_id, .value = static_cast<std::int64_t>(rng() % 100'000'000'000ULL)};
         for (std::size_t k = 0; k < id_width; ++k) spec.company_id.push_back(static_cast<char>('0' + rng() % 10));
         for (std::size_t k = 0; k < 29 - id_width; ++k) spec.free_field.push_back(static_cast<char>('0' + rng() % 10));
         auto barcode = BuildUtilityBarcode(spec);
@@ -316,7 +323,8 @@ TEST(UtilityBuild, Mod11SpecialCases) {
   // formats.md §3.3: r = 1 gives DV 0 (not 1); r = 0 gives 0.
   EXPECT_EQ(UtilityCheckDigit("83148300001", 11), '0');
   EXPECT_EQ(UtilityCheckDigit("83860000005", 11), '0');
-  UtilitySlipSpec bad{.segment = 8, .value_id = 6, .value = 1, .company_id = "0001", .free_field = std::string(25, '0')};
+  UtilitySlipSpec bad{
+      .segment = 8, .value_id = 6, .value = 1, .company_id = "0001", .free_field = std::string(25, '0')};
   EXPECT_THAT(BuildUtilityBarcode(bad).status().message(), HasSubstr("segment"));
   bad.segment = 1;
   bad.value_id = 5;
@@ -374,10 +382,10 @@ TEST(EndToEndIdBuild, RoundTripAndTruncatesToTheMinute) {
   EXPECT_EQ(parsed->sequence, "u34sDGd19lz");
   EXPECT_FALSE(BuildEndToEndId("2001818", t, "u34sDGd19lz").ok());
   EXPECT_FALSE(BuildEndToEndId("20018183", t, "u34sDGd19l-").ok());
-  for (const char* bad : {"E20018183202213201450u34sDGd19lz", "E20018183202202301450u34sDGd19lz",
-                          "E20018183202201202450u34sDGd19lz", "E20018183202201201460u34sDGd19lz",
-                          "E2001818320220120145-u34sDGd19lz", "E20018183202201201450u34sDGd19l_",
-                          "E2001818A202201201450u34sDGd19lz"}) {
+  for (const char* bad :
+       {"E20018183202213201450u34sDGd19lz", "E20018183202202301450u34sDGd19lz", "E20018183202201202450u34sDGd19lz",
+        "E20018183202201201460u34sDGd19lz", "E2001818320220120145-u34sDGd19lz", "E20018183202201201450u34sDGd19l_",
+        "E2001818A202201201450u34sDGd19lz"}) {
     EXPECT_THAT(ParseEndToEndId(bad).status().message(), HasSubstr("does not match E + 8-digit ISPB")) << bad;
   }
 }

@@ -1,12 +1,12 @@
 // Every vector of ../shared/vectors/formats.json (read at run time) gives its expected
 // verdict, fields and errors.
-#include <fstream>
-#include <map>
-#include <sstream>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "api/formats/brcode.h"
 #include "api/formats/check.h"
@@ -36,10 +36,18 @@ json FieldsAsJson(const CheckResult& r) {
     std::stringstream path(f.key);
     for (std::string part; std::getline(path, part, '.');) node = &(*node)[part];
     switch (f.type) {
-      case Field::Type::kText: *node = f.value; break;
-      case Field::Type::kInteger: *node = std::stoll(f.value); break;
-      case Field::Type::kBool: *node = f.value == "true"; break;
-      case Field::Type::kListItem: node->push_back(f.value); break;
+      case Field::Type::kText:
+        *node = f.value;
+        break;
+      case Field::Type::kInteger:
+        *node = std::stoll(f.value);
+        break;
+      case Field::Type::kBool:
+        *node = f.value == "true";
+        break;
+      case Field::Type::kListItem:
+        node->push_back(f.value);
+        break;
     }
   }
   return out;
@@ -139,7 +147,9 @@ TEST(FormatsVectors, BrCode) { EXPECT_EQ(RunGroup("brcode", FormatKind::kBrCode)
 TEST(FormatsVectors, BoletoBarcode) {
   EXPECT_EQ(RunGroup("boleto_barcode", FormatKind::kBoletoBarcode), GroupSize("boleto_barcode"));
 }
-TEST(FormatsVectors, BoletoLine) { EXPECT_EQ(RunGroup("boleto_line", FormatKind::kBoletoLine), GroupSize("boleto_line")); }
+TEST(FormatsVectors, BoletoLine) {
+  EXPECT_EQ(RunGroup("boleto_line", FormatKind::kBoletoLine), GroupSize("boleto_line"));
+}
 TEST(FormatsVectors, UtilityBarcode) {
   EXPECT_EQ(RunGroup("utility_barcode", FormatKind::kUtilityBarcode), GroupSize("utility_barcode"));
 }
@@ -150,7 +160,9 @@ TEST(FormatsVectors, Cpf) { EXPECT_EQ(RunGroup("cpf", FormatKind::kCpf), GroupSi
 TEST(FormatsVectors, CnpjAlphanumeric) {
   EXPECT_EQ(RunGroup("cnpj_alnum", FormatKind::kCnpj), GroupSize("cnpj_alnum"));
 }
-TEST(FormatsVectors, PixEndToEndId) { EXPECT_EQ(RunGroup("pix_e2e", FormatKind::kPixEndToEndId), GroupSize("pix_e2e")); }
+TEST(FormatsVectors, PixEndToEndId) {
+  EXPECT_EQ(RunGroup("pix_e2e", FormatKind::kPixEndToEndId), GroupSize("pix_e2e"));
+}
 
 // The `cnpj` group is judged by a numeric-only validator (formats.md §4.2): letters are a
 // shape error there, while the alphanumeric default accepts them.
@@ -222,8 +234,14 @@ TEST(FormatsVectors, ThreeDsBrowserData) {
   EXPECT_EQ(ThreeDsColorDepth(0), "1");
   EXPECT_EQ(ThreeDsBrowserTz(-180), "180");  // Brazil, UTC-3
   EXPECT_EQ(ThreeDsBrowserTz(120), "-120");
-  ThreeDsBrowserData bad{.accept_header = "*/*", .ip = "300.1.1.1", .language = "", .color_depth = "024",
-                         .screen_height = "0", .screen_width = "1234567", .tz = "-900", .user_agent = ""};
+  ThreeDsBrowserData bad{.accept_header = "*/*",
+                         .ip = "300.1.1.1",
+                         .language = "",
+                         .color_depth = "024",
+                         .screen_height = "0",
+                         .screen_width = "1234567",
+                         .tz = "-900",
+                         .user_agent = ""};
   EXPECT_EQ(ValidateThreeDsBrowserData(bad).size(), 7u);
 }
 
