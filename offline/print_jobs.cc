@@ -33,22 +33,11 @@ StatusOr<PrintJob> ReadJob(const Stmt& row) {
   return job;
 }
 
-// Runs one UPDATE on job `id` in its own write transaction; kNotFound when no row
-// in an allowed state matched.
 Status UpdateJob(Store& store, std::int64_t id, const std::string& sql, const std::string& text,
                  const char* rule) {
-  Txn txn(store.impl(), Txn::kWrite);
-  Stmt stmt(txn, sql);
-  stmt.Bind(1, id).Bind(2, internal::NowMs());
-  if (!text.empty()) stmt.Bind(3, text);
-  BALCAO_RETURN_IF_ERROR(stmt.Run());
-  if (stmt.Changes() == 0) {
-    Stmt exists(txn, "SELECT state FROM print_jobs WHERE id=?1");
-    BALCAO_ASSIGN_OR_RETURN(bool found, exists.Bind(1, id).Step());
-    if (!found) return NotFoundError("print job " + std::to_string(id) + " does not exist");
-    return FailedPreconditionError("print job " + std::to_string(id) + " is " + exists.Text(0) + ": " + rule);
-  }
-  return txn.Commit();
+  return internal::GuardedUpdate(store.impl(), "print_jobs", "print job", id, sql, rule, [&](Stmt& stmt) {
+    if (!text.empty()) stmt.Bind(3, text);
+  });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -98,6 +99,13 @@ class Stmt {
   sqlite3_stmt* stmt_ = nullptr;
   Status status_;
 };
+
+// Runs one UPDATE of row ?1 of `table` (?2 is bound to now; `bind` adds the rest) in its
+// own write transaction. When no row matched, tells "no such row" (kNotFound) from "the
+// row is in a state this transition does not start from" (kFailedPrecondition + rule),
+// naming the row as "<noun> <id>".
+Status GuardedUpdate(Store::Impl& store, std::string_view table, std::string_view noun, std::int64_t id,
+                     std::string_view sql, std::string_view rule, const std::function<void(Stmt&)>& bind);
 
 }  // namespace internal
 }  // namespace balcao::offline
