@@ -22,7 +22,15 @@
 namespace balcao::checkout::testing {
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+// The CI's ASan+UBSan build is Debug and ~50x slower: it explores 3 deep (~0.5 million
+// sequences, seconds); the normal build explores the full 6 (~13 billion).
+constexpr int kDepth = 3;
+constexpr std::uint64_t kMinSequences = 100'000;
+#else
 constexpr int kDepth = 6;
+constexpr std::uint64_t kMinSequences = 1'000'000'000;
+#endif
 
 struct World {
   Sale sale;
@@ -207,7 +215,7 @@ World Seed(const std::string& state, Method paid_by) {
   return w;
 }
 
-TEST(Exploration, EverySequenceOfSixEventsFromEveryStateKeepsTheInvariants) {
+TEST(Exploration, EverySequenceOfUpToSixEventsFromEveryStateKeepsTheInvariants) {
   Explorer explorer;
   int seeds = 0;
   for (int s = 0; s < kStateCount; ++s) {
@@ -231,7 +239,7 @@ TEST(Exploration, EverySequenceOfSixEventsFromEveryStateKeepsTheInvariants) {
     }
   }
   for (const std::string& v : explorer.violations) ADD_FAILURE() << v;
-  EXPECT_GT(explorer.sequences, 1'000'000u);
+  EXPECT_GT(explorer.sequences, kMinSequences);
 }
 
 }  // namespace

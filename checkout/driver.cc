@@ -1,0 +1,164 @@
+#include "checkout/driver.h"
+
+#include <chrono>
+#include <deque>
+#include <thread>
+#include <utility>
+
+#include "checkout/internal/bank_calls.h"
+#include "checkout/journal_codec.h"
+#include "checkout/resume.h"
+
+namespace balcao::checkout {
+namespace {
+
+// The sale no longer needs the counter: over, left open for later, or waiting for a choice.
+bool Settled(const State& state) {
+  return IsTerminal(state) || std::holds_alternative<PayLater>(state) ||
+         std::holds_alternative<ChoosingMethod>(state);
+}
+std::string MaskOf(const std::string& number) {
+  if (number.size() < 10) return "";
+  return number.substr(0, 6) + std::string(number.size() - 10, '*') + number.substr(number.size() - 4);
+}
+
+}  // namespace
+
+Driver::Driver(api::Bank bank, offline::Journal& journal, const Clock& clock, Observer observer)
+    : bank_(std::move(bank)), journal_(journal), clock_(clock), observer_(std::move(observer)) {}
+
+bool Driver::Crash(const char* point) {
+  if (crash_hook_ && crash_hook_(point)) crashed_ = true;
+  return crashed_;
+}
+
+Status Driver::Apply(OpenSale& open, Event first) {
+  std::deque<Event> queue{std::move(first)};
+  Status result;
+  while (!queue.empty() && !crashed_) {
+    Event event = std::move(queue.front());
+    queue.pop_front();
+    // 1. The event is durable before anything it causes happens.
+    const std::string sale_id = open.sale.id.empty() ? std::get<Start>(event).sale_id : open.sale.id;
+    BALCAO_RETURN_IF_ERROR(journal_.Append(sale_id, open.seq + 1, EventName(static_cast<int>(event.index())),
+                                           EventToJson(event)));
+    ++open.seq;
+    if (Crash("journaled")) break;
+    // 2. The pure transition.
+    Step step = Next(open.sale, event);
+    if (!step.accepted()) {
+      if (result.ok()) result = step.rejection;
+      continue;
+    }
+    open.sale = std::move(step.sale);
+    // 3. Its effects, in order.
+    for (const Effect& effect : step.effects) {
+      if (const auto* set = std::get_if<SetTimer>(&effect)) {
+        open.timers[set->timer] = set->at;
+      } else if (const auto* cancel = std::get_if<CancelTimer>(&effect)) {
+        open.timers.erase(cancel->timer);
+      } else if (const auto* call = std::get_if<BankCall>(&effect)) {
+        const CardData* card = nullptr;
+        const BrowserData* browser = nullptr;
+        const auto* purchase = std::get_if<CreatePurchase>(call);
+        auto held = purchase ? cards_.find(purchase->card_ref) : cards_.end();
+        if (held != cards_.end()) {
+          card = &held->second.card;
+          browser = &held->second.browser;
+        }
+        Event answer = internal::ExecuteBankCall(bank_, open.sale, *call, clock_.Now(), card, browser);
+        if (held != cards_.end()) cards_.erase(held);  // the card lives for one call only
+        if (Crash("called")) break;
+        queue.push_back(std::move(answer));
+      }
+      if (observer_) observer_(sale_id, effect);
+    }
+  }
+  if (crashed_) return Status(StatusCode::kAborted, "driver stopped by the crash hook");
+  if (IsTerminal(open.sale.state) && open.sale.late_outstanding() == 0) {
+    BALCAO_RETURN_IF_ERROR(journal_.MarkClosed(open.sale.id, StateName(static_cast<int>(open.sale.state.index()))));
+  }
+  return result;
+}
+
+StatusOr<Sale> Driver::Open(const std::string& sale_id, Cents amount, const Settings& settings) {
+  if (sales_.count(sale_id)) return FailedPreconditionError("sale " + sale_id + " is already open");
+  OpenSale open;
+  BALCAO_RETURN_IF_ERROR(Apply(open, Start{sale_id, amount, settings, clock_.Now()}));
+  if (std::holds_alternative<NotStarted>(open.sale.state)) return FailedPreconditionError("sale not started");
+  auto [it, inserted] = sales_.emplace(sale_id, std::move(open));
+  return it->second.sale;
+}
+
+StatusOr<Sale> Driver::Feed(const std::string& sale_id, const Event& event) {
+  auto it = sales_.find(sale_id);
+  if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");
+  BALCAO_RETURN_IF_ERROR(Apply(it->second, event));
+  return it->second.sale;
+}
+
+StatusOr<Sale> Driver::SubmitCard(const std::string& sale_id, CardData card, FundingType funding,
+                                  int installments, BrowserData browser) {
+  const std::string ref = "card-" + std::to_string(++next_card_ref_);
+  const std::string mask = MaskOf(card.number);
+  cards_[ref] = HeldCard{std::move(card), std::move(browser)};
+  auto sale = Feed(sale_id, checkout::SubmitCard{ref, mask, funding, installments, clock_.Now()});
+  cards_.erase(ref);  // rejected or used: either way it goes
+  return sale;
+}
+
+StatusOr<Sale> Driver::RunUntilSettled(const std::string& sale_id, UnixMicros deadline) {
+  auto it = sales_.find(sale_id);
+  if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");
+  OpenSale& open = it->second;
+  while (!crashed_) {
+    const bool waiting_for_money = !Settled(open.sale.state);
+    if (!waiting_for_money) return open.sale;
+    const UnixMicros now = clock_.Now();
+    if (now >= deadline) return DeadlineExceededError("sale " + sale_id + " not settled before the deadline");
+    auto due = open.timers.end();
+    for (auto t = open.timers.begin(); t != open.timers.end(); ++t) {
+      if (due == open.timers.end() || t->second < due->second) due = t;
+    }
+    if (due != open.timers.end() && due->second <= now) {
+      const Timer timer = due->first;
+      open.timers.erase(due);
+      Status s = Apply(open, TimerFired{timer, now});
+      if (!s.ok() && s.code() != StatusCode::kFailedPrecondition) return s;
+      continue;
+    }
+    UnixMicros wake = deadline;
+    if (due != open.timers.end()) wake = std::min(wake, due->second);
+    std::this_thread::sleep_for(std::chrono::microseconds(std::min<UnixMicros>(wake - now, 200'000)));
+  }
+  return Status(StatusCode::kAborted, "driver stopped by the crash hook");
+}
+
+StatusOr<Sale> Driver::Resume(const std::string& sale_id) {
+  BALCAO_ASSIGN_OR_RETURN(std::vector<offline::JournalEntry> entries, journal_.Read(sale_id));
+  if (entries.empty()) return NotFoundError("no journal for sale " + sale_id);
+  std::vector<Event> events;
+  for (const offline::JournalEntry& entry : entries) {
+    BALCAO_ASSIGN_OR_RETURN(Event event, EventFromJson(entry.payload));
+    events.push_back(std::move(event));
+  }
+  OpenSale open;
+  open.sale = Replay(events);
+  open.seq = entries.back().seq;
+  const UnixMicros now = clock_.Now();
+  auto [it, inserted] = sales_.insert_or_assign(sale_id, std::move(open));
+  for (const Event& event : ResumeEvents(it->second.sale, now)) {
+    Status s = Apply(it->second, event);
+    if (!s.ok() && s.code() != StatusCode::kFailedPrecondition) return s;
+  }
+  for (const SetTimer& timer : TimersFor(it->second.sale, now)) it->second.timers[timer.timer] = timer.at;
+  return it->second.sale;
+}
+
+StatusOr<Sale> Driver::Get(const std::string& sale_id) const {
+  auto it = sales_.find(sale_id);
+  if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");
+  return it->second.sale;
+}
+
+}  // namespace balcao::checkout

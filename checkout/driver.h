@@ -1,0 +1,95 @@
+// The checkout driver: runs the pure state machine of each sale against the bank. For every
+// event it (1) appends the event to the sale journal (offline::Journal, durable on return),
+// (2) computes Next(), (3) runs the effects: bank calls through api::Bank (their answers are
+// fed back as events, journaled the same way), timers, screens, slips and operator flags
+// (handed to the observer). After a crash, Resume() replays the journal and turns whatever
+// was in flight into a lookup (checkout/resume.h): a create is never re-sent blindly.
+// Card numbers and security codes stay in this object's memory for the one purchase call.
+// Ownership: borrows the journal and the clock. Thread-safety: not thread-safe; one driver
+// per counter (one thread), which may run many sales.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "api/bank.h"
+#include "checkout/checkout.h"
+#include "common/status.h"
+#include "common/time.h"
+#include "offline/journal.h"
+
+namespace balcao::checkout {
+
+// Read from the card reader / touchscreen; lives only in the driver's memory.
+struct CardData {
+  std::string number;
+  std::string security_code;
+  std::string expiration;  // "YYYY-MM"
+  std::string holder_name;
+  std::string holder_email;
+  std::string holder_phone;
+};
+// 3-D Secure browser data from the touchscreen (wire.md §11 metadata).
+struct BrowserData {
+  std::string user_agent = "balcao-touchscreen";
+  std::string user_ip = "127.0.0.1";
+  std::string language = "pt-BR";
+  int timezone_offset = 3;
+};
+
+class Driver {
+ public:
+  // Everything the counter must see or do: Show, Print, FlagOperator (and the rest, for logs).
+  using Observer = std::function<void(const std::string& sale_id, const Effect& effect)>;
+  // Test hook: called right after each journal write ("journaled") and right after each
+  // bank call returns ("called"); returning true stops the driver there, as a crash would.
+  using CrashHook = std::function<bool(const char* point)>;
+
+  Driver(api::Bank bank, offline::Journal& journal, const Clock& clock, Observer observer = {});
+
+  // Opens a sale (journals Start). kFailedPrecondition with the reason if Start is rejected.
+  StatusOr<Sale> Open(const std::string& sale_id, Cents amount, const Settings& settings);
+  // Feeds one cashier event (or any event) to an open sale. Returns the sale afterwards;
+  // a rejected event is journaled and reported as kFailedPrecondition.
+  StatusOr<Sale> Feed(const std::string& sale_id, const Event& event);
+  // Keeps the card in memory under a fresh reference and feeds SubmitCard.
+  StatusOr<Sale> SubmitCard(const std::string& sale_id, CardData card, FundingType funding,
+                            int installments, BrowserData browser = {});
+  // Runs due timers (sleeping in between) until the sale is settled (Paid, Refunded, Voided,
+  // PayLater or back at ChoosingMethod after an attempt) or `deadline` passes.
+  StatusOr<Sale> RunUntilSettled(const std::string& sale_id, UnixMicros deadline);
+  // After a restart: replays the sale's journal and resumes what was in flight.
+  StatusOr<Sale> Resume(const std::string& sale_id);
+  // The sale as the driver has it (kNotFound when not open in this driver).
+  StatusOr<Sale> Get(const std::string& sale_id) const;
+
+  void SetCrashHookForTest(CrashHook hook) { crash_hook_ = std::move(hook); }
+  bool crashed() const { return crashed_; }
+
+ private:
+  struct OpenSale {
+    Sale sale;
+    std::int64_t seq = 0;
+    std::map<Timer, UnixMicros> timers;
+  };
+  Status Apply(OpenSale& open, Event event);
+  Event Execute(const Sale& sale, const BankCall& call);
+  bool Crash(const char* point);
+
+  api::Bank bank_;
+  offline::Journal& journal_;
+  const Clock& clock_;
+  Observer observer_;
+  CrashHook crash_hook_;
+  bool crashed_ = false;
+  std::map<std::string, OpenSale> sales_;
+  struct HeldCard {
+    CardData card;
+    BrowserData browser;
+  };
+  std::map<std::string, HeldCard> cards_;  // card_ref -> card, erased after the purchase call
+  std::int64_t next_card_ref_ = 0;
+};
+
+}  // namespace balcao::checkout

@@ -1,0 +1,208 @@
+#include "checkout/internal/bank_calls.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <type_traits>
+#include <variant>
+
+#include "checkout/driver.h"
+
+namespace balcao::checkout::internal {
+namespace {
+
+Failure Classify(const Status& s) {
+  if (s.delivery() == Delivery::kNotSent || s.code() == StatusCode::kUnavailable) return Failure::kNotSent;
+  if (s.delivery() == Delivery::kOutcomeUnknown || s.code() == StatusCode::kDeadlineExceeded ||
+      s.code() == StatusCode::kInternal || s.code() == StatusCode::kUnknown) {
+    return Failure::kOutcomeUnknown;  // G4: a write that may have happened
+  }
+  return Failure::kRejected;
+}
+Event Failed(Call call, const Status& s, UnixMicros now) {
+  return CallFailed{call, Classify(s), s.message(), now};
+}
+template <typename T>
+T Or(const std::optional<T>& v, T fallback = T{}) {
+  return v ? *v : fallback;
+}
+int AttemptFromTags(const Sale& sale, const std::optional<api::Strings>& tags, int fallback) {
+  const std::string prefix = SaleTag(sale.id) + "/a";
+  for (const std::string& tag : Or(tags)) {
+    if (tag.rfind(prefix, 0) == 0) return std::atoi(tag.c_str() + prefix.size());
+  }
+  return fallback;
+}
+UnixMicros Expiry(const std::optional<api::Timestamp>& created, const std::optional<std::int64_t>& seconds,
+                  UnixMicros now, std::int64_t default_s) {
+  return (created ? created->micros : now) + Or(seconds, default_s) * kMicrosPerSecond;
+}
+
+Event SessionEvent(const Sale& sale, const api::MerchantSession& s, int attempt, UnixMicros now) {
+  return SessionCreated{attempt, Or(s.id), Or(s.uuid),
+                        Expiry(s.created, s.expiration, now, sale.settings.card_session_expiration_s), now};
+}
+Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& p, int attempt, UnixMicros now) {
+  PurchaseStatus status = PurchaseStatus::kCreated;
+  ParseName(Or(p.status), status);
+  return PurchaseSeen{AttemptFromTags(sale, p.tags, attempt), Or(p.id), status, Or(p.amount, std::int64_t{0}),
+                      Or(p.challenge_url), "", now};
+}
+Event BrcodeEvent(const Sale& sale, const api::DynamicBrcode& b, int attempt, UnixMicros now) {
+  return BrcodeCreated{attempt, Or(b.uuid), Or(b.id),
+                       Expiry(b.created, b.expiration, now, sale.settings.pix_expiration_s), now};
+}
+Event InvoiceCreatedEvent(const api::Invoice& i, int attempt, UnixMicros now) {
+  return InvoiceCreated{attempt, Or(i.id), Or(i.brcode), Or(i.link), i.due ? i.due->micros : 0, now};
+}
+Event InvoiceEvent(const api::Invoice& i, UnixMicros now) {
+  InvoiceStatus status = InvoiceStatus::kCreated;
+  ParseName(Or(i.status), status);
+  return InvoiceSeen{Or(i.id), status, Or(i.amount, std::int64_t{0}), now};
+}
+std::vector<std::string> Funding(const std::vector<FundingType>& types) {
+  std::vector<std::string> names;
+  for (FundingType t : types) names.push_back(Name(t));
+  return names;
+}
+
+}  // namespace
+
+Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& call, UnixMicros now,
+                      const CardData* held_card, const BrowserData* held_browser) {
+  return std::visit(
+      [&](const auto& c) -> Event {
+        using C = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<C, CreateSession>) {
+          api::MerchantSession s;
+          s.allowed_funding_types = Funding(c.funding_types);
+          std::vector<api::AllowedInstallment> installments;
+          for (const AllowedInstallment& a : c.installments) installments.push_back({a.total_amount, a.count});
+          s.allowed_installments = installments;
+          s.expiration = c.expiration_s;
+          s.challenge_mode = c.challenge_enabled ? "enabled" : "disabled";
+          s.tags = c.tags;
+          auto made = bank.merchant_session().CreateOne(s);
+          if (!made.ok()) return Failed(Call::kCreateSession, made.status(), now);
+          return SessionEvent(sale, *made, c.attempt, now);
+        } else if constexpr (std::is_same_v<C, CreatePurchase>) {
+          if (!held_card) {
+            return CallFailed{Call::kCreatePurchase, Failure::kRejected,
+                              "the card is no longer in memory: enter it again", now};
+          }
+          const CardData& card = *held_card;
+          const BrowserData& browser = *held_browser;
+          api::MerchantPurchase p;
+          p.amount = c.amount;
+          p.installment_count = c.installments;
+          p.card_number = card.number;
+          p.card_security_code = card.security_code;
+          p.card_expiration = card.expiration;
+          p.holder_name = card.holder_name;
+          p.holder_email = card.holder_email.empty() ? "cliente@balcao.local" : card.holder_email;
+          p.holder_phone = card.holder_phone.empty() ? "11999999999" : card.holder_phone;
+          p.funding_type = Name(c.funding);
+          p.billing_country_code = "BRA";
+          p.billing_city = "Sao Paulo";
+          p.billing_state_code = "SP";
+          p.billing_street_line1 = "Loja";
+          p.billing_street_line2 = "Balcao";
+          p.billing_zip_code = "01000-000";
+          nlohmann::json metadata = {{"userAgent", browser.user_agent}, {"userIp", browser.user_ip},
+                                     {"language", browser.language}, {"timezoneOffset", browser.timezone_offset}};
+          p.metadata = api::RawJson{metadata.dump()};
+          auto made = bank.CreateSessionPurchase(c.session_uuid, p);
+          if (!made.ok()) return Failed(Call::kCreatePurchase, made.status(), now);
+          return PurchaseEvent(sale, *made, c.attempt, now);
+        } else if constexpr (std::is_same_v<C, GetPurchase>) {
+          auto got = bank.merchant_purchase().Get(c.purchase_id);
+          if (!got.ok()) return Failed(Call::kPoll, got.status(), now);
+          return PurchaseEvent(sale, *got, c.attempt, now);
+        } else if constexpr (std::is_same_v<C, CreateBrcode>) {
+          api::DynamicBrcode b;
+          b.amount = c.amount;
+          b.expiration = c.expiration_s;
+          b.tags = c.tags;
+          auto made = bank.dynamic_brcode().CreateOne(b);
+          if (!made.ok()) return Failed(Call::kCreateBrcode, made.status(), now);
+          return BrcodeEvent(sale, *made, c.attempt, now);
+        } else if constexpr (std::is_same_v<C, FindDeposit>) {
+          auto page = bank.deposit().ListPage(api::ListParams().Filter("tags", c.tag).Limit(10));
+          if (!page.ok()) return Failed(Call::kPoll, page.status(), now);
+          for (const api::Deposit& d : page->items) {
+            return DepositSeen{Or(d.id), c.tag.substr(c.tag.find('/') + 1), Or(d.amount, std::int64_t{0}), now};
+          }
+          return NothingFound{EntityKind::kDeposit, c.attempt, now};
+        } else if constexpr (std::is_same_v<C, CreateInvoice>) {
+          api::Invoice i;
+          i.amount = c.amount;
+          i.name = c.customer.name;
+          i.tax_id = c.customer.tax_id;
+          i.due = api::Timestamp::At(c.due);
+          i.expiration = c.expiration_s;
+          i.tags = c.tags;
+          auto made = bank.invoice().CreateOne(i);
+          if (!made.ok()) return Failed(Call::kCreateInvoice, made.status(), now);
+          return InvoiceCreatedEvent(*made, c.attempt, now);
+        } else if constexpr (std::is_same_v<C, GetInvoice>) {
+          auto got = bank.invoice().Get(c.invoice_id);
+          if (!got.ok()) return Failed(Call::kPoll, got.status(), now);
+          return InvoiceEvent(*got, now);
+        } else if constexpr (std::is_same_v<C, FindByTag>) {
+          const api::ListParams by_tag = api::ListParams().Filter("tags", c.tag).Limit(10);
+          auto first = [&](auto&& page, auto&& to_event) -> Event {
+            if (!page.ok()) return Failed(Call::kLookup, page.status(), now);
+            if (page->items.empty()) return NothingFound{c.kind, c.attempt, now};
+            return to_event(page->items.front());
+          };
+          switch (c.kind) {
+            case EntityKind::kSession:
+              return first(bank.merchant_session().ListPage(by_tag),
+                           [&](const auto& s) { return SessionEvent(sale, s, c.attempt, now); });
+            case EntityKind::kPurchase:
+              return first(bank.merchant_purchase().ListPage(by_tag),
+                           [&](const auto& p) { return PurchaseEvent(sale, p, c.attempt, now); });
+            case EntityKind::kBrcode:
+              return first(bank.dynamic_brcode().ListPage(by_tag),
+                           [&](const auto& b) { return BrcodeEvent(sale, b, c.attempt, now); });
+            case EntityKind::kInvoice:
+              return first(bank.invoice().ListPage(by_tag),
+                           [&](const auto& i) { return InvoiceCreatedEvent(i, c.attempt, now); });
+            case EntityKind::kDeposit:
+              break;
+          }
+          return CallFailed{Call::kLookup, Failure::kRejected, "no lookup for deposits by attempt", now};
+        } else if constexpr (std::is_same_v<C, CancelInvoice>) {
+          api::Invoice change;
+          change.status = "canceled";
+          auto done = bank.invoice().Patch(c.invoice_id, change);
+          if (!done.ok()) return Failed(Call::kCancelInvoice, done.status(), now);
+          return InvoiceEvent(*done, now);
+        } else {  // ReduceAmount
+          const Call kind = c.late_money ? Call::kLateReturn : Call::kReversal;
+          StatusOr<std::int64_t> amount = InternalError("unreachable");
+          if (c.kind == EntityKind::kPurchase) {
+            api::MerchantPurchase change;
+            change.status = c.cancel_authorization ? "canceled" : "reversed";
+            change.amount = c.new_amount;
+            auto done = bank.merchant_purchase().Patch(c.entity_id, change);
+            amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
+          } else if (c.kind == EntityKind::kDeposit) {
+            api::Deposit change;
+            change.amount = c.new_amount;
+            auto done = bank.deposit().Patch(c.entity_id, change);
+            amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
+          } else {
+            api::Invoice change;
+            change.amount = c.new_amount;
+            auto done = bank.invoice().Patch(c.entity_id, change);
+            amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
+          }
+          if (!amount.ok()) return Failed(kind, amount.status(), now);
+          return Reversed{c.entity_id, *amount, now};
+        }
+      },
+      call);
+}
+
+}  // namespace balcao::checkout::internal

@@ -1,0 +1,238 @@
+// The driver end to end against the in-process sandbox (real signed HTTP on loopback, a
+// real SQLite journal file): card approved / denied / 3-D Secure passed and failed, Pix
+// paid, Pix lost-response, invoice paid, refunds; and crash-and-restart at every journal
+// write and every bank call of a Pix sale, including the sandbox's commit-then-drop fault,
+// ending in the same state as an undisturbed run with exactly one brcode and one deposit.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "api/bank.h"
+#include "checkout/driver.h"
+#include "offline/journal.h"
+#include "offline/store.h"
+#include "tests/sandbox/sandbox_client.h"
+
+namespace balcao::checkout {
+namespace {
+
+using sandbox::testing::Json;
+
+class DriverE2E : public sandbox::testing::SandboxTest {
+ protected:
+  void SetUp() override {
+    SandboxTest::SetUp();
+    db_ = (std::filesystem::temp_directory_path() /
+           ("checkout-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_) + ".db"))
+              .string();
+    OpenDriver();
+    settings_.poll_interval_s = 1;
+    settings_.lookup_retry_s = 1;
+    settings_.installments = {3, 100};
+  }
+  void TearDown() override {
+    driver_.reset();
+    journal_.reset();
+    store_.reset();
+    std::filesystem::remove(db_);
+  }
+  // A fresh driver on the same journal file: what a restarted process gets.
+  void OpenDriver() {
+    driver_.reset();
+    journal_.reset();
+    store_.reset();
+    auto store = offline::Store::Open(db_);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(*store);
+    journal_ = std::make_unique<offline::Journal>(*store_);
+    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    driver_ = std::make_unique<Driver>(api::Bank(*client), *journal_, SystemClock::Instance());
+  }
+  std::string NewSaleId() { return "e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_); }
+  // Runs the sale's timers until `done` holds (at most ~`seconds`).
+  template <typename Pred>
+  Sale RunUntil(const std::string& id, Pred done, int seconds = 15) {
+    auto sale = driver_->Get(id);
+    for (int i = 0; i < seconds * 4 && sale.ok() && !done(*sale); ++i) {
+      (void)driver_->RunUntilSettled(id, SystemClock::Instance().Now() + kMicrosPerSecond / 4);
+      sale = driver_->Get(id);
+    }
+    EXPECT_TRUE(sale.ok());
+    return sale.ok() ? *sale : Sale{};
+  }
+  Sale Settle(const std::string& id) {
+    auto sale = driver_->RunUntilSettled(id, SystemClock::Instance().Now() + 30 * kMicrosPerSecond);
+    EXPECT_TRUE(sale.ok()) << sale.status().ToString();
+    return sale.ok() ? *sale : Sale{};
+  }
+  // How many entities of `resource` carry the sale's tag (or `tag`) at the bank.
+  std::size_t AtBank(const std::string& resource, const std::string& sale_id) {
+    return Tagged(resource, SaleTag(sale_id));
+  }
+  std::size_t Tagged(const std::string& resource, const std::string& tag) {
+    auto reply = api().Get("/v2/" + resource + "?tags=" + tag);
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    for (auto& [key, value] : reply.json.items()) {
+      if (value.is_array()) return value.size();
+    }
+    return 0;
+  }
+  CardData Card(const std::string& number) { return {number, "123", "2035-01", "MARIA SILVA"}; }
+
+  std::string db_;
+  Settings settings_;
+  std::unique_ptr<offline::Store> store_;
+  std::unique_ptr<offline::Journal> journal_;
+  std::unique_ptr<Driver> driver_;
+  static inline int counter_ = 0;
+};
+
+TEST_F(DriverE2E, CardApproved) {
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 2590, settings_).ok());
+  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 2);
+  ASSERT_TRUE(sale.ok()) << sale.status().ToString();
+  ASSERT_TRUE(std::holds_alternative<Paid>(sale->state)) << StateName(static_cast<int>(sale->state.index()));
+  EXPECT_EQ(sale->collected(), 2590);
+  EXPECT_EQ(AtBank("merchant-purchase", id), 1u);
+  auto summary = journal_->Sale(id);
+  ASSERT_TRUE(summary.ok());
+  EXPECT_EQ(summary->final_state, "Paid");
+  auto entries = journal_->Read(id);
+  ASSERT_TRUE(entries.ok());
+  for (const auto& e : *entries) EXPECT_EQ(e.payload.find("4242424242424242"), std::string::npos);
+}
+
+TEST_F(DriverE2E, CardDeniedOffersAnotherMethod) {
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 1000, settings_).ok());
+  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+  auto sale = driver_->SubmitCard(id, Card("4000000000000002"), FundingType::kCredit, 1);
+  ASSERT_TRUE(sale.ok());
+  const auto* choosing = std::get_if<ChoosingMethod>(&sale->state);
+  ASSERT_TRUE(choosing) << StateName(static_cast<int>(sale->state.index()));
+  EXPECT_NE(choosing->notice.find("card not charged"), std::string::npos);
+  EXPECT_EQ(sale->collected(), 0);
+}
+
+TEST_F(DriverE2E, CardChallengePassedAndFailed) {
+  for (const char* outcome : {"pass", "fail"}) {
+    const std::string id = NewSaleId();
+    ASSERT_TRUE(driver_->Open(id, 1500, settings_).ok());
+    ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+    auto sale = driver_->SubmitCard(id, Card("5500000000000004"), FundingType::kCredit, 1);
+    ASSERT_TRUE(sale.ok());
+    const auto* challenge = std::get_if<Challenge>(&sale->state);
+    ASSERT_TRUE(challenge) << StateName(static_cast<int>(sale->state.index()));
+    EXPECT_NE(challenge->challenge_url.find("/sandbox/challenge/"), std::string::npos);
+    ASSERT_EQ(api().Sim(std::string("/sandbox/challenge/") + outcome, {{"id", challenge->purchase_id}}).status, 200);
+    Sale done = Settle(id);
+    if (std::string(outcome) == "pass") {
+      EXPECT_TRUE(std::holds_alternative<Paid>(done.state)) << outcome;
+      EXPECT_EQ(done.collected(), 1500);
+    } else {
+      EXPECT_TRUE(std::holds_alternative<ChoosingMethod>(done.state)) << outcome;
+      EXPECT_EQ(done.collected(), 0);
+    }
+  }
+}
+
+TEST_F(DriverE2E, PixPaidThenPartlyAndFullyReversed) {
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 1234, settings_).ok());
+  auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+  ASSERT_TRUE(sale.ok());
+  const auto* pix = std::get_if<ShowingPix>(&sale->state);
+  ASSERT_TRUE(pix) << StateName(static_cast<int>(sale->state.index()));
+  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"brcode", pix->brcode.text}}).status, 200);
+  Sale paid = Settle(id);
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateName(static_cast<int>(paid.state.index()));
+  EXPECT_EQ(paid.collected(), 1234);
+  auto part = driver_->Feed(id, Reverse{234, "op-1", "one item returned", SystemClock::Instance().Now()});
+  ASSERT_TRUE(part.ok()) << part.status().ToString();
+  EXPECT_TRUE(std::holds_alternative<Paid>(part->state));
+  EXPECT_EQ(part->collected(), 1000);
+  auto full = driver_->Feed(id, Reverse{1000, "op-1", "customer gave everything back", SystemClock::Instance().Now()});
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  EXPECT_TRUE(std::holds_alternative<Refunded>(full->state));
+  EXPECT_EQ(full->collected(), 0);
+}
+
+TEST_F(DriverE2E, InvoicePaidAfterPixExpiredFallback) {
+  const std::string id = NewSaleId();
+  Settings s = settings_;
+  s.pix_expiration_s = 1;
+  ASSERT_TRUE(driver_->Open(id, 5000, s).ok());
+  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()}).ok());
+  Sale expired = Settle(id);
+  ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(expired.state)) << StateName(static_cast<int>(expired.state.index()));
+  auto sale = driver_->Feed(id, FallbackToInvoice{{"Maria da Silva", "337.451.076-08"}, SystemClock::Instance().Now()});
+  ASSERT_TRUE(sale.ok()) << sale.status().ToString();
+  const auto* invoice = std::get_if<ShowingInvoice>(&sale->state);
+  ASSERT_TRUE(invoice) << StateName(static_cast<int>(sale->state.index()));
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice->invoice.id}}).status, 200);
+  Sale paid = Settle(id);
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateName(static_cast<int>(paid.state.index()));
+  EXPECT_EQ(paid.collected(), 5000);
+}
+
+TEST_F(DriverE2E, LostCreateResponseIsLookedUpNotResent) {
+  const std::string id = NewSaleId();
+  ASSERT_EQ(api().Sim("/sandbox/faults", {{"POST /v2/dynamic-brcode", {"commit-then-drop-response"}}}).status, 200);
+  ASSERT_TRUE(driver_->Open(id, 700, settings_).ok());
+  auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+  ASSERT_TRUE(sale.ok());
+  EXPECT_TRUE(std::holds_alternative<ShowingPix>(sale->state)) << StateName(static_cast<int>(sale->state.index()));
+  // The journal tells the story: the answer was lost, the lookup found the brcode.
+  auto entries = journal_->Read(id);
+  ASSERT_TRUE(entries.ok());
+  std::string kinds;
+  for (const auto& e : *entries) kinds += e.kind + " ";
+  EXPECT_EQ(kinds, "Start ChooseMethod CallFailed BrcodeCreated ");
+  EXPECT_EQ(AtBank("dynamic-brcode", id), 1u);
+}
+
+// Crash after the k-th journal write or bank call of a Pix sale, restart, finish: always
+// Paid, one brcode and one deposit at the bank.
+TEST_F(DriverE2E, CrashAtEveryPointOfAPixSaleThenResume) {
+  for (int crash_at = 1; crash_at <= 8; ++crash_at) {
+    SCOPED_TRACE("crash at hook call " + std::to_string(crash_at));
+    OpenDriver();
+    const std::string id = NewSaleId();
+    int calls = 0;
+    driver_->SetCrashHookForTest([&](const char*) { return ++calls == crash_at; });
+    auto opened = driver_->Open(id, 990, settings_);
+    if (!driver_->crashed()) {
+      ASSERT_TRUE(opened.ok());
+      (void)driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+    }
+    if (!driver_->crashed()) (void)driver_->RunUntilSettled(id, SystemClock::Instance().Now() + 2 * kMicrosPerSecond);
+    OpenDriver();  // the restarted process
+    auto resumed = driver_->Resume(id);
+    if (!resumed.ok()) {  // crashed before Start reached the journal
+      EXPECT_EQ(resumed.status().code(), StatusCode::kNotFound);
+      continue;
+    }
+    StatusOr<Sale> sale = RunUntil(id, [](const Sale& s) {
+      return std::holds_alternative<ShowingPix>(s.state) || std::holds_alternative<ChoosingMethod>(s.state);
+    });
+    if (sale.ok() && std::holds_alternative<ChoosingMethod>(sale->state)) {
+      sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+    }
+    ASSERT_TRUE(sale.ok());
+    const auto* pix = std::get_if<ShowingPix>(&sale->state);
+    ASSERT_TRUE(pix) << StateName(static_cast<int>(sale->state.index()));
+    ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix->brcode.uuid}}).status, 200);
+    Sale paid = Settle(id);
+    EXPECT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateName(static_cast<int>(paid.state.index()));
+    EXPECT_EQ(AtBank("dynamic-brcode", id), 1u);
+    EXPECT_EQ(Tagged("deposit", BrcodeDepositTag(pix->brcode.uuid)), 1u);
+  }
+}
+
+}  // namespace
+}  // namespace balcao::checkout
