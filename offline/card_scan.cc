@@ -28,10 +28,12 @@ bool IsCardSecretKey(std::string_view key) {
   return false;
 }
 
-// Bank ids and our own ids are long digit strings that may pass Luhn by chance.
+// Bank ids, our own ids, tax ids and phone numbers are long digit strings that may
+// pass Luhn by chance ("+55 11 98765-4321" is 13 digits starting with 5).
 bool IsIdLikeKey(std::string_view key) {
   const std::string k = Lower(key);
   if (k == "id" || k == "ids" || k == "uuid" || k == "cursor" || k == "tags") return true;
+  if (k.find("phone") != std::string::npos || k.find("zipcode") != std::string::npos) return true;
   for (const char* suffix : {"id", "ids", "_id", "_ids", "uuid"})
     if (k.size() > std::string_view(suffix).size() && k.ends_with(suffix)) return true;
   return false;

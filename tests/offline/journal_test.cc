@@ -80,6 +80,7 @@ TEST_F(JournalTest, RefusesCardNumbersAndSecurityCodes) {
       R"({"cvv":"123"})",
       R"({"card":{"securityCode":"999"}})",
       R"({"cardNumber":"x"})",
+      R"({"note":"5511987654325"})",  // the same digits outside a phone field
       R"({"list":[{"deep":["6011111111111117"]}]})",
   };
   for (const char* payload : refused) {
@@ -101,6 +102,8 @@ TEST_F(JournalTest, AcceptsIdsTimestampsAndMaskedNumbers) {
       R"({"brcode":"00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR"})",
       R"({"amount":4111111111111112})",                     // fails Luhn
       R"({"cvv":""})",
+      R"({"holderPhone":"+55 11 98765-4321","taxId":"33.745.107/0001-08","billingZipCode":"01310-100"})",
+      R"({"holderPhone":"5511987654325"})",  // passes Luhn, but a phone number
   };
   std::int64_t seq = 1;
   for (const char* payload : accepted) EXPECT_TRUE(journal_->Append("s-8", seq++, "x", payload).ok()) << payload;
