@@ -61,16 +61,21 @@ void JsonReader::BeginObject() {
   first_ = true;
 }
 
-bool JsonReader::NextKey(std::string& key) {
+bool JsonReader::AtEnd(char closer) {
   SkipWs();
-  if (pos_ < text_.size() && text_[pos_] == '}') {
+  if (pos_ < text_.size() && text_[pos_] == closer) {
     ++pos_;
     --depth_;
-    first_ = false;
-    return false;
+    first_ = false;  // the closed container was a value of its parent
+    return true;
   }
   if (!first_) Expect(',');
   first_ = false;
+  return false;
+}
+
+bool JsonReader::NextKey(std::string& key) {
+  if (AtEnd('}')) return false;
   SkipWs();
   if (pos_ >= text_.size() || text_[pos_] != '"') Fail("expected a member name");
   ReadString(key);
@@ -85,18 +90,7 @@ void JsonReader::BeginArray() {
   first_ = true;
 }
 
-bool JsonReader::NextElement() {
-  SkipWs();
-  if (pos_ < text_.size() && text_[pos_] == ']') {
-    ++pos_;
-    --depth_;
-    first_ = false;
-    return false;
-  }
-  if (!first_) Expect(',');
-  first_ = false;
-  return true;
-}
+bool JsonReader::NextElement() { return !AtEnd(']'); }
 
 bool JsonReader::TryNull() {
   SkipWs();

@@ -48,6 +48,9 @@ class JsonReader {
  private:
   void SkipWs();
   void Expect(char c);
+  // At `closer`: consumes it, returns true. Otherwise consumes the separating comma
+  // (from the second member on) and returns false.
+  bool AtEnd(char closer);
   void SkipValueAt(int depth);
 
   std::string_view text_;
