@@ -7,6 +7,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -49,6 +50,7 @@ StatusOr<api::PrivateKey> LoadOrCreateKey(const std::string& path) {
 struct Sandbox::Impl {
   SandboxOptions options;
   std::string data_dir;
+  bool own_data_dir = false;  // a temp dir we created: removed on destruction
   SandboxCredentials credentials;
   std::unique_ptr<internal::Engine> engine;
   internal::FaultScript faults;
@@ -119,7 +121,15 @@ struct Sandbox::Impl {
 };
 
 Sandbox::Sandbox(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Sandbox::~Sandbox() { Stop(); }
+Sandbox::~Sandbox() {
+  Stop();
+  if (impl_ && impl_->own_data_dir) {
+    const std::string dir = impl_->data_dir;
+    impl_.reset();  // closes the database before its files go
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+}
 
 StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   auto impl = std::make_unique<Impl>();
@@ -129,6 +139,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
     std::string tmpl = "/tmp/balcao-sandbox-XXXXXX";
     if (!::mkdtemp(tmpl.data())) return UnavailableError("cannot create a temporary data dir");
     impl->data_dir = tmpl;
+    impl->own_data_dir = true;
   }
   ::mkdir(impl->data_dir.c_str(), 0700);
   struct stat st {};

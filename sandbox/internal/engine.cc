@@ -290,7 +290,12 @@ std::string Engine::NewId() {
   // Ids look like the bank's (16 decimal digits) and never repeat: a persisted counter
   // spread by a random offset smaller than the stride.
   constexpr std::int64_t kStride = 7919;
-  const std::int64_t n = store_->NextCounter("id");
+  if (id_counter_ < 0) {
+    auto stored = store_->GetMeta("counter:id");
+    id_counter_ = stored ? std::stoll(*stored) : 0;
+  }
+  const std::int64_t n = ++id_counter_;
+  id_counter_dirty_ = true;
   return std::to_string(4'503'599'627'370'496LL + n * kStride + static_cast<std::int64_t>(rng_() % kStride));
 }
 
@@ -319,6 +324,10 @@ Status Engine::RunLocked(const Caller& caller, Lang lang, UnixMicros now, Proble
   if (!problems.empty()) {
     store_->Rollback();
     return OkStatus();
+  }
+  if (id_counter_dirty_) {
+    store_->SetMeta("counter:id", std::to_string(id_counter_));
+    id_counter_dirty_ = false;
   }
   Status st = store_->Commit();
   if (!st.ok()) store_->Rollback();

@@ -90,6 +90,8 @@ class Engine {
   std::map<std::string, RegisteredKey> principals_;
   std::mt19937_64 rng_;
   bool new_deliveries_ = false;
+  std::int64_t id_counter_ = -1;  // persisted (meta "counter:id") when a transaction commits
+  bool id_counter_dirty_ = false;
   std::function<void()> delivery_signal_;
 };
 
