@@ -1,13 +1,19 @@
 // The driver end to end against the in-process sandbox (real signed HTTP on loopback, a
 // real SQLite journal file): card approved / denied / 3-D Secure passed and failed, Pix
-// paid, Pix lost-response, invoice paid, refunds; and crash-and-restart at every journal
-// write and every bank call of a Pix sale, including the sandbox's commit-then-drop fault,
-// ending in the same state as an undisturbed run with exactly one brcode and one deposit.
+// paid, Pix lost-response, invoice paid, refunds; crash-and-restart at every journal write
+// and every bank call of a Pix sale (in-process stop) and of a card sale (forked child killed
+// with SIGKILL, with and without the sandbox's commit-then-drop fault), each ending as an
+// undisturbed run would: Paid, with exactly one brcode / one purchase at the bank.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "api/bank.h"
 #include "checkout/driver.h"
@@ -81,6 +87,33 @@ class DriverE2E : public sandbox::testing::SandboxTest {
     return 0;
   }
   CardData Card(const std::string& number) { return {number, "123", "2035-01", "MARIA SILVA"}; }
+
+  // Runs `flow` in a child process whose driver SIGKILLs itself right after its k-th journal
+  // write or bank call. True when the child died of SIGKILL.
+  bool RunChildKilledAt(int k, const std::function<void(Driver&)>& flow) {
+    driver_.reset();  // the child owns the journal file while it runs
+    journal_.reset();
+    store_.reset();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      auto store = offline::Store::Open(db_);
+      auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+      if (!store.ok() || !client.ok()) ::_exit(10);
+      offline::Journal journal(**store);
+      Driver driver(api::Bank(*client), journal, SystemClock::Instance());
+      int calls = 0;
+      driver.SetCrashHookForTest([&](const char*) {
+        if (++calls == k) ::raise(SIGKILL);
+        return false;
+      });
+      flow(driver);
+      ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    OpenDriver();
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+  }
 
   std::string db_;
   Settings settings_;
@@ -231,6 +264,47 @@ TEST_F(DriverE2E, CrashAtEveryPointOfAPixSaleThenResume) {
     EXPECT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateName(static_cast<int>(paid.state.index()));
     EXPECT_EQ(AtBank("dynamic-brcode", id), 1u);
     EXPECT_EQ(Tagged("deposit", BrcodeDepositTag(pix->brcode.uuid)), 1u);
+  }
+}
+
+// The same with a real SIGKILL of a separate process, for a card sale (the dangerous one):
+// killed after each journal write and each bank call, with and without the sandbox
+// dropping the purchase's answer after committing it. After restart: Paid, one purchase.
+TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
+  for (bool drop : {false, true}) {
+    for (int k = 1; k <= 7; ++k) {
+      SCOPED_TRACE(std::string(drop ? "commit-then-drop, " : "") + "SIGKILL at hook call " + std::to_string(k));
+      if (drop) {
+        ASSERT_EQ(api().Sim("/sandbox/faults", {{"POST /v2/merchant-session/{uuid}/purchase", {"commit-then-drop-response"}}}).status, 200);
+      }
+      const std::string id = NewSaleId();
+      const bool killed = RunChildKilledAt(k, [&](Driver& d) {
+        if (!d.Open(id, 4321, settings_).ok()) return;
+        (void)d.Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()});
+        (void)d.SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+      });
+      EXPECT_TRUE(killed) << "the card flow has 7 hook points; the child must die at each";
+      auto resumed = driver_->Resume(id);
+      ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+      Sale sale = RunUntil(id, [](const Sale& s) {
+        return !std::holds_alternative<VerifyingSession>(s.state) && !std::holds_alternative<VerifyingPurchase>(s.state) &&
+               !std::holds_alternative<CreatingSession>(s.state) && !std::holds_alternative<Charging>(s.state);
+      });
+      if (std::holds_alternative<ChoosingMethod>(sale.state)) {
+        ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+        sale = *driver_->Get(id);
+      }
+      if (std::holds_alternative<AwaitingCard>(sale.state)) {  // the card was never charged
+        auto again = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+        ASSERT_TRUE(again.ok()) << again.status().ToString();
+        sale = *again;
+      }
+      EXPECT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateName(static_cast<int>(sale.state.index()))
+                                                            << (killed ? " (killed)" : " (finished)");
+      EXPECT_EQ(sale.collected(), 4321);
+      EXPECT_EQ(AtBank("merchant-purchase", id), 1u) << "a card sale must never charge twice";
+      api().Raw("DELETE", "/sandbox/faults");  // an unused fault must not leak into the next run
+    }
   }
 }
 
