@@ -37,6 +37,8 @@ struct Sale {
   const Money* payment_line() const;
   const Money* FindMoney(const std::string& entity_id) const;
   bool Knows(EntityKind kind, const std::string& id) const;
+  // The attempt that created the entity (0 when unknown).
+  int AttemptOf(EntityKind kind, const std::string& id) const;
 };
 
 struct Step {

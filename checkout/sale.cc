@@ -75,6 +75,13 @@ bool Sale::Knows(EntityKind kind, const std::string& entity_id) const {
   return false;
 }
 
+int Sale::AttemptOf(EntityKind kind, const std::string& entity_id) const {
+  for (const EntityRef& ref : created) {
+    if (ref.kind == kind && ref.id == entity_id) return ref.attempt;
+  }
+  return 0;
+}
+
 std::string Describe(const Effect& effect) {
   return std::visit(
       [](const auto& e) -> std::string {

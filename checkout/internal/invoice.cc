@@ -18,12 +18,6 @@ ShowingInvoice EnterInvoice(Out& o, int attempt, const InvoiceCreated& ev) {
 FindByTag InvoiceLookup(const Out& o, int attempt) {
   return FindByTag{EntityKind::kInvoice, attempt, o.Tag(attempt)};
 }
-int AttemptOfInvoice(const Sale& sale, const std::string& id) {
-  for (const EntityRef& ref : sale.created) {
-    if (ref.kind == EntityKind::kInvoice && ref.id == id) return ref.attempt;
-  }
-  return 0;
-}
 void PrintSlip(Out& o, const InvoiceInfo& invoice) {
   o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, invoice.id, invoice.brcode, ""});
 }
@@ -60,7 +54,7 @@ CreatingInvoice ResendInvoice(Out& o, const VerifyingInvoice& st, const NothingF
 }
 
 Paid EnterInvoicePaid(Out& o, const InvoiceSeen& ev, bool at_the_counter) {
-  const EntityRef ref{EntityKind::kInvoice, ev.invoice_id, AttemptOfInvoice(o.sale, ev.invoice_id)};
+  const EntityRef ref{EntityKind::kInvoice, ev.invoice_id, o.sale.AttemptOf(EntityKind::kInvoice, ev.invoice_id)};
   o.Receive(ref, ev.amount, MoneyRole::kPayment);
   if (at_the_counter) o.Disarm(Timer::kPoll);
   o.effects.emplace_back(Print{Slip::kSaleReceipt, ev.amount, ev.invoice_id, "", ""});

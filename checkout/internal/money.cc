@@ -140,10 +140,7 @@ Verdict LateDeposit(const Sale& sale, const DepositSeen& ev) {
                  "not a new deposit for a brcode of this sale");
 }
 void FlagLateDeposit(Out& o, const DepositSeen& ev) {
-  int attempt = 0;
-  for (const EntityRef& ref : o.sale.created) {
-    if (ref.kind == EntityKind::kBrcode && ref.id == ev.brcode_uuid) attempt = ref.attempt;
-  }
+  const int attempt = o.sale.AttemptOf(EntityKind::kBrcode, ev.brcode_uuid);
   o.Receive({EntityKind::kDeposit, ev.deposit_id, attempt}, ev.amount, MoneyRole::kLate);
   o.Flag(ev.deposit_id, ev.amount, "Pix received after the sale moved on: return it");
 }
@@ -156,10 +153,7 @@ Verdict LateInvoicePayment(const Sale& sale, const InvoiceSeen& ev) {
                  "not a new payment of an invoice of this sale");
 }
 void FlagLateInvoicePayment(Out& o, const InvoiceSeen& ev) {
-  int attempt = 0;
-  for (const EntityRef& ref : o.sale.created) {
-    if (ref.kind == EntityKind::kInvoice && ref.id == ev.invoice_id) attempt = ref.attempt;
-  }
+  const int attempt = o.sale.AttemptOf(EntityKind::kInvoice, ev.invoice_id);
   o.Receive({EntityKind::kInvoice, ev.invoice_id, attempt}, ev.amount, MoneyRole::kLate);
   o.Flag(ev.invoice_id, ev.amount, "invoice paid after the sale moved on: return it");
 }

@@ -21,12 +21,6 @@ FindByTag BrcodeLookup(const Out& o, int attempt) {
 FindDeposit DepositSearch(int attempt, const Brcode& brcode) {
   return FindDeposit{attempt, BrcodeDepositTag(brcode.uuid)};
 }
-int AttemptOfBrcode(const Sale& sale, const std::string& uuid) {
-  for (const EntityRef& ref : sale.created) {
-    if (ref.kind == EntityKind::kBrcode && ref.id == uuid) return ref.attempt;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -57,7 +51,7 @@ Verdict BrcodeExpired(const Sale&, const ShowingPix&, const TimerFired& ev) {
   return Require(ev.timer == Timer::kBrcodeExpiry, "not the brcode expiry");
 }
 Paid EnterPixPaid(Out& o, const DepositSeen& ev) {
-  const EntityRef ref{EntityKind::kDeposit, ev.deposit_id, AttemptOfBrcode(o.sale, ev.brcode_uuid)};
+  const EntityRef ref{EntityKind::kDeposit, ev.deposit_id, o.sale.AttemptOf(EntityKind::kBrcode, ev.brcode_uuid)};
   o.Receive(ref, ev.amount, MoneyRole::kPayment);
   o.Disarm(Timer::kPoll);
   o.Disarm(Timer::kBrcodeExpiry);
