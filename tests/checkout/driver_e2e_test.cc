@@ -17,6 +17,7 @@
 
 #include "api/bank.h"
 #include "checkout/driver.h"
+#include "checkout/journal_codec.h"
 #include "offline/journal.h"
 #include "offline/store.h"
 #include "tests/sandbox/sandbox_client.h"
@@ -123,6 +124,14 @@ class DriverE2E : public sandbox::testing::SandboxTest {
   static inline int counter_ = 0;
 };
 
+// The journal's card scanner refuses Luhn-valid digit runs; a bank id inside a challenge URL
+// must not trip it (4242424242424242 passes Luhn).
+TEST_F(DriverE2E, JournalTakesBankUrlsHoldingLuhnValidIds) {
+  const Event seen = PurchaseSeen{1, "4242424242424242", PurchaseStatus::kPending, 100,
+                                  "https://bank.example/challenge/4242424242424242", "", 1};
+  EXPECT_TRUE(journal_->Append("luhn-url", 1, "PurchaseSeen", EventToJson(seen)).ok());
+}
+
 TEST_F(DriverE2E, CardApproved) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 2590, settings_).ok());
@@ -158,7 +167,7 @@ TEST_F(DriverE2E, CardChallengePassedAndFailed) {
     ASSERT_TRUE(driver_->Open(id, 1500, settings_).ok());
     ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
     auto sale = driver_->SubmitCard(id, Card("5500000000000004"), FundingType::kCredit, 1);
-    ASSERT_TRUE(sale.ok());
+    ASSERT_TRUE(sale.ok()) << sale.status().ToString();
     const auto* challenge = std::get_if<Challenge>(&sale->state);
     ASSERT_TRUE(challenge) << StateName(static_cast<int>(sale->state.index()));
     EXPECT_NE(challenge->challenge_url.find("/sandbox/challenge/"), std::string::npos);

@@ -67,6 +67,17 @@ TEST(JournalCodec, EveryEventRoundTripsThroughText) {
   }
 }
 
+TEST(JournalCodec, LongDigitRunsInBankUrlsAreSplitAndJoinedBack) {
+  const PurchaseSeen seen{1, "5234567890123456", PurchaseStatus::kPending, 100,
+                          "https://bank.example/challenge/5234567890123456?x=12345678901234567890", "", 1};
+  const std::string text = EventToJson(seen);
+  EXPECT_EQ(text.find("5234567890123456?"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"purchase_id\":\"5234567890123456\""), std::string::npos) << text;  // ids untouched
+  StatusOr<Event> back = EventFromJson(text);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, Event{seen});
+}
+
 TEST(JournalCodec, TextIsTheDocumentedShape) {
   EXPECT_EQ(EventToJson(DepositSeen{"d1", "u1", 1000, 42}),
             R"({"amount":1000,"at":42,"brcode_uuid":"u1","deposit_id":"d1","type":"DepositSeen"})");
