@@ -100,7 +100,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // so the client is not reset while still sending, then answer 413 and close.
   void StartDrain() {
     keep_alive_ = false;
-    auto length = parser_->content_length();
+    // Beast reports body_limit from inside header parsing, before content_length() is
+    // defined (it asserts), so read the declared length from the parsed fields.
+    std::optional<std::uint64_t> length;
+    if (auto f = parser_->get().find(http::field::content_length); f != parser_->get().end()) {
+      const auto v = f->value();
+      if (!v.empty() && v.size() <= 18 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        length = std::stoull(std::string(v));
+    }
     if (!length || *length > shared_->options.drain_limit) return WriteFixed(413, shared_->options.too_large_body);
     drain_left_ = *length > buffer_.size() ? *length - buffer_.size() : 0;
     buffer_.consume(buffer_.size());
