@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "api/bank.h"
 #include "api/internal/http_status.h"
@@ -328,6 +329,20 @@ TEST(Retries, DroppedAfterReadingPostIsOutcomeUnknownAndNotResent) {
     EXPECT_EQ(again.status().delivery(), Delivery::kOutcomeUnknown) << method;
   }
   EXPECT_EQ(server.http().Requests().size(), 4u);
+}
+
+TEST(Retries, TimeoutAfterSendingIsOutcomeUnknownAndNotResent) {
+  SignedServer server([](const RecordedRequest&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return Reply{200, "{}"};
+  });
+  ClientOptions o;
+  o.total_timeout = std::chrono::milliseconds(100);
+  auto got = server.MakeClient(3, o).Call("POST", "/v2/transfer", {}, "{}");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(got.status().delivery(), Delivery::kOutcomeUnknown);
+  EXPECT_EQ(server.http().Requests().size(), 1u);
 }
 
 TEST(Retries, DroppedGetIsRetried) {
