@@ -1,0 +1,47 @@
+#include "terminal/internal/console.h"
+
+#include <memory>
+
+#include <curl/curl.h>
+#include <qrencode.h>
+
+namespace balcao::terminal {
+
+void DrawQr(const std::string& text, std::FILE* out) {
+  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(
+      QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1), &QRcode_free);
+  if (!qr) return;
+  const int width = qr->width, quiet = 2;
+  auto dark = [&](int x, int y) { return x >= 0 && y >= 0 && x < width && y < width && (qr->data[y * width + x] & 1); };
+  // Light modules are drawn as full blocks so the code reads on a dark terminal.
+  for (int y = -quiet; y < width + quiet; y += 2) {
+    std::string line;
+    for (int x = -quiet; x < width + quiet; ++x) {
+      const bool top = dark(x, y), bottom = dark(x, y + 1);
+      line += top && bottom ? " " : top ? "\u2584" : bottom ? "\u2580" : "\u2588";
+    }
+    std::fprintf(out, "%s\n", line.c_str());
+  }
+}
+
+SimulationAnswer Simulate(unsigned short sandbox_port, const std::string& route, const std::string& json_body) {
+  SimulationAnswer answer;
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+  if (!curl) return answer;
+  const std::string url = "http://127.0.0.1:" + std::to_string(sandbox_port) + "/sandbox/" + route;
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
+      curl_slist_append(nullptr, "Content-Type: application/json"), &curl_slist_free_all);
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 30L);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &answer.body);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* user) {
+    static_cast<std::string*>(user)->append(data, size * count);
+    return size * count;
+  });
+  if (curl_easy_perform(curl.get()) == CURLE_OK) curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &answer.status);
+  return answer;
+}
+
+}  // namespace balcao::terminal
