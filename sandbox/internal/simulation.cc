@@ -3,6 +3,8 @@
 // register (Registry::AddSimulation). Loopback only, no signatures.
 #include <algorithm>
 
+#include <cctype>
+
 #include "sandbox/internal/dispatcher.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/validate.h"
@@ -113,6 +115,42 @@ HttpResponse RunSimulation(Services& s, const SimulationFn& fn, const HttpReques
   return JsonResponse(200, answer);
 }
 
+
+// The page a purchase's challengeUrl points at: what the customer's phone opens after
+// scanning the QR on the terminal. GET shows the purchase and two buttons; the buttons POST
+// to /sandbox/challenge/<id>/pass|fail, which run the challenge/pass|fail simulations.
+HttpResponse ChallengePage(Services& s, const std::string& purchase_id, const std::string& action,
+                           HttpRequest& req, Lang lang) {
+  for (char c : purchase_id)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      return ErrorResponse(404, {MakeProblem("invalidRoute", "Unknown challenge.", "Desafio desconhecido.")}, lang);
+  auto html = [](const std::string& body) {
+    HttpResponse r;
+    r.content_type = "text/html; charset=utf-8";
+    r.body = "<!doctype html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+             "content=\"width=device-width\"><title>3-D Secure</title></head><body style=\"font-family:sans-serif;"
+             "max-width:28em;margin:2em auto\">" + body + "</body></html>";
+    return r;
+  };
+  if (action.empty() && req.method == "GET") {
+    return html("<h1>Confirm your purchase</h1><p>Sandbox issuer: purchase " + purchase_id +
+                "</p><form method=\"post\" action=\"/sandbox/challenge/" + purchase_id +
+                "/pass\"><button style=\"font-size:1.4em\">Confirm</button></form><form method=\"post\" "
+                "action=\"/sandbox/challenge/" + purchase_id +
+                "/fail\"><button style=\"font-size:1.4em\">Decline</button></form>");
+  }
+  const SimulationFn* fn = (action == "pass" || action == "fail") && req.method == "POST"
+                               ? Registry::Instance().FindSimulation("challenge/" + action)
+                               : nullptr;
+  if (!fn)
+    return ErrorResponse(404, {MakeProblem("invalidRoute", "Unknown challenge action.", "Ação de desafio desconhecida.")},
+                         lang);
+  req.body = Json{{"id", purchase_id}}.dump();
+  HttpResponse done = RunSimulation(s, *fn, req, lang);
+  if (done.status != 200) return done;
+  return html(std::string("<h1>") + (action == "pass" ? "Purchase confirmed" : "Purchase declined") +
+              "</h1><p>You can return to the store's terminal.</p>");
+}
 }  // namespace
 
 HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segments, const Query&,
@@ -142,6 +180,10 @@ HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segme
     return JsonResponse(200, {{"reset", true}});
   }
   if (name == "projects" && req.method == "POST") return RegisterProject(s, req, lang);
+  // /sandbox/challenge/<purchaseId>[/pass|/fail]: the customer's side of 3-D Secure.
+  if (segments.size() >= 3 && segments.size() <= 4 && segments[1] == "challenge" && segments[2] != "pass" &&
+      segments[2] != "fail")
+    return ChallengePage(s, segments[2], segments.size() == 4 ? segments[3] : "", req, lang);
   if (req.method == "POST")
     if (const SimulationFn* fn = Registry::Instance().FindSimulation(name)) return RunSimulation(s, *fn, req, lang);
   return ErrorResponse(404, {MakeProblem("invalidRoute", req.method + " /sandbox/" + name + " is not a simulation route.",

@@ -136,6 +136,20 @@ TEST_F(CardTest, ThreeDSecureChallengePassed) {
   EXPECT_EQ(Balance(), 5000);
 }
 
+TEST_F(CardTest, ChallengeUrlServesThePageTheCustomerConfirmsOn) {
+  Json s = Session();
+  Json p = BuyOk(s, Purchase("5500000000000004"));
+  const std::string url = p["challengeUrl"].get<std::string>();
+  Reply page = Send("GET", url, "", false);
+  EXPECT_EQ(page.status, 200) << page.body;
+  EXPECT_NE(page.content_type.find("text/html"), std::string::npos);
+  EXPECT_NE(page.body.find("/sandbox/challenge/" + p["id"].get<std::string>() + "/pass"), std::string::npos);
+  Reply confirmed = Send("POST", url + "/pass", "", false);
+  EXPECT_EQ(confirmed.status, 200) << confirmed.body;
+  EXPECT_EQ(Get("/merchant-purchase/" + p["id"].get<std::string>())["purchase"]["status"], "approved");
+  EXPECT_EQ(Send("GET", url + "x!", "", false).status, 404);
+}
+
 TEST_F(CardTest, ThreeDSecureChallengeFailedOrAbandoned) {
   Json s = Session();
   Json p = BuyOk(s, Purchase("5500000000000004"));

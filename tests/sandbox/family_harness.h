@@ -56,8 +56,10 @@ class FamilyHarness : public ::testing::Test {
 
   std::unique_ptr<Sandbox> sandbox_;
 
- private:
+  // Any request to a full URL; `sign` adds the API signature headers.
   Reply Send(const std::string& method, const std::string& url, const std::string& body, bool sign);
+
+ private:
   double clock_offset_seconds_ = 0;  // sandbox clock - system clock
   void* curl_ = nullptr;
   std::string access_id_;  // "project/<id>" or "organization/<id>[/workspace/<id>]"
