@@ -7,6 +7,7 @@
 
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/family.h"
+#include "sandbox/internal/split.h"
 #include "sandbox/internal/payer.h"
 
 namespace balcao::sandbox::internal {
@@ -303,6 +304,7 @@ Json PayInvoice(Context& ctx, const Json& body, Problems& problems) {
   e->doc["transactionIds"].push_back(tx["id"]);
   ctx.Save(*e);
   ctx.AddLog(*e, "credited");
+  CreateSplits(ctx, *e);  // each `splits` entry becomes a split tagged invoice/<id>
   return {{"invoice", e->doc}, {"payment", PayerJson(payer, c.total, "pix")}};
 }
 

@@ -185,6 +185,26 @@ TEST_F(BoletoTest, SplitsOfAPaidBoleto) {
   EXPECT_EQ(Balance(), 700);
 }
 
+TEST_F(BoletoTest, SplitsOfAPaidInvoice) {
+  Json receiver = Ok("POST", "/split-receiver",
+                     {{"receivers",
+                       {{{"name", "Sansa Stark"},
+                         {"taxId", "012.345.678-90"},
+                         {"bankCode", "18236120"},
+                         {"branchCode", "0001"},
+                         {"accountNumber", "10000-0"},
+                         {"accountType", "checking"}}}}})["receivers"][0];
+  Json invoice = {{"amount", 2'000}, {"name", "Arya Stark"}, {"taxId", "012.345.678-90"},
+                  {"splits", {{{"receiverId", receiver["id"]}, {"amount", 500}}}}};
+  Json created = Ok("POST", "/invoice", {{"invoices", {invoice}}})["invoices"][0];
+  SimOk("invoice/pay", {{"id", created["id"]}});
+  const std::string tag = "invoice/" + created["id"].get<std::string>();
+  Json splits = Ok("GET", "/split?tags=" + tag)["splits"];
+  ASSERT_EQ(splits.size(), 1u);
+  EXPECT_EQ(splits[0]["amount"], 500);
+  EXPECT_EQ(splits[0]["receiverId"], receiver["id"]);
+}
+
 TEST_F(BoletoTest, InvoicePullSubscriptionAndRequest) {
   Json sub = {{"displayDescription", "Gym membership"},
               {"externalId", "gym-1"},
