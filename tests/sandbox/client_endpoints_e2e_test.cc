@@ -302,14 +302,29 @@ TEST_F(ClientEndpointsE2E, EveryEndpointSucceedsThroughTheCppClient) {
 
   // ---- Patches on what the generic pass found, then DELETEs on entities made for them ----
   J("PATCH", "/v2/event/{id}", ids["event"], {}, {{"isDelivered", true}});
-  J("DELETE", "/v2/transfer/{id}", Id(transfers[1]));
-  J("DELETE", "/v2/boleto/{id}", Id(boletos[1]));
-  J("DELETE", "/v2/boleto-payment/{id}", Id(boleto_payments[1]));
-  J("DELETE", "/v2/utility-payment/{id}", Id(utility_payments[1]));
-  J("DELETE", "/v2/tax-payment/{id}", Id(tax_payments[1]));
-  J("DELETE", "/v2/darf-payment/{id}", Id(darf_payments[1]));
-  J("DELETE", "/v2/invoice-pull-request/{id}", ids["invoice-pull-request"]);
-  J("DELETE", "/v2/invoice-pull-subscription/{id}", ids["invoice-pull-subscription"]);
+  // What the clock and the payer did, read back through the client.
+  EXPECT_EQ(J("GET", "/v2/transfer/{id}", ids["transfer"])["transfer"].value("status", ""), "success");
+  EXPECT_EQ(J("GET", "/v2/invoice/{id}", ids["invoice"])["invoice"].value("status", ""), "paid");
+  EXPECT_EQ(J("GET", "/v2/invoice/{id}", Id(invoices[1]))["invoice"].value("status", ""), "paid");
+  EXPECT_EQ(J("GET", "/v2/invoice-pull-subscription/{id}", ids["invoice-pull-subscription"])["subscription"].value("status", ""),
+            "active");
+  for (const char* resource : {"boleto-payment", "utility-payment", "tax-payment", "darf-payment"})
+    EXPECT_EQ(J("GET", std::string("/v2/") + resource + "/{id}", ids[resource])["payment"].value("status", ""), "success")
+        << resource;
+  const std::pair<std::string, std::string> cancels[] = {
+      {"/v2/transfer/{id}", Id(transfers[1])},
+      {"/v2/boleto/{id}", Id(boletos[1])},
+      {"/v2/boleto-payment/{id}", Id(boleto_payments[1])},
+      {"/v2/utility-payment/{id}", Id(utility_payments[1])},
+      {"/v2/tax-payment/{id}", Id(tax_payments[1])},
+      {"/v2/darf-payment/{id}", Id(darf_payments[1])},
+      {"/v2/invoice-pull-request/{id}", ids["invoice-pull-request"]},
+      {"/v2/invoice-pull-subscription/{id}", ids["invoice-pull-subscription"]}};
+  for (const auto& [path, id] : cancels) {
+    Json deleted = J("DELETE", path, id);
+    ASSERT_TRUE(deleted.is_object() && deleted.size() == 1) << path << ": " << deleted.dump();
+    EXPECT_EQ(deleted.begin().value().value("status", ""), "canceled") << path;
+  }
   J("DELETE", "/v2/event/{id}", ids["event"]);
   J("DELETE", "/v2/webhook/{id}", webhook);
 
