@@ -19,6 +19,16 @@ class BoletoTest : public FamilyHarness {
   }
   Json Create(const Json& body) { return Ok("POST", "/boleto", {{"boletos", {body}}})["boletos"][0]; }
   Json Get(const std::string& id) { return Ok("GET", "/boleto/" + id)["boleto"]; }
+  Json CreateReceiver() {
+    return Ok("POST", "/split-receiver",
+              {{"receivers",
+                {{{"name", "Sansa Stark"},
+                  {"taxId", "012.345.678-90"},
+                  {"bankCode", "18236120"},
+                  {"branchCode", "0001"},
+                  {"accountNumber", "10000-0"},
+                  {"accountType", "checking"}}}}})["receivers"][0];
+  }
 };
 
 TEST_F(BoletoTest, CreateBuildsAValidSlip) {
@@ -152,14 +162,7 @@ TEST_F(BoletoTest, HolmesSolves) {
 }
 
 TEST_F(BoletoTest, SplitsOfAPaidBoleto) {
-  Json receiver = Ok("POST", "/split-receiver",
-                     {{"receivers",
-                       {{{"name", "Sansa Stark"},
-                         {"taxId", "012.345.678-90"},
-                         {"bankCode", "18236120"},
-                         {"branchCode", "0001"},
-                         {"accountNumber", "10000-0"},
-                         {"accountType", "checking"}}}}})["receivers"][0];
+  Json receiver = CreateReceiver();
   EXPECT_EQ(Api("POST", "/split-receiver", {{"receivers", {{{"name", "X"}}}}}).status, 400);
   Json profile = Ok("PUT", "/split-profile", {{"profiles", {{{"interval", "day"}, {"delay", 60'000}}}}})["profiles"][0];
   Json again = Ok("PUT", "/split-profile", {{"profiles", {{{"delay", 120'000}}}}})["profiles"][0];
@@ -186,14 +189,7 @@ TEST_F(BoletoTest, SplitsOfAPaidBoleto) {
 }
 
 TEST_F(BoletoTest, SplitsOfAPaidInvoice) {
-  Json receiver = Ok("POST", "/split-receiver",
-                     {{"receivers",
-                       {{{"name", "Sansa Stark"},
-                         {"taxId", "012.345.678-90"},
-                         {"bankCode", "18236120"},
-                         {"branchCode", "0001"},
-                         {"accountNumber", "10000-0"},
-                         {"accountType", "checking"}}}}})["receivers"][0];
+  Json receiver = CreateReceiver();
   Json invoice = {{"amount", 2'000}, {"name", "Arya Stark"}, {"taxId", "012.345.678-90"},
                   {"splits", {{{"receiverId", receiver["id"]}, {"amount", 500}}}}};
   Json created = Ok("POST", "/invoice", {{"invoices", {invoice}}})["invoices"][0];
