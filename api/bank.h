@@ -15,35 +15,35 @@
 namespace balcao::api {
 
 // X(accessor, "resource name", Model)
-#define BALCAO_BANK_RESOURCES(X)                                          \
-  X(workspace, "workspace", Workspace)                                    \
-  X(balance, "balance", Balance)                                          \
-  X(transaction, "transaction", Transaction)                              \
-  X(invoice, "invoice", Invoice)                                          \
-  X(dynamic_brcode, "dynamic-brcode", DynamicBrcode)                      \
-  X(deposit, "deposit", Deposit)                                          \
-  X(boleto, "boleto", Boleto)                                             \
-  X(boleto_holmes, "boleto-holmes", BoletoHolmes)                         \
-  X(split, "split", Split)                                                \
-  X(split_receiver, "split-receiver", SplitReceiver)                      \
-  X(split_profile, "split-profile", SplitProfile)                         \
+#define BALCAO_BANK_RESOURCES(X)                                                     \
+  X(workspace, "workspace", Workspace)                                               \
+  X(balance, "balance", Balance)                                                     \
+  X(transaction, "transaction", Transaction)                                         \
+  X(invoice, "invoice", Invoice)                                                     \
+  X(dynamic_brcode, "dynamic-brcode", DynamicBrcode)                                 \
+  X(deposit, "deposit", Deposit)                                                     \
+  X(boleto, "boleto", Boleto)                                                        \
+  X(boleto_holmes, "boleto-holmes", BoletoHolmes)                                    \
+  X(split, "split", Split)                                                           \
+  X(split_receiver, "split-receiver", SplitReceiver)                                 \
+  X(split_profile, "split-profile", SplitProfile)                                    \
   X(invoice_pull_subscription, "invoice-pull-subscription", InvoicePullSubscription) \
-  X(invoice_pull_request, "invoice-pull-request", InvoicePullRequest)     \
-  X(merchant_session, "merchant-session", MerchantSession)                \
-  X(merchant_purchase, "merchant-purchase", MerchantPurchase)             \
-  X(merchant_card, "merchant-card", MerchantCard)                         \
-  X(merchant_installment, "merchant-installment", MerchantInstallment)    \
-  X(transfer, "transfer", Transfer)                                       \
-  X(brcode_payment, "brcode-payment", BrcodePayment)                      \
-  X(boleto_payment, "boleto-payment", BoletoPayment)                      \
-  X(utility_payment, "utility-payment", UtilityPayment)                   \
-  X(tax_payment, "tax-payment", TaxPayment)                               \
-  X(darf_payment, "darf-payment", DarfPayment)                            \
-  X(payment_preview, "payment-preview", PaymentPreview)                   \
-  X(payment_request, "payment-request", PaymentRequest)                   \
-  X(public_key, "public-key", PublicKeyEntry)                             \
-  X(webhook, "webhook", Webhook)                                          \
-  X(event, "event", BankEvent)                                                \
+  X(invoice_pull_request, "invoice-pull-request", InvoicePullRequest)                \
+  X(merchant_session, "merchant-session", MerchantSession)                           \
+  X(merchant_purchase, "merchant-purchase", MerchantPurchase)                        \
+  X(merchant_card, "merchant-card", MerchantCard)                                    \
+  X(merchant_installment, "merchant-installment", MerchantInstallment)               \
+  X(transfer, "transfer", Transfer)                                                  \
+  X(brcode_payment, "brcode-payment", BrcodePayment)                                 \
+  X(boleto_payment, "boleto-payment", BoletoPayment)                                 \
+  X(utility_payment, "utility-payment", UtilityPayment)                              \
+  X(tax_payment, "tax-payment", TaxPayment)                                          \
+  X(darf_payment, "darf-payment", DarfPayment)                                       \
+  X(payment_preview, "payment-preview", PaymentPreview)                              \
+  X(payment_request, "payment-request", PaymentRequest)                              \
+  X(public_key, "public-key", PublicKeyEntry)                                        \
+  X(webhook, "webhook", Webhook)                                                     \
+  X(event, "event", BankEvent)                                                       \
   X(event_attempt, "event/attempt", EventAttempt)
 
 class Bank {

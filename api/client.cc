@@ -61,9 +61,7 @@ StatusOr<std::string> NormaliseBaseUrl(std::string url) {
   return out;
 }
 
-bool IsMethod(std::string_view m) {
-  return m == "GET" || m == "POST" || m == "PUT" || m == "PATCH" || m == "DELETE";
-}
+bool IsMethod(std::string_view m) { return m == "GET" || m == "POST" || m == "PUT" || m == "PATCH" || m == "DELETE"; }
 
 // True when the path addresses one entity: /v2/<resource>[/log]/<id>[/...].
 bool IsByIdRoute(std::string_view path) {
@@ -179,8 +177,7 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
     bool retryable;
     if (!answer.ok()) {
       last = answer.status();
-      retryable = last.delivery() == Delivery::kNotSent ||
-                  (is_get && last.delivery() == Delivery::kOutcomeUnknown);
+      retryable = last.delivery() == Delivery::kNotSent || (is_get && last.delivery() == Delivery::kOutcomeUnknown);
     } else {
       last = internal::AsStatus(answer->status, answer->body, what, by_id);
       if (last.ok()) return Response{answer->status, std::move(answer->body), std::move(answer->content_type)};

@@ -138,8 +138,8 @@ StatusOr<Config> LoadConfig(const std::string& credentials_path) {
   if (key_source.empty())
     return FailedPreconditionError("no private key: set BALCAO_PRIVATE_KEY to the path of the PEM file for " +
                                    access_id);
-  auto key = key_source.rfind("-----BEGIN", 0) == 0 ? PrivateKey::FromPem(key_source)
-                                                    : PrivateKey::FromFile(key_source);
+  auto key =
+      key_source.rfind("-----BEGIN", 0) == 0 ? PrivateKey::FromPem(key_source) : PrivateKey::FromFile(key_source);
   if (!key.ok()) return key.status();
   auto credentials = Credentials::FromAccessId(access_id, *std::move(key));
   if (!credentials.ok()) return credentials.status();

@@ -1,14 +1,6 @@
 #include "api/crypto.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
-
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -16,6 +8,13 @@
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <secp256k1.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
 
 #include "api/internal/crypto_encoding.h"
 
@@ -57,15 +56,16 @@ std::string Describe(const std::string& where, const std::string& what) { return
 Status CheckSecp256k1(EVP_PKEY* pkey, const std::string& where) {
   if (!EVP_PKEY_is_a(pkey, "EC")) {
     const char* type = EVP_PKEY_get0_type_name(pkey);
-    return InvalidArgumentError(Describe(where, std::string("key type ") + (type ? type : "unknown") +
-                                                    ", expected an EC key on secp256k1"));
+    return InvalidArgumentError(
+        Describe(where, std::string("key type ") + (type ? type : "unknown") + ", expected an EC key on secp256k1"));
   }
   char group[80] = {0};
   std::size_t len = 0;
   if (EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof group, &len) != 1) {
     ERR_clear_error();
-    return InvalidArgumentError(Describe(where, "the curve is not named (explicit parameters are not supported); "
-                                                "expected secp256k1"));
+    return InvalidArgumentError(Describe(where,
+                                         "the curve is not named (explicit parameters are not supported); "
+                                         "expected secp256k1"));
   }
   if (std::string_view(group, len) != "secp256k1") {
     return InvalidArgumentError(
@@ -93,9 +93,9 @@ StatusOr<internal::PemBlock> FindBlock(std::string_view pem, std::string_view wa
   std::string labels;
   for (const auto& block : *blocks) {
     if (block.label == "PRIVATE KEY" || block.label == "ENCRYPTED PRIVATE KEY") {
-      return InvalidArgumentError(Describe(
-          where, "PKCS#8 key (BEGIN " + block.label + ") is not accepted (the bank's SDKs refuse it too); " +
-                     "convert it to SEC1 with `openssl ec -in KEY.pem -out KEY-sec1.pem`"));
+      return InvalidArgumentError(
+          Describe(where, "PKCS#8 key (BEGIN " + block.label + ") is not accepted (the bank's SDKs refuse it too); " +
+                              "convert it to SEC1 with `openssl ec -in KEY.pem -out KEY-sec1.pem`"));
     }
     if (block.label == want) {
       if (found) return InvalidArgumentError(Describe(where, "more than one BEGIN " + std::string(want) + " block"));

@@ -1,8 +1,7 @@
 #include "api/events.h"
 
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "api/resources.h"
 
@@ -154,7 +153,8 @@ StatusOr<EventVerifier::Snapshot> EventVerifier::Fetch(std::optional<std::uint64
                   pem.status().detail());
   }
   auto key = PublicKey::FromPem(*pem);
-  if (!key.ok()) return InternalError("the bank public key (GET /v2/public-key) is not usable: " + key.status().message());
+  if (!key.ok())
+    return InternalError("the bank public key (GET /v2/public-key) is not usable: " + key.status().message());
   SetPublicKey(*key);
   return Current();
 }
@@ -179,7 +179,8 @@ Status EventVerifier::Verify(std::string_view body, std::string_view signature_b
         std::to_string(options_.min_refetch_interval / kMicrosPerSecond) + " s ago, so not refetched)");
   }
   if (fresh->key->Verify(body, *signature)) return OkStatus();
-  return PermissionDeniedError("Digital-Signature and body do not match the bank public key (also after fetching it again)");
+  return PermissionDeniedError(
+      "Digital-Signature and body do not match the bank public key (also after fetching it again)");
 }
 
 StatusOr<Event> EventVerifier::Parse(std::string_view body, std::string_view signature_b64) {

@@ -36,8 +36,8 @@ struct EventLog {
 struct Event {
   std::string id;
   UnixMicros created = 0;
-  std::string subscription;  // "invoice", "merchant-purchase"...; unknown values kept as sent
-  std::string workspace_id;  // empty in deliveries made before workspaces existed
+  std::string subscription;          // "invoice", "merchant-purchase"...; unknown values kept as sent
+  std::string workspace_id;          // empty in deliveries made before workspaces existed
   std::optional<bool> is_delivered;  // present in GET /event, absent from deliveries
   EventLog log;
 };
@@ -91,9 +91,9 @@ class EventVerifier {
   EventVerifierOptions options_;
   std::mutex fetch_mu_;  // one fetch at a time; taken before mu_
   mutable std::mutex mu_;
-  std::optional<PublicKey> key_;             // guarded by mu_
-  std::uint64_t generation_ = 0;             // guarded by mu_; bumped when key_ changes
-  std::optional<UnixMicros> last_refetch_;   // guarded by fetch_mu_
+  std::optional<PublicKey> key_;            // guarded by mu_
+  std::uint64_t generation_ = 0;            // guarded by mu_; bumped when key_ changes
+  std::optional<UnixMicros> last_refetch_;  // guarded by fetch_mu_
 };
 
 }  // namespace balcao::api

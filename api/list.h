@@ -29,9 +29,18 @@ struct ListParams {
   // comma-joined. A name the resource does not accept is refused (kInvalidArgument).
   std::vector<std::pair<std::string, std::vector<std::string>>> filters;
 
-  ListParams& Limit(int n) { limit = n; return *this; }
-  ListParams& Cursor(std::string c) { cursor = std::move(c); return *this; }
-  ListParams& Fields(std::vector<std::string> f) { fields = std::move(f); return *this; }
+  ListParams& Limit(int n) {
+    limit = n;
+    return *this;
+  }
+  ListParams& Cursor(std::string c) {
+    cursor = std::move(c);
+    return *this;
+  }
+  ListParams& Fields(std::vector<std::string> f) {
+    fields = std::move(f);
+    return *this;
+  }
   ListParams& Filter(std::string name, std::string value) {
     filters.emplace_back(std::move(name), std::vector<std::string>{std::move(value)});
     return *this;
@@ -73,15 +82,24 @@ class ItemRange {
     using value_type = StatusOr<T>;
     using difference_type = std::ptrdiff_t;
     iterator() = default;
-    explicit iterator(ItemRange* r) : range_(r) { range_->Advance(); Settle(); }
+    explicit iterator(ItemRange* r) : range_(r) {
+      range_->Advance();
+      Settle();
+    }
     StatusOr<T>& operator*() const { return *range_->current_; }
     StatusOr<T>* operator->() const { return &*range_->current_; }
-    iterator& operator++() { range_->Advance(); Settle(); return *this; }
+    iterator& operator++() {
+      range_->Advance();
+      Settle();
+      return *this;
+    }
     void operator++(int) { ++*this; }
     bool operator==(const iterator& o) const { return range_ == o.range_; }
 
    private:
-    void Settle() { if (!range_->current_) range_ = nullptr; }
+    void Settle() {
+      if (!range_->current_) range_ = nullptr;
+    }
     ItemRange* range_ = nullptr;
   };
 
@@ -93,8 +111,14 @@ class ItemRange {
     current_.reset();
     if (done_) return;
     while (next_ >= page_.size()) {
-      if (fetched_ && cursor_.empty()) { done_ = true; return; }
-      if (remaining_ && *remaining_ <= 0) { done_ = true; return; }
+      if (fetched_ && cursor_.empty()) {
+        done_ = true;
+        return;
+      }
+      if (remaining_ && *remaining_ <= 0) {
+        done_ = true;
+        return;
+      }
       const int page_limit = remaining_ ? std::min(*remaining_, 100) : 100;
       auto page = load_(cursor_, page_limit);
       fetched_ = true;
@@ -106,7 +130,10 @@ class ItemRange {
       page_ = std::move(page->items);
       next_ = 0;
       cursor_ = std::move(page->cursor);
-      if (page_.empty() && cursor_.empty()) { done_ = true; return; }
+      if (page_.empty() && cursor_.empty()) {
+        done_ = true;
+        return;
+      }
     }
     if (remaining_) --*remaining_;
     current_.emplace(std::move(page_[next_++]));

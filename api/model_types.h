@@ -55,13 +55,13 @@ using Strings = std::vector<std::string>;
 //   ParseModel / ToJsonText: from and to JSON text (kInvalidArgument naming the field);
 //   ToJson: into a nlohmann value (request bodies); ReadModel / ReadMember: the streaming
 //   reader used on the bank's answers (internal).
-#define BALCAO_MODEL(Name, FIELDS)                                                     \
-  struct Name {                                                                        \
-    FIELDS(BALCAO_MODEL_MEMBER)                                                        \
-    bool operator==(const Name&) const = default;                                      \
-  };                                                                                   \
-  Status ParseModel(std::string_view json_text, Name& out);                            \
-  std::string ToJsonText(const Name& in);                                              \
-  void ToJson(const Name& in, nlohmann::json& j);                                      \
-  void ReadModel(internal::JsonReader& r, Name& out);                                  \
+#define BALCAO_MODEL(Name, FIELDS)                          \
+  struct Name {                                             \
+    FIELDS(BALCAO_MODEL_MEMBER)                             \
+    bool operator==(const Name&) const = default;           \
+  };                                                        \
+  Status ParseModel(std::string_view json_text, Name& out); \
+  std::string ToJsonText(const Name& in);                   \
+  void ToJson(const Name& in, nlohmann::json& j);           \
+  void ReadModel(internal::JsonReader& r, Name& out);       \
   bool ReadMember(internal::JsonReader& r, std::string_view key, Name& out);

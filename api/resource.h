@@ -104,7 +104,9 @@ class ResourceClient {
     BALCAO_RETURN_IF_ERROR(internal::GetOne(LogTarget(), internal::CodecOf<Log<T>>(), id, fields, &out));
     return out;
   }
-  StatusOr<Page<Log<T>>> ListLogsPage(const ListParams& params = {}) const { return PageOf<Log<T>>(LogTarget(), params); }
+  StatusOr<Page<Log<T>>> ListLogsPage(const ListParams& params = {}) const {
+    return PageOf<Log<T>>(LogTarget(), params);
+  }
   ItemRange<Log<T>> ListLogs(ListParams params = {}) const { return RangeOf<Log<T>>(LogTarget(), std::move(params)); }
   StatusOr<std::string> LogPdf(std::string_view id) const {
     BALCAO_RETURN_IF_ERROR(internal::Require(LogTarget(), kPdf, "log PDF"));

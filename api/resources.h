@@ -30,10 +30,10 @@ enum Op : unsigned {
 };
 
 struct ResourceSpec {
-  std::string_view name;        // path segment(s) after /v2/: "invoice", "boleto-holmes", "event/attempt"
-  std::string_view single_key;  // envelope key of one entity: "invoice", "holmes", "brcode"
-  std::string_view plural_key;  // envelope key of a list: "invoices", "holmes", "brcodes"
-  unsigned ops;                 // bitwise OR of Op
+  std::string_view name;                  // path segment(s) after /v2/: "invoice", "boleto-holmes", "event/attempt"
+  std::string_view single_key;            // envelope key of one entity: "invoice", "holmes", "brcode"
+  std::string_view plural_key;            // envelope key of a list: "invoices", "holmes", "brcodes"
+  unsigned ops;                           // bitwise OR of Op
   std::vector<std::string_view> filters;  // list query parameters accepted (seeds), besides limit/cursor
   std::string_view log_entity_key = {};   // key of the entity inside its logs ("invoice", "payment")
   std::string_view log_id_filter = {};    // id filter of its log list ("invoiceIds")

@@ -24,9 +24,9 @@ struct Sale {
   std::string id;
   Cents amount = 0;
   Settings settings;
-  int attempts = 0;                  // attempts started; each has its own tag
-  std::vector<EntityRef> created;    // every bank entity that exists for this sale
-  std::vector<Money> ledger;         // every cent the bank received for this sale
+  int attempts = 0;                // attempts started; each has its own tag
+  std::vector<EntityRef> created;  // every bank entity that exists for this sale
+  std::vector<Money> ledger;       // every cent the bank received for this sale
   State state;
   auto operator<=>(const Sale&) const = default;
 
@@ -56,12 +56,12 @@ Step Next(const Sale& sale, const Event& event);
 inline constexpr int kAnyState = -1;   // `from` of a row valid in every started state
 inline constexpr int kSameState = -2;  // `to` of a row that keeps the state as it is
 struct RowInfo {
-  int from;            // State index or kAnyState
-  int on;              // Event index
-  const char* guard;   // name of the guard ("Always" when none)
-  int to;              // State index or kSameState
-  const char* action;  // name of the function computing the next state and effects
-  const char* effects; // the effects, as the docs list them
+  int from;             // State index or kAnyState
+  int on;               // Event index
+  const char* guard;    // name of the guard ("Always" when none)
+  int to;               // State index or kSameState
+  const char* action;   // name of the function computing the next state and effects
+  const char* effects;  // the effects, as the docs list them
 };
 const std::vector<RowInfo>& Rows();
 

@@ -14,8 +14,7 @@ namespace {
 
 // The sale no longer needs the counter: over, left open for later, or waiting for a choice.
 bool Settled(const State& state) {
-  return IsTerminal(state) || std::holds_alternative<PayLater>(state) ||
-         std::holds_alternative<ChoosingMethod>(state);
+  return IsTerminal(state) || std::holds_alternative<PayLater>(state) || std::holds_alternative<ChoosingMethod>(state);
 }
 std::string MaskOf(const std::string& number) {
   if (number.size() < 10) return "";
@@ -40,8 +39,8 @@ Status Driver::Apply(OpenSale& open, Event first) {
     queue.pop_front();
     // 1. The event is durable before anything it causes happens.
     const std::string sale_id = open.sale.id.empty() ? std::get<Start>(event).sale_id : open.sale.id;
-    BALCAO_RETURN_IF_ERROR(journal_.Append(sale_id, open.seq + 1, EventName(static_cast<int>(event.index())),
-                                           EventToJson(event)));
+    BALCAO_RETURN_IF_ERROR(
+        journal_.Append(sale_id, open.seq + 1, EventName(static_cast<int>(event.index())), EventToJson(event)));
     ++open.seq;
     if (Crash("journaled")) break;
     // 2. The pure transition.
@@ -97,8 +96,8 @@ StatusOr<Sale> Driver::Feed(const std::string& sale_id, const Event& event) {
   return it->second.sale;
 }
 
-StatusOr<Sale> Driver::SubmitCard(const std::string& sale_id, CardData card, FundingType funding,
-                                  int installments, BrowserData browser) {
+StatusOr<Sale> Driver::SubmitCard(const std::string& sale_id, CardData card, FundingType funding, int installments,
+                                  BrowserData browser) {
   const std::string ref = "card-" + std::to_string(++next_card_ref_);
   const std::string mask = MaskOf(card.number);
   cards_[ref] = HeldCard{std::move(card), std::move(browser)};

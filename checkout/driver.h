@@ -54,8 +54,8 @@ class Driver {
   // a rejected event is journaled and reported as kFailedPrecondition.
   StatusOr<Sale> Feed(const std::string& sale_id, const Event& event);
   // Keeps the card in memory under a fresh reference and feeds SubmitCard.
-  StatusOr<Sale> SubmitCard(const std::string& sale_id, CardData card, FundingType funding,
-                            int installments, BrowserData browser = {});
+  StatusOr<Sale> SubmitCard(const std::string& sale_id, CardData card, FundingType funding, int installments,
+                            BrowserData browser = {});
   // Runs due timers (sleeping in between) until the sale is settled (Paid, Refunded, Voided,
   // PayLater or back at ChoosingMethod after an attempt) or `deadline` passes.
   StatusOr<Sale> RunUntilSettled(const std::string& sale_id, UnixMicros deadline);

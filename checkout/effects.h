@@ -13,7 +13,7 @@
 
 namespace balcao::checkout {
 
-#define BALCAO_CHECKOUT_EFFECT(Name) \
+#define BALCAO_CHECKOUT_EFFECT(Name)          \
   static constexpr const char* kName = #Name; \
   auto operator<=>(const Name&) const = default
 
@@ -102,23 +102,32 @@ struct ReduceAmount {
   bool late_money = false;            // returning flagged late money, not the payment
   BALCAO_CHECKOUT_EFFECT(ReduceAmount);
 };
-using BankCall = std::variant<CreateSession, CreatePurchase, GetPurchase, CreateBrcode, FindDeposit,
-                              CreateInvoice, GetInvoice, FindByTag, CancelInvoice, ReduceAmount>;
+using BankCall = std::variant<CreateSession, CreatePurchase, GetPurchase, CreateBrcode, FindDeposit, CreateInvoice,
+                              GetInvoice, FindByTag, CancelInvoice, ReduceAmount>;
 
 // --- the counter ---
 enum class Screen {
-  kChooseMethod, kWorking, kEnterCard, kChallengeQr, kPixQr, kInvoiceQr, kVerifying, kPaid,
-  kRefunded, kVoided, kPayLater
+  kChooseMethod,
+  kWorking,
+  kEnterCard,
+  kChallengeQr,
+  kPixQr,
+  kInvoiceQr,
+  kVerifying,
+  kPaid,
+  kRefunded,
+  kVoided,
+  kPayLater
 };
-inline constexpr std::array kScreenNames{"choose-method", "working",   "enter-card", "challenge-qr",
-                                         "pix-qr",        "invoice-qr", "verifying", "paid",
+inline constexpr std::array kScreenNames{"choose-method", "working",    "enter-card", "challenge-qr",
+                                         "pix-qr",        "invoice-qr", "verifying",  "paid",
                                          "refunded",      "voided",     "pay-later"};
 constexpr const auto& NamesOf(Screen) { return kScreenNames; }
 
 struct Show {
   Screen screen = Screen::kChooseMethod;
   std::string message;
-  std::string qr;         // text to draw as a QR (brcode, challenge URL)
+  std::string qr;  // text to draw as a QR (brcode, challenge URL)
   std::string link;
   UnixMicros deadline = 0;  // countdown target, 0 when none
   BALCAO_CHECKOUT_EFFECT(Show);

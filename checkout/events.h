@@ -15,7 +15,7 @@
 
 namespace balcao::checkout {
 
-#define BALCAO_CHECKOUT_EVENT(Name) \
+#define BALCAO_CHECKOUT_EVENT(Name)           \
   static constexpr const char* kName = #Name; \
   auto operator<=>(const Name&) const = default
 
@@ -171,10 +171,9 @@ struct TimerFired {
 
 #undef BALCAO_CHECKOUT_EVENT
 
-using Event = std::variant<Start, ChooseMethod, SubmitCard, Cancel, Retry, FallbackToInvoice,
-                           KeepOpen, PrintCode, Reverse, ReturnLateMoney, SessionCreated,
-                           BrcodeCreated, InvoiceCreated, NothingFound, CallFailed, Reversed,
-                           PurchaseSeen, DepositSeen, InvoiceSeen, TimerFired>;
+using Event = std::variant<Start, ChooseMethod, SubmitCard, Cancel, Retry, FallbackToInvoice, KeepOpen, PrintCode,
+                           Reverse, ReturnLateMoney, SessionCreated, BrcodeCreated, InvoiceCreated, NothingFound,
+                           CallFailed, Reversed, PurchaseSeen, DepositSeen, InvoiceSeen, TimerFired>;
 
 UnixMicros TimeOf(const Event& event);
 

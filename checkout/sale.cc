@@ -41,9 +41,7 @@ std::string SaleTag(std::string_view sale_id) { return "sale/" + std::string(sal
 std::string AttemptTag(std::string_view sale_id, int attempt) {
   return SaleTag(sale_id) + "/a" + std::to_string(attempt);
 }
-std::string BrcodeDepositTag(std::string_view uuid) {
-  return "dynamic-brcode/" + std::string(uuid);
-}
+std::string BrcodeDepositTag(std::string_view uuid) { return "dynamic-brcode/" + std::string(uuid); }
 
 const Money* Sale::payment_line() const {
   for (const Money& m : ledger) {
@@ -115,18 +113,16 @@ std::string RenderTableMarkdown() {
   const std::vector<RowInfo>& rows = Rows();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const RowInfo& r = rows[i];
-    md += "| " + std::to_string(i) + " | " + StateName(r.from) + " | " + EventName(r.on) + " | " +
-          r.guard + " | " + StateName(r.to) + " | " + r.effects + " |\n";
+    md += "| " + std::to_string(i) + " | " + StateName(r.from) + " | " + EventName(r.on) + " | " + r.guard + " | " +
+          StateName(r.to) + " | " + r.effects + " |\n";
   }
   return md;
 }
 
 namespace internal {
 
-void Out::Display(Screen screen, std::string message, std::string qr, std::string link,
-                  UnixMicros deadline) {
-  effects.emplace_back(
-      Show{screen, std::move(message), std::move(qr), std::move(link), deadline});
+void Out::Display(Screen screen, std::string message, std::string qr, std::string link, UnixMicros deadline) {
+  effects.emplace_back(Show{screen, std::move(message), std::move(qr), std::move(link), deadline});
 }
 void Out::Flag(std::string entity_id, Cents amount, std::string reason) {
   effects.emplace_back(FlagOperator{std::move(entity_id), amount, std::move(reason)});

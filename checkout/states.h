@@ -48,19 +48,24 @@ struct ReversalRequest {
   auto operator<=>(const ReversalRequest&) const = default;
 };
 
-#define BALCAO_CHECKOUT_STATE(Name) \
+#define BALCAO_CHECKOUT_STATE(Name)           \
   static constexpr const char* kName = #Name; \
   auto operator<=>(const Name&) const = default
 
 // Sale id minted, nothing started.
-struct NotStarted { BALCAO_CHECKOUT_STATE(NotStarted); };
+struct NotStarted {
+  BALCAO_CHECKOUT_STATE(NotStarted);
+};
 // The cashier picks card, Pix or invoice. Nothing for this sale can charge the customer now.
 struct ChoosingMethod {
-  std::string notice;  // why we are back here ("denied: ...", "Pix expired"), empty at first
+  std::string notice;                 // why we are back here ("denied: ...", "Pix expired"), empty at first
   std::optional<Method> last_method;  // the previous attempt's method, for Retry
   BALCAO_CHECKOUT_STATE(ChoosingMethod);
 };
-struct CreatingSession { int attempt = 0; BALCAO_CHECKOUT_STATE(CreatingSession); };
+struct CreatingSession {
+  int attempt = 0;
+  BALCAO_CHECKOUT_STATE(CreatingSession);
+};
 // The create answer was lost: asking the bank by the attempt tag before anything else.
 struct VerifyingSession {
   int attempt = 0;
@@ -103,7 +108,10 @@ struct ClosingChallenge {
   bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(ClosingChallenge);
 };
-struct CreatingBrcode { int attempt = 0; BALCAO_CHECKOUT_STATE(CreatingBrcode); };
+struct CreatingBrcode {
+  int attempt = 0;
+  BALCAO_CHECKOUT_STATE(CreatingBrcode);
+};
 struct VerifyingBrcode {
   int attempt = 0;
   bool waiting = false;  // a lookup failed; nothing in flight until the retry timer
@@ -176,11 +184,10 @@ struct Voided {
 
 #undef BALCAO_CHECKOUT_STATE
 
-using State = std::variant<NotStarted, ChoosingMethod, CreatingSession, VerifyingSession,
-                           AwaitingCard, Charging, VerifyingPurchase, Challenge, ClosingChallenge,
-                           CreatingBrcode, VerifyingBrcode, ShowingPix, ClosingPix, CreatingInvoice,
-                           VerifyingInvoice, ShowingInvoice, PayLater, CancelingInvoice, Paid,
-                           Reversing, Refunded, Voided>;
+using State = std::variant<NotStarted, ChoosingMethod, CreatingSession, VerifyingSession, AwaitingCard, Charging,
+                           VerifyingPurchase, Challenge, ClosingChallenge, CreatingBrcode, VerifyingBrcode, ShowingPix,
+                           ClosingPix, CreatingInvoice, VerifyingInvoice, ShowingInvoice, PayLater, CancelingInvoice,
+                           Paid, Reversing, Refunded, Voided>;
 
 // Paid, Refunded and Voided: the sale is over. Only the refund path (Reverse from Paid)
 // leaves one of them; late money is recorded without leaving.

@@ -20,15 +20,31 @@ enum class Method { kCard, kPix, kInvoice };
 enum class FundingType { kCredit, kDebit };
 // Purchase statuses as the bank spells them (seeds part 2, wire.md §7c).
 enum class PurchaseStatus {
-  kCreated, kPending, kApproved, kConfirmed, kPaid, kDenied, kFailed, kCanceled, kVoided, kReversed
+  kCreated,
+  kPending,
+  kApproved,
+  kConfirmed,
+  kPaid,
+  kDenied,
+  kFailed,
+  kCanceled,
+  kVoided,
+  kReversed
 };
 enum class InvoiceStatus { kCreated, kOverdue, kPaid, kCredited, kCanceled, kExpired };
 // The bank entities a sale creates or receives.
 enum class EntityKind { kSession, kPurchase, kBrcode, kDeposit, kInvoice };
 // The bank calls whose failures come back as CallFailed events.
 enum class Call {
-  kCreateSession, kCreatePurchase, kCreateBrcode, kCreateInvoice, kLookup, kPoll, kCancelInvoice,
-  kReversal, kLateReturn
+  kCreateSession,
+  kCreatePurchase,
+  kCreateBrcode,
+  kCreateInvoice,
+  kLookup,
+  kPoll,
+  kCancelInvoice,
+  kReversal,
+  kLateReturn
 };
 // How a failed call failed (G3/G4): the bank refused it (it did not happen), it never left
 // the box (it did not happen), or the answer was lost (it may have happened).
@@ -39,15 +55,12 @@ enum class MoneyRole { kPayment, kLate };
 
 inline constexpr std::array kMethodNames{"card", "pix", "invoice"};
 inline constexpr std::array kFundingTypeNames{"credit", "debit"};
-inline constexpr std::array kPurchaseStatusNames{"created", "pending", "approved", "confirmed",
-                                                 "paid",    "denied",  "failed",   "canceled",
-                                                 "voided",  "reversed"};
-inline constexpr std::array kInvoiceStatusNames{"created", "overdue", "paid",
-                                                "credited", "canceled", "expired"};
+inline constexpr std::array kPurchaseStatusNames{"created", "pending", "approved", "confirmed", "paid",
+                                                 "denied",  "failed",  "canceled", "voided",    "reversed"};
+inline constexpr std::array kInvoiceStatusNames{"created", "overdue", "paid", "credited", "canceled", "expired"};
 inline constexpr std::array kEntityKindNames{"session", "purchase", "brcode", "deposit", "invoice"};
-inline constexpr std::array kCallNames{"create-session", "create-purchase", "create-brcode",
-                                       "create-invoice", "lookup",          "poll",
-                                       "cancel-invoice", "reversal",        "late-return"};
+inline constexpr std::array kCallNames{"create-session", "create-purchase", "create-brcode", "create-invoice", "lookup",
+                                       "poll",           "cancel-invoice",  "reversal",      "late-return"};
 inline constexpr std::array kFailureNames{"rejected", "not-sent", "outcome-unknown"};
 inline constexpr std::array kTimerNames{"poll", "session-expiry", "brcode-expiry", "lookup-retry"};
 inline constexpr std::array kMoneyRoleNames{"payment", "late"};
@@ -82,19 +95,12 @@ bool ParseName(std::string_view text, E& out) {
 
 // A purchase status that means the card was charged (money is, or will be, ours).
 constexpr bool IsCharged(PurchaseStatus s) {
-  return s == PurchaseStatus::kApproved || s == PurchaseStatus::kConfirmed ||
-         s == PurchaseStatus::kPaid;
+  return s == PurchaseStatus::kApproved || s == PurchaseStatus::kConfirmed || s == PurchaseStatus::kPaid;
 }
 // A purchase status that means no charge was made by this purchase.
-constexpr bool IsRefused(PurchaseStatus s) {
-  return s == PurchaseStatus::kDenied || s == PurchaseStatus::kFailed;
-}
-constexpr bool IsPaid(InvoiceStatus s) {
-  return s == InvoiceStatus::kPaid || s == InvoiceStatus::kCredited;
-}
-constexpr bool IsOpen(InvoiceStatus s) {
-  return s == InvoiceStatus::kCreated || s == InvoiceStatus::kOverdue;
-}
+constexpr bool IsRefused(PurchaseStatus s) { return s == PurchaseStatus::kDenied || s == PurchaseStatus::kFailed; }
+constexpr bool IsPaid(InvoiceStatus s) { return s == InvoiceStatus::kPaid || s == InvoiceStatus::kCredited; }
+constexpr bool IsOpen(InvoiceStatus s) { return s == InvoiceStatus::kCreated || s == InvoiceStatus::kOverdue; }
 
 // How the store wants installments offered: 1..max_count, each at least min_installment.
 struct InstallmentPolicy {
@@ -109,13 +115,13 @@ struct Settings {
   InstallmentPolicy installments;
   bool allow_credit = true;
   bool allow_debit = true;
-  bool challenge_enabled = true;               // merchant session challengeMode (3-D Secure)
+  bool challenge_enabled = true;  // merchant session challengeMode (3-D Secure)
   std::int64_t card_session_expiration_s = 600;
-  std::int64_t pix_expiration_s = 600;         // issue 4: default 10 minutes
-  std::int64_t invoice_due_s = 2 * 86400;      // due = start of the invoice + this
-  std::int64_t invoice_expiration_s = 5097600; // seconds after due (bank default, 59 days)
-  std::int64_t poll_interval_s = 3;            // status polls while the customer pays
-  std::int64_t lookup_retry_s = 5;             // wait before asking the bank again after a failed lookup
+  std::int64_t pix_expiration_s = 600;          // issue 4: default 10 minutes
+  std::int64_t invoice_due_s = 2 * 86400;       // due = start of the invoice + this
+  std::int64_t invoice_expiration_s = 5097600;  // seconds after due (bank default, 59 days)
+  std::int64_t poll_interval_s = 3;             // status polls while the customer pays
+  std::int64_t lookup_retry_s = 5;              // wait before asking the bank again after a failed lookup
   auto operator<=>(const Settings&) const = default;
 };
 

@@ -104,7 +104,7 @@ inline Status DataLossError(std::string m) { return {StatusCode::kDataLoss, std:
 template <typename T>
 class StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT
     assert(!status_.ok() && "StatusOr built from an OK status");
     if (status_.ok()) status_ = InternalError("StatusOr built from an OK status");
@@ -112,9 +112,18 @@ class StatusOr {
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
-  T& value() & { assert(ok()); return *value_; }
-  const T& value() const& { assert(ok()); return *value_; }
-  T&& value() && { assert(ok()); return std::move(*value_); }
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
@@ -131,10 +140,10 @@ class StatusOr {
 #define BALCAO_STATUS_CONCAT_INNER(a, b) a##b
 #define BALCAO_STATUS_CONCAT(a, b) BALCAO_STATUS_CONCAT_INNER(a, b)
 
-#define BALCAO_RETURN_IF_ERROR(expr)                  \
-  do {                                                \
-    ::balcao::Status balcao_status_ = (expr);         \
-    if (!balcao_status_.ok()) return balcao_status_;  \
+#define BALCAO_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::balcao::Status balcao_status_ = (expr);        \
+    if (!balcao_status_.ok()) return balcao_status_; \
   } while (0)
 
 #define BALCAO_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

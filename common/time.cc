@@ -81,7 +81,8 @@ StatusOr<UnixMicros> ParseTimestamp(std::string_view s) {
   static constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   if (d < 1 || d > kDays[mo - 1] || (mo == 2 && d == 29 && !leap)) return Bad(s, "day out of range for the month");
-  std::int64_t micros = DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 * kMicrosPerSecond;
+  std::int64_t micros =
+      DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 * kMicrosPerSecond;
   size_t pos = 10;
   if (pos == s.size()) return micros;
   if (s[pos] != 'T' && s[pos] != 't' && s[pos] != ' ') return Bad(s, "expected 'T' after the date");

@@ -12,7 +12,8 @@ using nlohmann::json;
 StatusOr<CardAuthorizer::Decision> DecisionOf(const json& purchase) {
   const std::string status = purchase.value("status", "");
   const std::string id = purchase.value("id", "");
-  if (status == "approved" || status == "confirmed" || status == "paid") return CardAuthorizer::Decision{true, status, id};
+  if (status == "approved" || status == "confirmed" || status == "paid")
+    return CardAuthorizer::Decision{true, status, id};
   if (status == "denied" || status == "failed" || status == "canceled" || status == "voided")
     return CardAuthorizer::Decision{false, "the issuer declined it (" + status + ")", id};
   return FailedPreconditionError("purchase " + id + " is still " + status + " at the bank");
@@ -63,9 +64,8 @@ StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Authorize(const SealedCar
   auto session = bank_.Call("POST", "/v2/merchant-session", {}, session_body.dump());
   if (!session.ok()) return session.status();
   const json session_doc = json::parse(*session, nullptr, false);
-  const std::string uuid = session_doc.is_object() && session_doc.contains("session")
-                               ? session_doc["session"].value("uuid", "")
-                               : "";
+  const std::string uuid =
+      session_doc.is_object() && session_doc.contains("session") ? session_doc["session"].value("uuid", "") : "";
   if (uuid.empty()) return InternalError("merchant session: the answer has no uuid");
 
   std::string body;

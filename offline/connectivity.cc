@@ -2,17 +2,15 @@
 // it runs on a one-thread pool; state changes are delivered on the io_context.
 #include "offline/connectivity.h"
 
-#include <utility>
-
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
-
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <random>
+#include <utility>
 
 namespace balcao::offline {
 
@@ -49,8 +47,8 @@ struct ConnectivityMonitor::Impl : std::enable_shared_from_this<Impl> {
     boost::asio::post(*pool, [self = shared_from_this()] {
       auto answer = self->bank.Call("GET", self->options.probe_path, {}, "");
       const Status& s = answer.status();
-      const bool reachable = answer.ok() || (s.delivery() == Delivery::kAnswered && s.http_status() >= 400 &&
-                                             s.http_status() < 500);
+      const bool reachable =
+          answer.ok() || (s.delivery() == Delivery::kAnswered && s.http_status() >= 400 && s.http_status() < 500);
       boost::asio::post(self->io, [self, reachable] { self->Observed(reachable); });
     });
   }

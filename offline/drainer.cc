@@ -1,18 +1,16 @@
 // The Asio drainer and the synchronous DrainNow (see drainer.h).
 #include "offline/drainer.h"
 
-#include <utility>
-
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
-
-#include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "offline/internal/db.h"
 #include "offline/internal/drain_step.h"
@@ -31,12 +29,24 @@ void Count(DrainerStats& stats, const OutboxWork& work, const StatusOr<StepResul
     return;
   }
   switch (*result) {
-    case StepResult::kDone: ++stats.done; break;
-    case StepResult::kNotSent: ++stats.not_sent; break;
-    case StepResult::kUnknown: ++stats.unknown; break;
-    case StepResult::kFailed: ++stats.failed; break;
-    case StepResult::kAbsent: ++stats.absent; break;
-    case StepResult::kLookupFailed: ++stats.lookup_failed; break;
+    case StepResult::kDone:
+      ++stats.done;
+      break;
+    case StepResult::kNotSent:
+      ++stats.not_sent;
+      break;
+    case StepResult::kUnknown:
+      ++stats.unknown;
+      break;
+    case StepResult::kFailed:
+      ++stats.failed;
+      break;
+    case StepResult::kAbsent:
+      ++stats.absent;
+      break;
+    case StepResult::kLookupFailed:
+      ++stats.lookup_failed;
+      break;
   }
 }
 
@@ -109,9 +119,8 @@ struct Drainer::Impl : std::enable_shared_from_this<Impl> {
     const double jitter = Jitter();
     boost::asio::post(*pool, [self = shared_from_this(), work = std::move(work), jitter]() mutable {
       auto result = internal::RunStep(self->outbox, self->bank, work, jitter);
-      boost::asio::post(self->io, [self, work = std::move(work), result = std::move(result)] {
-        self->Finished(work, result);
-      });
+      boost::asio::post(self->io,
+                        [self, work = std::move(work), result = std::move(result)] { self->Finished(work, result); });
     });
   }
 

@@ -23,14 +23,14 @@ class io_context;
 namespace balcao::offline {
 
 struct DrainerOptions {
-  int concurrency = 4;                                  // rows in flight at once (different sales)
-  std::chrono::milliseconds poll_interval{1000};        // look for due rows at least this often
-  std::uint64_t seed = 0;                               // jitter; 0: random
+  int concurrency = 4;                            // rows in flight at once (different sales)
+  std::chrono::milliseconds poll_interval{1000};  // look for due rows at least this often
+  std::uint64_t seed = 0;                         // jitter; 0: random
 };
 
 struct DrainerStats {
-  std::int64_t sent = 0, done = 0, not_sent = 0, unknown = 0, failed = 0, lookups = 0, absent = 0,
-               lookup_failed = 0, store_errors = 0;
+  std::int64_t sent = 0, done = 0, not_sent = 0, unknown = 0, failed = 0, lookups = 0, absent = 0, lookup_failed = 0,
+               store_errors = 0;
 };
 
 class Drainer {

@@ -39,8 +39,7 @@ class Journal {
   // same kind and payload is a no-op (a replayed write); with different content it
   // is kAlreadyExists. Appending to a closed sale is allowed (late bank events are
   // journaled too) and leaves it closed. Durable when it returns OK.
-  Status Append(const std::string& sale_id, std::int64_t seq, const std::string& kind,
-                const std::string& json_payload);
+  Status Append(const std::string& sale_id, std::int64_t seq, const std::string& kind, const std::string& json_payload);
   // Every event of the sale in seq order (empty when the sale is unknown).
   StatusOr<std::vector<JournalEntry>> Read(const std::string& sale_id);
   // Sales not closed yet, oldest first: what the driver resumes after a restart.

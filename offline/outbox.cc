@@ -143,12 +143,18 @@ Status Transition(Store& store, std::int64_t id, const std::string& sql, const c
 
 const char* OutboxStateName(OutboxState s) {
   switch (s) {
-    case OutboxState::kPending: return "pending";
-    case OutboxState::kInflight: return "inflight";
-    case OutboxState::kUnknown: return "unknown";
-    case OutboxState::kDone: return "done";
-    case OutboxState::kFailed: return "failed";
-    case OutboxState::kDead: return "dead";
+    case OutboxState::kPending:
+      return "pending";
+    case OutboxState::kInflight:
+      return "inflight";
+    case OutboxState::kUnknown:
+      return "unknown";
+    case OutboxState::kDone:
+      return "done";
+    case OutboxState::kFailed:
+      return "failed";
+    case OutboxState::kDead:
+      return "dead";
   }
   return "?";
 }
@@ -161,9 +167,12 @@ std::optional<OutboxState> ParseOutboxState(const std::string& name) {
 
 const char* LookupByName(LookupBy l) {
   switch (l) {
-    case LookupBy::kExternalId: return "external_id";
-    case LookupBy::kTags: return "tags";
-    case LookupBy::kEntity: return "entity";
+    case LookupBy::kExternalId:
+      return "external_id";
+    case LookupBy::kTags:
+      return "tags";
+    case LookupBy::kEntity:
+      return "entity";
   }
   return "?";
 }
@@ -194,8 +203,9 @@ StatusOr<std::vector<std::int64_t>> Outbox::EnqueueAll(const std::vector<OutboxR
   ids.reserve(requests.size());
   for (const OutboxRequest& r : requests) {
     auto id = InsertRequest(txn, r);
-    if (!id.ok()) return Status(id.status().code(), "request " + std::to_string(ids.size()) + " (" + r.key + "): " +
-                                                        id.status().message());
+    if (!id.ok())
+      return Status(id.status().code(),
+                    "request " + std::to_string(ids.size()) + " (" + r.key + "): " + id.status().message());
     ids.push_back(*id);
   }
   BALCAO_RETURN_IF_ERROR(txn.Commit());
@@ -203,8 +213,7 @@ StatusOr<std::vector<std::int64_t>> Outbox::EnqueueAll(const std::vector<OutboxR
 }
 
 StatusOr<std::int64_t> Outbox::EnqueueWithJournal(const OutboxRequest& request, std::int64_t journal_seq,
-                                                  const std::string& journal_kind,
-                                                  const std::string& journal_payload) {
+                                                  const std::string& journal_kind, const std::string& journal_payload) {
   if (request.sale_id.empty()) return InvalidArgumentError("outbox sale_id: required to journal with the sale");
   Txn txn(store_.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(internal::AppendJournal(txn, request.sale_id, journal_seq, journal_kind, journal_payload));
@@ -233,7 +242,8 @@ StatusOr<std::vector<OutboxItem>> Outbox::List(std::optional<OutboxState> state,
                                                const std::string& sale_id) {
   if (limit < 1) return InvalidArgumentError("outbox list limit: must be at least 1");
   Txn txn(store_.impl(), Txn::kRead);
-  Stmt stmt(txn, std::string(kSelect) + "WHERE (?1='' OR state=?1) AND (?2='' OR sale_id=?2) ORDER BY id DESC LIMIT ?3");
+  Stmt stmt(txn,
+            std::string(kSelect) + "WHERE (?1='' OR state=?1) AND (?2='' OR sale_id=?2) ORDER BY id DESC LIMIT ?3");
   stmt.Bind(1, state ? OutboxStateName(*state) : "").Bind(2, sale_id).Bind(3, limit);
   return ReadAll(stmt);
 }
@@ -323,15 +333,15 @@ Status Outbox::MarkNotSent(std::int64_t id, const std::string& error, double jit
   BALCAO_ASSIGN_OR_RETURN(OutboxItem item, Get(id));
   const bool exhausted = item.attempts >= policy_.max_attempts;
   const std::int64_t delay = BackoffDelayMs(policy_, item.attempts, jitter_unit);
-  return Transition(store_, id,
-                    "UPDATE outbox SET state=?3, last_error=?4, next_attempt_at=?2+?5, updated_at=?2 "
-                    "WHERE id=?1 AND state='inflight'",
-                    "only a row being sent can be marked not sent", [&](Stmt& s) {
-                      s.Bind(3, exhausted ? "dead" : "pending")
-                          .Bind(4, (exhausted ? "not sent after " + std::to_string(item.attempts) + " attempts: " : "") +
-                                       error)
-                          .Bind(5, delay);
-                    });
+  return Transition(
+      store_, id,
+      "UPDATE outbox SET state=?3, last_error=?4, next_attempt_at=?2+?5, updated_at=?2 "
+      "WHERE id=?1 AND state='inflight'",
+      "only a row being sent can be marked not sent", [&](Stmt& s) {
+        s.Bind(3, exhausted ? "dead" : "pending")
+            .Bind(4, (exhausted ? "not sent after " + std::to_string(item.attempts) + " attempts: " : "") + error)
+            .Bind(5, delay);
+      });
 }
 
 Status Outbox::MarkUnknown(std::int64_t id, const std::string& error, double jitter_unit) {
@@ -373,15 +383,15 @@ Status Outbox::MarkLookupFailed(std::int64_t id, const std::string& error, doubl
   BALCAO_ASSIGN_OR_RETURN(OutboxItem item, Get(id));
   const bool exhausted = item.lookups + 1 >= policy_.max_lookups;
   const std::int64_t delay = BackoffDelayMs(policy_, item.lookups + 1, jitter_unit);
-  return Transition(store_, id,
-                    "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2+?5, "
-                    "updated_at=?2 WHERE id=?1 AND state='unknown'",
-                    "only a row whose outcome is unknown can be looked up", [&](Stmt& s) {
-                      s.Bind(3, exhausted ? "dead" : "unknown")
-                          .Bind(4, (exhausted ? "OUTCOME UNKNOWN, lookups exhausted, check the bank: " : "lookup: ") +
-                                       error)
-                          .Bind(5, delay);
-                    });
+  return Transition(
+      store_, id,
+      "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2+?5, "
+      "updated_at=?2 WHERE id=?1 AND state='unknown'",
+      "only a row whose outcome is unknown can be looked up", [&](Stmt& s) {
+        s.Bind(3, exhausted ? "dead" : "unknown")
+            .Bind(4, (exhausted ? "OUTCOME UNKNOWN, lookups exhausted, check the bank: " : "lookup: ") + error)
+            .Bind(5, delay);
+      });
 }
 
 }  // namespace balcao::offline

@@ -35,11 +35,11 @@ enum class LookupBy {
 const char* LookupByName(LookupBy l);  // "external_id", "tags", "entity"
 
 struct OutboxRequest {
-  std::string key;           // idempotency key: lowercase [a-z0-9._:/-], 1-128 chars
-  std::string kind;          // what it is for the operator: "invoice.create", "event.ack"...
-  std::string method;        // POST, PATCH, PUT, DELETE
-  std::string path;          // "/v2/invoice", "/v2/event/123"
-  std::string body;          // JSON ("" for DELETE)
+  std::string key;     // idempotency key: lowercase [a-z0-9._:/-], 1-128 chars
+  std::string kind;    // what it is for the operator: "invoice.create", "event.ack"...
+  std::string method;  // POST, PATCH, PUT, DELETE
+  std::string path;    // "/v2/invoice", "/v2/event/123"
+  std::string body;    // JSON ("" for DELETE)
   LookupBy lookup = LookupBy::kTags;
   std::string lookup_path;   // default: path
   std::string lookup_value;  // default: key
@@ -62,13 +62,13 @@ struct OutboxItem {
   int http_status = 0;
   std::string bank_codes;  // "code: message" lines of the bank's 400
   std::string bank_id;
-  std::string response;    // the bank's answer once done (JSON)
+  std::string response;  // the bank's answer once done (JSON)
 };
 
 struct OutboxPolicy {
-  int max_attempts = 12;                             // sends before dead
-  int max_lookups = 50;                              // failed lookups before dead (still unknown!)
-  std::int64_t max_age_ms = 72LL * 3600 * 1000;      // not sent after this: dead
+  int max_attempts = 12;                         // sends before dead
+  int max_lookups = 50;                          // failed lookups before dead (still unknown!)
+  std::int64_t max_age_ms = 72LL * 3600 * 1000;  // not sent after this: dead
   std::int64_t backoff_initial_ms = 1000;
   std::int64_t backoff_max_ms = 5 * 60 * 1000;
   // An unknown outcome is looked up only this long after it became unknown (or after
@@ -83,12 +83,12 @@ struct OutboxPolicy {
 std::int64_t BackoffDelayMs(const OutboxPolicy& policy, int attempt, double unit);
 
 struct OutboxMetrics {
-  std::int64_t depth = 0;             // pending + inflight + unknown
+  std::int64_t depth = 0;  // pending + inflight + unknown
   std::int64_t unknown = 0;
-  std::int64_t failed = 0;            // failed + dead, not dropped
+  std::int64_t failed = 0;  // failed + dead, not dropped
   std::int64_t dropped = 0;
-  std::int64_t oldest_age_ms = 0;     // of the rows still in the queue
-  std::int64_t amount_at_risk = 0;    // cents of every row not done and not dropped
+  std::int64_t oldest_age_ms = 0;   // of the rows still in the queue
+  std::int64_t amount_at_risk = 0;  // cents of every row not done and not dropped
 };
 
 // What the drainer is told to do with a claimed row.
@@ -124,17 +124,18 @@ class Outbox {
   // not finished, never one in `busy_lanes` (a lane is the sale id, or the key when
   // there is none). kSend rows are committed as inflight (attempts+1) before this
   // returns; kLookup rows stay unknown. Rows past the age limit go to dead here.
-  StatusOr<std::vector<OutboxWork>> ClaimDue(std::int64_t now_ms, int limit, const std::vector<std::string>& busy_lanes);
+  StatusOr<std::vector<OutboxWork>> ClaimDue(std::int64_t now_ms, int limit,
+                                             const std::vector<std::string>& busy_lanes);
   static std::string LaneOf(const OutboxRequest& request);
   // When the next pending/unknown row becomes due (epoch ms); nullopt when none waits.
   StatusOr<std::optional<std::int64_t>> NextDueAtMs();
 
   // The outcome of a send or a lookup, applied in one transaction.
   Status MarkDone(std::int64_t id, const std::string& bank_id, const std::string& response);
-  Status MarkNotSent(std::int64_t id, const std::string& error, double jitter_unit);    // -> pending
-  Status MarkUnknown(std::int64_t id, const std::string& error, double jitter_unit);    // -> unknown
-  Status MarkFailed(std::int64_t id, const Status& bank_answer);                        // -> failed
-  Status MarkAbsent(std::int64_t id);                                                   // unknown -> pending
+  Status MarkNotSent(std::int64_t id, const std::string& error, double jitter_unit);       // -> pending
+  Status MarkUnknown(std::int64_t id, const std::string& error, double jitter_unit);       // -> unknown
+  Status MarkFailed(std::int64_t id, const Status& bank_answer);                           // -> failed
+  Status MarkAbsent(std::int64_t id);                                                      // unknown -> pending
   Status MarkLookupFailed(std::int64_t id, const std::string& error, double jitter_unit);  // stays unknown
 
   // --- the operator's side (`balcao queue`). Both are journaled in operator_actions. ---

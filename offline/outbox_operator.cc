@@ -12,8 +12,12 @@ using internal::Txn;
 Status RecordAction(Txn& txn, const char* action, std::int64_t id, const std::string& operator_name,
                     const std::string& reason) {
   Stmt stmt(txn, "INSERT INTO operator_actions (at, action, target, operator, reason) VALUES (?1, ?2, ?3, ?4, ?5)");
-  return stmt.Bind(1, internal::NowMs()).Bind(2, action).Bind(3, "outbox:" + std::to_string(id))
-      .Bind(4, operator_name).Bind(5, reason).Run();
+  return stmt.Bind(1, internal::NowMs())
+      .Bind(2, action)
+      .Bind(3, "outbox:" + std::to_string(id))
+      .Bind(4, operator_name)
+      .Bind(5, reason)
+      .Run();
 }
 
 bool Blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }

@@ -33,8 +33,7 @@ StatusOr<PrintJob> ReadJob(const Stmt& row) {
   return job;
 }
 
-Status UpdateJob(Store& store, std::int64_t id, const std::string& sql, const std::string& text,
-                 const char* rule) {
+Status UpdateJob(Store& store, std::int64_t id, const std::string& sql, const std::string& text, const char* rule) {
   return internal::GuardedUpdate(store.impl(), "print_jobs", "print job", id, sql, rule, [&](Stmt& stmt) {
     if (!text.empty()) stmt.Bind(3, text);
   });
@@ -44,10 +43,14 @@ Status UpdateJob(Store& store, std::int64_t id, const std::string& sql, const st
 
 const char* PrintJobStateName(PrintJobState s) {
   switch (s) {
-    case PrintJobState::kQueued: return "queued";
-    case PrintJobState::kPrinting: return "printing";
-    case PrintJobState::kPrinted: return "printed";
-    case PrintJobState::kFailed: return "failed";
+    case PrintJobState::kQueued:
+      return "queued";
+    case PrintJobState::kPrinting:
+      return "printing";
+    case PrintJobState::kPrinted:
+      return "printed";
+    case PrintJobState::kFailed:
+      return "failed";
   }
   return "unknown";
 }

@@ -20,10 +20,10 @@ const char* PrintJobStateName(PrintJobState s);  // "queued", "printing", "print
 
 struct PrintJob {
   std::int64_t id = 0;
-  std::string sale_id;    // may be empty (test pages, end-of-day summary)
-  std::string kind;       // "card", "pix", "invoice", "refund", "offline", "summary", "test"...
-  std::string target;     // printer address: "tcp://host:9100", "file:/dev/usb/lp0"...
-  std::string payload;    // the rendered bytes (ESC/POS)
+  std::string sale_id;  // may be empty (test pages, end-of-day summary)
+  std::string kind;     // "card", "pix", "invoice", "refund", "offline", "summary", "test"...
+  std::string target;   // printer address: "tcp://host:9100", "file:/dev/usb/lp0"...
+  std::string payload;  // the rendered bytes (ESC/POS)
   PrintJobState state = PrintJobState::kQueued;
   int attempts = 0;
   std::string last_error;  // e.g. "paper out", "connection refused"
@@ -43,7 +43,7 @@ class PrintJobs {
   StatusOr<std::optional<PrintJob>> ClaimNext(const std::string& target = "");
   Status MarkPrinted(std::int64_t id);
   Status MarkFailed(std::int64_t id, const std::string& error);  // stays visible, attempts+1
-  Status Requeue(std::int64_t id);                                // reprint (failed or printed)
+  Status Requeue(std::int64_t id);                               // reprint (failed or printed)
   StatusOr<PrintJob> Get(std::int64_t id);
   StatusOr<std::vector<PrintJob>> List(std::optional<PrintJobState> state = std::nullopt, int limit = 100);
 

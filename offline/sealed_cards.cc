@@ -53,9 +53,12 @@ SealedCardInfo ReadInfo(const Stmt& s) {
 
 const char* CardOutcomeName(CardOutcomeKind k) {
   switch (k) {
-    case CardOutcomeKind::kApproved: return "approved";
-    case CardOutcomeKind::kDeclined: return "declined";
-    case CardOutcomeKind::kExpired: return "expired";
+    case CardOutcomeKind::kApproved:
+      return "approved";
+    case CardOutcomeKind::kDeclined:
+      return "declined";
+    case CardOutcomeKind::kExpired:
+      return "expired";
   }
   return "?";
 }
@@ -218,8 +221,7 @@ StatusOr<int> SealedCards::ForwardAll(CardAuthorizer& authorizer, std::int64_t n
     auto decision = authorizer.Authorize(info, card, info.may_exist_at_bank, expired);
     card.Wipe();
     if (decision.ok()) {
-      BALCAO_RETURN_IF_ERROR(Destroy(info,
-                                     decision->approved ? CardOutcomeKind::kApproved : CardOutcomeKind::kDeclined,
+      BALCAO_RETURN_IF_ERROR(Destroy(info, decision->approved ? CardOutcomeKind::kApproved : CardOutcomeKind::kDeclined,
                                      decision->reason, decision->bank_id, now_ms));
       ++decided;
     } else if (expired && decision.status().code() == StatusCode::kNotFound) {
@@ -246,7 +248,7 @@ StatusOr<std::vector<CardOutcome>> SealedCards::UnreportedOutcomes() {
     o.amount = stmt.Int(1);
     o.masked_pan = stmt.Text(2);
     const std::string kind = stmt.Text(3);
-    o.outcome = kind == "approved" ? CardOutcomeKind::kApproved
+    o.outcome = kind == "approved"  ? CardOutcomeKind::kApproved
                 : kind == "expired" ? CardOutcomeKind::kExpired
                                     : CardOutcomeKind::kDeclined;
     o.reason = stmt.Text(4);

@@ -26,10 +26,10 @@ class SecretKey;
 
 struct StoreAndForwardSettings {
   bool enabled = false;
-  std::string kek_path;                               // 0600 file: 32 raw bytes or 64 hex digits
-  std::int64_t per_sale_cap_cents = 20'000;           // R$ 200.00
-  std::int64_t total_cap_cents = 200'000;             // R$ 2,000.00 waiting at once
-  std::int64_t max_age_ms = 24LL * 3600 * 1000;       // older: declined locally and flagged
+  std::string kek_path;                          // 0600 file: 32 raw bytes or 64 hex digits
+  std::int64_t per_sale_cap_cents = 20'000;      // R$ 200.00
+  std::int64_t total_cap_cents = 200'000;        // R$ 2,000.00 waiting at once
+  std::int64_t max_age_ms = 24LL * 3600 * 1000;  // older: declined locally and flagged
 };
 
 struct SealedCardInfo {  // what may be shown: no card data beyond BIN + last 4

@@ -11,8 +11,8 @@
 
 namespace balcao::printer {
 
-using internal::Canvas;
 using internal::Byte;
+using internal::Canvas;
 using internal::Hex;
 using internal::kDefaultSpacing;
 using internal::kNeedMore;

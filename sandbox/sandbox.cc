@@ -103,18 +103,17 @@ struct Sandbox::Impl {
         store.SetMeta("demo_workspace_id", workspace_id);
         store.SetMeta("demo_project_id", project_id);
       }));
-      BALCAO_RETURN_IF_ERROR(engine->RegisterPrincipal(
-          {"organization/" + org_id, org_id, "", org_key.public_key().ToPem()}));
-      BALCAO_RETURN_IF_ERROR(engine->RegisterPrincipal(
-          {"project/" + project_id, org_id, workspace_id, project_key.public_key().ToPem()}));
+      BALCAO_RETURN_IF_ERROR(
+          engine->RegisterPrincipal({"organization/" + org_id, org_id, "", org_key.public_key().ToPem()}));
+      BALCAO_RETURN_IF_ERROR(
+          engine->RegisterPrincipal({"project/" + project_id, org_id, workspace_id, project_key.public_key().ToPem()}));
     }
     credentials.organization_id = *store.GetMeta("demo_organization_id");
     credentials.workspace_id = *store.GetMeta("demo_workspace_id");
     credentials.project_id = *store.GetMeta("demo_project_id");
     // A key file replaced on disk (e.g. a fresh data dir over an old database) is re-registered.
     BALCAO_RETURN_IF_ERROR(engine->RegisterPrincipal({"organization/" + credentials.organization_id,
-                                                      credentials.organization_id, "",
-                                                      org_key.public_key().ToPem()}));
+                                                      credentials.organization_id, "", org_key.public_key().ToPem()}));
     return engine->RegisterPrincipal({"project/" + credentials.project_id, credentials.organization_id,
                                       credentials.workspace_id, project_key.public_key().ToPem()});
   }
@@ -226,8 +225,6 @@ const SandboxCredentials& Sandbox::credentials() const { return impl_->credentia
 const std::string& Sandbox::data_dir() const { return impl_->data_dir; }
 std::string Sandbox::webhook_public_key_pem() const { return impl_->engine->signing_key().public_key().ToPem(); }
 void Sandbox::Flush() { impl_->Flush(); }
-std::int64_t Sandbox::CountForTest(const std::string& resource) const {
-  return impl_->engine->CountForTest(resource);
-}
+std::int64_t Sandbox::CountForTest(const std::string& resource) const { return impl_->engine->CountForTest(resource); }
 
 }  // namespace balcao::sandbox

@@ -17,11 +17,11 @@ struct SandboxOptions {
   unsigned short port = 0;        // plain HTTP on 127.0.0.1; 0 picks a free port
   unsigned short https_port = 0;  // HTTPS (self-signed certificate in data_dir); 0 picks a free port
   bool https = true;
-  std::string data_dir;           // keys, credentials.json, TLS certificate; empty: a new temp dir
-  std::string db;                 // SQLite file; empty: <data_dir>/sandbox.db; ":memory:" for RAM
-  int threads = 2;                // HTTP worker threads
+  std::string data_dir;                  // keys, credentials.json, TLS certificate; empty: a new temp dir
+  std::string db;                        // SQLite file; empty: <data_dir>/sandbox.db; ":memory:" for RAM
+  int threads = 2;                       // HTTP worker threads
   int access_time_window_seconds = 300;  // accepted |Access-Time - sandbox clock|
-  int tick_millis = 250;          // how often due jobs and webhook deliveries run by themselves
+  int tick_millis = 250;                 // how often due jobs and webhook deliveries run by themselves
 };
 
 // The demo organization, workspace and project created on first start (credentials.json).
@@ -33,8 +33,8 @@ struct SandboxCredentials {
   std::string organization_private_key_path;  // organization key
   std::string project_private_key_pem;
   std::string organization_private_key_pem;
-  std::string base_url;   // http://127.0.0.1:<port>/v2
-  std::string https_url;  // https://127.0.0.1:<https_port>/v2 (empty without HTTPS)
+  std::string base_url;          // http://127.0.0.1:<port>/v2
+  std::string https_url;         // https://127.0.0.1:<https_port>/v2 (empty without HTTPS)
   std::string credentials_path;  // <data_dir>/credentials.json
   std::string tls_cert_path;     // <data_dir>/tls-cert.pem (trust it to call the HTTPS port)
 };

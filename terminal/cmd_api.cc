@@ -47,10 +47,14 @@ int Usage(const std::string& why) {
 
 const char* DeliveryName(Delivery d) {
   switch (d) {
-    case Delivery::kNotSent: return "not-sent";
-    case Delivery::kOutcomeUnknown: return "outcome-unknown";
-    case Delivery::kAnswered: return "answered";
-    default: return "local";
+    case Delivery::kNotSent:
+      return "not-sent";
+    case Delivery::kOutcomeUnknown:
+      return "outcome-unknown";
+    case Delivery::kAnswered:
+      return "answered";
+    default:
+      return "local";
   }
 }
 
@@ -172,8 +176,7 @@ Query QueryOf(const std::vector<std::string>& pairs, std::size_t from) {
 
 int ListResources() {
   json out = json::array();
-  for (const auto& ep : api::Endpoints())
-    out.push_back(std::string(ep.method) + " " + ep.path);
+  for (const auto& ep : api::Endpoints()) out.push_back(std::string(ep.method) + " " + ep.path);
   std::cout << out.dump(2) << "\n";
   return 0;
 }

@@ -2,19 +2,19 @@
 // bank configured in the environment / credentials.json, or, when none is configured, an
 // embedded sandbox started in-process, where --autopay makes the simulated payer pay.
 // Exit: 0 paid, 3 declined/expired/canceled, 2 errors (1 for bad arguments).
+#include <curl/curl.h>
+#include <qrencode.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <curl/curl.h>
-#include <nlohmann/json.hpp>
-#include <qrencode.h>
 
 #include "api/bank.h"
 #include "checkout/driver.h"
@@ -45,13 +45,11 @@ struct Args {
 
 // Draws `text` as a QR with Unicode half blocks (two modules per character row).
 void DrawQr(const std::string& text) {
-  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(
-      QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1), &QRcode_free);
+  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1),
+                                                     &QRcode_free);
   if (!qr) return;
   const int w = qr->width, quiet = 2;
-  auto dark = [&](int x, int y) {
-    return x >= 0 && y >= 0 && x < w && y < w && (qr->data[y * w + x] & 1);
-  };
+  auto dark = [&](int x, int y) { return x >= 0 && y >= 0 && x < w && y < w && (qr->data[y * w + x] & 1); };
   for (int y = -quiet; y < w + quiet; y += 2) {
     std::string line;
     for (int x = -quiet; x < w + quiet; ++x) {
@@ -71,7 +69,8 @@ bool Simulate(const std::string& base, const std::string& route, const nlohmann:
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_POSTFIELDS, text.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
+  curl_easy_setopt(
+      curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
   long status = 0;
   const bool ok = curl_easy_perform(curl) == CURLE_OK &&
                   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && status == 200;
@@ -98,17 +97,28 @@ int RunCheckout(const std::vector<std::string>& argv) {
     const std::string& k = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argv.size() ? argv[++i] : std::string(); };
     if (k == "--help" || k == "-h") return std::fputs(kUsage, stdout), 0;
-    if (k == "--amount") a.amount = std::atoll(value().c_str());
-    else if (k == "--method") a.method = value();
-    else if (k == "--installments") a.installments = std::atoi(value().c_str());
-    else if (k == "--card-file") a.card_file = value();
-    else if (k == "--customer-name") a.customer_name = value();
-    else if (k == "--customer-tax-id") a.customer_tax_id = value();
-    else if (k == "--journal") a.journal = value();
-    else if (k == "--timeout") a.timeout_s = std::atoi(value().c_str());
-    else if (k == "--autopay") a.autopay = true;
-    else if (k == "--json") a.json = true;
-    else return Fail("unknown option '" + k + "'\n" + kUsage, 1);
+    if (k == "--amount")
+      a.amount = std::atoll(value().c_str());
+    else if (k == "--method")
+      a.method = value();
+    else if (k == "--installments")
+      a.installments = std::atoi(value().c_str());
+    else if (k == "--card-file")
+      a.card_file = value();
+    else if (k == "--customer-name")
+      a.customer_name = value();
+    else if (k == "--customer-tax-id")
+      a.customer_tax_id = value();
+    else if (k == "--journal")
+      a.journal = value();
+    else if (k == "--timeout")
+      a.timeout_s = std::atoi(value().c_str());
+    else if (k == "--autopay")
+      a.autopay = true;
+    else if (k == "--json")
+      a.json = true;
+    else
+      return Fail("unknown option '" + k + "'\n" + kUsage, 1);
   }
   checkout::Method method;
   if (a.amount <= 0) return Fail("--amount must be positive cents", 1);
@@ -123,7 +133,8 @@ int RunCheckout(const std::vector<std::string>& argv) {
     options.https = false;
     options.tick_millis = 100;
     auto started = sandbox::Sandbox::Start(options);
-    if (!started.ok()) return Fail("no bank configured and the embedded sandbox failed: " + started.status().ToString());
+    if (!started.ok())
+      return Fail("no bank configured and the embedded sandbox failed: " + started.status().ToString());
     embedded = std::move(*started);
     client = api::Client::FromEnvironment(embedded->credentials().credentials_path);
     if (!client.ok()) return Fail(client.status().ToString());
@@ -131,9 +142,10 @@ int RunCheckout(const std::vector<std::string>& argv) {
   const std::string sim_base = embedded ? "http://127.0.0.1:" + std::to_string(embedded->port()) : "";
   if (a.autopay && !embedded) return Fail("--autopay needs the embedded sandbox (no bank configured)", 1);
 
-  const std::string journal_path = a.journal.empty()
-      ? (std::filesystem::temp_directory_path() / ("balcao-checkout-" + MintSaleId() + ".db")).string()
-      : a.journal;
+  const std::string journal_path =
+      a.journal.empty()
+          ? (std::filesystem::temp_directory_path() / ("balcao-checkout-" + MintSaleId() + ".db")).string()
+          : a.journal;
   auto store = offline::Store::Open(journal_path);
   if (!store.ok()) return Fail(store.status().ToString());
   offline::Journal journal(**store);
@@ -186,15 +198,20 @@ int RunCheckout(const std::vector<std::string>& argv) {
 
   const bool paid = std::holds_alternative<checkout::Paid>(sale->state);
   if (a.json) {
-    nlohmann::json out = {{"id", id}, {"method", a.method}, {"status", paid ? "paid" : "not-paid"},
+    nlohmann::json out = {{"id", id},
+                          {"method", a.method},
+                          {"status", paid ? "paid" : "not-paid"},
                           {"state", checkout::StateName(static_cast<int>(sale->state.index()))},
-                          {"amount", sale->amount}, {"collected", sale->collected()}};
+                          {"amount", sale->amount},
+                          {"collected", sale->collected()}};
     nlohmann::json ids = nlohmann::json::array();
-    for (const checkout::EntityRef& ref : sale->created) ids.push_back(std::string(checkout::Name(ref.kind)) + "/" + ref.id);
+    for (const checkout::EntityRef& ref : sale->created)
+      ids.push_back(std::string(checkout::Name(ref.kind)) + "/" + ref.id);
     out["bank_ids"] = ids;
     std::printf("%s\n", out.dump().c_str());
   } else {
-    std::printf("sale %s: %s\n", id.c_str(), paid ? "paid" : checkout::StateName(static_cast<int>(sale->state.index())));
+    std::printf("sale %s: %s\n", id.c_str(),
+                paid ? "paid" : checkout::StateName(static_cast<int>(sale->state.index())));
   }
   return paid ? 0 : 3;
 }

@@ -4,6 +4,8 @@
 // Secure challenge the customer passes on their phone, a declined card, and an invoice.
 // Every screen the cashier would see is printed, each receipt is rendered as text (and
 // saved as ESC/POS bytes), and the bank's ledger is shown at the end.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,8 +13,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "api/bank.h"
 #include "checkout/driver.h"
@@ -149,10 +149,14 @@ int RunDemo(const std::vector<std::string>& args) {
   std::string out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") return std::fputs(kUsage, stdout), 0;
-    if (args[i] == "--keep") keep = true;
-    else if (args[i] == "--quiet-qr") demo.draw_qr = false;
-    else if (args[i] == "--out" && i + 1 < args.size()) out = args[++i];
-    else return std::fprintf(stderr, "balcao demo: unknown option '%s'\n%s", args[i].c_str(), kUsage), 1;
+    if (args[i] == "--keep")
+      keep = true;
+    else if (args[i] == "--quiet-qr")
+      demo.draw_qr = false;
+    else if (args[i] == "--out" && i + 1 < args.size())
+      out = args[++i];
+    else
+      return std::fprintf(stderr, "balcao demo: unknown option '%s'\n%s", args[i].c_str(), kUsage), 1;
   }
   demo.out = out.empty() ? std::filesystem::path("balcao-demo") : std::filesystem::path(out);
   std::error_code ec;
@@ -174,15 +178,16 @@ int RunDemo(const std::vector<std::string>& args) {
   auto store = offline::Store::Open((demo.out / "balcao.db").string());
   if (!store.ok()) return std::fprintf(stderr, "balcao demo: store: %s\n", store.status().ToString().c_str()), 2;
   offline::Journal journal(**store);
-  demo.store.merchant = {"PADARIA BALCAO", "Padaria Balcao Ltda", "11222333000181", "Rua Augusta, 1500",
-                         "Sao Paulo - SP", "BALCAO-01"};
+  demo.store.merchant = {"PADARIA BALCAO",    "Padaria Balcao Ltda", "11222333000181",
+                         "Rua Augusta, 1500", "Sao Paulo - SP",      "BALCAO-01"};
   demo.driver = std::make_unique<checkout::Driver>(
       api::Bank(*client), journal, SystemClock::Instance(),
       [&demo](const std::string& sale_id, const checkout::Effect& effect) { OnEffect(demo, sale_id, effect); });
 
   const std::vector<ScriptedSale> sales = {
       {"Pix", 2590, checkout::Method::kPix, Customer::kPaysPix},
-      {"Card, approved, 3 installments", 12000, checkout::Method::kCard, Customer::kPresentsCard, "4242424242424242", 3},
+      {"Card, approved, 3 installments", 12000, checkout::Method::kCard, Customer::kPresentsCard, "4242424242424242",
+       3},
       {"Card with a 3-D Secure challenge", 8000, checkout::Method::kCard, Customer::kPassesChallenge,
        "5500000000000004"},
       {"Card declined (insufficient funds)", 4500, checkout::Method::kCard, Customer::kPresentsCard,

@@ -10,11 +10,10 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/crypto.h"
 #include "api/events.h"
@@ -120,9 +119,10 @@ int RunEvent(const std::vector<std::string>& args) {
       std::fputs(kUsage, stdout);
       return 0;
     }
-    std::string* target = a == "--public-key" ? &key_file : a == "--signature" ? &signature
-                                                          : a == "--body"      ? &body_file
-                                                                               : nullptr;
+    std::string* target = a == "--public-key"  ? &key_file
+                          : a == "--signature" ? &signature
+                          : a == "--body"      ? &body_file
+                                               : nullptr;
     if (target == nullptr) return Usage("unknown option '" + a + "'");
     if (i + 1 >= args.size()) return Usage(a + " needs a value");
     *target = args[++i];

@@ -90,17 +90,26 @@ std::int64_t NowMs() { return SystemClock::Instance().Now() / 1000; }
 
 json ToJson(const OutboxItem& item) {
   const auto& r = item.request;
-  return json{{"id", item.id},           {"key", r.key},
-              {"kind", r.kind},          {"method", r.method},
-              {"path", r.path},          {"lookup", offline::LookupByName(r.lookup)},
-              {"lookupPath", r.lookup_path}, {"saleId", r.sale_id},
-              {"amount", r.amount},      {"state", offline::OutboxStateName(item.state)},
-              {"attempts", item.attempts}, {"lookups", item.lookups},
-              {"reachedBank", item.reached_bank}, {"dropped", item.dropped},
+  return json{{"id", item.id},
+              {"key", r.key},
+              {"kind", r.kind},
+              {"method", r.method},
+              {"path", r.path},
+              {"lookup", offline::LookupByName(r.lookup)},
+              {"lookupPath", r.lookup_path},
+              {"saleId", r.sale_id},
+              {"amount", r.amount},
+              {"state", offline::OutboxStateName(item.state)},
+              {"attempts", item.attempts},
+              {"lookups", item.lookups},
+              {"reachedBank", item.reached_bank},
+              {"dropped", item.dropped},
               {"createdAt", FormatTimestamp(item.created_at_ms * 1000)},
               {"nextAttemptAt", FormatTimestamp(item.next_attempt_at_ms * 1000)},
-              {"lastError", item.last_error}, {"httpStatus", item.http_status},
-              {"bankCodes", item.bank_codes}, {"bankId", item.bank_id}};
+              {"lastError", item.last_error},
+              {"httpStatus", item.http_status},
+              {"bankCodes", item.bank_codes},
+              {"bankId", item.bank_id}};
 }
 
 int Fail(const Status& s) {
@@ -214,8 +223,7 @@ int Metrics(offline::Store& store, Outbox& outbox, const Args& args) {
 
 int Drain(offline::Store& store, Outbox& outbox, const Args& args) {
 #if defined(BALCAO_OFFLINE_HAS_API)
-  if (!store.is_owner())
-    return Fail(UnavailableError("another process (the service?) owns the store and drains it"));
+  if (!store.is_owner()) return Fail(UnavailableError("another process (the service?) owns the store and drains it"));
   auto client = offline::DrainerClient(args.Get("--credentials"));
   if (!client.ok()) return Fail(client.status());
   offline::ApiGateway bank(*client);

@@ -1,11 +1,11 @@
 // `balcao sandbox`: runs the local bank sandbox until interrupted (docs/sandbox.md).
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "sandbox/sandbox.h"
 #include "terminal/command.h"
@@ -66,10 +66,11 @@ int RunSandbox(const std::vector<std::string>& args) {
   }
   auto& sb = **started;
   const auto& c = sb.credentials();
-  std::printf("balcao sandbox listening\n  http:  %s\n  https: %s\n  simulation: http://127.0.0.1:%u/sandbox\n"
-              "  credentials: %s\n  project: %s  organization: %s  workspace: %s\n",
-              c.base_url.c_str(), c.https_url.empty() ? "(off)" : c.https_url.c_str(), sb.port(),
-              c.credentials_path.c_str(), c.project_id.c_str(), c.organization_id.c_str(), c.workspace_id.c_str());
+  std::printf(
+      "balcao sandbox listening\n  http:  %s\n  https: %s\n  simulation: http://127.0.0.1:%u/sandbox\n"
+      "  credentials: %s\n  project: %s  organization: %s  workspace: %s\n",
+      c.base_url.c_str(), c.https_url.empty() ? "(off)" : c.https_url.c_str(), sb.port(), c.credentials_path.c_str(),
+      c.project_id.c_str(), c.organization_id.c_str(), c.workspace_id.c_str());
   std::fflush(stdout);
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);

@@ -30,6 +30,5 @@ struct CommandRegistrar {
 #define BALCAO_COMMAND_CONCAT_INNER(a, b) a##b
 #define BALCAO_COMMAND_CONCAT(a, b) BALCAO_COMMAND_CONCAT_INNER(a, b)
 // BALCAO_COMMAND("keys", "create and inspect API key pairs", RunKeys);
-#define BALCAO_COMMAND(name, summary, fn)                                                      \
-  static const ::balcao::terminal::CommandRegistrar BALCAO_COMMAND_CONCAT(balcao_command_, \
-                                                                           __LINE__)(name, summary, fn)
+#define BALCAO_COMMAND(name, summary, fn) \
+  static const ::balcao::terminal::CommandRegistrar BALCAO_COMMAND_CONCAT(balcao_command_, __LINE__)(name, summary, fn)

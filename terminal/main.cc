@@ -23,7 +23,8 @@ namespace {
 int PrintHelp(FILE* out) {
   std::fprintf(out, "balcao %s: card and Pix acceptance terminal service\n\nusage: balcao <command> [options]\n\n",
                BALCAO_VERSION);
-  for (const auto& [name, cmd] : CommandRegistry()) std::fprintf(out, "  %-18s %s\n", name.c_str(), cmd.summary.c_str());
+  for (const auto& [name, cmd] : CommandRegistry())
+    std::fprintf(out, "  %-18s %s\n", name.c_str(), cmd.summary.c_str());
   std::fprintf(out, "\n`balcao <command> --help` describes a command's options.\n");
   return 0;
 }

@@ -1,9 +1,9 @@
 #include "api/internal/crypto_encoding.h"
 
+#include <openssl/crypto.h>
+
 #include <array>
 #include <string>
-
-#include <openssl/crypto.h>
 
 #include "api/crypto.h"
 
@@ -232,7 +232,8 @@ Status ReadInteger(std::string_view& in, Scalar& out, const char* name) {
     return InvalidArgumentError(std::string("signature DER: ") + name + " is longer than 32 bytes");
   }
   out.fill(0);
-  for (std::size_t i = 0; i < value.size(); ++i) out[out.size() - value.size() + i] = static_cast<std::uint8_t>(value[i]);
+  for (std::size_t i = 0; i < value.size(); ++i)
+    out[out.size() - value.size() + i] = static_cast<std::uint8_t>(value[i]);
   const Scalar zero{};
   if (CompareScalars(out, zero) == 0 || CompareScalars(out, kCurveOrder) >= 0) {
     return InvalidArgumentError(std::string("signature DER: ") + name + " is outside [1, n-1]");

@@ -45,10 +45,10 @@ const std::set<std::string, std::less<>>& UnknownIdCodes() {
 
 bool IsStateCode(std::string_view code) {
   static const std::set<std::string, std::less<>> codes = {
-      "invalidOperation",  "invalidAction",     "immediatePaymentOutOfTime", "finalHolmesStatus",
-      "repeatedHolmes",    "invalidCredentials", "invalidProject",           "invalidOrganization",
-      "invalidWorkspace",  "invalidSignature",  "invalidAccessId",           "invalidAccessTime",
-      "invalidAccessSignature", "expiredAccessTime", "unauthorized",         "blockedWorkspace"};
+      "invalidOperation",   "invalidAction",     "immediatePaymentOutOfTime", "finalHolmesStatus", "repeatedHolmes",
+      "invalidCredentials", "invalidProject",    "invalidOrganization",       "invalidWorkspace",  "invalidSignature",
+      "invalidAccessId",    "invalidAccessTime", "invalidAccessSignature",    "expiredAccessTime", "unauthorized",
+      "blockedWorkspace"};
   return codes.count(code) != 0;
 }
 

@@ -5,8 +5,7 @@
 namespace balcao::api::internal {
 namespace {
 
-Status Parse(std::string_view text, std::string_view what, nlohmann::json& out, StatusCode code,
-             const char* prefix) {
+Status Parse(std::string_view text, std::string_view what, nlohmann::json& out, StatusCode code, const char* prefix) {
   // allow_exceptions=false: a syntax error yields a "discarded" value instead of a throw.
   out = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (!out.is_discarded()) return OkStatus();

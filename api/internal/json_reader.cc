@@ -49,8 +49,15 @@ char JsonReader::Peek() {
   if (pos_ >= text_.size()) Fail("unexpected end of input");
   const char c = text_[pos_];
   switch (c) {
-    case '{': case '[': case '"': case 'n': case 't': case 'f': return c;
-    default: return (c == '-' || (c >= '0' && c <= '9')) ? '0' : (Fail("unexpected character"), c);
+    case '{':
+    case '[':
+    case '"':
+    case 'n':
+    case 't':
+    case 'f':
+      return c;
+    default:
+      return (c == '-' || (c >= '0' && c <= '9')) ? '0' : (Fail("unexpected character"), c);
   }
 }
 
@@ -105,7 +112,8 @@ void JsonReader::ReadString(std::string& out) {
   out.clear();
   // Fast path: no escapes.
   std::size_t end = pos_;
-  while (end < text_.size() && text_[end] != '"' && text_[end] != '\\' && static_cast<unsigned char>(text_[end]) >= 0x20)
+  while (end < text_.size() && text_[end] != '"' && text_[end] != '\\' &&
+         static_cast<unsigned char>(text_[end]) >= 0x20)
     ++end;
   out.assign(text_.data() + pos_, end - pos_);
   pos_ = end;
@@ -121,14 +129,30 @@ void JsonReader::ReadString(std::string& out) {
     if (pos_ >= text_.size()) Fail("unterminated string");
     const char e = text_[pos_++];
     switch (e) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '/': out += '/'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         const auto hex4 = [&]() -> std::uint32_t {
           if (pos_ + 4 > text_.size()) Fail("truncated \\u escape");
@@ -136,10 +160,14 @@ void JsonReader::ReadString(std::string& out) {
           for (int i = 0; i < 4; ++i) {
             const char h = text_[pos_++];
             v <<= 4;
-            if (h >= '0' && h <= '9') v |= static_cast<std::uint32_t>(h - '0');
-            else if (h >= 'a' && h <= 'f') v |= static_cast<std::uint32_t>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') v |= static_cast<std::uint32_t>(h - 'A' + 10);
-            else Fail("bad \\u escape");
+            if (h >= '0' && h <= '9')
+              v |= static_cast<std::uint32_t>(h - '0');
+            else if (h >= 'a' && h <= 'f')
+              v |= static_cast<std::uint32_t>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+              v |= static_cast<std::uint32_t>(h - 'A' + 10);
+            else
+              Fail("bad \\u escape");
           }
           return v;
         };

@@ -84,9 +84,12 @@ void Read(JsonReader& r, bool& out) {
   if (k != '"') throw ModelError("expected a boolean");
   std::string s;
   r.ReadString(s);  // Python's str(bool)
-  if (s == "true" || s == "True") out = true;
-  else if (s == "false" || s == "False") out = false;
-  else throw ModelError("expected a boolean, got \"" + s.substr(0, 32) + "\"");
+  if (s == "true" || s == "True")
+    out = true;
+  else if (s == "false" || s == "False")
+    out = false;
+  else
+    throw ModelError("expected a boolean, got \"" + s.substr(0, 32) + "\"");
 }
 
 void Read(JsonReader& r, RawJson& out) {
@@ -179,7 +182,6 @@ void WriteField(json& j, const char* key, const std::optional<T>& v) {
   }
 }
 
-
 // An object's members into a model; unknown members are skipped.
 template <class T>
 void ReadObject(JsonReader& r, T& out) {
@@ -213,22 +215,22 @@ std::string WriteText(const T& in) {
 }  // namespace internal
 
 #define BALCAO_READ_MEMBER(type, member, k) \
-  if (key == k) {                            \
-    internal::ReadField(r, k, out.member);   \
-    return true;                             \
+  if (key == k) {                           \
+    internal::ReadField(r, k, out.member);  \
+    return true;                            \
   }
 #define BALCAO_WRITE_FIELD(type, member, key) internal::WriteField(j, key, in.member);
-#define BALCAO_MODEL_CODEC(Name, FIELDS)                                        \
-  bool ReadMember(internal::JsonReader& r, std::string_view key, Name& out) {  \
-    FIELDS(BALCAO_READ_MEMBER)                                                  \
-    return false;                                                               \
-  }                                                                             \
-  void ReadModel(internal::JsonReader& r, Name& out) { internal::ReadObject(r, out); } \
+#define BALCAO_MODEL_CODEC(Name, FIELDS)                                                         \
+  bool ReadMember(internal::JsonReader& r, std::string_view key, Name& out) {                    \
+    FIELDS(BALCAO_READ_MEMBER)                                                                   \
+    return false;                                                                                \
+  }                                                                                              \
+  void ReadModel(internal::JsonReader& r, Name& out) { internal::ReadObject(r, out); }           \
   Status ParseModel(std::string_view text, Name& out) { return internal::ParseText(text, out); } \
-  std::string ToJsonText(const Name& in) { return internal::WriteText(in); }   \
-  void ToJson(const Name& in, nlohmann::json& j) {                              \
-    j = nlohmann::json::object();                                               \
-    FIELDS(BALCAO_WRITE_FIELD)                                                  \
+  std::string ToJsonText(const Name& in) { return internal::WriteText(in); }                     \
+  void ToJson(const Name& in, nlohmann::json& j) {                                               \
+    j = nlohmann::json::object();                                                                \
+    FIELDS(BALCAO_WRITE_FIELD)                                                                   \
   }
 
 BALCAO_MODEL_CODEC(Rule, BALCAO_RULE_FIELDS)

@@ -165,15 +165,15 @@ Status CheckFilters(const Target& t, const ListParams& params) {
     std::string list;
     for (auto a : accepted)
       if (a != "cursor" && a != "limit" && a != "fields") list += (list.empty() ? "" : ", ") + std::string(a);
-    return InvalidArgumentError(BasePath(t) + " has no filter '" + name + "'; it accepts: " +
-                                (list.empty() ? std::string("none") : list));
+    return InvalidArgumentError(BasePath(t) + " has no filter '" + name +
+                                "'; it accepts: " + (list.empty() ? std::string("none") : list));
   }
   return OkStatus();
 }
 
 Status Require(const Target& t, Op op, std::string_view what) {
-  const bool has = t.log ? (op == kList || op == kGet) ? t.spec->Has(kLogs) : op == kPdf && t.spec->Has(kLogPdf)
-                         : t.spec->Has(op);
+  const bool has =
+      t.log ? (op == kList || op == kGet) ? t.spec->Has(kLogs) : op == kPdf && t.spec->Has(kLogPdf) : t.spec->Has(op);
   if (has) return OkStatus();
   return FailedPreconditionError(BasePath(t) + " has no " + std::string(what) + " route");
 }

@@ -1,15 +1,15 @@
 // CPU cost of the crypto on the request and webhook paths: signing one request
 // (wire.md §2), verifying one delivery, parsing one event; and OpenSSL's own secp256k1
 // signing as the reference that made us pick libsecp256k1 (docs/api-crypto.md).
-#include <fstream>
-#include <memory>
-#include <sstream>
-#include <string>
-
 #include <benchmark/benchmark.h>
-#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
 
 #include "api/crypto.h"
 #include "api/events.h"
@@ -79,8 +79,8 @@ BENCHMARK(BM_LoadPrivateKeyPem);
 void BM_OpensslSignRequestReference(benchmark::State& state) {
   const std::string pem = PrivateKey::Generate().ToPem();
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
-  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> pkey(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr),
-                                                          EVP_PKEY_free);
+  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> pkey(
+      PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr), EVP_PKEY_free);
   unsigned char sig[80];
   for (auto _ : state) {
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);

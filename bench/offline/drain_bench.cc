@@ -39,15 +39,16 @@ void BM_DrainToSandbox(benchmark::State& state) {
       r.kind = "invoice.create";
       r.method = "POST";
       r.path = "/v2/invoice";
-      r.body = nlohmann::json{{"invoices", {{{"amount", 1000}, {"name", "Ana Lima"}, {"taxId", "33745107608"},
-                                             {"tags", {r.key}}}}}}.dump();
+      r.body = nlohmann::json{{"invoices",
+                               {{{"amount", 1000}, {"name", "Ana Lima"}, {"taxId", "33745107608"}, {"tags", {r.key}}}}}}
+                   .dump();
       r.sale_id = r.key;
       requests.push_back(std::move(r));
     }
     if (!outbox.EnqueueAll(requests).ok()) return state.SkipWithError("enqueue failed");
     state.ResumeTiming();
-    auto stats = DrainNow(outbox, bank, {.concurrency = 4}, true,
-                          std::chrono::steady_clock::now() + std::chrono::minutes(5));
+    auto stats =
+        DrainNow(outbox, bank, {.concurrency = 4}, true, std::chrono::steady_clock::now() + std::chrono::minutes(5));
     if (!stats.ok() || stats->done != rows) return state.SkipWithError("drain failed");
     total += rows;
   }

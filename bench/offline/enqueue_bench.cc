@@ -68,8 +68,10 @@ void BM_RawSqliteInsert(benchmark::State& state) {
                " sale_id TEXT, amount INTEGER, created_at INTEGER);",
                nullptr, nullptr, nullptr);
   sqlite3_stmt* insert = nullptr;
-  sqlite3_prepare_v2(db, "INSERT INTO q (key, kind, method, path, body, sale_id, amount, created_at) "
-                         "VALUES (?1, 'invoice.create', 'POST', '/v2/invoice', ?2, ?1, 1990, 0)", -1, &insert, nullptr);
+  sqlite3_prepare_v2(db,
+                     "INSERT INTO q (key, kind, method, path, body, sale_id, amount, created_at) "
+                     "VALUES (?1, 'invoice.create', 'POST', '/v2/invoice', ?2, ?1, 1990, 0)",
+                     -1, &insert, nullptr);
   const int batch = static_cast<int>(state.range(0));
   std::int64_t i = 0;
   for (auto _ : state) {

@@ -16,12 +16,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "api/crypto.h"
 #include "sandbox/sandbox.h"
@@ -87,8 +86,9 @@ struct Signer {
   std::string Build(const std::string& method, const std::string& path, const std::string& body) const {
     const std::string time = std::to_string(std::time(nullptr));
     const std::string signature = key.Sign(access_id + ":" + time + ":" + body);
-    return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccess-Id: " +
-           access_id + "\r\nAccess-Time: " + time + "\r\nAccess-Signature: " + signature +
+    return method + " " + path +
+           " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccess-Id: " + access_id +
+           "\r\nAccess-Time: " + time + "\r\nAccess-Signature: " + signature +
            "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   }
 };
@@ -101,7 +101,9 @@ std::string ReadFile(const std::string& path) {
 }
 
 Json Invoice(int i) {
-  return {{"amount", 1000 + i % 5000}, {"name", "Load Test Payer"}, {"taxId", "33745107608"},
+  return {{"amount", 1000 + i % 5000},
+          {"name", "Load Test Payer"},
+          {"taxId", "33745107608"},
           {"tags", {"load", "sale-" + std::to_string(i)}}};
 }
 

@@ -1,7 +1,6 @@
 #include "checkout/internal/bank_calls.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -19,9 +18,7 @@ Failure Classify(const Status& s) {
   }
   return Failure::kRejected;
 }
-Event Failed(Call call, const Status& s, UnixMicros now) {
-  return CallFailed{call, Classify(s), s.message(), now};
-}
+Event Failed(Call call, const Status& s, UnixMicros now) { return CallFailed{call, Classify(s), s.message(), now}; }
 template <typename T>
 T Or(const std::optional<T>& v, T fallback = T{}) {
   return v ? *v : fallback;
@@ -45,8 +42,13 @@ Event SessionEvent(const Sale& sale, const api::MerchantSession& s, int attempt,
 Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& p, int attempt, UnixMicros now) {
   PurchaseStatus status = PurchaseStatus::kCreated;
   ParseName(Or(p.status), status);
-  return PurchaseSeen{AttemptFromTags(sale, p.tags, attempt), Or(p.id), status, Or(p.amount, std::int64_t{0}),
-                      Or(p.challenge_url), "", now};
+  return PurchaseSeen{AttemptFromTags(sale, p.tags, attempt),
+                      Or(p.id),
+                      status,
+                      Or(p.amount, std::int64_t{0}),
+                      Or(p.challenge_url),
+                      "",
+                      now};
 }
 Event BrcodeEvent(const Sale& sale, const api::DynamicBrcode& b, int attempt, UnixMicros now) {
   return BrcodeCreated{attempt, Or(b.uuid), Or(b.id),
@@ -108,8 +110,10 @@ Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& c
           p.billing_street_line1 = "Loja";
           p.billing_street_line2 = "Balcao";
           p.billing_zip_code = "01000-000";
-          nlohmann::json metadata = {{"userAgent", browser.user_agent}, {"userIp", browser.user_ip},
-                                     {"language", browser.language}, {"timezoneOffset", browser.timezone_offset}};
+          nlohmann::json metadata = {{"userAgent", browser.user_agent},
+                                     {"userIp", browser.user_ip},
+                                     {"language", browser.language},
+                                     {"timezoneOffset", browser.timezone_offset}};
           p.metadata = api::RawJson{metadata.dump()};
           auto made = bank.CreateSessionPurchase(c.session_uuid, p);
           if (!made.ok()) return Failed(Call::kCreatePurchase, made.status(), now);

@@ -14,9 +14,7 @@ AwaitingCard EnterSession(Out& o, int attempt, const SessionCreated& ev) {
   o.Display(Screen::kEnterCard, "", "", "", ev.expires_at);
   return AwaitingCard{attempt, CardSession{ev.session_id, ev.uuid, ev.expires_at}, ""};
 }
-FindByTag SessionLookup(const Out& o, int attempt) {
-  return FindByTag{EntityKind::kSession, attempt, o.Tag(attempt)};
-}
+FindByTag SessionLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kSession, attempt, o.Tag(attempt)}; }
 FindByTag PurchaseLookup(const Out& o, int attempt) {
   return FindByTag{EntityKind::kPurchase, attempt, o.Tag(attempt)};
 }
@@ -75,8 +73,7 @@ Verdict CardAcceptable(const Sale& sale, const AwaitingCard& st, const SubmitCar
   return "installment count not allowed by the store's policy";
 }
 Charging ChargeCard(Out& o, const AwaitingCard& st, const SubmitCard& ev) {
-  o.Call(CreatePurchase{st.attempt, st.session.uuid, ev.card_ref, ev.funding, ev.installments,
-                        o.sale.amount});
+  o.Call(CreatePurchase{st.attempt, st.session.uuid, ev.card_ref, ev.funding, ev.installments, o.sale.amount});
   o.Display(Screen::kWorking);
   return Charging{st.attempt, st.session, ev.card_mask};
 }
@@ -112,8 +109,8 @@ namespace {
 Challenge OpenChallenge(Out& o, int attempt, const CardSession& session, const std::string& mask,
                         const PurchaseSeen& ev) {
   o.Remember({EntityKind::kPurchase, ev.purchase_id, attempt});
-  o.Display(Screen::kChallengeQr, "scan to confirm the purchase with your bank", ev.challenge_url,
-            ev.challenge_url, session.expires_at);
+  o.Display(Screen::kChallengeQr, "scan to confirm the purchase with your bank", ev.challenge_url, ev.challenge_url,
+            session.expires_at);
   o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
   o.Arm(Timer::kSessionExpiry, session.expires_at);
   return Challenge{attempt, session, ev.purchase_id, ev.challenge_url, mask};

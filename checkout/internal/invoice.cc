@@ -15,9 +15,7 @@ ShowingInvoice EnterInvoice(Out& o, int attempt, const InvoiceCreated& ev) {
   o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
   return ShowingInvoice{attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
 }
-FindByTag InvoiceLookup(const Out& o, int attempt) {
-  return FindByTag{EntityKind::kInvoice, attempt, o.Tag(attempt)};
-}
+FindByTag InvoiceLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kInvoice, attempt, o.Tag(attempt)}; }
 void PrintSlip(Out& o, const InvoiceInfo& invoice) {
   o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, invoice.id, invoice.brcode, ""});
 }
@@ -91,19 +89,16 @@ CancelingInvoice AskCancel(Out& o, const PayLater& st, const Cancel& ev) {
   return RequestCancel(o, st.attempt, st.invoice, ev);
 }
 Verdict CancelRefused(const Sale&, const CancelingInvoice&, const CallFailed& ev) {
-  return Require(ev.call == Call::kCancelInvoice && ev.failure == Failure::kRejected,
-                 "not a refused cancel");
+  return Require(ev.call == Call::kCancelInvoice && ev.failure == Failure::kRejected, "not a refused cancel");
 }
 Verdict CancelNotAnswered(const Sale&, const CancelingInvoice&, const CallFailed& ev) {
-  return Require(ev.call == Call::kCancelInvoice && ev.failure != Failure::kRejected,
-                 "not an unanswered cancel");
+  return Require(ev.call == Call::kCancelInvoice && ev.failure != Failure::kRejected, "not an unanswered cancel");
 }
 // The bank refused to cancel (most likely: paid meanwhile). Read the invoice; keep showing it.
 ShowingInvoice CancelFailed(Out& o, const CancelingInvoice& st, const CallFailed& ev) {
   o.Call(GetInvoice{st.invoice.id});
   o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
-  o.Display(Screen::kInvoiceQr, "could not cancel: " + ev.message, st.invoice.brcode,
-            st.invoice.link, st.invoice.due);
+  o.Display(Screen::kInvoiceQr, "could not cancel: " + ev.message, st.invoice.brcode, st.invoice.link, st.invoice.due);
   return ShowingInvoice{st.attempt, st.invoice};
 }
 CancelingInvoice ResendCancel(Out& o, const CancelingInvoice& st, const TimerFired&) {

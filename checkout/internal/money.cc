@@ -52,12 +52,10 @@ Paid MarkConfirmed(Out&, const Paid& st, const PurchaseSeen&) {
 }
 
 Verdict ReversalLeavesMoney(const Sale&, const Reversing& st, const Reversed& ev) {
-  return Require(ev.entity_id == st.payment.kept.id && ev.net_amount > 0,
-                 "not a partial reversal of the payment");
+  return Require(ev.entity_id == st.payment.kept.id && ev.net_amount > 0, "not a partial reversal of the payment");
 }
 Verdict ReversalLeavesNothing(const Sale&, const Reversing& st, const Reversed& ev) {
-  return Require(ev.entity_id == st.payment.kept.id && ev.net_amount == 0,
-                 "not a full reversal of the payment");
+  return Require(ev.entity_id == st.payment.kept.id && ev.net_amount == 0, "not a full reversal of the payment");
 }
 namespace {
 void Reduced(Out& o, const Reversing& st, const Reversed& ev) {
@@ -88,12 +86,10 @@ Refunded FullyReversed(Out& o, const Reversing& st, const Reversed& ev) {
   return Refunded{st.payment};
 }
 Verdict ReversalRefused(const Sale&, const Reversing&, const CallFailed& ev) {
-  return Require(ev.call == Call::kReversal && ev.failure == Failure::kRejected,
-                 "not a refused reversal");
+  return Require(ev.call == Call::kReversal && ev.failure == Failure::kRejected, "not a refused reversal");
 }
 Verdict ReversalNotAnswered(const Sale&, const Reversing&, const CallFailed& ev) {
-  return Require(ev.call == Call::kReversal && ev.failure != Failure::kRejected,
-                 "not an unanswered reversal");
+  return Require(ev.call == Call::kReversal && ev.failure != Failure::kRejected, "not an unanswered reversal");
 }
 Paid ReversalFailed(Out& o, const Reversing& st, const CallFailed& ev) {
   o.Display(Screen::kPaid, "reversal refused by the bank: " + ev.message);
@@ -112,8 +108,7 @@ Verdict AboutThePayment(const Sale&, const Reversing& st, const InvoiceSeen& ev)
 
 // ---- any-state rows ----
 Verdict LateCharge(const Sale& sale, const PurchaseSeen& ev) {
-  return Require(CardAttemptOfThisSale(sale, ev.attempt) && IsCharged(ev.status) &&
-                     !sale.FindMoney(ev.purchase_id),
+  return Require(CardAttemptOfThisSale(sale, ev.attempt) && IsCharged(ev.status) && !sale.FindMoney(ev.purchase_id),
                  "not a new charge of this sale");
 }
 void FlagLateCharge(Out& o, const PurchaseSeen& ev) {
@@ -148,8 +143,7 @@ Verdict DepositAlreadyCounted(const Sale& sale, const DepositSeen& ev) {
   return Require(sale.FindMoney(ev.deposit_id) != nullptr, "deposit not counted yet");
 }
 Verdict LateInvoicePayment(const Sale& sale, const InvoiceSeen& ev) {
-  return Require(sale.Knows(EntityKind::kInvoice, ev.invoice_id) && IsPaid(ev.status) &&
-                     !sale.FindMoney(ev.invoice_id),
+  return Require(sale.Knows(EntityKind::kInvoice, ev.invoice_id) && IsPaid(ev.status) && !sale.FindMoney(ev.invoice_id),
                  "not a new payment of an invoice of this sale");
 }
 void FlagLateInvoicePayment(Out& o, const InvoiceSeen& ev) {
@@ -159,8 +153,7 @@ void FlagLateInvoicePayment(Out& o, const InvoiceSeen& ev) {
 }
 Verdict InvoiceReducedElsewhere(const Sale& sale, const InvoiceSeen& ev) {
   const Money* line = sale.FindMoney(ev.invoice_id);
-  return Require(line && !IsOpen(ev.status) && ev.amount < line->net(),
-                 "no reduction of a counted invoice");
+  return Require(line && !IsOpen(ev.status) && ev.amount < line->net(), "no reduction of a counted invoice");
 }
 void RecordReduction(Out& o, const InvoiceSeen& ev) {
   const Cents before = o.Line(ev.invoice_id)->net();
@@ -173,8 +166,7 @@ Verdict InvoiceOfThisSale(const Sale& sale, const InvoiceSeen& ev) {
 Verdict FlaggedAndSigned(const Sale& sale, const ReturnLateMoney& ev) {
   if (!Signed(ev.operator_id, ev.reason)) return "operator and reason are required";
   const Money* line = sale.FindMoney(ev.entity_id);
-  return Require(line && line->role == MoneyRole::kLate && line->net() > 0,
-                 "no late money left on that entity");
+  return Require(line && line->role == MoneyRole::kLate && line->net() > 0, "no late money left on that entity");
 }
 void ReturnLate(Out& o, const ReturnLateMoney& ev) {
   Money* line = o.Line(ev.entity_id);
@@ -183,8 +175,7 @@ void ReturnLate(Out& o, const ReturnLateMoney& ev) {
 }
 Verdict LateMoneyReturned(const Sale& sale, const Reversed& ev) {
   const Money* line = sale.FindMoney(ev.entity_id);
-  return Require(line && line->role == MoneyRole::kLate && ev.net_amount >= 0 &&
-                     ev.net_amount < line->net(),
+  return Require(line && line->role == MoneyRole::kLate && ev.net_amount >= 0 && ev.net_amount < line->net(),
                  "not a return of late money");
 }
 void RecordLateReturn(Out& o, const Reversed& ev) {
@@ -198,8 +189,6 @@ Verdict ReversalAlreadyCounted(const Sale& sale, const Reversed& ev) {
 Verdict LateReturnFailed(const Sale&, const CallFailed& ev) {
   return Require(ev.call == Call::kLateReturn, "not a failed return of late money");
 }
-void FlagFailedReturn(Out& o, const CallFailed& ev) {
-  o.Flag("", 0, "late money not returned: " + ev.message);
-}
+void FlagFailedReturn(Out& o, const CallFailed& ev) { o.Flag("", 0, "late money not returned: " + ev.message); }
 
 }  // namespace balcao::checkout::internal

@@ -15,18 +15,14 @@ ShowingPix EnterPix(Out& o, int attempt, const BrcodeCreated& ev) {
   o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
   return ShowingPix{attempt, Brcode{ev.uuid, ev.text, ev.expires_at}};
 }
-FindByTag BrcodeLookup(const Out& o, int attempt) {
-  return FindByTag{EntityKind::kBrcode, attempt, o.Tag(attempt)};
-}
+FindByTag BrcodeLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kBrcode, attempt, o.Tag(attempt)}; }
 FindDeposit DepositSearch(int attempt, const Brcode& brcode) {
   return FindDeposit{attempt, BrcodeDepositTag(brcode.uuid)};
 }
 
 }  // namespace
 
-ShowingPix ShowBrcode(Out& o, const CreatingBrcode& st, const BrcodeCreated& ev) {
-  return EnterPix(o, st.attempt, ev);
-}
+ShowingPix ShowBrcode(Out& o, const CreatingBrcode& st, const BrcodeCreated& ev) { return EnterPix(o, st.attempt, ev); }
 ShowingPix ShowBrcode(Out& o, const VerifyingBrcode& st, const BrcodeCreated& ev) {
   return EnterPix(o, st.attempt, ev);
 }

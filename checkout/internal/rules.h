@@ -50,13 +50,11 @@ inline Verdict Signed(const Sale&, const auto&, const Cancel& ev) {
   return Require(!ev.operator_id.empty() && !ev.reason.empty(), "operator and reason are required");
 }
 inline Verdict CreateRefused(const Sale&, const auto&, const CallFailed& ev) {
-  return Require(ev.failure != Failure::kOutcomeUnknown && ev.call != Call::kLookup &&
-                     ev.call != Call::kPoll,
+  return Require(ev.failure != Failure::kOutcomeUnknown && ev.call != Call::kLookup && ev.call != Call::kPoll,
                  "not a create that surely did not happen");
 }
 inline Verdict CreateUnknown(const Sale&, const auto&, const CallFailed& ev) {
-  return Require(ev.failure == Failure::kOutcomeUnknown && ev.call != Call::kLookup &&
-                     ev.call != Call::kPoll,
+  return Require(ev.failure == Failure::kOutcomeUnknown && ev.call != Call::kLookup && ev.call != Call::kPoll,
                  "not a create whose outcome is unknown");
 }
 inline Verdict LookupFailed(const Sale&, const auto&, const CallFailed& ev) {
@@ -70,16 +68,13 @@ inline Verdict PollDue(const Sale&, const auto&, const TimerFired& ev) {
 }
 // Only after a failure: a stale timer must not put a second call in flight.
 inline Verdict RetryDue(const Sale&, const auto& st, const TimerFired& ev) {
-  return Require(ev.timer == Timer::kLookupRetry && st.waiting,
-                 "not the retry timer after a failed call");
+  return Require(ev.timer == Timer::kLookupRetry && st.waiting, "not the retry timer after a failed call");
 }
 inline Verdict LookupFoundNothing(const Sale&, const auto& st, const NothingFound& ev) {
-  return Require(ev.attempt == st.attempt && ev.kind != EntityKind::kDeposit,
-                 "not this attempt's lookup");
+  return Require(ev.attempt == st.attempt && ev.kind != EntityKind::kDeposit, "not this attempt's lookup");
 }
 inline Verdict PollFoundNothing(const Sale&, const auto& st, const NothingFound& ev) {
-  return Require(ev.attempt == st.attempt && ev.kind == EntityKind::kDeposit,
-                 "not this attempt's deposit search");
+  return Require(ev.attempt == st.attempt && ev.kind == EntityKind::kDeposit, "not this attempt's deposit search");
 }
 
 // ---- generic actions ----
@@ -131,8 +126,7 @@ bool CardAttemptOfThisSale(const Sale& sale, int attempt);
 // The create effects, shared by first sends and re-sends after "found nothing".
 CreateSession MakeCreateSession(const Sale& sale, int attempt);
 CreateBrcode MakeCreateBrcode(const Sale& sale, int attempt);
-CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& customer,
-                                UnixMicros at);
+CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& customer, UnixMicros at);
 
 // ---- card (checkout/internal/card.cc) ----
 AwaitingCard SessionReady(Out&, const CreatingSession&, const SessionCreated&);
@@ -186,11 +180,10 @@ inline Verdict NotChargedNow(const Sale&, const ClosingChallenge& st, const Purc
   Verdict v = ThisPurchase(st, ev);
   return v ? v : Require(!IsCharged(ev.status), "purchase charged");
 }
-Paid CardApproved(Out& o, const auto& st, const PurchaseSeen& ev) {
-  return EnterCardPaid(o, ev, st.card_mask);
-}
+Paid CardApproved(Out& o, const auto& st, const PurchaseSeen& ev) { return EnterCardPaid(o, ev, st.card_mask); }
 ChoosingMethod CardRefused(Out& o, const auto& st, const PurchaseSeen& ev) {
-  return RefuseCard(o, ev, requires { st.purchase_id; });
+  return RefuseCard(
+      o, ev, requires { st.purchase_id; });
 }
 
 // ---- Pix (checkout/internal/pix.cc) ----
@@ -233,9 +226,7 @@ Verdict InvoiceClosed(const Sale&, const auto& st, const InvoiceSeen& ev) {
                  "not this invoice canceled or expired");
 }
 Paid EnterInvoicePaid(Out&, const InvoiceSeen&, bool at_the_counter);
-Paid InvoiceSettled(Out& o, const auto&, const InvoiceSeen& ev) {
-  return EnterInvoicePaid(o, ev, true);
-}
+Paid InvoiceSettled(Out& o, const auto&, const InvoiceSeen& ev) { return EnterInvoicePaid(o, ev, true); }
 inline Paid InvoiceSettledLater(Out& o, const PayLater&, const InvoiceSeen& ev) {
   return EnterInvoicePaid(o, ev, false);
 }

@@ -50,8 +50,7 @@ Verdict ValidStart(const Sale&, const NotStarted&, const Start& ev) {
     return "expirations must be positive seconds";
   }
   if (s.invoice_due_s < 0) return "invoice_due_s must be >= 0";
-  return Require(s.poll_interval_s > 0 && s.lookup_retry_s > 0,
-                 "poll_interval_s and lookup_retry_s must be positive");
+  return Require(s.poll_interval_s > 0 && s.lookup_retry_s > 0, "poll_interval_s and lookup_retry_s must be positive");
 }
 
 ChoosingMethod Open(Out& o, const NotStarted&, const Start& ev) {
@@ -100,17 +99,13 @@ CreateSession MakeCreateSession(const Sale& sale, int attempt) {
   return call;
 }
 CreateBrcode MakeCreateBrcode(const Sale& sale, int attempt) {
-  return CreateBrcode{attempt, {SaleTag(sale.id), AttemptTag(sale.id, attempt)}, sale.amount,
-                      sale.settings.pix_expiration_s};
+  return CreateBrcode{
+      attempt, {SaleTag(sale.id), AttemptTag(sale.id, attempt)}, sale.amount, sale.settings.pix_expiration_s};
 }
-CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& customer,
-                                UnixMicros at) {
-  return CreateInvoice{attempt,
-                       {SaleTag(sale.id), AttemptTag(sale.id, attempt)},
-                       sale.amount,
-                       customer,
-                       at + sale.settings.invoice_due_s * kMicrosPerSecond,
-                       sale.settings.invoice_expiration_s};
+CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& customer, UnixMicros at) {
+  return CreateInvoice{
+      attempt,  {SaleTag(sale.id), AttemptTag(sale.id, attempt)},    sale.amount,
+      customer, at + sale.settings.invoice_due_s * kMicrosPerSecond, sale.settings.invoice_expiration_s};
 }
 
 namespace {
@@ -152,20 +147,15 @@ ChoosingMethod BackToChoice(Out& o, Method method, std::string notice) {
 
 // Nothing else is in flight, so money for an earlier attempt is simply the payment.
 Verdict LateChargeOfThisSale(const Sale& sale, const ChoosingMethod&, const PurchaseSeen& ev) {
-  return Require(CardAttemptOfThisSale(sale, ev.attempt) && IsCharged(ev.status) &&
-                     !sale.FindMoney(ev.purchase_id),
+  return Require(CardAttemptOfThisSale(sale, ev.attempt) && IsCharged(ev.status) && !sale.FindMoney(ev.purchase_id),
                  "not a new charge of this sale");
 }
-Paid TakeLateCharge(Out& o, const ChoosingMethod&, const PurchaseSeen& ev) {
-  return EnterCardPaid(o, ev, "");
-}
+Paid TakeLateCharge(Out& o, const ChoosingMethod&, const PurchaseSeen& ev) { return EnterCardPaid(o, ev, ""); }
 Verdict LateDepositOfThisSale(const Sale& sale, const ChoosingMethod&, const DepositSeen& ev) {
-  return Require(sale.Knows(EntityKind::kBrcode, ev.brcode_uuid) && ev.amount == sale.amount &&
-                     !sale.FindMoney(ev.deposit_id),
-                 "not a new deposit of the sale amount for this sale's brcode");
+  return Require(
+      sale.Knows(EntityKind::kBrcode, ev.brcode_uuid) && ev.amount == sale.amount && !sale.FindMoney(ev.deposit_id),
+      "not a new deposit of the sale amount for this sale's brcode");
 }
-Paid TakeLateDeposit(Out& o, const ChoosingMethod&, const DepositSeen& ev) {
-  return EnterPixPaid(o, ev);
-}
+Paid TakeLateDeposit(Out& o, const ChoosingMethod&, const DepositSeen& ev) { return EnterPixPaid(o, ev); }
 
 }  // namespace balcao::checkout::internal

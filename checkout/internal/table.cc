@@ -36,19 +36,21 @@ struct Row {
   void (*apply)(Out&, const Sale&, const Event&);
 };
 
-#define ROW(From, Ev, Guard, To, Action, effects)                                      \
-  Row{{kState<From>, kEvent<Ev>, #Guard, kState<To>, #Action, effects},                \
-      [](const Sale& s, const Event& e) -> Verdict {                                   \
-        return Guard(s, std::get<From>(s.state), std::get<Ev>(e));                     \
-      },                                                                               \
-      [](Out& o, const Sale& s, const Event& e) {                                      \
-        To next = Action(o, std::get<From>(s.state), std::get<Ev>(e));                 \
-        o.sale.state = std::move(next);                                                \
-      }}
-#define ANY_ROW(Ev, Guard, Action, effects)                                            \
-  Row{{kAnyState, kEvent<Ev>, #Guard, kSameState, #Action, effects},                   \
-      [](const Sale& s, const Event& e) -> Verdict { return Guard(s, std::get<Ev>(e)); }, \
-      [](Out& o, const Sale&, const Event& e) { Action(o, std::get<Ev>(e)); }}
+#define ROW(From, Ev, Guard, To, Action, effects)                                                                    \
+  Row {                                                                                                              \
+    {kState<From>, kEvent<Ev>, #Guard, kState<To>, #Action, effects},                                                \
+        [](const Sale& s, const Event& e) -> Verdict { return Guard(s, std::get<From>(s.state), std::get<Ev>(e)); }, \
+        [](Out& o, const Sale& s, const Event& e) {                                                                  \
+          To next = Action(o, std::get<From>(s.state), std::get<Ev>(e));                                             \
+          o.sale.state = std::move(next);                                                                            \
+        }                                                                                                            \
+  }
+#define ANY_ROW(Ev, Guard, Action, effects)                                                 \
+  Row {                                                                                     \
+    {kAnyState, kEvent<Ev>, #Guard, kSameState, #Action, effects},                          \
+        [](const Sale& s, const Event& e) -> Verdict { return Guard(s, std::get<Ev>(e)); }, \
+        [](Out& o, const Sale&, const Event& e) { Action(o, std::get<Ev>(e)); }             \
+  }
 
 // clang-format off
 const std::vector<Row>& Table() {

@@ -125,7 +125,8 @@ Status OpenBytes(const SecretKey& key, const std::string& aad, const std::string
                         static_cast<int>(aad.size())) == 1 &&
       EVP_DecryptUpdate(ctx.get(), reinterpret_cast<unsigned char*>(plaintext.data()), &len, bytes + kNonce,
                         static_cast<int>(body)) == 1 &&
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTag, const_cast<unsigned char*>(bytes + kNonce + body)) == 1 &&
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kTag, const_cast<unsigned char*>(bytes + kNonce + body)) ==
+          1 &&
       EVP_DecryptFinal_ex(ctx.get(), reinterpret_cast<unsigned char*>(plaintext.data()) + len, &final_len) == 1;
   if (!ok) {
     WipeString(plaintext);

@@ -120,8 +120,8 @@ Stmt& Stmt::Bind(int index, std::int64_t value) {
 
 Stmt& Stmt::Bind(int index, std::string_view text) {
   if (status_.ok())
-    status_ = BindResult(txn_.db(), sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT,
-                                                        SQLITE_UTF8));
+    status_ = BindResult(txn_.db(),
+                         sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
   return *this;
 }
 
@@ -158,12 +158,14 @@ std::int64_t Stmt::Int(int col) const { return sqlite3_column_int64(stmt_, col);
 
 std::string Stmt::Text(int col) const {
   const unsigned char* text = sqlite3_column_text(stmt_, col);
-  return text == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(text), sqlite3_column_bytes(stmt_, col));
+  return text == nullptr ? std::string()
+                         : std::string(reinterpret_cast<const char*>(text), sqlite3_column_bytes(stmt_, col));
 }
 
 std::string Stmt::Blob(int col) const {
   const void* data = sqlite3_column_blob(stmt_, col);
-  return data == nullptr ? std::string() : std::string(static_cast<const char*>(data), sqlite3_column_bytes(stmt_, col));
+  return data == nullptr ? std::string()
+                         : std::string(static_cast<const char*>(data), sqlite3_column_bytes(stmt_, col));
 }
 
 bool Stmt::IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }

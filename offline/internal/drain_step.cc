@@ -86,12 +86,18 @@ bool Refused(const Status& s) {
 
 const char* StepResultName(StepResult r) {
   switch (r) {
-    case StepResult::kDone: return "done";
-    case StepResult::kNotSent: return "not-sent";
-    case StepResult::kUnknown: return "unknown";
-    case StepResult::kFailed: return "failed";
-    case StepResult::kAbsent: return "absent";
-    case StepResult::kLookupFailed: return "lookup-failed";
+    case StepResult::kDone:
+      return "done";
+    case StepResult::kNotSent:
+      return "not-sent";
+    case StepResult::kUnknown:
+      return "unknown";
+    case StepResult::kFailed:
+      return "failed";
+    case StepResult::kAbsent:
+      return "absent";
+    case StepResult::kLookupFailed:
+      return "lookup-failed";
   }
   return "?";
 }
@@ -165,8 +171,9 @@ StatusOr<StepResult> RunStep(Outbox& outbox, BankGateway& bank, const OutboxWork
     if (item.reached_bank) {
       auto found = Lookup(bank, item);
       if (!found.ok()) {
-        BALCAO_RETURN_IF_ERROR(outbox.MarkUnknown(item.id, "refused after an earlier attempt, and the lookup failed: " +
-                                                               found.status().ToString(), jitter_unit));
+        BALCAO_RETURN_IF_ERROR(outbox.MarkUnknown(
+            item.id, "refused after an earlier attempt, and the lookup failed: " + found.status().ToString(),
+            jitter_unit));
         return StepResult::kUnknown;
       }
       if (found->found) {

@@ -29,7 +29,7 @@ std::string PdfEscape(const std::string& s) {
 
 File QrPng(const std::string& text, int box) {
   std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString8bit(text.c_str(), 0, QR_ECLEVEL_M),
-                                                      &QRcode_free);
+                                                     &QRcode_free);
   File file{"image/png", {}};
   if (!qr) return file;
   const int quiet = 4, modules = qr->width + 2 * quiet, size = modules * box;
@@ -48,8 +48,7 @@ File QrPng(const std::string& text, int box) {
     const int my = y / box - quiet;
     for (int x = 0; x < size; ++x) {
       const int mx = x / box - quiet;
-      const bool dark = mx >= 0 && my >= 0 && mx < qr->width && my < qr->width &&
-                        (qr->data[my * qr->width + mx] & 1);
+      const bool dark = mx >= 0 && my >= 0 && mx < qr->width && my < qr->width && (qr->data[my * qr->width + mx] & 1);
       row[x] = dark ? 0 : 255;
     }
     png_write_row(png, row.data());
@@ -65,7 +64,8 @@ File TextPdf(const std::string& title, const std::vector<std::string>& lines) {
   std::string content;
   int y = 800;
   auto line = [&](const std::string& text, int size) {
-    content += "BT /F1 " + std::to_string(size) + " Tf 50 " + std::to_string(y) + " Td (" + PdfEscape(text) + ") Tj ET\n";
+    content +=
+        "BT /F1 " + std::to_string(size) + " Tf 50 " + std::to_string(y) + " Td (" + PdfEscape(text) + ") Tj ET\n";
     y -= size + 5;
     if (y < 60) {
       pages.push_back(content);
@@ -85,8 +85,10 @@ File TextPdf(const std::string& title, const std::vector<std::string>& lines) {
   objects.push_back("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages.size()) + " >>");
   objects.push_back("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
   for (std::size_t i = 0; i < pages.size(); ++i) {
-    objects.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> "
-                      "/Contents " + std::to_string(first_page + 2 * i + 1) + " 0 R >>");
+    objects.push_back(
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> "
+        "/Contents " +
+        std::to_string(first_page + 2 * i + 1) + " 0 R >>");
     objects.push_back("<< /Length " + std::to_string(pages[i].size()) + " >>\nstream\n" + pages[i] + "endstream");
   }
   std::string pdf = "%PDF-1.4\n";

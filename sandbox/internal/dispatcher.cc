@@ -48,8 +48,8 @@ std::optional<Route> Match(const std::string& method, const std::vector<std::str
   if (n == 0) {
     if (method == "GET") return accept(api::kList, "");
     if (method == "PUT") return accept(api::kPutBatch, "");
-    if (method == "POST") return spec->Has(api::kCreateBatch) ? accept(api::kCreateBatch, "")
-                                                               : accept(api::kCreateSingle, "");
+    if (method == "POST")
+      return spec->Has(api::kCreateBatch) ? accept(api::kCreateBatch, "") : accept(api::kCreateSingle, "");
     return std::nullopt;
   }
   if (at(0) == "log" && spec->Has(api::kLogs)) {
@@ -130,11 +130,10 @@ std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems
   auto registered = s.engine->FindPrincipal(principal);
   if (!registered) {
     const bool project = caller.kind == Caller::Kind::kProject;
-    problems.push_back(MakeProblem(project ? "invalidProject" : "invalidOrganization",
-                                   std::string(project ? "Project" : "Organization") + " '" + seg[1] +
-                                       "' is not registered in this sandbox.",
-                                   std::string(project ? "Projeto" : "Organização") + " '" + seg[1] +
-                                       "' não está cadastrado(a) neste sandbox."));
+    problems.push_back(MakeProblem(
+        project ? "invalidProject" : "invalidOrganization",
+        std::string(project ? "Project" : "Organization") + " '" + seg[1] + "' is not registered in this sandbox.",
+        std::string(project ? "Projeto" : "Organização") + " '" + seg[1] + "' não está cadastrado(a) neste sandbox."));
     return std::nullopt;
   }
   caller.organization_id = registered->principal.organization_id;
@@ -156,12 +155,12 @@ std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems
   };
   if (!numeric || !(within(now) || within(SystemClock::Instance().Now()))) {
     const std::string w = std::to_string(window / kMicrosPerSecond);
-    problems.push_back(MakeProblem(
-        "invalidAccessTime",
-        "Access-Time must be Unix seconds within " + w + " s of the sandbox clock (now " +
-            std::to_string(now / kMicrosPerSecond) + ").",
-        "Access-Time deve estar em segundos Unix a no máximo " + w + " s do relógio do sandbox (agora " +
-            std::to_string(now / kMicrosPerSecond) + ")."));
+    problems.push_back(MakeProblem("invalidAccessTime",
+                                   "Access-Time must be Unix seconds within " + w + " s of the sandbox clock (now " +
+                                       std::to_string(now / kMicrosPerSecond) + ").",
+                                   "Access-Time deve estar em segundos Unix a no máximo " + w +
+                                       " s do relógio do sandbox (agora " + std::to_string(now / kMicrosPerSecond) +
+                                       ")."));
     return std::nullopt;
   }
   const std::string message = std::string(id) + ":" + time_text + ":" + req.body;
@@ -175,7 +174,8 @@ std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems
     bool known = false;
     Problems ignored;
     Caller org = caller;
-    (void)s.engine->Run(org, Lang::kEnUs, ignored, [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); });
+    (void)s.engine->Run(org, Lang::kEnUs, ignored,
+                        [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); });
     if (!known) {
       problems.push_back(MakeProblem("invalidWorkspace",
                                      "Workspace '" + caller.workspace_id + "' does not belong to this organization.",
@@ -213,8 +213,10 @@ HttpResponse Serve(Services& s, const Route& r, const Caller& caller, const Quer
   Status st = s.engine->Run(caller, lang, problems, [&](Context& ctx) {
     switch (r.op) {
       case api::kList:
-        if (family && family->list && !r.is_log) answer = family->list(ctx, query, problems);
-        else answer = ListEnvelope(ctx, *r.spec, r.is_log, query, problems);
+        if (family && family->list && !r.is_log)
+          answer = family->list(ctx, query, problems);
+        else
+          answer = ListEnvelope(ctx, *r.spec, r.is_log, query, problems);
         return;
       case api::kGet: {
         auto e = lookup(ctx);
@@ -228,11 +230,11 @@ HttpResponse Serve(Services& s, const Route& r, const Caller& caller, const Quer
         if (!family || !family->create) return problems.push_back(Unsupported(r));
         const std::string plural(r.spec->plural_key);
         auto items = body->is_object() ? body->find(plural) : body->end();
-        if (!body->is_object() || items == body->end() || !items->is_array() || items->empty() ||
-            items->size() > 100 || body->size() != 1) {
-          return problems.push_back(MakeProblem(
-              std::string(kInvalidJson), "Body must be {\"" + plural + "\": [...]} with 1 to 100 items.",
-              "O corpo deve ser {\"" + plural + "\": [...]} com 1 a 100 itens."));
+        if (!body->is_object() || items == body->end() || !items->is_array() || items->empty() || items->size() > 100 ||
+            body->size() != 1) {
+          return problems.push_back(MakeProblem(std::string(kInvalidJson),
+                                                "Body must be {\"" + plural + "\": [...]} with 1 to 100 items.",
+                                                "O corpo deve ser {\"" + plural + "\": [...]} com 1 a 100 itens."));
         }
         Json out = Json::array();
         for (std::size_t i = 0; i < items->size(); ++i) {
@@ -265,8 +267,10 @@ HttpResponse Serve(Services& s, const Route& r, const Caller& caller, const Quer
                                                 "O corpo deve ser um objeto JSON não vazio."));
         auto e = lookup(ctx);
         if (!e) return;
-        if (patch) family->patch(ctx, *e, *body, problems);
-        else family->remove(ctx, *e, problems);
+        if (patch)
+          family->patch(ctx, *e, *body, problems);
+        else
+          family->remove(ctx, *e, problems);
         answer = {{std::string(r.spec->single_key), e->doc}};
         return;
       }
@@ -312,8 +316,9 @@ HttpResponse Serve(Services& s, const Route& r, const Caller& caller, const Quer
 
 Status FaultScript::Add(const std::string& route, const std::vector<std::string>& faults) {
   for (const auto& f : faults) {
-    const bool delay = f.rfind("delay-", 0) == 0 && f.size() > 6 &&
-                       std::all_of(f.begin() + 6, f.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    const bool delay = f.rfind("delay-", 0) == 0 && f.size() > 6 && std::all_of(f.begin() + 6, f.end(), [](char c) {
+                         return std::isdigit(static_cast<unsigned char>(c));
+                       });
     if (!delay && f != "http-500" && f != "reset-before-processing" && f != "commit-then-drop-response")
       return InvalidArgumentError("unknown fault '" + f +
                                   "' (http-500, delay-<ms>, reset-before-processing, commit-then-drop-response)");
@@ -362,14 +367,14 @@ HttpResponse JsonResponse(int status, const Json& body) {
 
 HttpResponse ErrorResponse(int status, const Problems& problems, Lang lang) {
   Json errors = Json::array();
-  for (const auto& p : problems)
-    errors.push_back({{"code", p.code}, {"message", lang == Lang::kPtBr ? p.pt : p.en}});
+  for (const auto& p : problems) errors.push_back({{"code", p.code}, {"message", lang == Lang::kPtBr ? p.pt : p.en}});
   return JsonResponse(status, {{"errors", errors}});
 }
 
 HttpResponse InternalErrorResponse(const Status& status) {
   std::fprintf(stderr, "sandbox: %s\n", status.ToString().c_str());
-  return JsonResponse(500, {{"errors", {{{"code", "internalServerError"}, {"message", "Houston, we have a problem."}}}}});
+  return JsonResponse(500,
+                      {{"errors", {{{"code", "internalServerError"}, {"message", "Houston, we have a problem."}}}}});
 }
 
 std::optional<Json> ParseBody(std::string_view body, Problems& problems) {
@@ -379,22 +384,27 @@ std::optional<Json> ParseBody(std::string_view body, Problems& problems) {
   bool in_string = false, escape = false;
   for (char c : body) {
     if (in_string) {
-      if (escape) escape = false;
-      else if (c == '\\') escape = true;
-      else if (c == '"') in_string = false;
+      if (escape)
+        escape = false;
+      else if (c == '\\')
+        escape = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '{' || c == '[') max_depth = std::max(max_depth, ++depth);
-    else if (c == '}' || c == ']') --depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '{' || c == '[')
+      max_depth = std::max(max_depth, ++depth);
+    else if (c == '}' || c == ']')
+      --depth;
   }
   Json parsed = max_depth > 32 ? Json(Json::value_t::discarded) : Json::parse(body, nullptr, false);
   if (parsed.is_discarded() || !(parsed.is_object() || parsed.is_array())) {
-    problems.push_back(MakeProblem(std::string(kInvalidJson),
-                                   max_depth > 32 ? "Body nests deeper than 32 levels."
-                                                  : "Body is not a valid JSON object.",
-                                   max_depth > 32 ? "O corpo tem mais de 32 níveis de aninhamento."
-                                                  : "O corpo não é um objeto JSON válido."));
+    problems.push_back(MakeProblem(
+        std::string(kInvalidJson),
+        max_depth > 32 ? "Body nests deeper than 32 levels." : "Body is not a valid JSON object.",
+        max_depth > 32 ? "O corpo tem mais de 32 níveis de aninhamento." : "O corpo não é um objeto JSON válido."));
     return std::nullopt;
   }
   return parsed;
@@ -418,8 +428,9 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
     return res;
   }
   if (!route) {
-    return ErrorResponse(404, {MakeProblem("invalidRoute", req.method + " " + path + " is not a route of this API.",
-                                           req.method + " " + path + " não é uma rota desta API.")},
+    return ErrorResponse(404,
+                         {MakeProblem("invalidRoute", req.method + " " + path + " is not a route of this API.",
+                                      req.method + " " + path + " não é uma rota desta API.")},
                          lang);
   }
   HttpResponse res;

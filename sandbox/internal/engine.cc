@@ -1,10 +1,9 @@
-#include "sandbox/internal/engine_core.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <exception>
 
+#include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/validate.h"
 
@@ -109,8 +108,8 @@ std::vector<IndexKey> IndexKeys(std::string_view resource, const Json& doc) {
     if (auto it = doc.find(always); it != doc.end()) AddValues(keys, always, *it);
   if (auto it = doc.find("tags"); it != doc.end()) AddValues(keys, "tags", *it);
   if (!spec) return keys;
-  static const std::vector<std::string_view> kGeneric = {"after", "before", "fields", "ids", "status",
-                                                          "sort", "expand", "tags", "limit", "cursor"};
+  static const std::vector<std::string_view> kGeneric = {"after", "before", "fields", "ids",   "status",
+                                                         "sort",  "expand", "tags",   "limit", "cursor"};
   for (std::string_view filter : spec->filters) {
     if (std::find(kGeneric.begin(), kGeneric.end(), filter) != kGeneric.end()) continue;
     std::string name(filter);
@@ -207,10 +206,8 @@ Json Context::AddLog(const Entity& e, std::string_view type, const Json& extra) 
       hooks.push_back(std::move(hook));
   }
   if (hooks.empty()) return stored.doc;
-  Entity event = Insert("event", {{"isDelivered", false},
-                                  {"log", stored.doc},
-                                  {"subscription", subscription},
-                                  {"workspaceId", e.scope}});
+  Entity event = Insert(
+      "event", {{"isDelivered", false}, {"log", stored.doc}, {"subscription", subscription}, {"workspaceId", e.scope}});
   Json pushed = event.doc;
   pushed.erase("isDelivered");
   const std::string body = PythonJsonDumps(Json{{"event", pushed}});
@@ -421,35 +418,35 @@ void Engine::FinishDelivery(Delivery d, int http_status, const std::string& erro
   std::lock_guard lock(mu_);
   Problems problems;
   Caller caller{Caller::Kind::kSimulation, "sandbox", "", d.scope};
-  Status st = RunLocked(caller, Lang::kEnUs, SystemClock::Instance().Now() + clock_offset_, problems,
-                        [&](Context& ctx) {
-    d.last_status = http_status;
-    d.last_error = error;
-    auto event = ctx.Find("event", d.event_id);
-    if (http_status == 200) {
-      d.state = "delivered";
-      d.attempt += 1;
-      if (event) {
-        event->doc["isDelivered"] = true;
-        ctx.Save(*event);
-      }
-    } else {
-      ctx.Insert("event/attempt",
-                 {{"code", http_status ? std::to_string(http_status) : "connectionFailed"},
-                  {"message", error},
-                  {"webhookId", d.webhook_id},
-                  {"eventId", d.event_id}});
-      d.attempt += 1;
-      if (d.attempt <= 3) {
-        d.due = ctx.Now() + kRetryMinutes[d.attempt - 1] * 60 * kMicrosPerSecond;
-      } else {
-        d.state = "failed";
-      }
-    }
-    ctx.engine().store().UpdateDelivery(d);
-  });
-  if (!st.ok()) std::fprintf(stderr, "sandbox: recording delivery %lld failed: %s\n",
-                             static_cast<long long>(d.id), st.message().c_str());
+  Status st =
+      RunLocked(caller, Lang::kEnUs, SystemClock::Instance().Now() + clock_offset_, problems, [&](Context& ctx) {
+        d.last_status = http_status;
+        d.last_error = error;
+        auto event = ctx.Find("event", d.event_id);
+        if (http_status == 200) {
+          d.state = "delivered";
+          d.attempt += 1;
+          if (event) {
+            event->doc["isDelivered"] = true;
+            ctx.Save(*event);
+          }
+        } else {
+          ctx.Insert("event/attempt", {{"code", http_status ? std::to_string(http_status) : "connectionFailed"},
+                                       {"message", error},
+                                       {"webhookId", d.webhook_id},
+                                       {"eventId", d.event_id}});
+          d.attempt += 1;
+          if (d.attempt <= 3) {
+            d.due = ctx.Now() + kRetryMinutes[d.attempt - 1] * 60 * kMicrosPerSecond;
+          } else {
+            d.state = "failed";
+          }
+        }
+        ctx.engine().store().UpdateDelivery(d);
+      });
+  if (!st.ok())
+    std::fprintf(stderr, "sandbox: recording delivery %lld failed: %s\n", static_cast<long long>(d.id),
+                 st.message().c_str());
 }
 
 Status Engine::Reset() {

@@ -23,7 +23,7 @@ namespace balcao::sandbox::internal {
 
 struct EngineOptions {
   std::string db_path = ":memory:";
-  std::string public_base_url;          // "http://127.0.0.1:<port>"
+  std::string public_base_url;  // "http://127.0.0.1:<port>"
   UnixMicros access_time_window = 300 * kMicrosPerSecond;
   std::map<std::string, std::int64_t> fees;  // per operation kind, cents (docs/sandbox.md)
 };

@@ -28,8 +28,8 @@ using PatchFn = std::function<void(Context& ctx, Entity& e, const Json& changes,
 // DELETE /x/{id}: cancel/delete; return with e in its new state (ctx.Save done).
 using DeleteFn = std::function<void(Context& ctx, Entity& e, Problems& problems)>;
 // GET /x/{id}/pdf, /qrcode (what = "pdf" | "qrcode"), GET /x/log/{id}/pdf (what = "log-pdf").
-using FileFn = std::function<File(Context& ctx, const Entity& e, std::string_view what, const Query& query,
-                                  Problems& problems)>;
+using FileFn =
+    std::function<File(Context& ctx, const Entity& e, std::string_view what, const Query& query, Problems& problems)>;
 // GET /x/{id}/payment -> {"payment": <returned doc>}.
 using SubGetFn = std::function<Json(Context& ctx, const Entity& e, Problems& problems)>;
 // POST /x/{uuid}/purchase -> {"purchase": <returned doc>}; `parent` found by lookup_key.
@@ -81,5 +81,4 @@ class Registry {
 }  // namespace balcao::sandbox::internal
 
 // Defines the registration function of family_<name>.cc; the body uses `registry`.
-#define BALCAO_SANDBOX_FAMILY(name) \
-  void RegisterFamily_##name(::balcao::sandbox::internal::Registry& registry)
+#define BALCAO_SANDBOX_FAMILY(name) void RegisterFamily_##name(::balcao::sandbox::internal::Registry& registry)

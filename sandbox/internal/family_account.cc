@@ -32,8 +32,7 @@ void ReadWorkspaceFields(Context& ctx, Reader& in, Json& doc, const std::string&
       q.scope = ctx.caller().organization_id;
       q.keys = {{"username", {*username}}};
       for (const auto& other : ctx.engine().store().List(q))
-        if (other.id != self_id)
-          return in.Fail("username", "invalidUsername", "is already taken.", "já está em uso.");
+        if (other.id != self_id) return in.Fail("username", "invalidUsername", "is already taken.", "já está em uso.");
       doc["username"] = *username;
     }
   }
@@ -41,8 +40,9 @@ void ReadWorkspaceFields(Context& ctx, Reader& in, Json& doc, const std::string&
     Json list = Json::array();
     for (const auto& t : *ids) {
       auto formatted = NormalizeTaxId(t);
-      if (!formatted) return in.Fail("allowedTaxIds", "invalidTaxId", "holds an invalid CPF/CNPJ: " + t + ".",
-                                     "contém um CPF/CNPJ inválido: " + t + ".");
+      if (!formatted)
+        return in.Fail("allowedTaxIds", "invalidTaxId", "holds an invalid CPF/CNPJ: " + t + ".",
+                       "contém um CPF/CNPJ inválido: " + t + ".");
       list.push_back(*formatted);
     }
     doc["allowedTaxIds"] = list;

@@ -16,8 +16,8 @@ Payer ReadPayer(Context& ctx, Reader& in) {
   if (auto v = in.String("bankCode", Need::kOptional, "invalidBankCode", 3, 8)) p.bank_code = *v;
   if (auto v = in.String("branchCode", Need::kOptional, "invalidBranchCode", 1, 10)) p.branch_code = *v;
   if (auto v = in.String("accountNumber", Need::kOptional, "invalidAccountNumber", 1, 20)) p.account_number = *v;
-  if (auto v = in.Enum("accountType", Need::kOptional, {"checking", "savings", "salary", "payment"},
-                       "invalidAccountType"))
+  if (auto v =
+          in.Enum("accountType", Need::kOptional, {"checking", "savings", "salary", "payment"}, "invalidAccountType"))
     p.account_type = *v;
   std::string ispb = p.bank_code.size() == 8 ? p.bank_code : "20018183";
   std::string seq = ctx.NewUuid().substr(0, 11);
@@ -27,9 +27,15 @@ Payer ReadPayer(Context& ctx, Reader& in) {
 }
 
 Json PayerJson(const Payer& p, std::int64_t amount, const std::string& method) {
-  return {{"accountNumber", p.account_number}, {"accountType", p.account_type}, {"amount", amount},
-          {"bankCode", p.bank_code},           {"branchCode", p.branch_code},   {"endToEndId", p.end_to_end_id},
-          {"method", method},                  {"name", p.name},                {"taxId", p.tax_id}};
+  return {{"accountNumber", p.account_number},
+          {"accountType", p.account_type},
+          {"amount", amount},
+          {"bankCode", p.bank_code},
+          {"branchCode", p.branch_code},
+          {"endToEndId", p.end_to_end_id},
+          {"method", method},
+          {"name", p.name},
+          {"taxId", p.tax_id}};
 }
 
 bool PayerAllowed(Context& ctx, const Json& rules, const Payer& payer, Problems& problems) {
@@ -82,15 +88,16 @@ void PatchDeposit(Context& ctx, Entity& e, const Json& changes, Problems& proble
   in.RejectUnknown();
   if (!problems.empty()) return;
   if (e.status() != "created" || *amount == current) {
-    problems.push_back(MakeProblem("invalidOperation",
-                                   "Only a deposit in status created can be reversed, to an amount lower than " +
-                                       std::to_string(current) + ".",
-                                   "Só um depósito com status created pode ser estornado, para um valor menor que " +
-                                       std::to_string(current) + "."));
+    problems.push_back(MakeProblem(
+        "invalidOperation",
+        "Only a deposit in status created can be reversed, to an amount lower than " + std::to_string(current) + ".",
+        "Só um depósito com status created pode ser estornado, para um valor menor que " + std::to_string(current) +
+            "."));
     return;
   }
   const std::int64_t reversed = current - *amount;
-  Json tx = ctx.AddTransaction({-reversed, 0, "Deposit reversal", "deposit/" + e.id, e.doc["tags"].get<std::vector<std::string>>(), ""});
+  Json tx = ctx.AddTransaction(
+      {-reversed, 0, "Deposit reversal", "deposit/" + e.id, e.doc["tags"].get<std::vector<std::string>>(), ""});
   e.doc["amount"] = *amount;
   e.doc["transactionIds"].push_back(tx["id"]);
   if (*amount == 0) e.doc["status"] = "void";  // full reversal (docs/sandbox.md)
@@ -105,11 +112,11 @@ File DepositFile(Context&, const Entity& log, std::string_view, const Query&, Pr
     return {};
   }
   const Json& d = log.doc["deposit"];
-  return TextPdf("Deposit reversal receipt", {"Log: " + log.id, "Deposit: " + d.value("id", ""),
-                                              "Payer: " + d.value("name", "") + " (" + d.value("taxId", "") + ")",
-                                              "Reversed: " + Money(log.doc.value("reversedAmount", 0)),
-                                              "Remaining amount: " + Money(d.value("amount", 0)),
-                                              "Date: " + log.doc.value("created", "")});
+  return TextPdf("Deposit reversal receipt",
+                 {"Log: " + log.id, "Deposit: " + d.value("id", ""),
+                  "Payer: " + d.value("name", "") + " (" + d.value("taxId", "") + ")",
+                  "Reversed: " + Money(log.doc.value("reversedAmount", 0)),
+                  "Remaining amount: " + Money(d.value("amount", 0)), "Date: " + log.doc.value("created", "")});
 }
 
 Json SimulateDeposit(Context& ctx, const Json& body, Problems& problems) {

@@ -67,11 +67,12 @@ Json PayBrcode(Context& ctx, const Json& body, Problems& problems) {
   const std::int64_t stated = e->doc["amount"].get<std::int64_t>();
   const std::int64_t paid = stated > 0 ? stated : amount.value_or(0);
   if (paid <= 0 || (amount && *amount != paid)) {
-    problems.push_back(MakeProblem("invalidAmount",
-                                   stated > 0 ? "This brcode must be paid with exactly " + std::to_string(stated) + " cents."
-                                              : "This brcode has no amount: send a positive 'amount'.",
-                                   stated > 0 ? "Este brcode deve ser pago com exatamente " + std::to_string(stated) + " centavos."
-                                              : "Este brcode não tem valor: envie um 'amount' positivo."));
+    problems.push_back(
+        MakeProblem("invalidAmount",
+                    stated > 0 ? "This brcode must be paid with exactly " + std::to_string(stated) + " cents."
+                               : "This brcode has no amount: send a positive 'amount'.",
+                    stated > 0 ? "Este brcode deve ser pago com exatamente " + std::to_string(stated) + " centavos."
+                               : "Este brcode não tem valor: envie um 'amount' positivo."));
     return nullptr;
   }
   ctx.Insert(kPaidResource, {{"id", key}});

@@ -7,8 +7,8 @@
 
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/family.h"
-#include "sandbox/internal/split.h"
 #include "sandbox/internal/payer.h"
+#include "sandbox/internal/split.h"
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -45,8 +45,10 @@ void ScheduleDeadlines(Context& ctx, const Entity& e) {
 // Validates the fields shared by create and PATCH; writes accepted values into `doc`.
 void ReadSchedule(Context& ctx, Reader& in, Json& doc, bool create) {
   if (auto due = in.Time("due", Need::kOptional, "invalidDue")) {
-    if (*due < ctx.Now() - kDay) in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
-    else doc["due"] = FormatTimestamp(*due);
+    if (*due < ctx.Now() - kDay)
+      in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
+    else
+      doc["due"] = FormatTimestamp(*due);
   } else if (create) {
     doc["due"] = FormatTimestamp(ctx.Now() + 2 * kDay);
   }
@@ -77,8 +79,9 @@ Json CreateInvoice(Context& ctx, const Json& element, Problems& problems) {
       auto pct = dr.Number("percentage", Need::kRequired, 0.01, 99.99, "invalidDiscount");
       auto due = dr.Time("due", Need::kRequired, "invalidDiscountDate");
       dr.RejectUnknown();
-      if (pct && *pct >= last_pct) dr.Fail("percentage", "invalidDiscount", "must decrease from one discount to the next.",
-                                           "deve diminuir de um desconto para o seguinte.");
+      if (pct && *pct >= last_pct)
+        dr.Fail("percentage", "invalidDiscount", "must decrease from one discount to the next.",
+                "deve diminuir de um desconto para o seguinte.");
       if (due && doc.contains("due") && *due > *ParseTimestamp(doc["due"].get<std::string>()))
         dr.Fail("due", "invalidDiscountDate", "must not be after the invoice due.",
                 "não pode ser depois do vencimento da fatura.");
@@ -112,10 +115,22 @@ Json CreateInvoice(Context& ctx, const Json& element, Problems& problems) {
   in.RejectUnknown();
   if (!problems.empty()) return nullptr;
 
-  doc.update({{"amount", *amount}, {"nominalAmount", *amount}, {"name", *name}, {"taxId", *tax_id},
-              {"fine", fine.value_or(2.0)}, {"interest", interest.value_or(1.0)}, {"descriptions", descriptions},
-              {"rules", rules}, {"discounts", discounts}, {"splits", splits}, {"tags", tags},
-              {"status", "created"}, {"fee", 0}, {"fineAmount", 0}, {"interestAmount", 0}, {"discountAmount", 0},
+  doc.update({{"amount", *amount},
+              {"nominalAmount", *amount},
+              {"name", *name},
+              {"taxId", *tax_id},
+              {"fine", fine.value_or(2.0)},
+              {"interest", interest.value_or(1.0)},
+              {"descriptions", descriptions},
+              {"rules", rules},
+              {"discounts", discounts},
+              {"splits", splits},
+              {"tags", tags},
+              {"status", "created"},
+              {"fee", 0},
+              {"fineAmount", 0},
+              {"interestAmount", 0},
+              {"discountAmount", 0},
               {"transactionIds", Json::array()}});
   doc["id"] = ctx.NewId();
   const std::string id = doc["id"].get<std::string>();
@@ -170,10 +185,9 @@ void PatchInvoice(Context& ctx, Entity& e, const Json& changes, Problems& proble
       return problems.push_back(Closed(e, "A paid invoice only accepts a lower amount (reversal)",
                                        "Uma fatura paga só aceita um valor menor (estorno)"));
     if (*amount >= current)
-      return problems.push_back(MakeProblem("invalidAmount", "A reversal must lower the amount below " +
-                                                                 std::to_string(current) + ".",
-                                            "Um estorno deve reduzir o valor para menos de " +
-                                                std::to_string(current) + "."));
+      return problems.push_back(
+          MakeProblem("invalidAmount", "A reversal must lower the amount below " + std::to_string(current) + ".",
+                      "Um estorno deve reduzir o valor para menos de " + std::to_string(current) + "."));
     const std::int64_t reversed = current - *amount;
     Json tx = ctx.AddTransaction({-reversed, 0, "Invoice reversal: " + e.doc["name"].get<std::string>(),
                                   "invoice/" + e.id, e.doc["tags"].get<std::vector<std::string>>(), ""});
@@ -183,7 +197,8 @@ void PatchInvoice(Context& ctx, Entity& e, const Json& changes, Problems& proble
     ctx.AddLog(e, "reversed", {{"reversedAmount", reversed}});
     return;
   }
-  if (!Unpaid(e)) return problems.push_back(Closed(e, "This invoice can no longer change", "Esta fatura não pode mais mudar"));
+  if (!Unpaid(e))
+    return problems.push_back(Closed(e, "This invoice can no longer change", "Esta fatura não pode mais mudar"));
   if (status) {
     e.doc["status"] = "canceled";
     ctx.Save(e);
@@ -229,12 +244,14 @@ File InvoiceFile(Context& ctx, const Entity& e, std::string_view what, const Que
                     "Remaining amount: " + Money(inv.value("amount", 0)), "Date: " + e.doc.value("created", "")});
   }
   (void)ctx;
-  std::vector<std::string> lines = {"Invoice " + e.id,
-                                    "Payer: " + e.doc["name"].get<std::string>() + " (" +
-                                        e.doc["taxId"].get<std::string>() + ")",
-                                    "Amount: " + Money(e.doc["amount"].get<std::int64_t>()),
-                                    "Due: " + e.doc["due"].get<std::string>(),
-                                    "Status: " + e.status(), "Pix copy and paste:", e.doc["brcode"].get<std::string>()};
+  std::vector<std::string> lines = {
+      "Invoice " + e.id,
+      "Payer: " + e.doc["name"].get<std::string>() + " (" + e.doc["taxId"].get<std::string>() + ")",
+      "Amount: " + Money(e.doc["amount"].get<std::int64_t>()),
+      "Due: " + e.doc["due"].get<std::string>(),
+      "Status: " + e.status(),
+      "Pix copy and paste:",
+      e.doc["brcode"].get<std::string>()};
   for (const auto& d : e.doc["descriptions"]) lines.push_back(d.value("key", "") + ": " + d["value"].dump());
   return TextPdf("Invoice", lines);
 }
@@ -277,8 +294,8 @@ Json PayInvoice(Context& ctx, const Json& body, Problems& problems) {
     problems.push_back(NotFound("invoice", invoice_id));
     return nullptr;
   }
-  const UnixMicros deadline = *ParseTimestamp(e->doc["due"].get<std::string>()) +
-                              e->doc["expiration"].get<std::int64_t>() * kMicrosPerSecond;
+  const UnixMicros deadline =
+      *ParseTimestamp(e->doc["due"].get<std::string>()) + e->doc["expiration"].get<std::int64_t>() * kMicrosPerSecond;
   if (!Unpaid(*e) || ctx.Now() > deadline) {
     problems.push_back(Closed(*e, "This invoice cannot be paid", "Esta fatura não pode ser paga"));
     return nullptr;
@@ -292,8 +309,12 @@ Json PayInvoice(Context& ctx, const Json& body, Problems& problems) {
     return nullptr;
   }
   const std::int64_t fee = ctx.Fee("invoice");
-  e->doc.update({{"amount", c.total}, {"fineAmount", c.fine}, {"interestAmount", c.interest},
-                 {"discountAmount", c.discount}, {"fee", fee}, {"status", "paid"}});
+  e->doc.update({{"amount", c.total},
+                 {"fineAmount", c.fine},
+                 {"interestAmount", c.interest},
+                 {"discountAmount", c.discount},
+                 {"fee", fee},
+                 {"status", "paid"}});
   Json payment = PayerJson(payer, c.total, "pix");
   payment["id"] = e->id;
   ctx.Insert(kPaymentResource, std::move(payment));

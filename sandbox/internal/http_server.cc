@@ -1,10 +1,9 @@
 // The only sandbox TU that includes Asio/Beast (style.md G13/G14). Shape follows Beast's
 // advanced_server_flex (1.74): one session template for plain and TLS streams, a strand
 // per connection, a fresh parser per request.
-#include <utility>
-
 #include "sandbox/internal/http_server.h"
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
@@ -18,13 +17,12 @@
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
-
-#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -45,7 +43,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
  public:
   template <class... Args>
   Session(std::shared_ptr<Shared> shared, Args&&... args)
-      : shared_(std::move(shared)), stream_(std::forward<Args>(args)...),
+      : shared_(std::move(shared)),
+        stream_(std::forward<Args>(args)...),
         timer_(beast::get_lowest_layer(stream_).get_executor()) {}
 
   void Run() {
@@ -53,10 +52,9 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       DoRead();
     } else {
       Lowest().expires_after(std::chrono::seconds(shared_->options.idle_timeout_seconds));
-      stream_.async_handshake(ssl::stream_base::server,
-                              [self = this->shared_from_this()](beast::error_code ec) {
-                                if (!ec) self->DoRead();
-                              });
+      stream_.async_handshake(ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (!ec) self->DoRead();
+      });
     }
   }
 
@@ -164,8 +162,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void Close(bool reset) {
     beast::error_code ignored;
     auto& socket = Lowest().socket();
-    if (reset) socket.set_option(net::socket_base::linger(true, 0), ignored);
-    else socket.shutdown(tcp::socket::shutdown_send, ignored);
+    if (reset)
+      socket.set_option(net::socket_base::linger(true, 0), ignored);
+    else
+      socket.shutdown(tcp::socket::shutdown_send, ignored);
     socket.close(ignored);
   }
 
@@ -232,7 +232,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
 struct HttpServer::Impl {
   explicit Impl(HttpServerOptions options, HttpHandler handler)
-      : ioc(options.threads), tls(ssl::context::tls_server),
+      : ioc(options.threads),
+        tls(ssl::context::tls_server),
         shared(std::make_shared<Shared>(Shared{std::move(options), std::move(handler)})) {}
   net::io_context ioc;
   ssl::context tls;

@@ -19,7 +19,7 @@ namespace balcao::sandbox::internal {
 
 struct HttpRequest {
   std::string method;
-  std::string target;  // path and query, as received
+  std::string target;                                        // path and query, as received
   std::vector<std::pair<std::string, std::string>> headers;  // names lowercased
   std::string body;
   bool tls = false;

@@ -11,15 +11,15 @@ namespace balcao::sandbox::internal {
 namespace {
 
 bool IsGeneric(std::string_view name) {
-  static const std::vector<std::string_view> kGeneric = {"after", "before", "cursor", "fields", "ids", "limit",
-                                                         "status", "tags", "types", "sort", "expand"};
+  static const std::vector<std::string_view> kGeneric = {"after",  "before", "cursor", "fields", "ids",   "limit",
+                                                         "status", "tags",   "types",  "sort",   "expand"};
   return std::find(kGeneric.begin(), kGeneric.end(), name) != kGeneric.end();
 }
 
 void Bad(Problems& problems, const std::string& code, const std::string& param, const std::string& en_rule,
          const std::string& pt_rule) {
-  problems.push_back(MakeProblem(code, "Query parameter '" + param + "' " + en_rule,
-                                 "Parâmetro '" + param + "' " + pt_rule));
+  problems.push_back(
+      MakeProblem(code, "Query parameter '" + param + "' " + en_rule, "Parâmetro '" + param + "' " + pt_rule));
 }
 
 // Every value must be in `allowed` (when it is not empty).
@@ -51,9 +51,10 @@ Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, cons
     const std::string& v = it->second;
     const bool digits = !v.empty() && v.size() <= 3 && std::all_of(v.begin(), v.end(), ::isdigit);
     const int n = digits ? std::stoi(v) : 0;
-    if (n < 1 || n > 100) Bad(problems, "invalidLimit", "limit", "must be an integer from 1 to 100.",
-                              "deve ser um inteiro de 1 a 100.");
-    else q.limit = n;
+    if (n < 1 || n > 100)
+      Bad(problems, "invalidLimit", "limit", "must be an integer from 1 to 100.", "deve ser um inteiro de 1 a 100.");
+    else
+      q.limit = n;
   }
   if (auto it = query.find("cursor"); it != query.end()) {
     const std::string& c = it->second;
@@ -67,8 +68,9 @@ Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, cons
         ok = false;
       }
     }
-    if (!ok) Bad(problems, "invalidCursor", "cursor", "is not a cursor this sandbox issued.",
-                 "não é um cursor emitido por este sandbox.");
+    if (!ok)
+      Bad(problems, "invalidCursor", "cursor", "is not a cursor this sandbox issued.",
+          "não é um cursor emitido por este sandbox.");
   }
   for (const char* name : {"after", "before"}) {
     auto it = query.find(name);
@@ -80,13 +82,16 @@ Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, cons
       continue;
     }
     const bool date_only = it->second.size() == 10;
-    if (std::string_view(name) == "after") q.after = *t;
-    else q.before = *t + (date_only ? 86'400 * kMicrosPerSecond : 1);  // "before" includes that day
+    if (std::string_view(name) == "after")
+      q.after = *t;
+    else
+      q.before = *t + (date_only ? 86'400 * kMicrosPerSecond : 1);  // "before" includes that day
   }
   if (auto it = query.find("ids"); it != query.end()) q.ids = SplitList(it->second);
   if (auto it = query.find("sort"); it != query.end()) {
     const std::string& v = it->second;
-    if (v == "created" || v == "updated") q.ascending = true;
+    if (v == "created" || v == "updated")
+      q.ascending = true;
     else if (v != "-created" && v != "-updated")
       Bad(problems, "invalidSort", "sort", "must be created, -created, updated or -updated.",
           "deve ser created, -created, updated ou -updated.");

@@ -13,14 +13,29 @@ void AppendEscaped(std::string& out, const std::string& s) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     char buf[16];
     switch (c) {
-      case '"': out += "\\\""; continue;
-      case '\\': out += "\\\\"; continue;
-      case '\n': out += "\\n"; continue;
-      case '\r': out += "\\r"; continue;
-      case '\t': out += "\\t"; continue;
-      case '\b': out += "\\b"; continue;
-      case '\f': out += "\\f"; continue;
-      default: break;
+      case '"':
+        out += "\\\"";
+        continue;
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      case '\b':
+        out += "\\b";
+        continue;
+      case '\f':
+        out += "\\f";
+        continue;
+      default:
+        break;
     }
     if (c < 0x20) {
       std::snprintf(buf, sizeof buf, "\\u%04x", c);
@@ -70,10 +85,18 @@ void Write(std::string& out, const Json& v) {
       out += ']';
       break;
     }
-    case Json::value_t::string: AppendEscaped(out, v.get_ref<const std::string&>()); break;
-    case Json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; break;
-    case Json::value_t::null: out += "null"; break;
-    default: out += v.dump(); break;  // numbers: same digits as Python's repr for our values
+    case Json::value_t::string:
+      AppendEscaped(out, v.get_ref<const std::string&>());
+      break;
+    case Json::value_t::boolean:
+      out += v.get<bool>() ? "true" : "false";
+      break;
+    case Json::value_t::null:
+      out += "null";
+      break;
+    default:
+      out += v.dump();
+      break;  // numbers: same digits as Python's repr for our values
   }
 }
 

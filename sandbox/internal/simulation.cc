@@ -2,7 +2,6 @@
 // webhook deliveries, reset, project registration, and the payer-side actions families
 // register (Registry::AddSimulation). Loopback only, no signatures.
 #include <algorithm>
-
 #include <cctype>
 
 #include "sandbox/internal/dispatcher.h"
@@ -32,8 +31,7 @@ HttpResponse Clock(Services& s, const HttpRequest& req, Lang lang) {
                                    "Envie exatamente um de 'advance' (segundos) ou 'set' (horário)."));
   if (!problems.empty()) return ErrorResponse(400, problems, lang);
   Status st = advance ? s.engine->Advance(*advance * kMicrosPerSecond) : s.engine->SetClock(*set);
-  if (!st.ok())
-    return Bad("invalidClock", st.message(), "o relógio do sandbox só anda para frente", lang);
+  if (!st.ok()) return Bad("invalidClock", st.message(), "o relógio do sandbox só anda para frente", lang);
   s.flush_deliveries();
   return JsonResponse(200, ClockJson(*s.engine));
 }
@@ -47,8 +45,9 @@ HttpResponse Faults(Services& s, const HttpRequest& req, Lang lang) {
     Problems problems;
     auto body = ParseBody(req.body, problems);
     if (!body) return ErrorResponse(400, problems, lang);
-    if (!body->is_object()) return Bad("invalidJson", "Body must map routes to fault lists.",
-                                       "O corpo deve mapear rotas para listas de falhas.", lang);
+    if (!body->is_object())
+      return Bad("invalidJson", "Body must map routes to fault lists.",
+                 "O corpo deve mapear rotas para listas de falhas.", lang);
     for (auto it = body->begin(); it != body->end(); ++it) {
       std::vector<std::string> list;
       if (!it.value().is_array() ||
@@ -68,10 +67,18 @@ HttpResponse Faults(Services& s, const HttpRequest& req, Lang lang) {
 HttpResponse Deliveries(Services& s) {
   Json out = Json::array();
   for (const auto& d : s.engine->Deliveries(1000)) {
-    out.push_back({{"id", std::to_string(d.id)}, {"eventId", d.event_id}, {"webhookId", d.webhook_id},
-                   {"url", d.url}, {"body", d.body}, {"signature", s.engine->signing_key().Sign(d.body)}, {"attempts", d.attempt}, {"state", d.state},
-                   {"lastStatus", d.last_status}, {"lastError", d.last_error},
-                   {"due", FormatTimestamp(d.due)}, {"workspaceId", d.scope}});
+    out.push_back({{"id", std::to_string(d.id)},
+                   {"eventId", d.event_id},
+                   {"webhookId", d.webhook_id},
+                   {"url", d.url},
+                   {"body", d.body},
+                   {"signature", s.engine->signing_key().Sign(d.body)},
+                   {"attempts", d.attempt},
+                   {"state", d.state},
+                   {"lastStatus", d.last_status},
+                   {"lastError", d.last_error},
+                   {"due", FormatTimestamp(d.due)},
+                   {"workspaceId", d.scope}});
   }
   return JsonResponse(200, {{"deliveries", out}});
 }
@@ -93,8 +100,8 @@ HttpResponse RegisterProject(Services& s, const HttpRequest& req, Lang lang) {
   Principal p{"project/" + project_id, s.demo_organization_id, ws.value_or(s.demo_workspace_id), *pem};
   Status st = s.engine->RegisterPrincipal(p);
   if (!st.ok()) return InternalErrorResponse(st);
-  return JsonResponse(200, {{"project", {{"id", project_id}, {"workspaceId", p.workspace_id},
-                                         {"organizationId", p.organization_id}}}});
+  return JsonResponse(
+      200, {{"project", {{"id", project_id}, {"workspaceId", p.workspace_id}, {"organizationId", p.organization_id}}}});
 }
 
 HttpResponse RunSimulation(Services& s, const SimulationFn& fn, const HttpRequest& req, Lang lang) {
@@ -115,36 +122,37 @@ HttpResponse RunSimulation(Services& s, const SimulationFn& fn, const HttpReques
   return JsonResponse(200, answer);
 }
 
-
 // The page a purchase's challengeUrl points at: what the customer's phone opens after
 // scanning the QR on the terminal. GET shows the purchase and two buttons; the buttons POST
 // to /sandbox/challenge/<id>/pass|fail, which run the challenge/pass|fail simulations.
-HttpResponse ChallengePage(Services& s, const std::string& purchase_id, const std::string& action,
-                           HttpRequest& req, Lang lang) {
+HttpResponse ChallengePage(Services& s, const std::string& purchase_id, const std::string& action, HttpRequest& req,
+                           Lang lang) {
   for (char c : purchase_id)
     if (!std::isalnum(static_cast<unsigned char>(c)))
       return ErrorResponse(404, {MakeProblem("invalidRoute", "Unknown challenge.", "Desafio desconhecido.")}, lang);
   auto html = [](const std::string& body) {
     HttpResponse r;
     r.content_type = "text/html; charset=utf-8";
-    r.body = "<!doctype html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
-             "content=\"width=device-width\"><title>3-D Secure</title></head><body style=\"font-family:sans-serif;"
-             "max-width:28em;margin:2em auto\">" + body + "</body></html>";
+    r.body =
+        "<!doctype html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+        "content=\"width=device-width\"><title>3-D Secure</title></head><body style=\"font-family:sans-serif;"
+        "max-width:28em;margin:2em auto\">" +
+        body + "</body></html>";
     return r;
   };
   if (action.empty() && req.method == "GET") {
     return html("<h1>Confirm your purchase</h1><p>Sandbox issuer: purchase " + purchase_id +
                 "</p><form method=\"post\" action=\"/sandbox/challenge/" + purchase_id +
                 "/pass\"><button style=\"font-size:1.4em\">Confirm</button></form><form method=\"post\" "
-                "action=\"/sandbox/challenge/" + purchase_id +
-                "/fail\"><button style=\"font-size:1.4em\">Decline</button></form>");
+                "action=\"/sandbox/challenge/" +
+                purchase_id + "/fail\"><button style=\"font-size:1.4em\">Decline</button></form>");
   }
   const SimulationFn* fn = (action == "pass" || action == "fail") && req.method == "POST"
                                ? Registry::Instance().FindSimulation("challenge/" + action)
                                : nullptr;
   if (!fn)
-    return ErrorResponse(404, {MakeProblem("invalidRoute", "Unknown challenge action.", "Ação de desafio desconhecida.")},
-                         lang);
+    return ErrorResponse(
+        404, {MakeProblem("invalidRoute", "Unknown challenge action.", "Ação de desafio desconhecida.")}, lang);
   req.body = Json{{"id", purchase_id}}.dump();
   HttpResponse done = RunSimulation(s, *fn, req, lang);
   if (done.status != 200) return done;
@@ -153,17 +161,20 @@ HttpResponse ChallengePage(Services& s, const std::string& purchase_id, const st
 }
 }  // namespace
 
-HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segments, const Query&,
-                              HttpRequest& req) {
+HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segments, const Query&, HttpRequest& req) {
   const Lang lang = LangOf(req);
   std::string name;
   for (std::size_t i = 1; i < segments.size(); ++i) name += (i > 1 ? "/" : "") + segments[i];
   if (name.empty() && req.method == "GET") {
-    Json routes = {"GET,POST /sandbox/clock", "GET,POST,DELETE /sandbox/faults", "GET /sandbox/webhook-deliveries",
-                   "POST /sandbox/flush", "POST /sandbox/reset", "POST /sandbox/projects"};
+    Json routes = {"GET,POST /sandbox/clock",
+                   "GET,POST,DELETE /sandbox/faults",
+                   "GET /sandbox/webhook-deliveries",
+                   "POST /sandbox/flush",
+                   "POST /sandbox/reset",
+                   "POST /sandbox/projects"};
     for (const auto& sim : Registry::Instance().SimulationNames()) routes.push_back("POST /sandbox/" + sim);
-    return JsonResponse(200, {{"routes", routes}, {"now", FormatTimestamp(s.engine->Now())},
-                              {"workspaceId", s.demo_workspace_id}});
+    return JsonResponse(
+        200, {{"routes", routes}, {"now", FormatTimestamp(s.engine->Now())}, {"workspaceId", s.demo_workspace_id}});
   }
   if (name == "clock" && (req.method == "GET" || req.method == "POST")) return Clock(s, req, lang);
   if (name == "faults") return Faults(s, req, lang);
@@ -186,8 +197,9 @@ HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segme
     return ChallengePage(s, segments[2], segments.size() == 4 ? segments[3] : "", req, lang);
   if (req.method == "POST")
     if (const SimulationFn* fn = Registry::Instance().FindSimulation(name)) return RunSimulation(s, *fn, req, lang);
-  return ErrorResponse(404, {MakeProblem("invalidRoute", req.method + " /sandbox/" + name + " is not a simulation route.",
-                                         req.method + " /sandbox/" + name + " não é uma rota de simulação.")},
+  return ErrorResponse(404,
+                       {MakeProblem("invalidRoute", req.method + " /sandbox/" + name + " is not a simulation route.",
+                                    req.method + " /sandbox/" + name + " não é uma rota de simulação.")},
                        lang);
 }
 

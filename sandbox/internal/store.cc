@@ -82,8 +82,8 @@ Entity ReadEntity(const Stmt& s) {
 
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+      SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     return UnavailableError("cannot open sandbox database " + path + ": " + msg);
@@ -266,8 +266,9 @@ std::int64_t Store::NextCounter(std::string_view name) {
 }
 
 void Store::PutPrincipal(const Principal& p) {
-  Stmt s(Prepare("INSERT OR REPLACE INTO principals(access_id, organization_id, workspace_id, public_key) "
-                 "VALUES(?,?,?,?)"));
+  Stmt s(
+      Prepare("INSERT OR REPLACE INTO principals(access_id, organization_id, workspace_id, public_key) "
+              "VALUES(?,?,?,?)"));
   s.Bind(p.access_id).Bind(p.organization_id).Bind(p.workspace_id).Bind(p.public_key_pem);
   s.Run();
 }
@@ -286,8 +287,9 @@ std::int64_t Store::Balance(std::string_view scope) {
 }
 
 void Store::SetBalance(std::string_view scope, std::int64_t amount) {
-  Stmt s(Prepare("INSERT INTO balances(scope, amount) VALUES(?,?) "
-                 "ON CONFLICT(scope) DO UPDATE SET amount=excluded.amount"));
+  Stmt s(
+      Prepare("INSERT INTO balances(scope, amount) VALUES(?,?) "
+              "ON CONFLICT(scope) DO UPDATE SET amount=excluded.amount"));
   s.Bind(scope).Bind(amount);
   s.Run();
 }
@@ -312,8 +314,9 @@ void Store::DeleteJob(std::int64_t id) {
 }
 
 void Store::AddDelivery(const Delivery& d) {
-  Stmt s(Prepare("INSERT INTO deliveries(scope, event_id, webhook_id, url, body, due, attempt, state, last_status, "
-                 "last_error) VALUES(?,?,?,?,?,?,?,?,?,?)"));
+  Stmt s(
+      Prepare("INSERT INTO deliveries(scope, event_id, webhook_id, url, body, due, attempt, state, last_status, "
+              "last_error) VALUES(?,?,?,?,?,?,?,?,?,?)"));
   s.Bind(d.scope).Bind(d.event_id).Bind(d.webhook_id).Bind(d.url).Bind(d.body).Bind(d.due);
   s.Bind(static_cast<std::int64_t>(d.attempt)).Bind(d.state).Bind(static_cast<std::int64_t>(d.last_status));
   s.Bind(d.last_error);

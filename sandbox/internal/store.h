@@ -28,10 +28,10 @@ struct ListQuery {
   std::string scope;
   std::vector<std::string> ids;
   std::vector<std::string> statuses;
-  std::optional<UnixMicros> after;   // created >= after
-  std::optional<UnixMicros> before;  // created < before
+  std::optional<UnixMicros> after;                                     // created >= after
+  std::optional<UnixMicros> before;                                    // created < before
   std::vector<std::pair<std::string, std::vector<std::string>>> keys;  // every pair must match one value
-  bool ascending = false;            // default newest first
+  bool ascending = false;                                              // default newest first
   int limit = 100;
   std::optional<std::pair<UnixMicros, std::int64_t>> cursor;  // (created, seq) of the last item served
 };
@@ -59,9 +59,9 @@ struct Delivery {
   std::string url;
   std::string body;
   UnixMicros due = 0;
-  int attempt = 0;                  // attempts made so far
-  std::string state;                // pending, delivered, failed
-  int last_status = 0;              // HTTP status of the last attempt (0: no answer)
+  int attempt = 0;      // attempts made so far
+  std::string state;    // pending, delivered, failed
+  int last_status = 0;  // HTTP status of the last attempt (0: no answer)
   std::string last_error;
 };
 

@@ -4,11 +4,11 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <memory>
 #include <sstream>
-#include <sys/stat.h>
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -48,8 +48,8 @@ StatusOr<TlsFiles> CreateTlsCert() {
   X509_gmtime_adj(X509_getm_notAfter(cert.get()), 10L * 365 * 24 * 3600);
   X509_set_pubkey(cert.get(), key.get());
   X509_NAME* name = X509_get_subject_name(cert.get());
-  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("balcao sandbox"), -1,
-                             -1, 0);
+  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>("balcao sandbox"), -1, -1,
+                             0);
   X509_set_issuer_name(cert.get(), name);
   X509V3_CTX v3;
   X509V3_set_ctx_nodb(&v3);

@@ -27,7 +27,8 @@ std::optional<std::string> NormalizeTaxId(std::string_view text) {
 std::string TaxIdDigits(std::string_view text) {
   std::string out;
   for (char c : text)
-    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -60,8 +61,7 @@ const Json* Reader::Field(std::string_view key, Need need, std::string_view /*co
   if (!object_.is_object()) return nullptr;
   auto it = object_.find(key);
   if (it == object_.end() || it->is_null()) {
-    if (need == Need::kRequired)
-      Fail(key, kInvalidJson, "is required.", "é obrigatório.");
+    if (need == Need::kRequired) Fail(key, kInvalidJson, "is required.", "é obrigatório.");
     return nullptr;
   }
   return &*it;
@@ -90,8 +90,7 @@ std::optional<std::int64_t> Reader::Int(std::string_view key, Need need, std::in
   return n;
 }
 
-std::optional<double> Reader::Number(std::string_view key, Need need, double min, double max,
-                                     std::string_view code) {
+std::optional<double> Reader::Number(std::string_view key, Need need, double min, double max, std::string_view code) {
   const Json* v = Field(key, need, code);
   if (!v) return std::nullopt;
   if (!v->is_number()) {
@@ -124,8 +123,7 @@ std::optional<std::string> Reader::String(std::string_view key, Need need, std::
   std::string s = v->get<std::string>();
   const std::size_t len = Utf8Length(s);
   if (len < min_len || len > max_len) {
-    Fail(key, code,
-         "must have between " + std::to_string(min_len) + " and " + std::to_string(max_len) + " characters.",
+    Fail(key, code, "must have between " + std::to_string(min_len) + " and " + std::to_string(max_len) + " characters.",
          "deve ter entre " + std::to_string(min_len) + " e " + std::to_string(max_len) + " caracteres.");
     return std::nullopt;
   }

@@ -46,8 +46,8 @@ int WebhookSender::DeliverDue() {
       long status = 0;
       curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
       curl_slist_free_all(headers);
-      std::string error = rc == CURLE_OK ? (status == 200 ? "" : "HTTP " + std::to_string(status))
-                                         : curl_easy_strerror(rc);
+      std::string error =
+          rc == CURLE_OK ? (status == 200 ? "" : "HTTP " + std::to_string(status)) : curl_easy_strerror(rc);
       engine_.FinishDelivery(d, rc == CURLE_OK ? static_cast<int>(status) : 0, error);
       ++delivered;
     }

@@ -1,15 +1,15 @@
 #include "terminal/internal/console.h"
 
-#include <memory>
-
 #include <curl/curl.h>
 #include <qrencode.h>
+
+#include <memory>
 
 namespace balcao::terminal {
 
 void DrawQr(const std::string& text, std::FILE* out) {
-  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(
-      QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1), &QRcode_free);
+  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1),
+                                                     &QRcode_free);
   if (!qr) return;
   const int width = qr->width, quiet = 2;
   auto dark = [&](int x, int y) { return x >= 0 && y >= 0 && x < width && y < width && (qr->data[y * width + x] & 1); };
@@ -36,10 +36,11 @@ SimulationAnswer Simulate(unsigned short sandbox_port, const std::string& route,
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 30L);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &answer.body);
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* user) {
-    static_cast<std::string*>(user)->append(data, size * count);
-    return size * count;
-  });
+  curl_easy_setopt(
+      curl.get(), CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* user) {
+        static_cast<std::string*>(user)->append(data, size * count);
+        return size * count;
+      });
   if (curl_easy_perform(curl.get()) == CURLE_OK) curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &answer.status);
   return answer;
 }

@@ -39,8 +39,8 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
     }
     case checkout::Slip::kSaleReceipt: {
       if (payment && payment->method == checkout::Method::kCard) {
-        printer::CardSale card{store.merchant, now,         print.amount,    "credit", installments,
-                               "",             print.card_mask, print.reference, ""};
+        printer::CardSale card{store.merchant,  now, print.amount, "credit", installments, "", print.card_mask,
+                               print.reference, ""};
         return printer::CardSaleReceipt(card, printer::Copy::kCustomer, store.options);
       }
       printer::PixPaid paid{store.merchant, now, print.amount, print.reference, "", sale.id};

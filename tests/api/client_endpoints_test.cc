@@ -278,8 +278,7 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
         query += "&" + std::string(f) + "=a%2Cb%20c";
         break;
       }
-      h.Expect({"GET", path, query, std::nullopt,
-                JsonReply({{"cursor", "next=="}, {plural, {WithUnknownField(sj)}}})});
+      h.Expect({"GET", path, query, std::nullopt, JsonReply({{"cursor", "next=="}, {plural, {WithUnknownField(sj)}}})});
       auto page = rc.ListPage(params);
       ASSERT_TRUE(page.ok()) << label << ": " << page.status().ToString();
       ASSERT_EQ(page->items.size(), 1u) << label;
@@ -389,8 +388,7 @@ TEST(ClientEndpoints, ModelsCarryEveryFieldOfTheSeedTables) {
   for (const auto& [heading, names] : tables) {
     auto it = models.find(heading);
     ASSERT_NE(it, models.end()) << "seed table without a model: " << heading;
-    for (const auto& name : names)
-      EXPECT_TRUE(it->second.contains(name)) << heading << " lacks field " << name;
+    for (const auto& name : names) EXPECT_TRUE(it->second.contains(name)) << heading << " lacks field " << name;
   }
 }
 

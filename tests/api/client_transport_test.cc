@@ -245,7 +245,9 @@ TEST(BadInput, BankErrorsAreKeptWithCodeAndMessage) {
 }
 
 TEST(BadInput, TruncatedPageIsAnErrorNotAPartialPage) {
-  SignedServer server([](const RecordedRequest&) { return Reply{200, R"({"cursor":null,"invoices":[{"id":"1","amo)"}; });
+  SignedServer server([](const RecordedRequest&) {
+    return Reply{200, R"({"cursor":null,"invoices":[{"id":"1","amo)"};
+  });
   Bank bank(server.MakeClient());
   auto page = bank.invoice().ListPage();
   ASSERT_FALSE(page.ok());

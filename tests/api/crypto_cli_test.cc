@@ -1,13 +1,12 @@
 // The `balcao keys` and `balcao event verify` commands, run as a user runs them.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "api/crypto.h"
 #include "tests/api/crypto_test_util.h"
@@ -15,9 +14,9 @@
 namespace balcao::api {
 namespace {
 
-using ::testing::HasSubstr;
 using nlohmann::json;
 using testing::CommandResult;
+using ::testing::HasSubstr;
 using testing::LoadWebhookVectors;
 using testing::ReadFileOrDie;
 using testing::RunCommand;
@@ -37,7 +36,8 @@ unsigned Mode(const std::string& path) {
 TEST(KeysCommand, CreatesAPrivateKeyPairEvenUnderAPermissiveUmask) {
   ScratchDir dir;
   const std::string out = dir.File("keys");
-  const CommandResult r = RunCommand("umask 000 && " + ShellQuote(BALCAO_CLI) + " keys create --out " + ShellQuote(out));
+  const CommandResult r =
+      RunCommand("umask 000 && " + ShellQuote(BALCAO_CLI) + " keys create --out " + ShellQuote(out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Mode(out + "/private.pem"), 0600u);
   EXPECT_EQ(Mode(out + "/public.pem"), 0644u);
@@ -90,8 +90,8 @@ class EventCommand : public ::testing::Test {
     WriteFileOrDie(dir_.File("bank.pem"), vectors_.public_key_pem, 0644);
   }
   CommandResult Verify(const std::string& signature, const std::string& body, bool via_file) {
-    std::string args = "event verify --public-key " + ShellQuote(dir_.File("bank.pem")) + " --signature " +
-                       ShellQuote(signature);
+    std::string args =
+        "event verify --public-key " + ShellQuote(dir_.File("bank.pem")) + " --signature " + ShellQuote(signature);
     if (!via_file) return Balcao(args, body);
     WriteFileOrDie(dir_.File("body"), body);
     return Balcao(args + " --body " + ShellQuote(dir_.File("body")));
@@ -127,10 +127,11 @@ TEST_F(EventCommand, RejectsTamperingWithAOneLineReason) {
   const auto& v = vectors_.vectors[0];
   std::string body = v.content;
   body[10] ^= 1;
-  for (const auto& [sig, text, why] : {std::tuple<std::string, std::string, std::string>{v.signature, body, "do not match"},
-                                       {v.signature, v.content + "\n", "do not match"},
-                                       {"something is definitely wrong", v.content, "Digital-Signature is not valid"},
-                                       {vectors_.vectors[2].signature, v.content, "do not match"}}) {
+  for (const auto& [sig, text, why] :
+       {std::tuple<std::string, std::string, std::string>{v.signature, body, "do not match"},
+        {v.signature, v.content + "\n", "do not match"},
+        {"something is definitely wrong", v.content, "Digital-Signature is not valid"},
+        {vectors_.vectors[2].signature, v.content, "do not match"}}) {
     const CommandResult r = Verify(sig, text, true);
     EXPECT_EQ(r.exit_code, 1) << why;
     EXPECT_THAT(r.err, HasSubstr(why));
@@ -145,7 +146,8 @@ TEST_F(EventCommand, UsageAndUnreadableFilesExitTwo) {
   EXPECT_EQ(Balcao("event verify --public-key " + ShellQuote(dir_.File("bank.pem")), v.content).exit_code, 2);
   EXPECT_EQ(Balcao("event check").exit_code, 2);
   EXPECT_EQ(Balcao("event verify --public-key " + ShellQuote(dir_.File("absent.pem")) + " --signature " +
-                   ShellQuote(v.signature), v.content)
+                       ShellQuote(v.signature),
+                   v.content)
                 .exit_code,
             2);
   EXPECT_EQ(Balcao("event verify --public-key " + ShellQuote(dir_.File("bank.pem")) + " --signature " +
@@ -156,10 +158,11 @@ TEST_F(EventCommand, UsageAndUnreadableFilesExitTwo) {
 
 TEST_F(EventCommand, VerifiesWhatAKeyFromKeysCreateSigned) {
   ASSERT_EQ(Balcao("keys create --out " + ShellQuote(dir_.File("k"))).exit_code, 0);
-  const std::string body = R"({"event": {"created": "2024-05-10T15:00:00.000000+00:00", "id": "1", "log": {"created": "2024-05-10T15:00:00+00:00", "errors": [], "id": "2", "invoice": {"id": "3", "status": "paid"}, "type": "paid"}, "subscription": "invoice", "workspaceId": "4"}})";
+  const std::string body =
+      R"({"event": {"created": "2024-05-10T15:00:00.000000+00:00", "id": "1", "log": {"created": "2024-05-10T15:00:00+00:00", "errors": [], "id": "2", "invoice": {"id": "3", "status": "paid"}, "type": "paid"}, "subscription": "invoice", "workspaceId": "4"}})";
   const std::string sig = PrivateKey::FromFile(dir_.File("k/private.pem"))->Sign(body);
-  const CommandResult r = Balcao("event verify --public-key " + ShellQuote(dir_.File("k/public.pem")) + " --signature " +
-                                 ShellQuote(sig), body);
+  const CommandResult r = Balcao(
+      "event verify --public-key " + ShellQuote(dir_.File("k/public.pem")) + " --signature " + ShellQuote(sig), body);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).at("entityStatus"), "paid");
 }

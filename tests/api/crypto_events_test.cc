@@ -1,15 +1,14 @@
 // Webhook events (api/events.h): parsing real deliveries, tolerance of unknown
 // subscriptions and log types, and the verifier's key fetching, counted call by call.
-#include "api/events.h"
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 #include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
+#include "api/events.h"
 #include "tests/api/crypto_test_util.h"
 
 namespace balcao::api {
@@ -102,20 +101,22 @@ TEST(ParseEvent, BadBodiesNameTheField) {
     const char* body;
     const char* error;
   };
-  for (const Case& c : std::initializer_list<Case>{
-           {"not json", "not valid JSON"},
-           {"[1]", "must be a JSON object"},
-           {R"({"acquirerId": "236090", "amount": 100})", "no \"event\" object"},
-           {R"({"event": 5})", "event: must be an object"},
-           {R"({"event": {"created": "2020-01-01", "subscription": "x", "log": {}}})", "event.id: required"},
-           {R"({"event": {"id": 1.5, "created": "2020-01-01", "subscription": "x", "log": {}}})", "event.id: must be a string"},
-           {R"({"event": {"id": "1", "created": "yesterday", "subscription": "x", "log": {}}})", "event.created:"},
-           {R"({"event": {"id": "1", "created": "2020-01-01", "subscription": "x"}})", "event.log: required"},
-           {R"({"event": {"id": "1", "created": "2020-01-01", "subscription": "x", "log": {"id": "2", "created": "2020-01-01"}}})",
-            "event.log.type: required"},
-           {R"({"event": {"id": "1", "created": "2020-01-01", "subscription": "x", "log": {"id": "2", "type": "t", "created": "2020-01-01", "errors": "no"}}})",
-            "event.log.errors: must be a list"},
-       }) {
+  for (
+      const Case& c : std::initializer_list<Case>{
+          {"not json", "not valid JSON"},
+          {"[1]", "must be a JSON object"},
+          {R"({"acquirerId": "236090", "amount": 100})", "no \"event\" object"},
+          {R"({"event": 5})", "event: must be an object"},
+          {R"({"event": {"created": "2020-01-01", "subscription": "x", "log": {}}})", "event.id: required"},
+          {R"({"event": {"id": 1.5, "created": "2020-01-01", "subscription": "x", "log": {}}})",
+           "event.id: must be a string"},
+          {R"({"event": {"id": "1", "created": "yesterday", "subscription": "x", "log": {}}})", "event.created:"},
+          {R"({"event": {"id": "1", "created": "2020-01-01", "subscription": "x"}})", "event.log: required"},
+          {R"({"event": {"id": "1", "created": "2020-01-01", "subscription": "x", "log": {"id": "2", "created": "2020-01-01"}}})",
+           "event.log.type: required"},
+          {R"({"event": {"id": "1", "created": "2020-01-01", "subscription": "x", "log": {"id": "2", "type": "t", "created": "2020-01-01", "errors": "no"}}})",
+           "event.log.errors: must be a list"},
+      }) {
     auto r = ParseEvent(c.body);
     ASSERT_FALSE(r.ok()) << c.body;
     EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
@@ -172,9 +173,9 @@ TEST_F(EventVerifierTest, MismatchRefetchesExactlyOnce) {
 TEST_F(EventVerifierTest, MalformedSignaturesNeverFetch) {
   EventVerifier verifier = MakeVerifier();
   const std::string der = Base64Decode(Vector(0).signature).value();
-  for (const std::string& sig : {std::string("something is definitely wrong"), std::string(),
-                                 Base64Encode(der.substr(0, der.size() - 1)), Vector(0).signature + "=",
-                                 Base64Encode(der + '\0')}) {
+  for (const std::string& sig :
+       {std::string("something is definitely wrong"), std::string(), Base64Encode(der.substr(0, der.size() - 1)),
+        Vector(0).signature + "=", Base64Encode(der + '\0')}) {
     Status st = verifier.Verify(Vector(0).content, sig);
     EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << sig;
     EXPECT_THAT(st.message(), HasSubstr("Digital-Signature is not valid")) << sig;

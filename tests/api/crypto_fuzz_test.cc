@@ -1,11 +1,11 @@
 // Deterministic mutation tests of every parser of untrusted bytes in api/crypto.h and
 // api/events.h (run under ASan+UBSan in CI): no crash, and strictness as a property,
 // i.e. whatever is accepted re-encodes to exactly the bytes given.
+#include <gtest/gtest.h>
+
 #include <random>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "api/crypto.h"
 #include "api/events.h"

@@ -3,16 +3,15 @@
 // Missing openssl, node or npm is a failure, not a skip: these are the proof of
 // compatibility with the bank.
 #include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "api/crypto.h"
 #include "tests/api/crypto_test_util.h"
@@ -38,7 +37,8 @@ std::vector<std::string> Messages() {
       "",
       "project/1:1:" + std::string(5000, 'x'),
   };
-  for (int i = 0; i < 12; ++i) m.push_back("project/7:" + std::to_string(1700000000 + i) + ":{\"n\":" + std::to_string(i) + "}");
+  for (int i = 0; i < 12; ++i)
+    m.push_back("project/7:" + std::to_string(1700000000 + i) + ":{\"n\":" + std::to_string(i) + "}");
   return m;
 }
 
@@ -58,9 +58,9 @@ class OpensslInterop : public ::testing::Test {
     WriteFileOrDie(dir_.File("pub.pem"), public_pem, 0644);
     WriteFileOrDie(dir_.File("msg"), message);
     WriteFileOrDie(dir_.File("sig.der"), der);
-    const CommandResult r = RunCommand("openssl dgst -sha256 -verify " + ShellQuote(dir_.File("pub.pem")) +
-                                       " -signature " + ShellQuote(dir_.File("sig.der")) + " " +
-                                       ShellQuote(dir_.File("msg")));
+    const CommandResult r =
+        RunCommand("openssl dgst -sha256 -verify " + ShellQuote(dir_.File("pub.pem")) + " -signature " +
+                   ShellQuote(dir_.File("sig.der")) + " " + ShellQuote(dir_.File("msg")));
     return r.exit_code == 0 && r.out.find("Verified OK") != std::string::npos;
   }
 
@@ -141,11 +141,11 @@ TEST(NodeInterop, StarkbankEcdsaAndWeAgreeBothWays) {
   const std::string folder = NodeFolder();
   const PrivateKey key = PrivateKey::Generate();
   const std::vector<std::string> messages = Messages();
-  json input = {{"privateKeyPem", "-----BEGIN EC PARAMETERS-----\nBgUrgQQACg==\n-----END EC PARAMETERS-----\n" +
-                                      key.ToPem()},
-                {"publicKeyPem", key.public_key().ToPem()},
-                {"messages", messages},
-                {"signatures", json::array()}};
+  json input = {
+      {"privateKeyPem", "-----BEGIN EC PARAMETERS-----\nBgUrgQQACg==\n-----END EC PARAMETERS-----\n" + key.ToPem()},
+      {"publicKeyPem", key.public_key().ToPem()},
+      {"messages", messages},
+      {"signatures", json::array()}};
   for (const auto& m : messages) input["signatures"].push_back(key.Sign(m));
   const CommandResult r = RunCommand("cd " + ShellQuote(folder) + " && node interop.js", input.dump());
   ASSERT_EQ(r.exit_code, 0) << r.err;

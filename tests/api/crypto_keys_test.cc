@@ -1,15 +1,13 @@
 // Keys, signing and verification (api/crypto.h): round trips, RFC 6979 determinism, low-S,
 // the bank's webhook vectors, and clear errors for every kind of bad key or signature.
-#include "api/crypto.h"
-
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <string>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
+#include "api/crypto.h"
 #include "tests/api/crypto_test_util.h"
 
 namespace balcao::api {
@@ -32,7 +30,8 @@ std::string Hex(std::string_view bytes) {
 
 std::string Unhex(std::string_view hex) {
   std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
   return out;
 }
 
@@ -58,8 +57,8 @@ TEST(Base64, RoundTripsEveryLength) {
 }
 
 TEST(Base64, RefusesWhatIsNotStrictStandardBase64) {
-  for (const char* bad : {"Zm9vYg", "Zm9vYg=", "Zm9v\nYg==", "Zm9vYh==", "Zm9-Yg==", "Zm9_Yg==", "Z===",
-                          "====", "Zm9vYmE+", "Zm9=Ymg="}) {
+  for (const char* bad : {"Zm9vYg", "Zm9vYg=", "Zm9v\nYg==", "Zm9vYh==", "Zm9-Yg==", "Zm9_Yg==", "Z===", "====",
+                          "Zm9vYmE+", "Zm9=Ymg="}) {
     if (std::string(bad) == "Zm9vYmE+") continue;  // valid: '+' is standard
     auto r = Base64Decode(bad);
     EXPECT_FALSE(r.ok()) << bad;
@@ -99,9 +98,9 @@ TEST(Verify, AcceptsHighS) {
   const Signature low = key.SignToSignature("Satoshi Nakamoto");
   // s' = n - s: the other valid signature, which older SDKs sent.
   std::string der = low.ToDer();
-  auto high = Signature::FromDer(
-      Unhex("3046022100934b1ea10a4b3c1757e2b0c017d0b6143ce3c9a7e6a4a49860d7a6ab210ee3d8022100"
-            "dbbd3162d46e9f9bef7feb87c16dc13b4f6568a87f4e83f728e2443ba586675c"));
+  auto high =
+      Signature::FromDer(Unhex("3046022100934b1ea10a4b3c1757e2b0c017d0b6143ce3c9a7e6a4a49860d7a6ab210ee3d8022100"
+                               "dbbd3162d46e9f9bef7feb87c16dc13b4f6568a87f4e83f728e2443ba586675c"));
   ASSERT_TRUE(high.ok()) << high.status().ToString();
   EXPECT_FALSE(high->IsLowS());
   EXPECT_TRUE(key.public_key().Verify("Satoshi Nakamoto", *high));
@@ -310,9 +309,11 @@ TEST(Keys, BadPublicKeysGiveClearErrors) {
   EXPECT_THAT(wrong_curve.status().message(), HasSubstr("curve prime256v1, expected secp256k1"));
   auto priv_given = PublicKey::FromPem(PrivateKey::Generate().ToPem());
   ASSERT_FALSE(priv_given.ok());
-  EXPECT_THAT(priv_given.status().message(), HasSubstr("expected a BEGIN PUBLIC KEY block, found BEGIN EC PRIVATE KEY"));
-  auto truncated = PublicKey::FromPem("-----BEGIN PUBLIC KEY-----\nMFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAEQA+bOEY57yQG\n"
-                                      "-----END PUBLIC KEY-----\n");
+  EXPECT_THAT(priv_given.status().message(),
+              HasSubstr("expected a BEGIN PUBLIC KEY block, found BEGIN EC PRIVATE KEY"));
+  auto truncated = PublicKey::FromPem(
+      "-----BEGIN PUBLIC KEY-----\nMFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAEQA+bOEY57yQG\n"
+      "-----END PUBLIC KEY-----\n");
   ASSERT_FALSE(truncated.ok());
   EXPECT_THAT(truncated.status().message(), HasSubstr("not a valid SubjectPublicKeyInfo"));
   EXPECT_FALSE(PublicKey::FromPoint(std::string(65, '\x04')).ok());

@@ -1,5 +1,6 @@
 #include "tests/api/crypto_test_util.h"
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -7,11 +8,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 namespace balcao::api::testing {
 

@@ -27,12 +27,18 @@ bool SendAll(int fd, const std::string& s) { return SendAll(fd, s.data(), s.size
 
 const char* Reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    default: return "Status";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    default:
+      return "Status";
   }
 }
 
@@ -181,11 +187,10 @@ void HttpTestServer::Serve(int fd, int connection) {
       if (!SendAll(fd, head_out) || !SendAll(fd, reply.body)) goto done;
     }
   }
-done:
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    open_fds_.erase(std::remove(open_fds_.begin(), open_fds_.end(), fd), open_fds_.end());
-  }
+done : {
+  std::lock_guard<std::mutex> lock(mu_);
+  open_fds_.erase(std::remove(open_fds_.begin(), open_fds_.end(), fd), open_fds_.end());
+}
   ::close(fd);
 }
 

@@ -17,8 +17,8 @@ namespace balcao::api::testing {
 
 struct RecordedRequest {
   std::string method;
-  std::string path;   // without the query
-  std::string query;  // raw, as sent, without '?'
+  std::string path;                            // without the query
+  std::string query;                           // raw, as sent, without '?'
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
   int connection = 0;  // which accepted connection carried it (1, 2, ...)

@@ -252,8 +252,7 @@ bool BankModel::HasLiveChargeable() const {
   return false;
 }
 bool BankModel::HasEntityFor(int attempt) const {
-  return sessions.count(attempt) || purchases.count(attempt) || brcodes.count(attempt) ||
-         invoices.count(attempt);
+  return sessions.count(attempt) || purchases.count(attempt) || brcodes.count(attempt) || invoices.count(attempt);
 }
 
 void SendCalls(BankModel& bank, const std::vector<Effect>& effects) {
@@ -268,10 +267,10 @@ void SendCalls(BankModel& bank, const std::vector<Effect>& effects) {
 
 std::vector<Move> Moves(const Sale& sale, const BankModel& bank) {
   MoveList moves(bank);
-  for (Event e : {StartSale(), Choose(Method::kCard), Choose(Method::kPix), Choose(Method::kInvoice), Card(), Cancelled(),
-                  Event{Retry{kT0 + 40 * kSec}}, Event{FallbackToInvoice{TestCustomer(), kT0 + 40 * kSec}},
-                  Event{KeepOpen{kT0 + 5 * kSec}}, Event{PrintCode{kT0 + 9 * kSec}}, ReverseBy(kAmount),
-                  ReverseBy(400)}) {
+  for (Event e :
+       {StartSale(), Choose(Method::kCard), Choose(Method::kPix), Choose(Method::kInvoice), Card(), Cancelled(),
+        Event{Retry{kT0 + 40 * kSec}}, Event{FallbackToInvoice{TestCustomer(), kT0 + 40 * kSec}},
+        Event{KeepOpen{kT0 + 5 * kSec}}, Event{PrintCode{kT0 + 9 * kSec}}, ReverseBy(kAmount), ReverseBy(400)}) {
     moves.Add(e);
   }
   for (const Money& line : sale.ledger) {

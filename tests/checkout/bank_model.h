@@ -20,16 +20,16 @@ namespace balcao::checkout::testing {
 
 struct BankModel {
   enum class Life { kLive, kExpired, kPaid };
-  std::vector<BankCall> inflight;                   // sent by the checkout, not answered yet
-  std::map<int, Life> sessions;                     // attempt -> session life
-  std::map<int, PurchaseStatus> purchases;          // attempt -> status of "p<attempt>"
-  std::map<int, Life> brcodes;                      // attempt -> brcode "u<attempt>"
-  std::map<int, InvoiceStatus> invoices;            // attempt -> status of "i<attempt>"
-  std::map<std::string, Cents> received;            // entity id -> money received
-  std::map<std::string, Cents> returned;            // entity id -> money given back
-  std::set<std::string> late;                       // charged after its deadline (expired QR...)
-  std::set<Event> undelivered;                      // bank events (webhooks) not delivered yet
-  std::set<Event> delivered;                        // delivered once; may come again
+  std::vector<BankCall> inflight;           // sent by the checkout, not answered yet
+  std::map<int, Life> sessions;             // attempt -> session life
+  std::map<int, PurchaseStatus> purchases;  // attempt -> status of "p<attempt>"
+  std::map<int, Life> brcodes;              // attempt -> brcode "u<attempt>"
+  std::map<int, InvoiceStatus> invoices;    // attempt -> status of "i<attempt>"
+  std::map<std::string, Cents> received;    // entity id -> money received
+  std::map<std::string, Cents> returned;    // entity id -> money given back
+  std::set<std::string> late;               // charged after its deadline (expired QR...)
+  std::set<Event> undelivered;              // bank events (webhooks) not delivered yet
+  std::set<Event> delivered;                // delivered once; may come again
   auto operator<=>(const BankModel&) const = default;
 
   Cents Net(const std::string& id) const;

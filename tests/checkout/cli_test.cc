@@ -1,14 +1,12 @@
 // `balcao checkout` as a user runs it: the real executable, no bank configured (so the
 // embedded sandbox), the outcome read back from --json and the exit code.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
-#include <string>
-
-#include <sys/wait.h>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace {
 
@@ -18,8 +16,10 @@ struct CliRun {
 };
 
 CliRun Balcao(const std::string& args) {
-  const std::string cmd = "env -u BALCAO_BANK_URL -u BALCAO_CREDENTIALS -u BALCAO_ACCESS_ID -u BALCAO_PROJECT_ID "
-                          "-u BALCAO_ORGANIZATION_ID " + std::string(BALCAO_CLI) + " checkout " + args + " 2>/dev/null";
+  const std::string cmd =
+      "env -u BALCAO_BANK_URL -u BALCAO_CREDENTIALS -u BALCAO_ACCESS_ID -u BALCAO_PROJECT_ID "
+      "-u BALCAO_ORGANIZATION_ID " +
+      std::string(BALCAO_CLI) + " checkout " + args + " 2>/dev/null";
   CliRun run;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return run;
@@ -46,8 +46,9 @@ TEST(CheckoutCli, CardApprovedAndInvoicePaid) {
   CliRun card = Balcao("--amount 500 --method card --installments 1 --json");
   ASSERT_EQ(card.exit_code, 0) << card.out;
   EXPECT_EQ(nlohmann::json::parse(card.out)["status"].get<std::string>(), "paid");
-  CliRun invoice = Balcao("--amount 800 --method invoice --customer-name 'Maria da Silva' "
-                       "--customer-tax-id 337.451.076-08 --autopay --json --timeout 30");
+  CliRun invoice = Balcao(
+      "--amount 800 --method invoice --customer-name 'Maria da Silva' "
+      "--customer-tax-id 337.451.076-08 --autopay --json --timeout 30");
   ASSERT_EQ(invoice.exit_code, 0) << invoice.out;
   EXPECT_EQ(nlohmann::json::parse(invoice.out)["status"].get<std::string>(), "paid");
 }

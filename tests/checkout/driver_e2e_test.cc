@@ -5,15 +5,14 @@
 // with SIGKILL, with and without the sandbox's commit-then-drop fault), each ending as an
 // undisturbed run would: Paid, with exactly one brcode / one purchase at the bank.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "api/bank.h"
 #include "checkout/driver.h"
@@ -127,8 +126,8 @@ class DriverE2E : public sandbox::testing::SandboxTest {
 // The journal's card scanner refuses Luhn-valid digit runs; a bank id inside a challenge URL
 // must not trip it (4242424242424242 passes Luhn).
 TEST_F(DriverE2E, JournalTakesBankUrlsHoldingLuhnValidIds) {
-  const Event seen = PurchaseSeen{1, "4242424242424242", PurchaseStatus::kPending, 100,
-                                  "https://bank.example/challenge/4242424242424242", "", 1};
+  const Event seen = PurchaseSeen{
+      1, "4242424242424242", PurchaseStatus::kPending, 100, "https://bank.example/challenge/4242424242424242", "", 1};
   EXPECT_TRUE(journal_->Append("luhn-url", 1, "PurchaseSeen", EventToJson(seen)).ok());
 }
 
@@ -211,7 +210,8 @@ TEST_F(DriverE2E, InvoicePaidAfterPixExpiredFallback) {
   ASSERT_TRUE(driver_->Open(id, 5000, s).ok());
   ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()}).ok());
   Sale expired = Settle(id);
-  ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(expired.state)) << StateName(static_cast<int>(expired.state.index()));
+  ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(expired.state))
+      << StateName(static_cast<int>(expired.state.index()));
   auto sale = driver_->Feed(id, FallbackToInvoice{{"Maria da Silva", "337.451.076-08"}, SystemClock::Instance().Now()});
   ASSERT_TRUE(sale.ok()) << sale.status().ToString();
   const auto* invoice = std::get_if<ShowingInvoice>(&sale->state);
@@ -284,7 +284,11 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
     for (int k = 1; k <= 7; ++k) {
       SCOPED_TRACE(std::string(drop ? "commit-then-drop, " : "") + "SIGKILL at hook call " + std::to_string(k));
       if (drop) {
-        ASSERT_EQ(api().Sim("/sandbox/faults", {{"POST /v2/merchant-session/{uuid}/purchase", {"commit-then-drop-response"}}}).status, 200);
+        ASSERT_EQ(
+            api()
+                .Sim("/sandbox/faults", {{"POST /v2/merchant-session/{uuid}/purchase", {"commit-then-drop-response"}}})
+                .status,
+            200);
       }
       const std::string id = NewSaleId();
       const bool killed = RunChildKilledAt(k, [&](Driver& d) {
@@ -296,7 +300,8 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
       auto resumed = driver_->Resume(id);
       ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
       Sale sale = RunUntil(id, [](const Sale& s) {
-        return !std::holds_alternative<VerifyingSession>(s.state) && !std::holds_alternative<VerifyingPurchase>(s.state) &&
+        return !std::holds_alternative<VerifyingSession>(s.state) &&
+               !std::holds_alternative<VerifyingPurchase>(s.state) &&
                !std::holds_alternative<CreatingSession>(s.state) && !std::holds_alternative<Charging>(s.state);
       });
       if (std::holds_alternative<ChoosingMethod>(sale.state)) {
@@ -308,8 +313,8 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
         ASSERT_TRUE(again.ok()) << again.status().ToString();
         sale = *again;
       }
-      EXPECT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateName(static_cast<int>(sale.state.index()))
-                                                            << (killed ? " (killed)" : " (finished)");
+      EXPECT_TRUE(std::holds_alternative<Paid>(sale.state))
+          << StateName(static_cast<int>(sale.state.index())) << (killed ? " (killed)" : " (finished)");
       EXPECT_EQ(sale.collected(), 4321);
       EXPECT_EQ(AtBank("merchant-purchase", id), 1u) << "a card sale must never charge twice";
       api().Raw("DELETE", "/sandbox/faults");  // an unused fault must not leak into the next run

@@ -101,8 +101,8 @@ class Explorer {
   void Fail(const World& w, const Event& e, const std::string& what) {
     std::string trail;
     for (const std::string& t : trail_) trail += " > " + t;
-    violations.push_back(what + " | state " + StateName(static_cast<int>(w.sale.state.index())) +
-                         " + " + EventName(static_cast<int>(e.index())) + " | after" + trail);
+    violations.push_back(what + " | state " + StateName(static_cast<int>(w.sale.state.index())) + " + " +
+                         EventName(static_cast<int>(e.index())) + " | after" + trail);
   }
 
   void Check(const World& before, const Event& e, const Step& step, const World& after) {
@@ -208,8 +208,8 @@ World Seed(const std::string& state, Method paid_by) {
         }
       }
     }
-    EXPECT_TRUE(done) << "the bank model cannot produce " << EventName(static_cast<int>(e.index()))
-                      << " on the way to " << state;
+    EXPECT_TRUE(done) << "the bank model cannot produce " << EventName(static_cast<int>(e.index())) << " on the way to "
+                      << state;
   }
   EXPECT_EQ(StateName(static_cast<int>(w.sale.state.index())), state);
   return w;
@@ -227,11 +227,10 @@ TEST(Exploration, EverySequenceOfUpToSixEventsFromEveryStateKeepsTheInvariants) 
       ++seeds;
     }
   }
-  std::cout << "[ explored ] " << seeds << " seed states, " << explorer.sequences
-            << " event sequences (length 1-" << kDepth << "), " << explorer.worlds()
-            << " distinct (sale, bank, depth) nodes, " << explorer.steps << " Next() calls\n";
-  std::cout << "[ explored ] " << explorer.rows_fired.size() << " of " << Rows().size()
-            << " table rows fired\n";
+  std::cout << "[ explored ] " << seeds << " seed states, " << explorer.sequences << " event sequences (length 1-"
+            << kDepth << "), " << explorer.worlds() << " distinct (sale, bank, depth) nodes, " << explorer.steps
+            << " Next() calls\n";
+  std::cout << "[ explored ] " << explorer.rows_fired.size() << " of " << Rows().size() << " table rows fired\n";
   for (int i = 0; i < static_cast<int>(Rows().size()); ++i) {
     if (!explorer.rows_fired.count(i)) {
       std::cout << "[ explored ] not fired: row " << i << " " << StateName(Rows()[i].from) << " + "

@@ -20,17 +20,13 @@ Event Choose(Method method) {
   return ChooseMethod{method, method == Method::kInvoice ? TestCustomer() : Customer{}, kT0 + kSec};
 }
 Event SessionOk(int attempt) {
-  return SessionCreated{attempt, "sess" + std::to_string(attempt), "uuid" + std::to_string(attempt),
-                        kT0 + 600 * kSec, kT0 + 2 * kSec};
+  return SessionCreated{attempt, "sess" + std::to_string(attempt), "uuid" + std::to_string(attempt), kT0 + 600 * kSec,
+                        kT0 + 2 * kSec};
 }
-Event Card(UnixMicros at) {
-  return SubmitCard{"card-1", "424242******4242", FundingType::kCredit, 1, at};
-}
-Event Purchase(int attempt, const std::string& id, PurchaseStatus status, Cents amount,
-               UnixMicros at) {
+Event Card(UnixMicros at) { return SubmitCard{"card-1", "424242******4242", FundingType::kCredit, 1, at}; }
+Event Purchase(int attempt, const std::string& id, PurchaseStatus status, Cents amount, UnixMicros at) {
   const bool challenge = status == PurchaseStatus::kPending;
-  return PurchaseSeen{attempt, id, status, amount,
-                      challenge ? "https://acs.example/c/" + id : "", "", at};
+  return PurchaseSeen{attempt, id, status, amount, challenge ? "https://acs.example/c/" + id : "", "", at};
 }
 Event BrcodeOk(int attempt) {
   const std::string uuid = "u" + std::to_string(attempt);
@@ -41,22 +37,19 @@ Event Deposit(const std::string& id, const std::string& uuid, Cents amount, Unix
 }
 Event InvoiceOk(int attempt) {
   const std::string id = "i" + std::to_string(attempt);
-  return InvoiceCreated{attempt, id, "00020101021226...inv" + id, "https://bank.example/invoice/" + id,
-                        kT0 + 2 * 86400 * kSec, kT0 + 2 * kSec};
+  return InvoiceCreated{
+      attempt,       id, "00020101021226...inv" + id, "https://bank.example/invoice/" + id, kT0 + 2 * 86400 * kSec,
+      kT0 + 2 * kSec};
 }
 Event InvoiceUpdate(const std::string& id, InvoiceStatus status, Cents amount, UnixMicros at) {
   return InvoiceSeen{id, status, amount, at};
 }
-Event Failed(Call call, Failure failure, UnixMicros at) {
-  return CallFailed{call, failure, "simulated", at};
-}
+Event Failed(Call call, Failure failure, UnixMicros at) { return CallFailed{call, failure, "simulated", at}; }
 Event Fired(Timer timer, UnixMicros at) { return TimerFired{timer, at}; }
 Event Found(EntityKind kind, int attempt, UnixMicros at) { return NothingFound{kind, attempt, at}; }
 Event Cancelled() { return Cancel{"op-7", "customer gave up", kT0 + 70 * kSec}; }
 Event ReverseBy(Cents amount) { return Reverse{amount, "op-7", "returned goods", kT0 + 80 * kSec}; }
-Event ReversedTo(const std::string& entity_id, Cents net) {
-  return Reversed{entity_id, net, kT0 + 81 * kSec};
-}
+Event ReversedTo(const std::string& entity_id, Cents net) { return Reversed{entity_id, net, kT0 + 81 * kSec}; }
 
 std::vector<Event> PathTo(const std::string& state, Method paid_by) {
   using P = std::vector<Event>;
@@ -71,9 +64,15 @@ std::vector<Event> PathTo(const std::string& state, Method paid_by) {
   };
   P paid;
   switch (paid_by) {
-    case Method::kCard: paid = plus(charging, {Purchase(1, "p1", PurchaseStatus::kApproved)}); break;
-    case Method::kPix: paid = plus(pix, {Deposit("d1", "u1")}); break;
-    case Method::kInvoice: paid = plus(invoice, {InvoiceUpdate("i1", InvoiceStatus::kPaid)}); break;
+    case Method::kCard:
+      paid = plus(charging, {Purchase(1, "p1", PurchaseStatus::kApproved)});
+      break;
+    case Method::kPix:
+      paid = plus(pix, {Deposit("d1", "u1")});
+      break;
+    case Method::kInvoice:
+      paid = plus(invoice, {InvoiceUpdate("i1", InvoiceStatus::kPaid)});
+      break;
   }
   const std::string kept = paid_by == Method::kCard ? "p1" : paid_by == Method::kPix ? "d1" : "i1";
   const std::map<std::string, P> paths = {
@@ -85,16 +84,15 @@ std::vector<Event> PathTo(const std::string& state, Method paid_by) {
       {"Charging", charging},
       {"VerifyingPurchase", plus(charging, {Failed(Call::kCreatePurchase, Failure::kOutcomeUnknown)})},
       {"Challenge", plus(charging, {Purchase(1, "p1", PurchaseStatus::kPending)})},
-      {"ClosingChallenge", plus(charging, {Purchase(1, "p1", PurchaseStatus::kPending),
-                                           Fired(Timer::kSessionExpiry, kT0 + 600 * kSec)})},
+      {"ClosingChallenge",
+       plus(charging, {Purchase(1, "p1", PurchaseStatus::kPending), Fired(Timer::kSessionExpiry, kT0 + 600 * kSec)})},
       {"CreatingBrcode", {StartSale(), Choose(Method::kPix)}},
-      {"VerifyingBrcode", {StartSale(), Choose(Method::kPix),
-                           Failed(Call::kCreateBrcode, Failure::kOutcomeUnknown)}},
+      {"VerifyingBrcode", {StartSale(), Choose(Method::kPix), Failed(Call::kCreateBrcode, Failure::kOutcomeUnknown)}},
       {"ShowingPix", pix},
       {"ClosingPix", plus(pix, {Fired(Timer::kBrcodeExpiry, kT0 + 600 * kSec)})},
       {"CreatingInvoice", {StartSale(), Choose(Method::kInvoice)}},
-      {"VerifyingInvoice", {StartSale(), Choose(Method::kInvoice),
-                            Failed(Call::kCreateInvoice, Failure::kOutcomeUnknown)}},
+      {"VerifyingInvoice",
+       {StartSale(), Choose(Method::kInvoice), Failed(Call::kCreateInvoice, Failure::kOutcomeUnknown)}},
       {"ShowingInvoice", invoice},
       {"PayLater", plus(invoice, {KeepOpen{kT0 + 5 * kSec}})},
       {"CancelingInvoice", plus(invoice, {Cancelled()})},

@@ -24,8 +24,7 @@ Event Card(UnixMicros at = kT0 + 20 * kSec);
 Event Purchase(int attempt, const std::string& id, PurchaseStatus status, Cents amount = kAmount,
                UnixMicros at = kT0 + 30 * kSec);
 Event BrcodeOk(int attempt = 1);
-Event Deposit(const std::string& id, const std::string& uuid, Cents amount = kAmount,
-              UnixMicros at = kT0 + 40 * kSec);
+Event Deposit(const std::string& id, const std::string& uuid, Cents amount = kAmount, UnixMicros at = kT0 + 40 * kSec);
 Event InvoiceOk(int attempt = 1);
 Event InvoiceUpdate(const std::string& id, InvoiceStatus status, Cents amount = kAmount,
                     UnixMicros at = kT0 + 40 * kSec);

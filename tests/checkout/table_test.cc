@@ -25,7 +25,7 @@ struct Case {
   std::string state;
   std::vector<Event> extra;  // after PathTo(state)
   Event event;
-  std::string from;          // row's state ("(any)" for any-state rows)
+  std::string from;  // row's state ("(any)" for any-state rows)
   std::string guard;
   Method paid_by = Method::kCard;
 };
@@ -50,13 +50,18 @@ std::vector<Case> Cases() {
       {"ChoosingMethod", {}, Choose(Method::kInvoice), "ChoosingMethod", "MethodIsInvoice"},
       {"Charging", {denied}, Retry{kT0 + 40 * kSec}, "ChoosingMethod", "LastWasCard"},
       {"ClosingPix", pix_expired, Retry{kT0 + 700 * kSec}, "ChoosingMethod", "LastWasPix"},
-      {"ClosingPix", pix_expired, FallbackToInvoice{TestCustomer(), kT0 + 700 * kSec}, "ChoosingMethod", "AfterFailedAttempt"},
+      {"ClosingPix", pix_expired, FallbackToInvoice{TestCustomer(), kT0 + 700 * kSec}, "ChoosingMethod",
+       "AfterFailedAttempt"},
       {"ChoosingMethod", {}, Cancelled(), "ChoosingMethod", "Signed"},
       {"Charging", challenge_lapsed, approved, "ChoosingMethod", "LateChargeOfThisSale"},
       {"ClosingPix", pix_expired, Deposit("d1", "u1"), "ChoosingMethod", "LateDepositOfThisSale"},
       {"CreatingSession", {}, SessionOk(), "CreatingSession", "ForAttempt"},
       {"CreatingSession", {}, Failed(Call::kCreateSession, Failure::kRejected), "CreatingSession", "CreateRefused"},
-      {"CreatingSession", {}, Failed(Call::kCreateSession, Failure::kOutcomeUnknown), "CreatingSession", "CreateUnknown"},
+      {"CreatingSession",
+       {},
+       Failed(Call::kCreateSession, Failure::kOutcomeUnknown),
+       "CreatingSession",
+       "CreateUnknown"},
       {"VerifyingSession", {}, SessionOk(), "VerifyingSession", "ForAttempt"},
       {"VerifyingSession", {}, Found(EntityKind::kSession), "VerifyingSession", "LookupFoundNothing"},
       {"VerifyingSession", {}, Failed(Call::kLookup, Failure::kNotSent), "VerifyingSession", "LookupFailed"},
@@ -105,7 +110,11 @@ std::vector<Case> Cases() {
       {"ClosingPix", {Failed(Call::kPoll, Failure::kNotSent)}, retry_timer, "ClosingPix", "RetryDue"},
       {"CreatingInvoice", {}, InvoiceOk(), "CreatingInvoice", "ForAttempt"},
       {"CreatingInvoice", {}, Failed(Call::kCreateInvoice, Failure::kRejected), "CreatingInvoice", "CreateRefused"},
-      {"CreatingInvoice", {}, Failed(Call::kCreateInvoice, Failure::kOutcomeUnknown), "CreatingInvoice", "CreateUnknown"},
+      {"CreatingInvoice",
+       {},
+       Failed(Call::kCreateInvoice, Failure::kOutcomeUnknown),
+       "CreatingInvoice",
+       "CreateUnknown"},
       {"VerifyingInvoice", {}, InvoiceOk(), "VerifyingInvoice", "ForAttempt"},
       {"VerifyingInvoice", {}, Found(EntityKind::kInvoice), "VerifyingInvoice", "LookupFoundNothing"},
       {"VerifyingInvoice", {}, Failed(Call::kLookup, Failure::kNotSent), "VerifyingInvoice", "LookupFailed"},
@@ -127,8 +136,16 @@ std::vector<Case> Cases() {
       {"CancelingInvoice", {}, InvoiceUpdate("i1", IS::kPaid), "CancelingInvoice", "InvoicePaid"},
       {"CancelingInvoice", {}, InvoiceUpdate("i1", IS::kCreated), "CancelingInvoice", "InvoiceOpen"},
       {"CancelingInvoice", {}, Failed(Call::kCancelInvoice, Failure::kRejected), "CancelingInvoice", "CancelRefused"},
-      {"CancelingInvoice", {}, Failed(Call::kCancelInvoice, Failure::kNotSent), "CancelingInvoice", "CancelNotAnswered"},
-      {"CancelingInvoice", {Failed(Call::kCancelInvoice, Failure::kNotSent)}, retry_timer, "CancelingInvoice", "RetryDue"},
+      {"CancelingInvoice",
+       {},
+       Failed(Call::kCancelInvoice, Failure::kNotSent),
+       "CancelingInvoice",
+       "CancelNotAnswered"},
+      {"CancelingInvoice",
+       {Failed(Call::kCancelInvoice, Failure::kNotSent)},
+       retry_timer,
+       "CancelingInvoice",
+       "RetryDue"},
       {"Paid", {}, Purchase(1, "p1", PS::kConfirmed), "Paid", "ConfirmsPayment"},
       {"Paid", {}, ReverseBy(kAmount), "Paid", "ReversalAllowed"},
       {"Paid", {ReverseBy(400)}, ReversedTo("d1", 600), "Reversing", "ReversalLeavesMoney", pix},
@@ -143,13 +160,25 @@ std::vector<Case> Cases() {
       {"Paid", {}, approved, "(any)", "PurchaseOfThisSale"},
       {"ShowingPix", {Cancelled()}, kLateDepositAfterVoid, "(any)", "LateDeposit"},
       {"Paid", {}, Deposit("d1", "u1"), "(any)", "DepositAlreadyCounted", pix},
-      {"ShowingInvoice", {Cancelled(), InvoiceUpdate("i1", IS::kCanceled)}, InvoiceUpdate("i1", IS::kPaid), "(any)", "LateInvoicePayment"},
+      {"ShowingInvoice",
+       {Cancelled(), InvoiceUpdate("i1", IS::kCanceled)},
+       InvoiceUpdate("i1", IS::kPaid),
+       "(any)",
+       "LateInvoicePayment"},
       {"Paid", {}, InvoiceUpdate("i1", IS::kPaid, 500), "(any)", "InvoiceReducedElsewhere", inv},
       {"Paid", {}, InvoiceUpdate("i1", IS::kPaid), "(any)", "InvoiceOfThisSale", inv},
       {"ShowingPix", late_d1, kReturnD1, "(any)", "FlaggedAndSigned"},
-      {"ShowingPix", {Cancelled(), kLateDepositAfterVoid, kReturnD1}, ReversedTo("d1", 0), "(any)", "LateMoneyReturned"},
+      {"ShowingPix",
+       {Cancelled(), kLateDepositAfterVoid, kReturnD1},
+       ReversedTo("d1", 0),
+       "(any)",
+       "LateMoneyReturned"},
       {"Refunded", {}, ReversedTo("p1", 0), "(any)", "ReversalAlreadyCounted"},
-      {"ShowingPix", {Cancelled(), kLateDepositAfterVoid, kReturnD1}, Failed(Call::kLateReturn, Failure::kRejected), "(any)", "LateReturnFailed"},
+      {"ShowingPix",
+       {Cancelled(), kLateDepositAfterVoid, kReturnD1},
+       Failed(Call::kLateReturn, Failure::kRejected),
+       "(any)",
+       "LateReturnFailed"},
   };
 }
 
@@ -190,11 +219,26 @@ TEST(TransitionTable, EveryRowFiresAsListed) {
 
 // One sample event of every kind, to try in every state.
 std::vector<Event> OneOfEachEvent() {
-  std::vector<Event> events = {
-      StartSale(), Choose(Method::kCard), Card(), Cancelled(), Retry{kT0}, FallbackToInvoice{TestCustomer(), kT0},
-      KeepOpen{kT0}, PrintCode{kT0}, ReverseBy(100), kReturnD1, SessionOk(), BrcodeOk(), InvoiceOk(),
-      Found(EntityKind::kSession), Failed(Call::kCreateSession, Failure::kRejected), ReversedTo("p1", 0),
-      Purchase(1, "p1", PS::kApproved), Deposit("d1", "u1"), InvoiceUpdate("i1", IS::kPaid), Fired(Timer::kPoll)};
+  std::vector<Event> events = {StartSale(),
+                               Choose(Method::kCard),
+                               Card(),
+                               Cancelled(),
+                               Retry{kT0},
+                               FallbackToInvoice{TestCustomer(), kT0},
+                               KeepOpen{kT0},
+                               PrintCode{kT0},
+                               ReverseBy(100),
+                               kReturnD1,
+                               SessionOk(),
+                               BrcodeOk(),
+                               InvoiceOk(),
+                               Found(EntityKind::kSession),
+                               Failed(Call::kCreateSession, Failure::kRejected),
+                               ReversedTo("p1", 0),
+                               Purchase(1, "p1", PS::kApproved),
+                               Deposit("d1", "u1"),
+                               InvoiceUpdate("i1", IS::kPaid),
+                               Fired(Timer::kPoll)};
   EXPECT_EQ(static_cast<int>(events.size()), kEventCount);
   for (int i = 0; i < kEventCount; ++i) EXPECT_EQ(static_cast<int>(events[i].index()), i);
   return events;
@@ -240,7 +284,8 @@ TEST(TransitionTable, DocsEmbedTheTableAsTheCodeHasIt) {
   std::stringstream doc;
   doc << in.rdbuf();
   EXPECT_NE(doc.str().find(RenderTableMarkdown()), std::string::npos)
-      << "docs/checkout.md is out of date; paste this table:\n" << RenderTableMarkdown();
+      << "docs/checkout.md is out of date; paste this table:\n"
+      << RenderTableMarkdown();
 }
 
 }  // namespace

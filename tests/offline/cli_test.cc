@@ -1,6 +1,5 @@
 // `balcao queue` end to end: the real executable on a real store file.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <array>

@@ -5,14 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include <utility>
-
+#include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
-
-#include <atomic>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace balcao::offline {
@@ -29,9 +27,12 @@ class SwitchableBank : public BankGateway {
     EXPECT_EQ(method, "GET");
     EXPECT_EQ(path, "/v2/balance");
     switch (mode.load()) {
-      case kUp: return std::string(R"({"balances":[{"amount":0}]})");
-      case kDown: return Status(StatusCode::kUnavailable, "connect refused", {0, Delivery::kNotSent, {}});
-      case kServerError: return Status(StatusCode::kInternal, "500", {500, Delivery::kAnswered, {}});
+      case kUp:
+        return std::string(R"({"balances":[{"amount":0}]})");
+      case kDown:
+        return Status(StatusCode::kUnavailable, "connect refused", {0, Delivery::kNotSent, {}});
+      case kServerError:
+        return Status(StatusCode::kInternal, "500", {500, Delivery::kAnswered, {}});
       case kRefusing:
         return Status(StatusCode::kFailedPrecondition, "invalidCredentials",
                       {400, Delivery::kAnswered, {{"invalidCredentials", "bad key"}}});

@@ -5,13 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <utility>
-
+#include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
-
-#include <atomic>
 #include <thread>
+#include <utility>
 
 #include "offline/internal/drain_step.h"
 #include "tests/offline/fake_bank.h"
@@ -77,8 +75,8 @@ TEST_F(DrainerTest, EveryIntentExactlyOnceUnderRandomFaults) {
       keys.push_back("s" + std::to_string(sale) + "-" + std::to_string(i));
       ASSERT_TRUE(outbox_->Enqueue(Create(keys.back(), "s" + std::to_string(sale))).ok());
     }
-  auto stats = DrainNow(*outbox_, bank, {.concurrency = 4, .poll_interval = std::chrono::milliseconds(5)}, true,
-                        Forever());
+  auto stats =
+      DrainNow(*outbox_, bank, {.concurrency = 4, .poll_interval = std::chrono::milliseconds(5)}, true, Forever());
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   for (const auto& k : keys) EXPECT_EQ(bank.Effects(k), 1) << k;
   auto metrics = *outbox_->Metrics();
@@ -145,7 +143,9 @@ TEST_F(DrainerTest, AsioDrainerKeepsSaleOrderAndBoundsConcurrency) {
   FakeBank bank(0.3, 5);
   for (int i = 0; i < 5; ++i)
     for (int sale = 0; sale < 6; ++sale)
-      ASSERT_TRUE(outbox_->Enqueue(Create("s" + std::to_string(sale) + "-" + std::to_string(i), "s" + std::to_string(sale))).ok());
+      ASSERT_TRUE(
+          outbox_->Enqueue(Create("s" + std::to_string(sale) + "-" + std::to_string(i), "s" + std::to_string(sale)))
+              .ok());
   boost::asio::io_context io;
   auto guard = boost::asio::make_work_guard(io);
   std::thread runner([&] { io.run(); });

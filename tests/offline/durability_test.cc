@@ -67,7 +67,8 @@ std::string IntegrityCheck(const std::string& path) {
   sqlite3_open(path.c_str(), &db);
   sqlite3_stmt* stmt = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &stmt, nullptr);
-  std::string result = sqlite3_step(stmt) == SQLITE_ROW ? reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)) : "";
+  std::string result =
+      sqlite3_step(stmt) == SQLITE_ROW ? reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)) : "";
   sqlite3_finalize(stmt);
   sqlite3_close(db);
   return result;
@@ -138,7 +139,10 @@ TEST(Durability, ARowClaimedByAKilledSenderIsLookedUpBeforeAnyResend) {
     if (!store.ok()) ::_exit(3);
     Outbox outbox(**store);
     if (!outbox.Enqueue(Request("claimed")).ok()) ::_exit(4);
-    auto work = outbox.ClaimDue(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count(), 1, {});
+    auto work = outbox.ClaimDue(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count(),
+        1, {});
     ::_exit(work.ok() && work->size() == 1 ? 0 : 5);  // "sent", then gone before the answer
   }
   int status = 0;

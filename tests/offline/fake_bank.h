@@ -122,7 +122,9 @@ class FakeBank : public BankGateway {
     }
     const std::string id = path.substr(base.size() + 1);
     auto it = entities_.find(id);
-    if (it == entities_.end()) return Status(StatusCode::kNotFound, "invalidItem", {400, Delivery::kAnswered, {{"invalidItem", "no such item"}}});
+    if (it == entities_.end())
+      return Status(StatusCode::kNotFound, "invalidItem",
+                    {400, Delivery::kAnswered, {{"invalidItem", "no such item"}}});
     if (method == "GET") return json{{"item", it->second}}.dump();
     if (method == "PATCH") {
       json changes = json::parse(body);

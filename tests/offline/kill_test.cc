@@ -41,7 +41,8 @@ long Simulation(const std::string& method, const std::string& url, const std::st
   curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
   if (!body.empty()) curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
+  curl_easy_setopt(
+      curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
   long status = 0;
   if (curl_easy_perform(curl) == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
   curl_slist_free_all(headers);
@@ -72,10 +73,9 @@ std::vector<json> ListAll(const api::Client& client, const std::string& path) {
 }
 
 pid_t SpawnDrainer(const std::string& db, const std::string& credentials) {
-  std::vector<std::string> args = {BALCAO_CLI,     "queue",        "drain",         "--wait",       "--db",
-                                   db,             "--credentials", credentials,    "--concurrency", "4",
-                                   "--settle-ms",  "400",           "--backoff-ms",  "10",           "--timeout",
-                                   "120",          "--max-attempts", "1000"};
+  std::vector<std::string> args = {BALCAO_CLI,      "queue",     "drain",         "--wait", "--db",           db,
+                                   "--credentials", credentials, "--concurrency", "4",      "--settle-ms",    "400",
+                                   "--backoff-ms",  "10",        "--timeout",     "120",    "--max-attempts", "1000"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -112,8 +112,11 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
   // 100 invoices exist already; the queue cancels them (PATCH, looked up by entity).
   std::vector<std::string> to_cancel;
   for (int i = 0; i < 100; ++i) {
-    json body = {{"invoices", {{{"amount", 5000 + i}, {"name", "Maria Souza"}, {"taxId", "33745107608"},
-                               {"tags", {"pre-" + std::to_string(i)}}}}}};
+    json body = {{"invoices",
+                  {{{"amount", 5000 + i},
+                    {"name", "Maria Souza"},
+                    {"taxId", "33745107608"},
+                    {"tags", {"pre-" + std::to_string(i)}}}}}};
     auto r = client->Call("POST", "/v2/invoice", {}, body.dump());
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     to_cancel.push_back(json::parse(r->body)["invoices"][0]["id"].get<std::string>());
@@ -136,8 +139,9 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
       r.kind = "invoice.create";
       r.method = "POST";
       r.path = "/v2/invoice";
-      r.body = json{{"invoices", {{{"amount", r.amount}, {"name", "Ana Lima"}, {"taxId", "33745107608"},
-                                   {"tags", {r.key}}}}}}.dump();
+      r.body = json{{"invoices",
+                     {{{"amount", r.amount}, {"name", "Ana Lima"}, {"taxId", "33745107608"}, {"tags", {r.key}}}}}}
+                   .dump();
       r.lookup = LookupBy::kTags;
       expected_total[0] += r.amount;
     } else if (i < 700) {
@@ -145,9 +149,16 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
       r.kind = "transfer.create";
       r.method = "POST";
       r.path = "/v2/transfer";
-      r.body = json{{"transfers", {{{"amount", r.amount}, {"bankCode", "20018183"}, {"branchCode", "0001"},
-                                    {"accountNumber", "10000-0"}, {"name", "Jon Snow"}, {"taxId", "012.345.678-90"},
-                                    {"externalId", r.key}, {"tags", {r.key}}}}}}.dump();
+      r.body = json{{"transfers",
+                     {{{"amount", r.amount},
+                       {"bankCode", "20018183"},
+                       {"branchCode", "0001"},
+                       {"accountNumber", "10000-0"},
+                       {"name", "Jon Snow"},
+                       {"taxId", "012.345.678-90"},
+                       {"externalId", r.key},
+                       {"tags", {r.key}}}}}}
+                   .dump();
       r.lookup = LookupBy::kExternalId;
       expected_total[1] += r.amount;
     } else if (i < 900) {
@@ -180,12 +191,19 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
   }
 
   // Faults: a random script per route (writes and the lookups' lists), one in three faulty.
-  const char* kinds[] = {"delay-0", "delay-0", "delay-0", "delay-0", "delay-0", "delay-0",
-                         "http-500", "reset-before-processing", "commit-then-drop-response"};
+  const char* kinds[] = {"delay-0",
+                         "delay-0",
+                         "delay-0",
+                         "delay-0",
+                         "delay-0",
+                         "delay-0",
+                         "http-500",
+                         "reset-before-processing",
+                         "commit-then-drop-response"};
   json faults = json::object();
-  for (const char* route : {"POST /v2/invoice", "POST /v2/transfer", "POST /v2/dynamic-brcode",
-                            "PATCH /v2/invoice/{id}", "GET /v2/invoice", "GET /v2/transfer",
-                            "GET /v2/dynamic-brcode", "GET /v2/invoice/{id}"}) {
+  for (const char* route :
+       {"POST /v2/invoice", "POST /v2/transfer", "POST /v2/dynamic-brcode", "PATCH /v2/invoice/{id}", "GET /v2/invoice",
+        "GET /v2/transfer", "GET /v2/dynamic-brcode", "GET /v2/invoice/{id}"}) {
     json list = json::array();
     for (int i = 0; i < 600; ++i) list.push_back(kinds[rng() % 9]);
     faults[route] = list;
@@ -261,8 +279,9 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
     if (item.lookups > 0) ++looked_up;
     if (item.attempts > 1) ++resent;
   }
-  std::printf("(%d requests looked up at least once, %d sent more than once: after a lookup found nothing, or not sent)\n", looked_up,
-              resent);
+  std::printf(
+      "(%d requests looked up at least once, %d sent more than once: after a lookup found nothing, or not sent)\n",
+      looked_up, resent);
   EXPECT_EQ(done->size(), 1000u);
   EXPECT_GT(looked_up, 50);
   auto failed = outbox.List(OutboxState::kFailed, 10);

@@ -189,9 +189,9 @@ TEST_F(OutboxTest, OneSaleInOrderSalesConcurrently) {
   for (auto& w : work) ids.push_back(w.item.id);
   EXPECT_EQ(ids, (std::vector<std::int64_t>{a1, b1, c1}));
   EXPECT_TRUE(Claim(Now()).empty());  // a2 waits for a1
-  ASSERT_TRUE(outbox_->MarkFailed(a1, Status(StatusCode::kInvalidArgument, "bank said no",
-                                             BankErrorDetail{400, Delivery::kAnswered,
-                                                             {{"invalidAmount", "too small"}}}))
+  ASSERT_TRUE(outbox_
+                  ->MarkFailed(a1, Status(StatusCode::kInvalidArgument, "bank said no",
+                                          BankErrorDetail{400, Delivery::kAnswered, {{"invalidAmount", "too small"}}}))
                   .ok());
   work = Claim(Now());
   ASSERT_EQ(work.size(), 1u);
@@ -203,7 +203,8 @@ TEST_F(OutboxTest, OneSaleInOrderSalesConcurrently) {
 }
 
 TEST_F(OutboxTest, BusyLanesAndLimitAreRespected) {
-  for (int i = 0; i < 5; ++i) ASSERT_TRUE(outbox_->Enqueue(InvoiceCreate("k" + std::to_string(i), "s" + std::to_string(i))).ok());
+  for (int i = 0; i < 5; ++i)
+    ASSERT_TRUE(outbox_->Enqueue(InvoiceCreate("k" + std::to_string(i), "s" + std::to_string(i))).ok());
   auto work = Claim(Now(), 2, {"sale:s0"});
   ASSERT_EQ(work.size(), 2u);
   EXPECT_EQ(work[0].item.request.sale_id, "s1");

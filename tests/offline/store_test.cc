@@ -44,9 +44,9 @@ TEST(Store, MigratesFromEmptyToTheLatestVersion) {
   EXPECT_EQ((*store)->schema_version(), latest);
   EXPECT_EQ(QueryText(path, "PRAGMA user_version"), std::to_string(latest));
   EXPECT_EQ(QueryText(path, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(QueryText(path,
-                      "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
-            "card_outcomes,operator_actions,outbox,print_jobs,sale_journal,sales,sealed_cards,settings");
+  EXPECT_EQ(
+      QueryText(path, "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
+      "card_outcomes,operator_actions,outbox,print_jobs,sale_journal,sales,sealed_cards,settings");
 }
 
 TEST(Store, ReopenIsIdempotentAndKeepsData) {

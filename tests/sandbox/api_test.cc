@@ -64,7 +64,8 @@ TEST_F(ApiTest, InvoiceCreateAppliesDefaultsAndReturnsARealBrCode) {
 TEST_F(ApiTest, BatchValidationReportsOneErrorPerProblemAndStoresNothing) {
   const auto before = sandbox().CountForTest("invoice");
   Json bad = {{"invoices",
-               {Invoice(100, "a"), {{"amount", -1}, {"name", "X Y Z"}, {"taxId", "000.000.000-00"}},
+               {Invoice(100, "a"),
+                {{"amount", -1}, {"name", "X Y Z"}, {"taxId", "000.000.000-00"}},
                 {{"amount", 10}, {"name", "Ana Lima"}, {"taxId", "33745107608"}, {"colour", "red"}}}}};
   auto r = api().Post("/v2/invoice", bad);
   ASSERT_EQ(r.status, 400) << r.body;
@@ -134,8 +135,9 @@ TEST_F(ApiTest, AuthenticationFailuresHaveClearCodes) {
   ASSERT_EQ(ws.status, 200) << ws.body;
   EXPECT_EQ(ws.json["workspace"]["status"], "active");
   EXPECT_EQ(Code(org.Get("/v2/invoice")), "invalidAccessId");
-  Client in_ws(api().base, "organization/" + c.organization_id + "/workspace/" +
-                               ws.json["workspace"]["id"].get<std::string>(), *org_key);
+  Client in_ws(api().base,
+               "organization/" + c.organization_id + "/workspace/" + ws.json["workspace"]["id"].get<std::string>(),
+               *org_key);
   auto balance = in_ws.Get("/v2/balance");
   EXPECT_EQ(balance.json["balances"][0]["amount"], 0);
 }
@@ -210,7 +212,8 @@ TEST_F(ApiTest, ClockMakesInvoicesOverdueThenExpiredAndChargesFineAndInterest) {
   body["expiration"] = 10 * 86400;
   auto r = api().Post("/v2/invoice", {{"invoices", {body, body}}});
   ASSERT_EQ(r.status, 200);
-  const std::string a = r.json["invoices"][0]["id"].get<std::string>(), b = r.json["invoices"][1]["id"].get<std::string>();
+  const std::string a = r.json["invoices"][0]["id"].get<std::string>(),
+                    b = r.json["invoices"][1]["id"].get<std::string>();
   ASSERT_EQ(api().Sim("/sandbox/clock", {{"advance", 3 * 86400}}).status, 200);
   EXPECT_EQ(api().Get("/v2/invoice/" + a).json["invoice"]["status"], "overdue");
   auto paid = api().Sim("/sandbox/invoice/pay", {{"id", a}});
@@ -223,8 +226,9 @@ TEST_F(ApiTest, ClockMakesInvoicesOverdueThenExpiredAndChargesFineAndInterest) {
 }
 
 TEST_F(ApiTest, FaultScriptsApplyToTheNextRequestsOfARoute) {
-  ASSERT_EQ(api().Sim("/sandbox/faults", {{"POST /v2/invoice",
-                                           {"http-500", "reset-before-processing", "commit-then-drop-response"}}})
+  ASSERT_EQ(api()
+                .Sim("/sandbox/faults",
+                     {{"POST /v2/invoice", {"http-500", "reset-before-processing", "commit-then-drop-response"}}})
                 .status,
             200);
   const auto before = sandbox().CountForTest("invoice");

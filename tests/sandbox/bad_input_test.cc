@@ -68,8 +68,8 @@ TEST_F(BadInputTest, MalformedRequestsAreRejectedAndChangeNothing) {
       {"discounts", {"text", 1.5, Json::object(), true, Json::array({1}), Json::array({Json::object()})}},
       {"descriptions", {"text", 1.5, Json::object(), true, Json::array({1}), Json::array({{{"key", 1}}})}},
       {"rules", {"text", 1.5, Json::object(), true, Json::array({1})}},
-      {"splits", {"text", 1.5, Json::object(), true, Json::array({1}),
-                  Json::array({{{"receiverId", "nope"}, {"amount", 1}}})}},
+      {"splits",
+       {"text", 1.5, Json::object(), true, Json::array({1}), Json::array({{{"receiverId", "nope"}, {"amount", 1}}})}},
   };
   for (const auto& [field, values] : bad_values) {
     for (const auto& value : values) {
@@ -84,33 +84,33 @@ TEST_F(BadInputTest, MalformedRequestsAreRejectedAndChangeNothing) {
 
   // 3. Oversized and deeply nested bodies.
   ExpectRejected(api().Call("POST", "/v2/invoice", std::string(10 << 20, ' ')), "10 MB body", 413);
-  ExpectRejected(api().Call("POST", "/v2/invoice", "{\"invoices\":\"" + std::string(2 << 20, 'a') + "\"}"),
-                 "2 MB body", 413);
+  ExpectRejected(api().Call("POST", "/v2/invoice", "{\"invoices\":\"" + std::string(2 << 20, 'a') + "\"}"), "2 MB body",
+                 413);
   ExpectRejected(api().Call("POST", "/v2/invoice", std::string(1000, '[') + std::string(1000, ']')), "1000 deep");
   ExpectRejected(api().Call("POST", "/v2/invoice", std::string(100000, '{')), "100k open braces");
 
   // 4. Bad signatures, ids and times.
   const std::string good_sig = api().key.Sign("something else");
   for (const std::string& sig : {std::string("garbage"), std::string("MEUCIQ=="), good_sig, good_sig.substr(0, 20),
-                                std::string(200, 'A'), std::string("!!!"), std::string("    ")}) {
+                                 std::string(200, 'A'), std::string("!!!"), std::string("    ")}) {
     ExpectRejected(api().Call("GET", "/v2/balance", "", {{"Access-Signature", sig}}), "sig " + sig);
     ExpectRejected(api().Call("POST", "/v2/invoice", text, {{"Access-Signature", sig}}), "post sig " + sig);
   }
   for (const std::string& id : {std::string("project/"), std::string("project"), std::string("organization/"),
-                               std::string("organization/1/workspace/"), std::string("project/1/2"),
-                               std::string("x/y"), std::string(500, 'p')})
+                                std::string("organization/1/workspace/"), std::string("project/1/2"),
+                                std::string("x/y"), std::string(500, 'p')})
     ExpectRejected(api().Call("GET", "/v2/balance", "", {{"Access-Id", id}}), "id " + id);
   for (const std::string& t : {std::string("0"), std::string("1"), std::string("-5"), std::string("abc"),
-                              std::string("1e10"), std::string("99999999999"), std::string("12.3.4"),
-                              std::to_string(std::time(nullptr) - 3600), std::to_string(std::time(nullptr) + 3600)})
+                               std::string("1e10"), std::string("99999999999"), std::string("12.3.4"),
+                               std::to_string(std::time(nullptr) - 3600), std::to_string(std::time(nullptr) + 3600)})
     ExpectRejected(api().Call("GET", "/v2/balance", "", {{"Access-Time", t}}), "time " + t);
   for (const char* h : {"Access-Id", "Access-Time", "Access-Signature"})
     ExpectRejected(api().Call("GET", "/v2/invoice", "", {{h, ""}}), std::string("missing ") + h);
 
   // 5. Unknown routes and methods.
-  for (const char* path : {"/v2/nope", "/v3/invoice", "/v2/invoice/1/2/3", "/v2", "/", "/v2/invoice/x/unknown",
-                           "/v2/transaction/1/pdf", "/v2/balance/1", "/v2/event/attempt/1/2", "/sandbox/nope",
-                           "/v2/invoice/log/1/2/3", "/v2/deposit/1/qrcode"})
+  for (const char* path :
+       {"/v2/nope", "/v3/invoice", "/v2/invoice/1/2/3", "/v2", "/", "/v2/invoice/x/unknown", "/v2/transaction/1/pdf",
+        "/v2/balance/1", "/v2/event/attempt/1/2", "/sandbox/nope", "/v2/invoice/log/1/2/3", "/v2/deposit/1/qrcode"})
     ExpectRejected(api().Get(path), std::string("route ") + path, 404);
   for (const char* method : {"DELETE", "PUT", "PATCH"})
     ExpectRejected(api().Call(method, "/v2/invoice", "{}"), std::string("method ") + method, 404);

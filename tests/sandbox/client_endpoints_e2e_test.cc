@@ -5,8 +5,8 @@
 // through the unsigned simulation API, then one generic pass reads every list / get / pdf /
 // qrcode / payment / log endpoint with ids of those entities, then PATCHes and DELETEs
 // (on entities made for that purpose). The set of endpoints called must equal all of them.
-#include <gtest/gtest.h>
 #include <curl/curl.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -90,8 +90,8 @@ class ClientEndpointsE2E : public ::testing::Test {
     called_.insert(method + " " + tmpl);
     return r->body;
   }
-  Json J(const std::string& method, const std::string& tmpl, const std::string& id = {},
-         const api::Query& query = {}, const Json& body = nullptr) {
+  Json J(const std::string& method, const std::string& tmpl, const std::string& id = {}, const api::Query& query = {},
+         const Json& body = nullptr) {
     std::string text = Call(*client_, method, tmpl, id, query, body);
     return Json::parse(text, nullptr, false);
   }
@@ -128,23 +128,23 @@ class ClientEndpointsE2E : public ::testing::Test {
   std::set<std::string> called_;
 };
 
-const Json kHolder = {{"holderName", "Kaladin Stormblessed"},
-                      {"holderEmail", "kaladin@example.com"},
-                      {"holderPhone", "11985923451"},
-                      {"billingCountryCode", "BRA"},
-                      {"billingCity", "Sao Paulo"},
-                      {"billingStateCode", "SP"},
-                      {"billingStreetLine1", "Rua Casterly Rock, 2000"},
-                      {"billingStreetLine2", "1 andar"},
-                      {"billingZipCode", "01450-000"},
-                      {"metadata",
-                       {{"userAgent", "Mozilla"}, {"userIp", "255.255.255.255"}, {"language", "pt-BR"},
-                        {"timezoneOffset", 3}}}};
+const Json kHolder = {
+    {"holderName", "Kaladin Stormblessed"},
+    {"holderEmail", "kaladin@example.com"},
+    {"holderPhone", "11985923451"},
+    {"billingCountryCode", "BRA"},
+    {"billingCity", "Sao Paulo"},
+    {"billingStateCode", "SP"},
+    {"billingStreetLine1", "Rua Casterly Rock, 2000"},
+    {"billingStreetLine2", "1 andar"},
+    {"billingZipCode", "01450-000"},
+    {"metadata",
+     {{"userAgent", "Mozilla"}, {"userIp", "255.255.255.255"}, {"language", "pt-BR"}, {"timezoneOffset", 3}}}};
 
 Json Boleto(std::int64_t amount, Json extra = Json::object()) {
-  Json b = {{"amount", amount},       {"name", "Arya Stark"},     {"taxId", "012.345.678-90"},
-            {"streetLine1", "Rua A, 1"}, {"streetLine2", ""},        {"district", "Centro"},
-            {"city", "Sao Paulo"},    {"stateCode", "SP"},        {"zipCode", "01000-000"}};
+  Json b = {{"amount", amount},          {"name", "Arya Stark"}, {"taxId", "012.345.678-90"},
+            {"streetLine1", "Rua A, 1"}, {"streetLine2", ""},    {"district", "Centro"},
+            {"city", "Sao Paulo"},       {"stateCode", "SP"},    {"zipCode", "01000-000"}};
   b.update(extra);
   return b;
 }
@@ -154,8 +154,8 @@ Json Invoice(std::int64_t amount, Json extra = Json::object()) {
   return i;
 }
 Json TransferTo(std::int64_t amount, const char* bank, Json extra = Json::object()) {
-  Json t = {{"amount", amount},  {"bankCode", bank},  {"branchCode", "0001"}, {"accountNumber", "10000-0"},
-            {"name", "Jon Snow"}, {"taxId", "012.345.678-90"}};
+  Json t = {{"amount", amount},           {"bankCode", bank},   {"branchCode", "0001"},
+            {"accountNumber", "10000-0"}, {"name", "Jon Snow"}, {"taxId", "012.345.678-90"}};
   t.update(extra);
   return t;
 }
@@ -168,30 +168,40 @@ TEST_F(ClientEndpointsE2E, EveryEndpointSucceedsThroughTheCppClient) {
   Sim("boleto/autopay", {{"percent", 0}});
 
   // ---- Creates ----
-  const std::string webhook =
-      Id(Post("/v2/webhook", {{"url", "http://127.0.0.1:9/hook"}, {"subscriptions", {"invoice", "deposit"}}})["webhook"]);
+  const std::string webhook = Id(
+      Post("/v2/webhook", {{"url", "http://127.0.0.1:9/hook"}, {"subscriptions", {"invoice", "deposit"}}})["webhook"]);
   Json receivers = Post("/v2/split-receiver", {{"receivers",
-                                                {{{"name", "Sansa Stark"}, {"taxId", "012.345.678-90"},
-                                                  {"bankCode", "18236120"}, {"branchCode", "0001"},
-                                                  {"accountNumber", "10000-0"}, {"accountType", "checking"}}}}})["receivers"];
+                                                {{{"name", "Sansa Stark"},
+                                                  {"taxId", "012.345.678-90"},
+                                                  {"bankCode", "18236120"},
+                                                  {"branchCode", "0001"},
+                                                  {"accountNumber", "10000-0"},
+                                                  {"accountType", "checking"}}}}})["receivers"];
   ids["split-receiver"] = Id(receivers[0]);
-  Json profiles = J("PUT", "/v2/split-profile", {}, {}, {{"profiles", {{{"interval", "day"}, {"delay", 0}}}}})["profiles"];
+  Json profiles =
+      J("PUT", "/v2/split-profile", {}, {}, {{"profiles", {{{"interval", "day"}, {"delay", 0}}}}})["profiles"];
   ids["split-profile"] = Id(profiles[0]);
-  Json invoices = Post("/v2/invoice", {{"invoices",
-                                        {Invoice(5000, {{"splits", {{{"receiverId", ids["split-receiver"]}, {"amount", 300}}}}}),
-                                         Invoice(700), Invoice(800), Invoice(5000)}}})["invoices"];
+  Json invoices =
+      Post("/v2/invoice", {{"invoices",
+                            {Invoice(5000, {{"splits", {{{"receiverId", ids["split-receiver"]}, {"amount", 300}}}}}),
+                             Invoice(700), Invoice(800), Invoice(5000)}}})["invoices"];
   ids["invoice"] = Id(invoices[0]);
-  ids["dynamic-brcode"] =
-      Id(Post("/v2/dynamic-brcode", {{"brcodes", {{{"amount", 2590}}}}})["brcodes"][0], "uuid");
+  ids["dynamic-brcode"] = Id(Post("/v2/dynamic-brcode", {{"brcodes", {{{"amount", 2590}}}}})["brcodes"][0], "uuid");
   Json boletos = Post("/v2/boleto", {{"boletos", {Boleto(1000), Boleto(500), Boleto(3000), Boleto(3100)}}})["boletos"];
   ids["boleto"] = Id(boletos[0]);
   ids["boleto-holmes"] = Id(Post("/v2/boleto-holmes", {{"holmes", {{{"boletoId", ids["boleto"]}}}}})["holmes"][0]);
-  Json subscription = Post("/v2/invoice-pull-subscription",
-                           {{"subscriptions",
-                             {{{"displayDescription", "Gym membership"}, {"externalId", "e2e-gym"}, {"interval", "month"},
-                               {"name", "Arya Stark"}, {"pullMode", "manual"}, {"pullRetryLimit", 3},
-                               {"referenceCode", "e2e-contract"}, {"start", "2099-01-01"},
-                               {"taxId", "012.345.678-90"}, {"type", "qrcode"}, {"amount", 5000}}}}})["subscriptions"][0];
+  Json subscription = Post("/v2/invoice-pull-subscription", {{"subscriptions",
+                                                              {{{"displayDescription", "Gym membership"},
+                                                                {"externalId", "e2e-gym"},
+                                                                {"interval", "month"},
+                                                                {"name", "Arya Stark"},
+                                                                {"pullMode", "manual"},
+                                                                {"pullRetryLimit", 3},
+                                                                {"referenceCode", "e2e-contract"},
+                                                                {"start", "2099-01-01"},
+                                                                {"taxId", "012.345.678-90"},
+                                                                {"type", "qrcode"},
+                                                                {"amount", 5000}}}}})["subscriptions"][0];
   ids["invoice-pull-subscription"] = Id(subscription);
   Json session = Post("/v2/merchant-session", {{"allowedFundingTypes", {"credit", "debit"}},
                                                {"allowedInstallments", {{{"totalAmount", 5000}, {"count", 1}}}},
@@ -199,58 +209,78 @@ TEST_F(ClientEndpointsE2E, EveryEndpointSucceedsThroughTheCppClient) {
                                                {"challengeMode", "disabled"}})["session"];
   ids["merchant-session"] = Id(session);
   Json card = kHolder;
-  card.update({{"cardNumber", "4242424242424242"}, {"cardExpiration", "2035-01"}, {"cardSecurityCode", "123"},
-               {"fundingType", "credit"}, {"amount", 5000}, {"installmentCount", 1}});
+  card.update({{"cardNumber", "4242424242424242"},
+               {"cardExpiration", "2035-01"},
+               {"cardSecurityCode", "123"},
+               {"fundingType", "credit"},
+               {"amount", 5000},
+               {"installmentCount", 1}});
   Json purchase = J("POST", "/v2/merchant-session/{uuid}/purchase", Id(session, "uuid"), {}, card)["purchase"];
   ids["merchant-card"] = Id(purchase, "cardId");
   Json direct = kHolder;
-  direct.update({{"amount", 1500}, {"cardId", ids["merchant-card"]}, {"fundingType", "credit"}, {"installmentCount", 1}});
+  direct.update(
+      {{"amount", 1500}, {"cardId", ids["merchant-card"]}, {"fundingType", "credit"}, {"installmentCount", 1}});
   ids["merchant-purchase"] = Id(Post("/v2/merchant-purchase", direct)["purchase"]);
-  Json transfers = Post("/v2/transfer", {{"transfers", {TransferTo(1234, "20018183", {{"tags", {"e2e"}}}),
-                                                       TransferTo(55, "341", {{"scheduled", later}, {"externalId", "e2e-later"}})}}})["transfers"];
+  Json transfers = Post("/v2/transfer",
+                        {{"transfers",
+                          {TransferTo(1234, "20018183", {{"tags", {"e2e"}}}),
+                           TransferTo(55, "341", {{"scheduled", later}, {"externalId", "e2e-later"}})}}})["transfers"];
   ids["transfer"] = Id(transfers[0]);
   const std::string desc = "E2E payment of a bill";
-  Json brcode_payments = Post("/v2/brcode-payment",
-                              {{"payments", {{{"brcode", invoices[1]["brcode"]}, {"taxId", "012.345.678-90"}, {"description", desc}},
-                                             {{"brcode", invoices[2]["brcode"]}, {"taxId", "012.345.678-90"}, {"description", desc},
-                                              {"scheduled", later}}}}})["payments"];
+  Json brcode_payments = Post(
+      "/v2/brcode-payment", {{"payments",
+                              {{{"brcode", invoices[1]["brcode"]}, {"taxId", "012.345.678-90"}, {"description", desc}},
+                               {{"brcode", invoices[2]["brcode"]},
+                                {"taxId", "012.345.678-90"},
+                                {"description", desc},
+                                {"scheduled", later}}}}})["payments"];
   ids["brcode-payment"] = Id(brcode_payments[0]);
-  Json boleto_payments = Post("/v2/boleto-payment",
-                              {{"payments", {{{"line", boletos[2]["line"]}, {"taxId", "012.345.678-90"}, {"description", desc}},
-                                             {{"line", boletos[3]["line"]}, {"taxId", "012.345.678-90"}, {"description", desc},
-                                              {"scheduled", later}}}}})["payments"];
+  Json boleto_payments =
+      Post("/v2/boleto-payment", {{"payments",
+                                   {{{"line", boletos[2]["line"]}, {"taxId", "012.345.678-90"}, {"description", desc}},
+                                    {{"line", boletos[3]["line"]},
+                                     {"taxId", "012.345.678-90"},
+                                     {"description", desc},
+                                     {"scheduled", later}}}}})["payments"];
   ids["boleto-payment"] = Id(boleto_payments[0]);
   auto bar_codes = [&](const std::string& resource, int segment) {
-    Json made = Post("/v2/" + resource, {{"payments", {{{"barCode", UtilityBarCode(segment, 4321)}, {"description", desc}},
-                                                       {{"barCode", UtilityBarCode(segment, 50)}, {"description", desc},
-                                                        {"scheduled", later}}}}})["payments"];
+    Json made =
+        Post("/v2/" + resource,
+             {{"payments",
+               {{{"barCode", UtilityBarCode(segment, 4321)}, {"description", desc}},
+                {{"barCode", UtilityBarCode(segment, 50)}, {"description", desc}, {"scheduled", later}}}}})["payments"];
     ids[resource] = Id(made[0]);
     return made;
   };
   Json utility_payments = bar_codes("utility-payment", 2);
   Json tax_payments = bar_codes("tax-payment", 5);
-  Json darf = {{"revenueCode", "1240"}, {"taxId", "012.345.678-90"}, {"competence", "2020-09-01"},
-               {"referenceNumber", "2340978970"}, {"nominalAmount", 1234}, {"fineAmount", 12}, {"interestAmount", 34},
-               {"due", "2099-10-28"}, {"description", desc}};
+  Json darf = {{"revenueCode", "1240"},      {"taxId", "012.345.678-90"},
+               {"competence", "2020-09-01"}, {"referenceNumber", "2340978970"},
+               {"nominalAmount", 1234},      {"fineAmount", 12},
+               {"interestAmount", 34},       {"due", "2099-10-28"},
+               {"description", desc}};
   Json darf_later = darf;
   darf_later["scheduled"] = later;
   Json darf_payments = Post("/v2/darf-payment", {{"payments", {darf, darf_later}}})["payments"];
   ids["darf-payment"] = Id(darf_payments[0]);
   Json previews = Post("/v2/payment-preview", {{"previews", {{{"id", invoices[3]["brcode"]}}}}})["previews"];
   EXPECT_EQ(previews[0].value("type", ""), "brcode-payment");
-  Post("/v2/payment-request", {{"requests", {{{"centerId", "5967314465849344"}, {"type", "transfer"},
-                                              {"payment", TransferTo(200, "20018183")}}}}});
-  ids["workspace"] = Id(Json::parse(Call(*org_, "POST", "/v2/workspace", {}, {},
-                                         {{"name", "E2E Store"}, {"username", "e2e-store"}}),
-                                    nullptr, false)["workspace"]);
+  Post("/v2/payment-request",
+       {{"requests",
+         {{{"centerId", "5967314465849344"}, {"type", "transfer"}, {"payment", TransferTo(200, "20018183")}}}}});
+  ids["workspace"] =
+      Id(Json::parse(Call(*org_, "POST", "/v2/workspace", {}, {}, {{"name", "E2E Store"}, {"username", "e2e-store"}}),
+                     nullptr, false)["workspace"]);
 
   // ---- Payer side and time: payments processed, invoice paid (split), purchases confirmed ----
   Sim("invoice/pay", {{"id", ids["invoice"]}});
   Sim("clock", {{"advance", 61}});  // subscription active, payments succeeded, purchases confirmed
   ids["invoice-pull-request"] =
-      Id(Post("/v2/invoice-pull-request", {{"requests", {{{"subscriptionId", ids["invoice-pull-subscription"]},
-                                                          {"invoiceId", ids["invoice"]}, {"due", "2099-02-01"},
-                                                          {"attemptType", "default"}}}}})["requests"][0]);
+      Id(Post("/v2/invoice-pull-request", {{"requests",
+                                            {{{"subscriptionId", ids["invoice-pull-subscription"]},
+                                              {"invoiceId", ids["invoice"]},
+                                              {"due", "2099-02-01"},
+                                              {"attemptType", "default"}}}}})["requests"][0]);
   // Reversals write the `reversed` logs that have PDF receipts.
   J("PATCH", "/v2/invoice/{id}", ids["invoice"], {}, {{"amount", 4000}});
   api::Query tagged;
@@ -306,10 +336,12 @@ TEST_F(ClientEndpointsE2E, EveryEndpointSucceedsThroughTheCppClient) {
   EXPECT_EQ(J("GET", "/v2/transfer/{id}", ids["transfer"])["transfer"].value("status", ""), "success");
   EXPECT_EQ(J("GET", "/v2/invoice/{id}", ids["invoice"])["invoice"].value("status", ""), "paid");
   EXPECT_EQ(J("GET", "/v2/invoice/{id}", Id(invoices[1]))["invoice"].value("status", ""), "paid");
-  EXPECT_EQ(J("GET", "/v2/invoice-pull-subscription/{id}", ids["invoice-pull-subscription"])["subscription"].value("status", ""),
+  EXPECT_EQ(J("GET", "/v2/invoice-pull-subscription/{id}", ids["invoice-pull-subscription"])["subscription"].value(
+                "status", ""),
             "active");
   for (const char* resource : {"boleto-payment", "utility-payment", "tax-payment", "darf-payment"})
-    EXPECT_EQ(J("GET", std::string("/v2/") + resource + "/{id}", ids[resource])["payment"].value("status", ""), "success")
+    EXPECT_EQ(J("GET", std::string("/v2/") + resource + "/{id}", ids[resource])["payment"].value("status", ""),
+              "success")
         << resource;
   const std::pair<std::string, std::string> cancels[] = {
       {"/v2/transfer/{id}", Id(transfers[1])},
@@ -333,8 +365,7 @@ TEST_F(ClientEndpointsE2E, EveryEndpointSucceedsThroughTheCppClient) {
   std::vector<std::string> missing;
   for (const auto& e : all)
     if (!called_.count(e)) missing.push_back(e);
-  std::cout << "C++ client exercised " << called_.size() << " of " << all.size()
-            << " endpoints against the sandbox\n";
+  std::cout << "C++ client exercised " << called_.size() << " of " << all.size() << " endpoints against the sandbox\n";
   for (const auto& m : missing) std::cout << "  not exercised: " << m << "\n";
   EXPECT_EQ(all.size(), 140u);
   EXPECT_EQ(called_, all);

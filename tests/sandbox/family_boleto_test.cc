@@ -190,7 +190,9 @@ TEST_F(BoletoTest, SplitsOfAPaidBoleto) {
 
 TEST_F(BoletoTest, SplitsOfAPaidInvoice) {
   Json receiver = CreateReceiver();
-  Json invoice = {{"amount", 2'000}, {"name", "Arya Stark"}, {"taxId", "012.345.678-90"},
+  Json invoice = {{"amount", 2'000},
+                  {"name", "Arya Stark"},
+                  {"taxId", "012.345.678-90"},
                   {"splits", {{{"receiverId", receiver["id"]}, {"amount", 500}}}}};
   Json created = Ok("POST", "/invoice", {{"invoices", {invoice}}})["invoices"][0];
   SimOk("invoice/pay", {{"id", created["id"]}});

@@ -70,13 +70,13 @@ Reply Client::Raw(const std::string& method, const std::string& path, const std:
 
 Reply Client::Call(const std::string& method, const std::string& path, const std::string& body,
                    const std::map<std::string, std::string>& headers) {
-  const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                       std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::map<std::string, std::string> h = {{"Access-Id", access_id}, {"Access-Time", std::to_string(now)}};
   for (const auto& [k, v] : headers) h[k] = v;
   const auto id = h.find("Access-Id"), time = h.find("Access-Time");
-  const std::string message = (id == h.end() ? "" : id->second) + ":" + (time == h.end() ? "" : time->second) +
-                              ":" + body;
+  const std::string message =
+      (id == h.end() ? "" : id->second) + ":" + (time == h.end() ? "" : time->second) + ":" + body;
   if (!h.count("Access-Signature")) h["Access-Signature"] = key.Sign(message);
   return Raw(method, path, body, h);
 }
@@ -98,8 +98,8 @@ void SandboxTest::SetUp() {
   const auto& c = sandbox_->credentials();
   auto key = api::PrivateKey::FromPem(ReadFile(c.private_key_path));
   ASSERT_TRUE(key.ok()) << key.status().ToString();
-  client_ = std::make_unique<Client>("http://127.0.0.1:" + std::to_string(sandbox_->port()), "project/" + c.project_id,
-                                     *key);
+  client_ =
+      std::make_unique<Client>("http://127.0.0.1:" + std::to_string(sandbox_->port()), "project/" + c.project_id, *key);
 }
 
 std::string SandboxTest::Code(const Reply& r) {

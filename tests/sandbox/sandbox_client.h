@@ -3,12 +3,12 @@
 // tests exercise the real wire: loopback HTTP, headers, raw body bytes.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <memory>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "api/crypto.h"
 #include "sandbox/sandbox.h"
@@ -18,11 +18,11 @@ namespace balcao::sandbox::testing {
 using Json = nlohmann::json;
 
 struct Reply {
-  long status = 0;     // 0: no HTTP answer (reset, dropped)
-  int curl_code = 0;   // CURLcode
+  long status = 0;    // 0: no HTTP answer (reset, dropped)
+  int curl_code = 0;  // CURLcode
   std::string body;
   std::string content_type;
-  Json json;           // parsed body (discarded when not JSON)
+  Json json;  // parsed body (discarded when not JSON)
 };
 
 class Client {

@@ -81,7 +81,8 @@ class Receiver {
         std::lock_guard lock(mu_);
         hits_.push_back(hit);
       }
-      std::string reply = "HTTP/1.1 " + std::to_string(status_) + " X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      std::string reply =
+          "HTTP/1.1 " + std::to_string(status_) + " X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
       (void)!::write(c, reply.data(), reply.size());
       ::close(c);
     }
@@ -127,7 +128,8 @@ TEST_F(WebhookTest, FailedDeliveriesAreRetriedOnTheSandboxClockAndRecorded) {
   auto hook = api().Post("/v2/webhook", {{"url", receiver.url()}, {"subscriptions", {"invoice"}}});
   ASSERT_EQ(hook.status, 200);
   const std::string hook_id = hook.json["webhook"]["id"].get<std::string>();
-  auto inv = api().Post("/v2/invoice", {{"invoices", {{{"amount", 100}, {"name", "Ana Lima"}, {"taxId", "33745107608"}}}}});
+  auto inv =
+      api().Post("/v2/invoice", {{"invoices", {{{"amount", 100}, {"name", "Ana Lima"}, {"taxId", "33745107608"}}}}});
   ASSERT_EQ(inv.status, 200);
   sandbox().Flush();
   EXPECT_EQ(receiver.hits().size(), 1u);

@@ -1,14 +1,14 @@
 // `balcao demo` is the README's first command: it must run a Pix sale, card sales (one
 // through a 3-D Secure challenge), a declined card and an invoice against the embedded
 // sandbox, print their receipts and show the bank's ledger with the money collected.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <sys/wait.h>
 
 namespace {
 
