@@ -2,10 +2,9 @@
 // Each type lists its fields once (Fields overloads); one writer and one reader walk them.
 #include "checkout/journal_codec.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -17,104 +16,159 @@ namespace {
 using nlohmann::json;
 
 // ---- the field lists (the only place that names the journal's keys) ----
-template <typename V> void Fields(V& v, InstallmentPolicy& p) {
-  v("max_count", p.max_count); v("min_installment", p.min_installment);
+template <typename V>
+void Fields(V& v, InstallmentPolicy& p) {
+  v("max_count", p.max_count);
+  v("min_installment", p.min_installment);
 }
-template <typename V> void Fields(V& v, Settings& s) {
-  v("installments", s.installments); v("allow_credit", s.allow_credit);
-  v("allow_debit", s.allow_debit); v("challenge_enabled", s.challenge_enabled);
+template <typename V>
+void Fields(V& v, Settings& s) {
+  v("installments", s.installments);
+  v("allow_credit", s.allow_credit);
+  v("allow_debit", s.allow_debit);
+  v("challenge_enabled", s.challenge_enabled);
   v("card_session_expiration_s", s.card_session_expiration_s);
-  v("pix_expiration_s", s.pix_expiration_s); v("invoice_due_s", s.invoice_due_s);
-  v("invoice_expiration_s", s.invoice_expiration_s); v("poll_interval_s", s.poll_interval_s);
+  v("pix_expiration_s", s.pix_expiration_s);
+  v("invoice_due_s", s.invoice_due_s);
+  v("invoice_expiration_s", s.invoice_expiration_s);
+  v("poll_interval_s", s.poll_interval_s);
   v("lookup_retry_s", s.lookup_retry_s);
 }
-template <typename V> void Fields(V& v, Customer& c) { v("name", c.name); v("tax_id", c.tax_id); }
-template <typename V> void Fields(V& v, Start& e) {
-  v("sale_id", e.sale_id); v("amount", e.amount); v("settings", e.settings); v("at", e.at);
+template <typename V>
+void Fields(V& v, Customer& c) {
+  v("name", c.name);
+  v("tax_id", c.tax_id);
 }
-template <typename V> void Fields(V& v, ChooseMethod& e) {
-  v("method", e.method); v("customer", e.customer); v("at", e.at);
-}
-template <typename V> void Fields(V& v, SubmitCard& e) {
-  v("card_ref", e.card_ref); v("card_mask", e.card_mask); v("funding", e.funding);
-  v("installments", e.installments); v("at", e.at);
-}
-template <typename V> void Fields(V& v, Cancel& e) {
-  v("operator_id", e.operator_id); v("reason", e.reason); v("at", e.at);
-}
-template <typename V> void Fields(V& v, Retry& e) { v("at", e.at); }
-template <typename V> void Fields(V& v, FallbackToInvoice& e) { v("customer", e.customer); v("at", e.at); }
-template <typename V> void Fields(V& v, KeepOpen& e) { v("at", e.at); }
-template <typename V> void Fields(V& v, PrintCode& e) { v("at", e.at); }
-template <typename V> void Fields(V& v, Reverse& e) {
-  v("amount", e.amount); v("operator_id", e.operator_id); v("reason", e.reason); v("at", e.at);
-}
-template <typename V> void Fields(V& v, ReturnLateMoney& e) {
-  v("entity_id", e.entity_id); v("operator_id", e.operator_id); v("reason", e.reason); v("at", e.at);
-}
-template <typename V> void Fields(V& v, SessionCreated& e) {
-  v("attempt", e.attempt); v("session_id", e.session_id); v("uuid", e.uuid);
-  v("expires_at", e.expires_at); v("at", e.at);
-}
-template <typename V> void Fields(V& v, BrcodeCreated& e) {
-  v("attempt", e.attempt); v("uuid", e.uuid); v("text", e.text); v("expires_at", e.expires_at);
+template <typename V>
+void Fields(V& v, Start& e) {
+  v("sale_id", e.sale_id);
+  v("amount", e.amount);
+  v("settings", e.settings);
   v("at", e.at);
 }
-template <typename V> void Fields(V& v, InvoiceCreated& e) {
-  v("attempt", e.attempt); v("invoice_id", e.invoice_id); v("brcode", e.brcode); v("link", e.link);
-  v("due", e.due); v("at", e.at);
+template <typename V>
+void Fields(V& v, ChooseMethod& e) {
+  v("method", e.method);
+  v("customer", e.customer);
+  v("at", e.at);
 }
-template <typename V> void Fields(V& v, NothingFound& e) {
-  v("kind", e.kind); v("attempt", e.attempt); v("at", e.at);
+template <typename V>
+void Fields(V& v, SubmitCard& e) {
+  v("card_ref", e.card_ref);
+  v("card_mask", e.card_mask);
+  v("funding", e.funding);
+  v("installments", e.installments);
+  v("at", e.at);
 }
-template <typename V> void Fields(V& v, CallFailed& e) {
-  v("call", e.call); v("failure", e.failure); v("message", e.message); v("at", e.at);
+template <typename V>
+void Fields(V& v, Cancel& e) {
+  v("operator_id", e.operator_id);
+  v("reason", e.reason);
+  v("at", e.at);
 }
-template <typename V> void Fields(V& v, Reversed& e) {
-  v("entity_id", e.entity_id); v("net_amount", e.net_amount); v("at", e.at);
+template <typename V>
+void Fields(V& v, Retry& e) {
+  v("at", e.at);
 }
-template <typename V> void Fields(V& v, PurchaseSeen& e) {
-  v("attempt", e.attempt); v("purchase_id", e.purchase_id); v("status", e.status);
-  v("amount", e.amount); v("challenge_url", e.challenge_url); v("reason", e.reason); v("at", e.at);
+template <typename V>
+void Fields(V& v, FallbackToInvoice& e) {
+  v("customer", e.customer);
+  v("at", e.at);
 }
-template <typename V> void Fields(V& v, DepositSeen& e) {
-  v("deposit_id", e.deposit_id); v("brcode_uuid", e.brcode_uuid); v("amount", e.amount); v("at", e.at);
+template <typename V>
+void Fields(V& v, KeepOpen& e) {
+  v("at", e.at);
 }
-template <typename V> void Fields(V& v, InvoiceSeen& e) {
-  v("invoice_id", e.invoice_id); v("status", e.status); v("amount", e.amount); v("at", e.at);
+template <typename V>
+void Fields(V& v, PrintCode& e) {
+  v("at", e.at);
 }
-template <typename V> void Fields(V& v, TimerFired& e) { v("timer", e.timer); v("at", e.at); }
-
-// Bank-provided URLs and codes hold 16-digit bank ids ("/challenge/5234..."), which the
-// journal's card scanner (offline/card_scan.h) can mistake for a card number. In those
-// fields, digit runs of 12 or more are split every 4 digits by U+2060 (word joiner) in the
-// journal text and joined again when read: lossless, since the bank never sends U+2060.
-constexpr std::string_view kJoiner = "\xE2\x81\xA0";
-bool IsBankText(std::string_view key) {
-  return key == "challenge_url" || key == "link" || key == "text" || key == "brcode";
+template <typename V>
+void Fields(V& v, Reverse& e) {
+  v("amount", e.amount);
+  v("operator_id", e.operator_id);
+  v("reason", e.reason);
+  v("at", e.at);
 }
-std::string SplitDigitRuns(const std::string& in) {
-  std::string out;
-  for (std::size_t i = 0; i < in.size();) {
-    std::size_t j = i;
-    while (j < in.size() && in[j] >= '0' && in[j] <= '9') ++j;
-    if (j - i >= 12) {
-      for (std::size_t k = i; k < j; ++k) {
-        if (k > i && (k - i) % 4 == 0) out += kJoiner;
-        out += in[k];
-      }
-    } else {
-      out.append(in, i, std::max<std::size_t>(j - i, 1));
-    }
-    i = std::max(j, i + 1);
-  }
-  return out;
+template <typename V>
+void Fields(V& v, ReturnLateMoney& e) {
+  v("entity_id", e.entity_id);
+  v("operator_id", e.operator_id);
+  v("reason", e.reason);
+  v("at", e.at);
 }
-std::string JoinDigitRuns(std::string in) {
-  for (std::size_t at = in.find(kJoiner); at != std::string::npos; at = in.find(kJoiner, at)) {
-    in.erase(at, kJoiner.size());
-  }
-  return in;
+template <typename V>
+void Fields(V& v, SessionCreated& e) {
+  v("attempt", e.attempt);
+  v("session_id", e.session_id);
+  v("uuid", e.uuid);
+  v("expires_at", e.expires_at);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, BrcodeCreated& e) {
+  v("attempt", e.attempt);
+  v("uuid", e.uuid);
+  v("text", e.text);
+  v("expires_at", e.expires_at);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, InvoiceCreated& e) {
+  v("attempt", e.attempt);
+  v("invoice_id", e.invoice_id);
+  v("brcode", e.brcode);
+  v("link", e.link);
+  v("due", e.due);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, NothingFound& e) {
+  v("kind", e.kind);
+  v("attempt", e.attempt);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, CallFailed& e) {
+  v("call", e.call);
+  v("failure", e.failure);
+  v("message", e.message);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, Reversed& e) {
+  v("entity_id", e.entity_id);
+  v("net_amount", e.net_amount);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, PurchaseSeen& e) {
+  v("attempt", e.attempt);
+  v("purchase_id", e.purchase_id);
+  v("status", e.status);
+  v("amount", e.amount);
+  v("challenge_url", e.challenge_url);
+  v("reason", e.reason);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, DepositSeen& e) {
+  v("deposit_id", e.deposit_id);
+  v("brcode_uuid", e.brcode_uuid);
+  v("amount", e.amount);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, InvoiceSeen& e) {
+  v("invoice_id", e.invoice_id);
+  v("status", e.status);
+  v("amount", e.amount);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, TimerFired& e) {
+  v("timer", e.timer);
+  v("at", e.at);
 }
 
 // ---- the walkers ----
@@ -122,12 +176,6 @@ struct Writer {
   json& out;
   template <typename T>
   void operator()(const char* key, T& value) {
-    if constexpr (std::is_same_v<T, std::string>) {
-      if (IsBankText(key)) {
-        out[key] = SplitDigitRuns(value);
-        return;
-      }
-    }
     out[key] = Write(value);
   }
 
@@ -161,9 +209,6 @@ struct Reader {
       return;
     }
     status = Read(*it, where, value);
-    if constexpr (std::is_same_v<T, std::string>) {
-      if (status.ok() && IsBankText(key)) value = JoinDigitRuns(std::move(value));
-    }
   }
 
   template <typename T>

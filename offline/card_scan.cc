@@ -39,6 +39,15 @@ bool IsIdLikeKey(std::string_view key) {
   return false;
 }
 
+// Text the bank generated: links (a 3-D Secure challengeUrl ends in a 16-digit bank id)
+// and EMV BR Code payloads ("000201..." is the payload format indicator, followed by long
+// digit fields). A card number is never typed into either by the cashier.
+bool IsBankGeneratedText(std::string_view key, std::string_view text) {
+  const std::string k = Lower(key);
+  if (k.ends_with("url") || k == "link" || k == "brcode") return true;
+  return text.starts_with("https://") || text.starts_with("http://") || text.starts_with("000201");
+}
+
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -96,7 +105,8 @@ std::string FindInJson(const json& value, const std::string& path, const std::st
   if (value.is_object()) {
     for (auto it = value.begin(); it != value.end(); ++it) {
       const std::string child = path.empty() ? it.key() : path + "." + it.key();
-      if (IsCardSecretKey(it.key()) && !it.value().is_null() && !(it.value().is_string() && it->get<std::string>().empty()))
+      if (IsCardSecretKey(it.key()) && !it.value().is_null() &&
+          !(it.value().is_string() && it->get<std::string>().empty()))
         return child;
       std::string found = FindInJson(it.value(), child, it.key());
       if (!found.empty()) return found;
@@ -119,6 +129,7 @@ std::string FindInJson(const json& value, const std::string& path, const std::st
   } else {
     return "";
   }
+  if (value.is_string() && IsBankGeneratedText(key, text)) return "";
   return ContainsCardNumber(text) ? (path.empty() ? "(document)" : path) : "";
 }
 

@@ -2,7 +2,7 @@
 // journal or the outbox is scanned first. A payload is refused when it carries a
 // security-code or card-number field, or a 13-19 digit run (single spaces or dashes
 // between groups allowed) that starts like a card (2-6) and passes Luhn, outside
-// id-like fields. The error names the field, never the digits.
+// id-like fields and bank-generated text (links, BR Code payloads). The error names the field, never the digits.
 // Thread-safety: pure functions.
 #pragma once
 

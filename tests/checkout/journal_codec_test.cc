@@ -67,12 +67,16 @@ TEST(JournalCodec, EveryEventRoundTripsThroughText) {
   }
 }
 
-TEST(JournalCodec, LongDigitRunsInBankUrlsAreSplitAndJoinedBack) {
-  const PurchaseSeen seen{1, "5234567890123456", PurchaseStatus::kPending, 100,
-                          "https://bank.example/challenge/5234567890123456?x=12345678901234567890", "", 1};
+TEST(JournalCodec, BankUrlsWithLongDigitRunsAreStoredAsTheyCame) {
+  const PurchaseSeen seen{1,
+                          "5234567890123456",
+                          PurchaseStatus::kPending,
+                          100,
+                          "https://bank.example/challenge/5234567890123456?x=12345678901234567890",
+                          "",
+                          1};
   const std::string text = EventToJson(seen);
-  EXPECT_EQ(text.find("5234567890123456?"), std::string::npos) << text;
-  EXPECT_NE(text.find("\"purchase_id\":\"5234567890123456\""), std::string::npos) << text;  // ids untouched
+  EXPECT_NE(text.find("/challenge/5234567890123456?x="), std::string::npos) << text;
   StatusOr<Event> back = EventFromJson(text);
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(*back, Event{seen});
@@ -155,7 +159,8 @@ TEST(JournalCodec, ReplayingTheJournalRestoresTheExactSaleFromEveryState) {
         }
         journal.push_back(EventToJson(*move.event));
         const Step last = Next(sale, *move.event);
-        EXPECT_EQ(ReplayText(journal), last.sale) << StateName(s) << " + " << EventName(static_cast<int>(move.event->index()));
+        EXPECT_EQ(ReplayText(journal), last.sale)
+            << StateName(s) << " + " << EventName(static_cast<int>(move.event->index()));
         ++replays;
       }
     }

@@ -29,32 +29,13 @@ long PostFaults(unsigned short port, const std::string& body) {
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
+  curl_easy_setopt(
+      curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
   long status = 0;
   if (curl_easy_perform(curl) == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
   curl_slist_free_all(headers);
   curl_easy_cleanup(curl);
   return status;
-}
-
-int Hits(const std::filesystem::path& dir, const std::vector<std::string>& secrets) {
-  int hits = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().filename() == "kek" || !entry.is_regular_file()) continue;
-    const std::string bytes = testing::ReadBytes(entry.path());
-    for (const std::string& s : secrets) {
-      std::string hex, bcd;
-      for (unsigned char c : s) {
-        hex += "0123456789abcdef"[c >> 4];
-        hex += "0123456789abcdef"[c & 15];
-      }
-      for (std::size_t i = 0; s.size() >= 13 && i + 1 < s.size(); i += 2)
-        bcd += static_cast<char>(((s[i] - '0') << 4) | (s[i + 1] - '0'));
-      for (const std::string& needle : {s, hex, bcd})
-        if (!needle.empty() && bytes.find(needle) != std::string::npos) ++hits;
-    }
-  }
-  return hits;
 }
 
 TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
@@ -103,9 +84,11 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
     ASSERT_EQ(PostFaults((*sandbox)->port(), R"({"POST /v2/merchant-session/{uuid}/purchase":)"
                                              R"(["commit-then-drop-response","commit-then-drop-response"]})"),
               200);
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch()).count();
-    for (int pass = 0; pass < 3 && !sealed->Pending()->empty(); ++pass) ASSERT_TRUE(sealed->ForwardAll(authorizer, now).ok());
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    for (int pass = 0; pass < 3 && !sealed->Pending()->empty(); ++pass)
+      ASSERT_TRUE(sealed->ForwardAll(authorizer, now).ok());
     EXPECT_TRUE(sealed->Pending()->empty()) << "round " << round;
   }
   auto store = std::move(*Store::Open(box + "/box.db"));
@@ -122,7 +105,7 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
   EXPECT_EQ(nlohmann::json::parse(purchases->body)["purchases"].size(), expected.size());
   sealed.reset();
   store.reset();
-  EXPECT_EQ(Hits(box, secrets), 0);
+  EXPECT_EQ(testing::CountSecretHitsInDir(box, secrets), 0);
 }
 
 }  // namespace

@@ -82,6 +82,7 @@ TEST_F(JournalTest, RefusesCardNumbersAndSecurityCodes) {
       R"({"cardNumber":"x"})",
       R"({"note":"5511987654325"})",  // the same digits outside a phone field
       R"({"list":[{"deep":["6011111111111117"]}]})",
+      R"({"note":"link https://bank.example/4111111111111111"})",  // text around a link is scanned
   };
   for (const char* payload : refused) {
     Status s = journal_->Append("s-9", 1, "card", payload);
@@ -94,16 +95,19 @@ TEST_F(JournalTest, RefusesCardNumbersAndSecurityCodes) {
 
 TEST_F(JournalTest, AcceptsIdsTimestampsAndMaskedNumbers) {
   const char* accepted[] = {
-      R"({"id":"4111111111111111"})",                       // bank ids are long digit strings
+      R"({"id":"4111111111111111"})",  // bank ids are long digit strings
       R"({"purchaseId":"5555555555554444"})",
-      R"({"at_us":1732199257123456})",                      // micros: start with 1
-      R"({"masked":"411111******1111"})",
-      R"({"e2e":"E20018183202405101500abcdef123456"})",
+      R"({"at_us":1732199257123456})",  // micros: start with 1
+      R"({"masked":"411111******1111"})", R"({"e2e":"E20018183202405101500abcdef123456"})",
       R"({"brcode":"00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR"})",
-      R"({"amount":4111111111111112})",                     // fails Luhn
+      R"({"amount":4111111111111112})",  // fails Luhn
       R"({"cvv":""})",
       R"({"holderPhone":"+55 11 98765-4321","taxId":"33.745.107/0001-08","billingZipCode":"01310-100"})",
       R"({"holderPhone":"5511987654325"})",  // passes Luhn, but a phone number
+      // Bank-generated links end in 16-digit bank ids that may pass Luhn.
+      R"({"challenge_url":"https://bank.example/challenge/4111111111111111"})",
+      R"({"note":"https://bank.example/invoice/5555555555554444"})",
+      R"({"text":"000201010212265800144111111111111111"})",  // a BR Code payload
   };
   std::int64_t seq = 1;
   for (const char* payload : accepted) EXPECT_TRUE(journal_->Append("s-8", seq++, "x", payload).ok()) << payload;

@@ -47,42 +47,8 @@ CardData Card(const std::string& pan, const std::string& code) {
   return c;
 }
 
-std::string HexText(const std::string& s) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
-
-std::string Bcd(const std::string& digits) {
-  std::string out;
-  for (std::size_t i = 0; i + 1 < digits.size(); i += 2)
-    out += static_cast<char>(((digits[i] - '0') << 4) | (digits[i + 1] - '0'));
-  return out;
-}
-
-// Every needle in every encoding, over every file of the directory.
 int CountHits(const TempDir& dir, const std::vector<std::string>& secrets) {
-  int hits = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-    if (entry.path().filename() == "kek") continue;
-    const std::string bytes = ReadBytes(entry.path());
-    for (const std::string& s : secrets) {
-      std::string upper_hex = HexText(s);
-      for (char& c : upper_hex) c = static_cast<char>(std::toupper(c));
-      // Packed BCD only for card numbers: 2 bytes of a 4-digit code occur by chance
-      // in any binary file (ciphertext included).
-      const std::string bcd = s.size() >= 13 ? Bcd(s) : std::string();
-      for (const std::string& needle : {s, HexText(s), upper_hex, bcd}) {
-        if (needle.empty()) continue;
-        for (std::size_t at = bytes.find(needle); at != std::string::npos; at = bytes.find(needle, at + 1)) ++hits;
-      }
-    }
-  }
-  return hits;
+  return testing::CountSecretHitsInDir(dir.path(), secrets);
 }
 
 class ScriptedAuthorizer : public CardAuthorizer {
@@ -146,8 +112,7 @@ TEST(SealedCards, CapsAndValidation) {
   auto store = *Store::Open(dir.File("box.db"));
   StoreAndForwardSettings s{true, WriteKek(dir, 0600), 5000, 8000};
   auto cards = std::move(*SealedCards::Open(*store, s));
-  EXPECT_EQ(cards->Accept("s1", 5001, Card("4111111111111111", "123")).status().code(),
-            StatusCode::kResourceExhausted);
+  EXPECT_EQ(cards->Accept("s1", 5001, Card("4111111111111111", "123")).status().code(), StatusCode::kResourceExhausted);
   ASSERT_TRUE(cards->Accept("s1", 5000, Card("4111111111111111", "123")).ok());
   EXPECT_EQ(cards->Accept("s1", 100, Card("4111111111111111", "123")).status().code(), StatusCode::kAlreadyExists);
   auto over = cards->Accept("s2", 3001, Card("5555555555554444", "321"));
@@ -175,8 +140,9 @@ TEST(SealedCards, AnInterruptedForwardIsLookedUpNextTime) {
   ASSERT_TRUE(cards->Accept("s1", 1000, Card("4111111111111111", "123")).ok());
   ScriptedAuthorizer bank;
   bank.script["s1"] = DeadlineExceededError("reset after sending");
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   EXPECT_EQ(*cards->ForwardAll(bank, now), 0);
   EXPECT_TRUE((*cards->Pending())[0].may_exist_at_bank);
   EXPECT_EQ(*cards->ForwardAll(bank, now), 1);
@@ -195,8 +161,9 @@ TEST(SealedCards, OldRecordsAreDeclinedLocallyAndFlagged) {
   ASSERT_TRUE(cards->Accept("old-sent", 1000, Card("5555555555554444", "123")).ok());
   ScriptedAuthorizer bank;
   bank.script["old"] = UnavailableError("offline");
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   ASSERT_TRUE(cards->ForwardAll(bank, now).ok());  // "old" not sent (bank down); stops there
   bank.script["old-sent"] = DeadlineExceededError("timeout");
   ASSERT_TRUE(cards->ForwardAll(bank, now).ok());  // old approved? no: the script was consumed
@@ -228,8 +195,9 @@ TEST(SealedCards, NoCardDataAtRestAfterASoakWithRestarts) {
   std::vector<std::string> secrets;
   int sale = 0;
   ScriptedAuthorizer bank;
-  const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch()).count();
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   for (int round = 0; round < 5; ++round) {
     auto store = *Store::Open(db);  // a restart per round
     auto cards = std::move(*SealedCards::Open(*store, settings));
@@ -238,8 +206,8 @@ TEST(SealedCards, NoCardDataAtRestAfterASoakWithRestarts) {
       const std::string code = std::to_string(1000 + rng() % 9000);
       secrets.push_back(pan);
       secrets.push_back(code);
-      const std::string sale_id = "sale-" + std::string(1, static_cast<char>('a' + round)) + "-" +
-                                  std::string(1, static_cast<char>('a' + i));
+      const std::string sale_id =
+          "sale-" + std::string(1, static_cast<char>('a' + round)) + "-" + std::string(1, static_cast<char>('a' + i));
       ASSERT_TRUE(cards->Accept(sale_id, 100 + sale++, Card(pan, code)).ok());
       if (i % 4 == 0) bank.script[sale_id] = DeadlineExceededError("reset");
     }
