@@ -52,6 +52,11 @@ struct Step {
 
 Step Next(const Sale& sale, const Event& event);
 
+// While the box is known to be offline: why `event` cannot be taken now (choosing card or Pix,
+// or retrying one, needs the bank at once), or nullptr. The driver shows the reason and does
+// not feed the event; an invoice can still be chosen (its create is queued in the outbox).
+const char* NeedsTheBankNow(const Sale& sale, const Event& event);
+
 // The transition table, as data.
 inline constexpr int kAnyState = -1;   // `from` of a row valid in every started state
 inline constexpr int kSameState = -2;  // `to` of a row that keeps the state as it is

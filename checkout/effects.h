@@ -117,11 +117,12 @@ enum class Screen {
   kPaid,
   kRefunded,
   kVoided,
-  kPayLater
+  kPayLater,
+  kQueued  // waiting for the bank: the request is in the outbox
 };
 inline constexpr std::array kScreenNames{"choose-method", "working",    "enter-card", "challenge-qr",
                                          "pix-qr",        "invoice-qr", "verifying",  "paid",
-                                         "refunded",      "voided",     "pay-later"};
+                                         "refunded",      "voided",     "pay-later",  "queued"};
 constexpr const auto& NamesOf(Screen) { return kScreenNames; }
 
 struct Show {
@@ -132,8 +133,11 @@ struct Show {
   UnixMicros deadline = 0;  // countdown target, 0 when none
   BALCAO_CHECKOUT_EFFECT(Show);
 };
-enum class Slip { kSaleReceipt, kRefundReceipt, kPixCode, kInvoiceSlip };
-inline constexpr std::array kSlipNames{"sale-receipt", "refund-receipt", "pix-code", "invoice-slip"};
+// kProvisionalReceipt: the customer leaves before the bank has the invoice; it carries the
+// sale id (`reference`) and the amount, and says the invoice will follow.
+enum class Slip { kSaleReceipt, kRefundReceipt, kPixCode, kInvoiceSlip, kProvisionalReceipt };
+inline constexpr std::array kSlipNames{"sale-receipt", "refund-receipt", "pix-code", "invoice-slip",
+                                       "provisional-receipt"};
 constexpr const auto& NamesOf(Slip) { return kSlipNames; }
 struct Print {
   Slip slip = Slip::kSaleReceipt;

@@ -162,6 +162,19 @@ struct InvoiceSeen {
   BALCAO_CHECKOUT_EVENT(InvoiceSeen);
 };
 
+// --- the outbox (offline/outbox.h) ---
+// The bank could not be reached (the box is offline, or the call was not sent), so the driver
+// put the request in the outbox under `key`, durably, before feeding this. Only the outbox
+// sends it from now on; its outcome comes back as the call's usual answer (InvoiceCreated,
+// InvoiceSeen, Reversed) or as CallFailed when the bank refused it.
+struct Queued {
+  Call call = Call::kCreateInvoice;
+  int attempt = 0;  // the create's attempt (0 for a cancel or reversal)
+  std::string key;  // the outbox key (one key, one intent)
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(Queued);
+};
+
 // --- time ---
 struct TimerFired {
   Timer timer = Timer::kPoll;
@@ -173,7 +186,7 @@ struct TimerFired {
 
 using Event = std::variant<Start, ChooseMethod, SubmitCard, Cancel, Retry, FallbackToInvoice, KeepOpen, PrintCode,
                            Reverse, ReturnLateMoney, SessionCreated, BrcodeCreated, InvoiceCreated, NothingFound,
-                           CallFailed, Reversed, PurchaseSeen, DepositSeen, InvoiceSeen, TimerFired>;
+                           CallFailed, Reversed, PurchaseSeen, DepositSeen, InvoiceSeen, TimerFired, Queued>;
 
 UnixMicros TimeOf(const Event& event);
 

@@ -166,6 +166,13 @@ void Fields(V& v, InvoiceSeen& e) {
   v("at", e.at);
 }
 template <typename V>
+void Fields(V& v, Queued& e) {
+  v("call", e.call);
+  v("attempt", e.attempt);
+  v("key", e.key);
+  v("at", e.at);
+}
+template <typename V>
 void Fields(V& v, TimerFired& e) {
   v("timer", e.timer);
   v("at", e.at);

@@ -20,6 +20,10 @@ std::vector<Event> ResumeEvents(const Sale& sale, UnixMicros now) {
         if constexpr (std::is_same_v<S, Charging>) return {Lost(Call::kCreatePurchase, now)};
         if constexpr (std::is_same_v<S, CreatingBrcode>) return {Lost(Call::kCreateBrcode, now)};
         if constexpr (std::is_same_v<S, CreatingInvoice>) return {Lost(Call::kCreateInvoice, now)};
+        if constexpr (requires { st.queued_key; }) {
+          // The PATCH waits in the outbox: only the outbox sends it (the driver reconciles).
+          if (!st.queued_key.empty()) return {};
+        }
         if constexpr (requires { st.waiting; }) {
           // Waiting: nothing was in flight; the retry timer (re-armed below) resends.
           if (st.waiting) return {};

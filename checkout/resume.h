@@ -5,6 +5,8 @@
 //    anything is sent again (never a blind re-send);
 //  - a lookup, final read, cancel or reversal that was in flight is treated as failed, so it
 //    is retried after the retry timer (reads and PATCHes are idempotent);
+//  - a request waiting in the outbox (InvoiceQueued, a queued cancel or reversal) is not in
+//    flight here: only the outbox sends it, and the driver asks the outbox (Reconcile);
 //  - timers (polls, countdowns, retries) are not journaled: they are re-armed from the state.
 // Thread-safety: pure functions.
 #pragma once

@@ -140,6 +140,16 @@ struct VerifyingInvoice {
   bool waiting = false;  // the last call failed; nothing in flight until the retry timer
   BALCAO_CHECKOUT_STATE(VerifyingInvoice);
 };
+// The bank could not be reached: the invoice create waits in the outbox under `key` and the
+// customer left with a provisional receipt carrying the sale id. The outbox's answer decides.
+struct InvoiceQueued {
+  int attempt = 0;
+  Customer customer;
+  std::string key;
+  std::string cancel_operator;  // a cancel asked for meanwhile: applied once the invoice exists
+  std::string cancel_reason;
+  BALCAO_CHECKOUT_STATE(InvoiceQueued);
+};
 struct ShowingInvoice {
   int attempt = 0;
   InvoiceInfo invoice;
@@ -156,7 +166,8 @@ struct CancelingInvoice {
   InvoiceInfo invoice;
   std::string operator_id;
   std::string reason;
-  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
+  bool waiting = false;    // the last call failed; nothing in flight until the retry timer
+  std::string queued_key;  // the PATCH waits in the outbox under this key ("" when not queued)
   BALCAO_CHECKOUT_STATE(CancelingInvoice);
 };
 // Done: the ledger's payment line holds the amounts.
@@ -167,7 +178,8 @@ struct Paid {
 struct Reversing {
   Payment payment;
   ReversalRequest request;
-  bool waiting = false;  // the last call failed; nothing in flight until the retry timer
+  bool waiting = false;    // the last call failed; nothing in flight until the retry timer
+  std::string queued_key;  // the PATCH waits in the outbox under this key ("" when not queued)
   BALCAO_CHECKOUT_STATE(Reversing);
 };
 // Done: the payment went back in full.
@@ -186,8 +198,8 @@ struct Voided {
 
 using State = std::variant<NotStarted, ChoosingMethod, CreatingSession, VerifyingSession, AwaitingCard, Charging,
                            VerifyingPurchase, Challenge, ClosingChallenge, CreatingBrcode, VerifyingBrcode, ShowingPix,
-                           ClosingPix, CreatingInvoice, VerifyingInvoice, ShowingInvoice, PayLater, CancelingInvoice,
-                           Paid, Reversing, Refunded, Voided>;
+                           ClosingPix, CreatingInvoice, VerifyingInvoice, InvoiceQueued, ShowingInvoice, PayLater,
+                           CancelingInvoice, Paid, Reversing, Refunded, Voided>;
 
 // Paid, Refunded and Voided: the sale is over. Only the refund path (Reverse from Paid)
 // leaves one of them; late money is recorded without leaving.

@@ -249,6 +249,31 @@ Verdict CancelNotAnswered(const Sale&, const CancelingInvoice&, const CallFailed
 ShowingInvoice CancelFailed(Out&, const CancelingInvoice&, const CallFailed&);
 CancelingInvoice ResendCancel(Out&, const CancelingInvoice&, const TimerFired&);
 
+// ---- requests waiting in the outbox (checkout/internal/queued.cc) ----
+Verdict QueuedCreate(const Sale&, const CreatingInvoice&, const Queued&);
+InvoiceQueued QueueInvoice(Out&, const CreatingInvoice&, const Queued&);
+Verdict QueuedInvoiceCreated(const Sale&, const InvoiceQueued&, const InvoiceCreated&);
+Verdict CancelAsked(const Sale&, const InvoiceQueued&, const InvoiceCreated&);
+PayLater QueuedInvoiceReady(Out&, const InvoiceQueued&, const InvoiceCreated&);
+CancelingInvoice CancelQueuedInvoice(Out&, const InvoiceQueued&, const InvoiceCreated&);
+Verdict QueuedCreateRefused(const Sale&, const InvoiceQueued&, const CallFailed&);
+Verdict RefusedAfterCancel(const Sale&, const InvoiceQueued&, const CallFailed&);
+ChoosingMethod QueuedInvoiceRefused(Out&, const InvoiceQueued&, const CallFailed&);
+Voided QueuedInvoiceDropped(Out&, const InvoiceQueued&, const CallFailed&);
+InvoiceQueued NoteCancel(Out&, const InvoiceQueued&, const Cancel&);
+InvoiceQueued PrintProvisional(Out&, const InvoiceQueued&, const PrintCode&);
+Verdict QueuedCancel(const Sale&, const CancelingInvoice&, const Queued&);
+Verdict QueuedReversal(const Sale&, const Reversing&, const Queued&);
+// The PATCH (cancel or reversal) is in the outbox: "requested, queued" until the bank answers.
+// Not `waiting`, so no retry timer re-sends it beside the outbox.
+template <typename St>
+St WaitForOutbox(Out& o, const St& st, const Queued& ev) {
+  o.Display(Screen::kQueued, "requested, queued: no connection to the bank; sent as soon as it is back");
+  St next = st;
+  next.queued_key = ev.key;
+  return next;
+}
+
 // ---- the payment after it is kept: reversal, duplicates, late money (checkout/internal/money.cc) ----
 Verdict ReversalAllowed(const Sale&, const Paid&, const Reverse&);
 Reversing StartReversal(Out&, const Paid&, const Reverse&);

@@ -146,6 +146,16 @@ const std::vector<Row>& Table() {
     ROW(CancelingInvoice, CallFailed, CancelRefused, ShowingInvoice, CancelFailed, "GetInvoice; SetTimer(poll); Show(invoice-qr)"),
     ROW(CancelingInvoice, CallFailed, CancelNotAnswered, CancelingInvoice, WaitToRetry, "SetTimer(lookup-retry)"),
     ROW(CancelingInvoice, TimerFired, RetryDue, CancelingInvoice, ResendCancel, "CancelInvoice — PATCH, idempotent"),
+    // ---- offline: requests waiting in the outbox (the driver queued them; only the outbox sends) ----
+    ROW(CreatingInvoice, Queued, QueuedCreate, InvoiceQueued, QueueInvoice, "Print(provisional-receipt); Show(queued)"),
+    ROW(InvoiceQueued, InvoiceCreated, QueuedInvoiceCreated, PayLater, QueuedInvoiceReady, "Print(invoice-slip) — the customer already left"),
+    ROW(InvoiceQueued, InvoiceCreated, CancelAsked, CancelingInvoice, CancelQueuedInvoice, "CancelInvoice — the cancel asked for meanwhile"),
+    ROW(InvoiceQueued, CallFailed, QueuedCreateRefused, ChoosingMethod, QueuedInvoiceRefused, "FlagOperator; Show(choose-method) — no invoice: collect another way"),
+    ROW(InvoiceQueued, CallFailed, RefusedAfterCancel, Voided, QueuedInvoiceDropped, "Show(voided)"),
+    ROW(InvoiceQueued, Cancel, Signed, InvoiceQueued, NoteCancel, "Show(queued) — canceled once the invoice exists"),
+    ROW(InvoiceQueued, PrintCode, Always, InvoiceQueued, PrintProvisional, "Print(provisional-receipt)"),
+    ROW(CancelingInvoice, Queued, QueuedCancel, CancelingInvoice, WaitForOutbox, "Show(queued)"),
+    ROW(Reversing, Queued, QueuedReversal, Reversing, WaitForOutbox, "Show(queued)"),
     // ---- after payment: confirmation and the refund path ----
     ROW(Paid, PurchaseSeen, ConfirmsPayment, Paid, MarkConfirmed, "-"),
     ROW(Paid, Reverse, ReversalAllowed, Reversing, StartReversal, "ReduceAmount; Show(working) — canceled/reversed PATCH for a card, amount PATCH for a deposit or invoice"),

@@ -22,11 +22,18 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
     }
     case checkout::Slip::kInvoiceSlip: {
       printer::InvoiceSlip slip{store.merchant, now, print.reference, "", print.amount, "", "", print.qr, 200, 100};
-      if (const auto* shown = std::get_if<checkout::ShowingInvoice>(&sale.state)) {
-        slip.link = shown->invoice.link;
-        slip.due_date = FormatDate(shown->invoice.due);
+      const checkout::InvoiceInfo* invoice = nullptr;
+      if (const auto* shown = std::get_if<checkout::ShowingInvoice>(&sale.state)) invoice = &shown->invoice;
+      if (const auto* later = std::get_if<checkout::PayLater>(&sale.state)) invoice = &later->invoice;
+      if (invoice) {
+        slip.link = invoice->link;
+        slip.due_date = FormatDate(invoice->due);
       }
       return printer::InvoiceReceipt(slip, store.options);
+    }
+    case checkout::Slip::kProvisionalReceipt: {
+      printer::OfflineSale provisional{store.merchant, now, print.amount, "invoice", print.reference};
+      return printer::OfflineProvisionalReceipt(provisional, store.options);
     }
     case checkout::Slip::kRefundReceipt: {
       printer::Refund refund{store.merchant, now, print.amount};

@@ -43,6 +43,15 @@ class MoveList {
   std::vector<Move> moves_;
 };
 
+bool Queueable(const BankCall& call) {
+  if (const auto* r = std::get_if<ReduceAmount>(&call)) return !r->late_money;
+  return std::holds_alternative<CreateInvoice>(call) || std::holds_alternative<CancelInvoice>(call);
+}
+Call QueuedCall(const BankCall& call) {
+  if (std::holds_alternative<CreateInvoice>(call)) return Call::kCreateInvoice;
+  return std::holds_alternative<CancelInvoice>(call) ? Call::kCancelInvoice : Call::kReversal;
+}
+
 // Every answer the bank could give to `call`; `rest` is the bank without the call in flight.
 void Answers(MoveList& moves, const BankCall& call, const BankModel& rest) {
   auto create = [&](Call kind, Event answer, const BankModel& created) {
@@ -249,6 +258,9 @@ bool BankModel::HasLiveChargeable() const {
   for (const auto& [n, s] : invoices) {
     if (IsOpen(s)) return true;
   }
+  for (const BankCall& call : queued) {
+    if (std::holds_alternative<CreateInvoice>(call)) return true;  // the outbox will create it
+  }
   return false;
 }
 bool BankModel::HasEntityFor(int attempt) const {
@@ -290,6 +302,23 @@ std::vector<Move> Moves(const Sale& sale, const BankModel& bank) {
     BankModel rest = bank;
     rest.inflight.erase(rest.inflight.begin() + static_cast<std::ptrdiff_t>(i));
     Answers(moves, bank.inflight[i], rest);
+    if (Queueable(bank.inflight[i])) {  // not sent: the driver puts it in the outbox
+      BankModel queued = rest;
+      queued.queued.push_back(bank.inflight[i]);
+      const auto* create = std::get_if<CreateInvoice>(&bank.inflight[i]);
+      moves.Add(QueuedAs(QueuedCall(bank.inflight[i]), create ? create->attempt : 1), queued);
+    }
+  }
+  for (std::size_t i = 0; i < bank.queued.size(); ++i) {
+    BankModel rest = bank;
+    rest.queued.erase(rest.queued.begin() + static_cast<std::ptrdiff_t>(i));
+    MoveList settled(rest);
+    Answers(settled, bank.queued[i], rest);
+    for (Move& m : settled.Take()) {  // the outbox reports done or refused, never "unknown"
+      const auto* failed = std::get_if<CallFailed>(&*m.event);
+      if (failed && failed->failure == Failure::kOutcomeUnknown) continue;
+      moves.Add(std::move(*m.event), std::move(m.bank));
+    }
   }
   BankSide(moves, sale, bank);
   for (const Event& e : bank.undelivered) {

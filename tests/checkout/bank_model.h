@@ -5,6 +5,10 @@
 // expiries, every possible answer to every call in flight (including lost answers after the
 // bank committed, and not-sent failures), the customer paying or the issuer deciding, and
 // the delivery, duplication and reordering of bank events — each with the bank it leaves.
+// A call the driver may queue while offline (invoice create, cancel, reversal) can also be
+// answered `Queued`: it moves to the model's outbox, which later settles it exactly once
+// (done: the bank acts and the answer comes; refused: CallFailed) — never "outcome unknown",
+// because the outbox resolves that itself before it reports.
 #pragma once
 
 #include <compare>
@@ -21,6 +25,7 @@ namespace balcao::checkout::testing {
 struct BankModel {
   enum class Life { kLive, kExpired, kPaid };
   std::vector<BankCall> inflight;           // sent by the checkout, not answered yet
+  std::vector<BankCall> queued;             // in the outbox (the bank was offline), not settled yet
   std::map<int, Life> sessions;             // attempt -> session life
   std::map<int, PurchaseStatus> purchases;  // attempt -> status of "p<attempt>"
   std::map<int, Life> brcodes;              // attempt -> brcode "u<attempt>"

@@ -52,6 +52,7 @@ std::vector<Event> EveryEventFullyPopulated() {
       DepositSeen{"d9", "abcdefabcdefabcdefabcdefabcdefab", 1000, at + 17},
       InvoiceSeen{"6655443322110099", InvoiceStatus::kCredited, 1050, at + 18},
       TimerFired{Timer::kBrcodeExpiry, at + 19},
+      Queued{Call::kCreateInvoice, 4, "sale/sale-9/a4", at + 20},
   };
   EXPECT_EQ(static_cast<int>(events.size()), kEventCount);
   return events;

@@ -50,6 +50,11 @@ Event Found(EntityKind kind, int attempt, UnixMicros at) { return NothingFound{k
 Event Cancelled() { return Cancel{"op-7", "customer gave up", kT0 + 70 * kSec}; }
 Event ReverseBy(Cents amount) { return Reverse{amount, "op-7", "returned goods", kT0 + 80 * kSec}; }
 Event ReversedTo(const std::string& entity_id, Cents net) { return Reversed{entity_id, net, kT0 + 81 * kSec}; }
+Event QueuedAs(Call call, int attempt) {
+  const std::string key =
+      AttemptTag(kSaleId, attempt) + (call == Call::kCreateInvoice ? "" : "/" + std::string(Name(call)));
+  return Queued{call, call == Call::kCreateInvoice ? attempt : 0, key, kT0 + 16 * kSec};
+}
 
 std::vector<Event> PathTo(const std::string& state, Method paid_by) {
   using P = std::vector<Event>;
@@ -93,6 +98,7 @@ std::vector<Event> PathTo(const std::string& state, Method paid_by) {
       {"CreatingInvoice", {StartSale(), Choose(Method::kInvoice)}},
       {"VerifyingInvoice",
        {StartSale(), Choose(Method::kInvoice), Failed(Call::kCreateInvoice, Failure::kOutcomeUnknown)}},
+      {"InvoiceQueued", {StartSale(), Choose(Method::kInvoice), QueuedAs(Call::kCreateInvoice)}},
       {"ShowingInvoice", invoice},
       {"PayLater", plus(invoice, {KeepOpen{kT0 + 5 * kSec}})},
       {"CancelingInvoice", plus(invoice, {Cancelled()})},

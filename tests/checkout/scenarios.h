@@ -34,6 +34,8 @@ Event Found(EntityKind kind, int attempt = 1, UnixMicros at = kT0 + 50 * kSec);
 Event Cancelled();
 Event ReverseBy(Cents amount);
 Event ReversedTo(const std::string& entity_id, Cents net);
+// The driver put `call` in the outbox (the create's key for attempt 1, or the PATCH's key).
+Event QueuedAs(Call call, int attempt = 1);
 
 // The event path that leads into `state` (a State index); every event is accepted.
 std::vector<Event> PathTo(const std::string& state_name, Method paid_by = Method::kCard);

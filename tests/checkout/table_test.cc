@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checkout/checkout.h"
+#include "checkout/resume.h"
 #include "tests/checkout/scenarios.h"
 
 namespace balcao::checkout {
@@ -148,6 +149,20 @@ std::vector<Case> Cases() {
        "RetryDue"},
       {"Paid", {}, Purchase(1, "p1", PS::kConfirmed), "Paid", "ConfirmsPayment"},
       {"Paid", {}, ReverseBy(kAmount), "Paid", "ReversalAllowed"},
+      // offline: requests waiting in the outbox
+      {"CreatingInvoice", {}, QueuedAs(Call::kCreateInvoice), "CreatingInvoice", "QueuedCreate"},
+      {"InvoiceQueued", {}, InvoiceOk(), "InvoiceQueued", "QueuedInvoiceCreated"},
+      {"InvoiceQueued", {Cancelled()}, InvoiceOk(), "InvoiceQueued", "CancelAsked"},
+      {"InvoiceQueued", {}, Failed(Call::kCreateInvoice, Failure::kRejected), "InvoiceQueued", "QueuedCreateRefused"},
+      {"InvoiceQueued",
+       {Cancelled()},
+       Failed(Call::kCreateInvoice, Failure::kNotSent),
+       "InvoiceQueued",
+       "RefusedAfterCancel"},
+      {"InvoiceQueued", {}, Cancelled(), "InvoiceQueued", "Signed"},
+      {"InvoiceQueued", {}, PrintCode{kT0 + 9 * kSec}, "InvoiceQueued", "Always"},
+      {"CancelingInvoice", {}, QueuedAs(Call::kCancelInvoice), "CancelingInvoice", "QueuedCancel"},
+      {"Reversing", {}, QueuedAs(Call::kReversal), "Reversing", "QueuedReversal"},
       {"Paid", {ReverseBy(400)}, ReversedTo("d1", 600), "Reversing", "ReversalLeavesMoney", pix},
       {"Reversing", {}, ReversedTo("p1", 0), "Reversing", "ReversalLeavesNothing"},
       {"Reversing", {}, Failed(Call::kReversal, Failure::kRejected), "Reversing", "ReversalRefused"},
@@ -238,7 +253,8 @@ std::vector<Event> OneOfEachEvent() {
                                Purchase(1, "p1", PS::kApproved),
                                Deposit("d1", "u1"),
                                InvoiceUpdate("i1", IS::kPaid),
-                               Fired(Timer::kPoll)};
+                               Fired(Timer::kPoll),
+                               QueuedAs(Call::kCreateInvoice)};
   EXPECT_EQ(static_cast<int>(events.size()), kEventCount);
   for (int i = 0; i < kEventCount; ++i) EXPECT_EQ(static_cast<int>(events[i].index()), i);
   return events;
@@ -286,6 +302,58 @@ TEST(TransitionTable, DocsEmbedTheTableAsTheCodeHasIt) {
   EXPECT_NE(doc.str().find(RenderTableMarkdown()), std::string::npos)
       << "docs/checkout.md is out of date; paste this table:\n"
       << RenderTableMarkdown();
+}
+
+// While offline the driver asks NeedsTheBankNow before feeding a cashier event: card and Pix
+// (chosen or retried) are refused with a reason for the screen; an invoice can be queued.
+TEST(Offline, CardAndPixNeedTheBankNowAnInvoiceCanWait) {
+  const Sale choosing = Drive(PathTo("ChoosingMethod"));
+  EXPECT_NE(std::string(NeedsTheBankNow(choosing, Choose(Method::kCard))).find("card needs the bank now"),
+            std::string::npos);
+  EXPECT_NE(std::string(NeedsTheBankNow(choosing, Choose(Method::kPix))).find("Pix needs the bank now"),
+            std::string::npos);
+  EXPECT_EQ(NeedsTheBankNow(choosing, Choose(Method::kInvoice)), nullptr);
+  std::vector<Event> declined = PathTo("Charging");
+  declined.push_back(Purchase(1, "p1", PS::kDenied));
+  const Sale after_decline = Drive(declined);
+  EXPECT_NE(NeedsTheBankNow(after_decline, Retry{kT0 + 40 * kSec}), nullptr);
+  EXPECT_EQ(NeedsTheBankNow(after_decline, FallbackToInvoice{TestCustomer(), kT0 + 40 * kSec}), nullptr);
+  EXPECT_EQ(NeedsTheBankNow(Drive(PathTo("ShowingPix")), Cancelled()), nullptr);
+}
+
+// A queued invoice prints the provisional receipt (sale id, amount); when the outbox creates
+// it the sale waits as "pay later" with the slip printed, and its payment closes the sale.
+TEST(Offline, AQueuedInvoiceBecomesPayLaterThenPaid) {
+  Sale sale = Drive(PathTo("InvoiceQueued"));
+  const auto* queued = std::get_if<InvoiceQueued>(&sale.state);
+  ASSERT_TRUE(queued);
+  EXPECT_EQ(queued->key, AttemptTag(kSaleId, 1));
+  const Step receipt = Next(sale, PrintCode{kT0 + 20 * kSec});
+  ASSERT_EQ(receipt.effects.size(), 1u);
+  EXPECT_EQ(std::get<Print>(receipt.effects[0]), (Print{Slip::kProvisionalReceipt, kAmount, kSaleId, "", ""}));
+  Step created = Next(sale, InvoiceOk());
+  ASSERT_TRUE(created.accepted());
+  const auto* later = std::get_if<PayLater>(&created.sale.state);
+  ASSERT_TRUE(later);
+  EXPECT_EQ(later->invoice.link, "https://bank.example/invoice/i1");
+  EXPECT_TRUE(created.sale.Knows(EntityKind::kInvoice, "i1"));
+  Step paid = Next(created.sale, InvoiceUpdate("i1", IS::kPaid, kAmount + 30));
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.sale.state));
+  EXPECT_EQ(paid.sale.collected(), kAmount + 30);
+}
+
+// A restart finds queued requests in the journal: nothing is re-sent by the sale itself (the
+// outbox owns them) and no retry timer is armed.
+TEST(Offline, ResumeLeavesQueuedRequestsToTheOutbox) {
+  std::vector<Event> cancel = PathTo("CancelingInvoice");
+  cancel.push_back(QueuedAs(Call::kCancelInvoice));
+  std::vector<Event> reverse = PathTo("Reversing");
+  reverse.push_back(QueuedAs(Call::kReversal));
+  for (const std::vector<Event>& path : {PathTo("InvoiceQueued"), cancel, reverse}) {
+    const Sale sale = Drive(path);
+    EXPECT_TRUE(ResumeEvents(sale, kT0 + 100 * kSec).empty()) << StateName(static_cast<int>(sale.state.index()));
+    EXPECT_TRUE(TimersFor(sale, kT0 + 100 * kSec).empty()) << StateName(static_cast<int>(sale.state.index()));
+  }
 }
 
 }  // namespace
