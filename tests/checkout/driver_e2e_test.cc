@@ -5,123 +5,17 @@
 // with SIGKILL, with and without the sandbox's commit-then-drop fault), each ending as an
 // undisturbed run would: Paid, with exactly one brcode / one purchase at the bank.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <csignal>
-#include <filesystem>
-#include <functional>
-#include <memory>
 #include <string>
 
-#include "api/bank.h"
-#include "checkout/driver.h"
 #include "checkout/journal_codec.h"
-#include "offline/journal.h"
-#include "offline/store.h"
-#include "tests/sandbox/sandbox_client.h"
+#include "tests/checkout/driver_fixture.h"
 
 namespace balcao::checkout {
 namespace {
 
-using sandbox::testing::Json;
-
-class DriverE2E : public sandbox::testing::SandboxTest {
- protected:
-  void SetUp() override {
-    SandboxTest::SetUp();
-    db_ = (std::filesystem::temp_directory_path() /
-           ("checkout-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_) + ".db"))
-              .string();
-    OpenDriver();
-    settings_.poll_interval_s = 1;
-    settings_.lookup_retry_s = 1;
-    settings_.installments = {3, 100};
-  }
-  void TearDown() override {
-    driver_.reset();
-    journal_.reset();
-    store_.reset();
-    std::filesystem::remove(db_);
-  }
-  // A fresh driver on the same journal file: what a restarted process gets.
-  void OpenDriver() {
-    driver_.reset();
-    journal_.reset();
-    store_.reset();
-    auto store = offline::Store::Open(db_);
-    ASSERT_TRUE(store.ok()) << store.status().ToString();
-    store_ = std::move(*store);
-    journal_ = std::make_unique<offline::Journal>(*store_);
-    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-    ASSERT_TRUE(client.ok()) << client.status().ToString();
-    driver_ = std::make_unique<Driver>(api::Bank(*client), *journal_, SystemClock::Instance());
-  }
-  std::string NewSaleId() { return "e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_); }
-  // Runs the sale's timers until `done` holds (at most ~`seconds`).
-  template <typename Pred>
-  Sale RunUntil(const std::string& id, Pred done, int seconds = 15) {
-    auto sale = driver_->Get(id);
-    for (int i = 0; i < seconds * 4 && sale.ok() && !done(*sale); ++i) {
-      (void)driver_->RunUntilSettled(id, SystemClock::Instance().Now() + kMicrosPerSecond / 4);
-      sale = driver_->Get(id);
-    }
-    EXPECT_TRUE(sale.ok());
-    return sale.ok() ? *sale : Sale{};
-  }
-  Sale Settle(const std::string& id) {
-    auto sale = driver_->RunUntilSettled(id, SystemClock::Instance().Now() + 30 * kMicrosPerSecond);
-    EXPECT_TRUE(sale.ok()) << sale.status().ToString();
-    return sale.ok() ? *sale : Sale{};
-  }
-  // How many entities of `resource` carry the sale's tag (or `tag`) at the bank.
-  std::size_t AtBank(const std::string& resource, const std::string& sale_id) {
-    return Tagged(resource, SaleTag(sale_id));
-  }
-  std::size_t Tagged(const std::string& resource, const std::string& tag) {
-    auto reply = api().Get("/v2/" + resource + "?tags=" + tag);
-    EXPECT_EQ(reply.status, 200) << reply.body;
-    for (auto& [key, value] : reply.json.items()) {
-      if (value.is_array()) return value.size();
-    }
-    return 0;
-  }
-  CardData Card(const std::string& number) { return {number, "123", "2035-01", "MARIA SILVA"}; }
-
-  // Runs `flow` in a child process whose driver SIGKILLs itself right after its k-th journal
-  // write or bank call. True when the child died of SIGKILL.
-  bool RunChildKilledAt(int k, const std::function<void(Driver&)>& flow) {
-    driver_.reset();  // the child owns the journal file while it runs
-    journal_.reset();
-    store_.reset();
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      auto store = offline::Store::Open(db_);
-      auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-      if (!store.ok() || !client.ok()) ::_exit(10);
-      offline::Journal journal(**store);
-      Driver driver(api::Bank(*client), journal, SystemClock::Instance());
-      int calls = 0;
-      driver.SetCrashHookForTest([&](const char*) {
-        if (++calls == k) ::raise(SIGKILL);
-        return false;
-      });
-      flow(driver);
-      ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    OpenDriver();
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-  }
-
-  std::string db_;
-  Settings settings_;
-  std::unique_ptr<offline::Store> store_;
-  std::unique_ptr<offline::Journal> journal_;
-  std::unique_ptr<Driver> driver_;
-  static inline int counter_ = 0;
-};
+using e2e::DriverE2E;
+using e2e::StateOf;
 
 // The journal's card scanner refuses Luhn-valid digit runs; a bank id inside a challenge URL
 // must not trip it (4242424242424242 passes Luhn).
@@ -134,10 +28,10 @@ TEST_F(DriverE2E, JournalTakesBankUrlsHoldingLuhnValidIds) {
 TEST_F(DriverE2E, CardApproved) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 2590, settings_).ok());
-  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
   auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 2);
   ASSERT_TRUE(sale.ok()) << sale.status().ToString();
-  ASSERT_TRUE(std::holds_alternative<Paid>(sale->state)) << StateName(static_cast<int>(sale->state.index()));
+  ASSERT_TRUE(std::holds_alternative<Paid>(sale->state)) << StateOf(*sale);
   EXPECT_EQ(sale->collected(), 2590);
   EXPECT_EQ(AtBank("merchant-purchase", id), 1u);
   auto summary = journal_->Sale(id);
@@ -151,11 +45,11 @@ TEST_F(DriverE2E, CardApproved) {
 TEST_F(DriverE2E, CardDeniedOffersAnotherMethod) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 1000, settings_).ok());
-  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
   auto sale = driver_->SubmitCard(id, Card("4000000000000002"), FundingType::kCredit, 1);
   ASSERT_TRUE(sale.ok());
   const auto* choosing = std::get_if<ChoosingMethod>(&sale->state);
-  ASSERT_TRUE(choosing) << StateName(static_cast<int>(sale->state.index()));
+  ASSERT_TRUE(choosing) << StateOf(*sale);
   EXPECT_NE(choosing->notice.find("card not charged"), std::string::npos);
   EXPECT_EQ(sale->collected(), 0);
 }
@@ -164,11 +58,11 @@ TEST_F(DriverE2E, CardChallengePassedAndFailed) {
   for (const char* outcome : {"pass", "fail"}) {
     const std::string id = NewSaleId();
     ASSERT_TRUE(driver_->Open(id, 1500, settings_).ok());
-    ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+    ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
     auto sale = driver_->SubmitCard(id, Card("5500000000000004"), FundingType::kCredit, 1);
     ASSERT_TRUE(sale.ok()) << sale.status().ToString();
     const auto* challenge = std::get_if<Challenge>(&sale->state);
-    ASSERT_TRUE(challenge) << StateName(static_cast<int>(sale->state.index()));
+    ASSERT_TRUE(challenge) << StateOf(*sale);
     EXPECT_NE(challenge->challenge_url.find("/sandbox/challenge/"), std::string::npos);
     ASSERT_EQ(api().Sim(std::string("/sandbox/challenge/") + outcome, {{"id", challenge->purchase_id}}).status, 200);
     Sale done = Settle(id);
@@ -185,19 +79,19 @@ TEST_F(DriverE2E, CardChallengePassedAndFailed) {
 TEST_F(DriverE2E, PixPaidThenPartlyAndFullyReversed) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 1234, settings_).ok());
-  auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+  auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
   ASSERT_TRUE(sale.ok());
   const auto* pix = std::get_if<ShowingPix>(&sale->state);
-  ASSERT_TRUE(pix) << StateName(static_cast<int>(sale->state.index()));
+  ASSERT_TRUE(pix) << StateOf(*sale);
   ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"brcode", pix->brcode.text}}).status, 200);
   Sale paid = Settle(id);
-  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateName(static_cast<int>(paid.state.index()));
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
   EXPECT_EQ(paid.collected(), 1234);
-  auto part = driver_->Feed(id, Reverse{234, "op-1", "one item returned", SystemClock::Instance().Now()});
+  auto part = driver_->Feed(id, Reverse{234, "op-1", "one item returned", Now()});
   ASSERT_TRUE(part.ok()) << part.status().ToString();
   EXPECT_TRUE(std::holds_alternative<Paid>(part->state));
   EXPECT_EQ(part->collected(), 1000);
-  auto full = driver_->Feed(id, Reverse{1000, "op-1", "customer gave everything back", SystemClock::Instance().Now()});
+  auto full = driver_->Feed(id, Reverse{1000, "op-1", "customer gave everything back", Now()});
   ASSERT_TRUE(full.ok()) << full.status().ToString();
   EXPECT_TRUE(std::holds_alternative<Refunded>(full->state));
   EXPECT_EQ(full->collected(), 0);
@@ -208,17 +102,16 @@ TEST_F(DriverE2E, InvoicePaidAfterPixExpiredFallback) {
   Settings s = settings_;
   s.pix_expiration_s = 1;
   ASSERT_TRUE(driver_->Open(id, 5000, s).ok());
-  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()}).ok());
+  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()}).ok());
   Sale expired = Settle(id);
-  ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(expired.state))
-      << StateName(static_cast<int>(expired.state.index()));
-  auto sale = driver_->Feed(id, FallbackToInvoice{{"Maria da Silva", "337.451.076-08"}, SystemClock::Instance().Now()});
+  ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(expired.state)) << StateOf(expired);
+  auto sale = driver_->Feed(id, FallbackToInvoice{{"Maria da Silva", "337.451.076-08"}, Now()});
   ASSERT_TRUE(sale.ok()) << sale.status().ToString();
   const auto* invoice = std::get_if<ShowingInvoice>(&sale->state);
-  ASSERT_TRUE(invoice) << StateName(static_cast<int>(sale->state.index()));
+  ASSERT_TRUE(invoice) << StateOf(*sale);
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice->invoice.id}}).status, 200);
   Sale paid = Settle(id);
-  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateName(static_cast<int>(paid.state.index()));
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
   EXPECT_EQ(paid.collected(), 5000);
 }
 
@@ -226,9 +119,9 @@ TEST_F(DriverE2E, LostCreateResponseIsLookedUpNotResent) {
   const std::string id = NewSaleId();
   ASSERT_EQ(api().Sim("/sandbox/faults", {{"POST /v2/dynamic-brcode", {"commit-then-drop-response"}}}).status, 200);
   ASSERT_TRUE(driver_->Open(id, 700, settings_).ok());
-  auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+  auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
   ASSERT_TRUE(sale.ok());
-  EXPECT_TRUE(std::holds_alternative<ShowingPix>(sale->state)) << StateName(static_cast<int>(sale->state.index()));
+  EXPECT_TRUE(std::holds_alternative<ShowingPix>(sale->state)) << StateOf(*sale);
   // The journal tells the story: the answer was lost, the lookup found the brcode.
   auto entries = journal_->Read(id);
   ASSERT_TRUE(entries.ok());
@@ -250,9 +143,9 @@ TEST_F(DriverE2E, CrashAtEveryPointOfAPixSaleThenResume) {
     auto opened = driver_->Open(id, 990, settings_);
     if (!driver_->crashed()) {
       ASSERT_TRUE(opened.ok());
-      (void)driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+      (void)driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
     }
-    if (!driver_->crashed()) (void)driver_->RunUntilSettled(id, SystemClock::Instance().Now() + 2 * kMicrosPerSecond);
+    if (!driver_->crashed()) (void)driver_->RunUntilSettled(id, Now() + 2 * kMicrosPerSecond);
     OpenDriver();  // the restarted process
     auto resumed = driver_->Resume(id);
     if (!resumed.ok()) {  // crashed before Start reached the journal
@@ -263,14 +156,14 @@ TEST_F(DriverE2E, CrashAtEveryPointOfAPixSaleThenResume) {
       return std::holds_alternative<ShowingPix>(s.state) || std::holds_alternative<ChoosingMethod>(s.state);
     });
     if (sale.ok() && std::holds_alternative<ChoosingMethod>(sale->state)) {
-      sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, SystemClock::Instance().Now()});
+      sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
     }
     ASSERT_TRUE(sale.ok());
     const auto* pix = std::get_if<ShowingPix>(&sale->state);
-    ASSERT_TRUE(pix) << StateName(static_cast<int>(sale->state.index()));
+    ASSERT_TRUE(pix) << StateOf(*sale);
     ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix->brcode.uuid}}).status, 200);
     Sale paid = Settle(id);
-    EXPECT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateName(static_cast<int>(paid.state.index()));
+    EXPECT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
     EXPECT_EQ(AtBank("dynamic-brcode", id), 1u);
     EXPECT_EQ(Tagged("deposit", BrcodeDepositTag(pix->brcode.uuid)), 1u);
   }
@@ -293,7 +186,7 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
       const std::string id = NewSaleId();
       const bool killed = RunChildKilledAt(k, [&](Driver& d) {
         if (!d.Open(id, 4321, settings_).ok()) return;
-        (void)d.Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()});
+        (void)d.Feed(id, ChooseMethod{Method::kCard, {}, Now()});
         (void)d.SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
       });
       EXPECT_TRUE(killed) << "the card flow has 7 hook points; the child must die at each";
@@ -305,7 +198,7 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
                !std::holds_alternative<CreatingSession>(s.state) && !std::holds_alternative<Charging>(s.state);
       });
       if (std::holds_alternative<ChoosingMethod>(sale.state)) {
-        ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, SystemClock::Instance().Now()}).ok());
+        ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
         sale = *driver_->Get(id);
       }
       if (std::holds_alternative<AwaitingCard>(sale.state)) {  // the card was never charged
@@ -313,8 +206,7 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
         ASSERT_TRUE(again.ok()) << again.status().ToString();
         sale = *again;
       }
-      EXPECT_TRUE(std::holds_alternative<Paid>(sale.state))
-          << StateName(static_cast<int>(sale.state.index())) << (killed ? " (killed)" : " (finished)");
+      EXPECT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateOf(sale) << (killed ? " (killed)" : " (finished)");
       EXPECT_EQ(sale.collected(), 4321);
       EXPECT_EQ(AtBank("merchant-purchase", id), 1u) << "a card sale must never charge twice";
       api().Raw("DELETE", "/sandbox/faults");  // an unused fault must not leak into the next run

@@ -1,0 +1,133 @@
+// The fixture of the checkout driver's end-to-end tests: an in-process sandbox (real signed
+// HTTP on loopback), a real SQLite journal file, a driver whose clock follows the sandbox's
+// (and may run faster than real time, so 1 s polls take a fraction of that), the effects the
+// counter saw, a restart (a new driver on the same file), a child process SIGKILLed at the
+// k-th crash-hook point, a script that plays the customer and the cashier from whatever
+// state a sale is in, and read-backs of the sandbox's entities and ledger.
+// Thread-safety: one test thread (plus forked children, which own the journal while alive).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/bank.h"
+#include "checkout/driver.h"
+#include "offline/journal.h"
+#include "offline/store.h"
+#include "tests/sandbox/sandbox_client.h"
+
+namespace balcao::checkout::e2e {
+
+using sandbox::testing::Json;
+
+// The sandbox's time as the driver must see it (system time plus however far the simulation
+// API moved the sandbox), optionally sped up: at speed 5 a 1 s poll is due after 0.2 s.
+class TestClock final : public Clock {
+ public:
+  UnixMicros Now() const override {
+    const UnixMicros real = SystemClock::Instance().Now();
+    return real + offset_.load() + (real - base_) * (speed_.load() - 1);
+  }
+  void Follow(UnixMicros sandbox_now) { offset_ = offset_.load() + (sandbox_now - Now()); }
+  void SetSpeed(int speed) {
+    const UnixMicros now = Now();
+    base_ = SystemClock::Instance().Now();
+    speed_ = speed;
+    offset_ = offset_.load() + (now - Now());
+  }
+
+ private:
+  std::atomic<UnixMicros> offset_{0};
+  std::atomic<int> speed_{1};
+  UnixMicros base_ = SystemClock::Instance().Now();
+};
+
+// What the customer and the cashier do in one sale, whatever state it is found in, so the
+// same script runs a sale from the start or finishes one resumed after a crash.
+struct Script {
+  Method method = Method::kPix;
+  Cents amount = 1000;
+  Cents reverse = 0;  // given back after payment by operator "op-7" (0: nothing)
+  Customer customer{"Maria da Silva", "337.451.076-08"};
+  std::string card = "4242424242424242";
+};
+// Plays `script` on sale `id` until it is over (Paid as scripted, Refunded, Voided) or the
+// driver crashed; `payer` pays QR codes and invoices through the simulation API.
+void Play(Driver& driver, const std::string& id, const Script& script, sandbox::testing::Client& payer,
+          const Clock& clock);
+
+class DriverE2E : public sandbox::testing::SandboxTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // A fresh driver on the same journal file: what a restarted process gets.
+  void OpenDriver();
+  std::string NewSaleId() { return "e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_); }
+  UnixMicros Now() const { return clock_.Now(); }
+  // Moves the sandbox clock (its jobs run: overdue invoices, confirmations...); the driver follows.
+  void AdvanceSandbox(std::int64_t seconds);
+
+  // Runs the sale's timers until `done` holds (at most ~`seconds` of real time).
+  template <typename Pred>
+  Sale RunUntil(const std::string& id, Pred done, int seconds = 15) {
+    auto sale = driver_->Get(id);
+    for (int i = 0; i < seconds * 4 && sale.ok() && !done(*sale); ++i) {
+      (void)driver_->RunUntilSettled(id, Now() + kMicrosPerSecond / 4);
+      sale = driver_->Get(id);
+    }
+    EXPECT_TRUE(sale.ok());
+    return sale.ok() ? *sale : Sale{};
+  }
+  Sale Settle(const std::string& id);
+  Sale Fed(const std::string& id, const Event& event);  // Feed, expecting acceptance
+
+  // The counter's view: effects the observer got for a sale.
+  std::vector<FlagOperator> Flags(const std::string& sale_id) const;
+  std::vector<Print> Prints(const std::string& sale_id, Slip slip) const;
+
+  // The bank's view: entities of `resource` carrying `tag` (the sale's tag for AtBank).
+  Json Listed(const std::string& resource, const std::string& tag);
+  std::size_t Tagged(const std::string& resource, const std::string& tag) { return Listed(resource, tag).size(); }
+  std::size_t AtBank(const std::string& resource, const std::string& sale_id) {
+    return Tagged(resource, SaleTag(sale_id));
+  }
+  // The ledger for a tag: what the workspace kept (credits and debits, fees added back) and
+  // how many debits (reversals) it holds.
+  struct Ledger {
+    Cents net = 0;
+    int credits = 0;
+    int debits = 0;
+  };
+  Ledger LedgerOf(const std::string& tag);
+  CardData Card(const std::string& number) { return {number, "123", "2035-01", "MARIA SILVA"}; }
+  void Fault(const std::string& route, const std::string& fault = "commit-then-drop-response");
+
+  // Runs `flow` in a child process whose driver SIGKILLs itself right after its k-th
+  // journal write or bank call, then reopens the journal here. True when the child died of
+  // SIGKILL (false: the flow ended before the k-th point).
+  bool RunChildKilledAt(int k, const std::function<void(Driver&)>& flow);
+
+  std::string db_;
+  Settings settings_;
+  TestClock clock_;
+  std::unique_ptr<offline::Store> store_;
+  std::unique_ptr<offline::Journal> journal_;
+  std::unique_ptr<Driver> driver_;
+  std::vector<std::pair<std::string, Effect>> seen_;  // (sale id, effect) the observer got
+  static inline int counter_ = 0;
+};
+
+std::string StateOf(const Sale& sale);
+
+}  // namespace balcao::checkout::e2e
