@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/formats/check.h"
+#include "api/formats/check_json.h"
 #include "common/time.h"
 #include "terminal/command.h"
 
@@ -35,31 +36,10 @@ int Usage(const std::string& problem) {
   return 2;
 }
 
-// Dotted keys become nested objects; list items become arrays.
 json ToJson(const CheckResult& r) {
-  json fields = json::object();
-  for (const Field& f : r.fields) {
-    json* node = &fields;
-    std::stringstream path(f.key);
-    for (std::string part; std::getline(path, part, '.');) node = &(*node)[part];
-    switch (f.type) {
-      case Field::Type::kText:
-        *node = f.value;
-        break;
-      case Field::Type::kInteger:
-        *node = std::stoll(f.value);
-        break;
-      case Field::Type::kBool:
-        *node = f.value == "true";
-        break;
-      case Field::Type::kListItem:
-        node->push_back(f.value);
-        break;
-    }
-  }
   return json{{"kind", std::string(formats::FormatKindName(r.kind))},
               {"valid", r.valid},
-              {"fields", std::move(fields)},
+              {"fields", formats::FieldsToJson<json>(r)},
               {"errors", r.errors}};
 }
 

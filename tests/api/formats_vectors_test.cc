@@ -10,6 +10,7 @@
 
 #include "api/formats/brcode.h"
 #include "api/formats/check.h"
+#include "api/formats/check_json.h"
 #include "api/formats/tax_id.h"
 #include "api/formats/threeds_browser.h"
 
@@ -26,31 +27,6 @@ const json& Vectors() {
     return json::parse(in);
   }();
   return vectors;
-}
-
-// The result's fields, re-nested the way the vectors write them.
-json FieldsAsJson(const CheckResult& r) {
-  json out = json::object();
-  for (const Field& f : r.fields) {
-    json* node = &out;
-    std::stringstream path(f.key);
-    for (std::string part; std::getline(path, part, '.');) node = &(*node)[part];
-    switch (f.type) {
-      case Field::Type::kText:
-        *node = f.value;
-        break;
-      case Field::Type::kInteger:
-        *node = std::stoll(f.value);
-        break;
-      case Field::Type::kBool:
-        *node = f.value == "true";
-        break;
-      case Field::Type::kListItem:
-        node->push_back(f.value);
-        break;
-    }
-  }
-  return out;
 }
 
 // Every expected key is present with the same value; a null expectation means absent.
@@ -118,7 +94,7 @@ int RunGroup(const std::string& group, FormatKind kind) {
     if (expected.contains("reason")) {
       EXPECT_THAT(::testing::PrintToString(r.errors), HasSubstr(expected["reason"].get<std::string>()));
     }
-    json fields = FieldsAsJson(r);
+    json fields = formats::FieldsToJson<json>(r);
     ExpectFieldsInclude(fields, expected.contains("fields") ? expected["fields"] : WithoutVerdict(expected), name);
     for (const char* crc : {"crc_declared", "crc_computed"}) {
       if (expected.contains(crc)) {
