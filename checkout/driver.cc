@@ -6,15 +6,22 @@
 #include <utility>
 
 #include "checkout/internal/bank_calls.h"
+#include "checkout/internal/queued_calls.h"
 #include "checkout/journal_codec.h"
 #include "checkout/resume.h"
 
 namespace balcao::checkout {
 namespace {
 
-// The sale no longer needs the counter: over, left open for later, or waiting for a choice.
+// The sale no longer needs the counter: over, left open for later, waiting for a choice, or
+// waiting for the outbox (the customer left with a provisional receipt, a PATCH is queued).
 bool Settled(const State& state) {
-  return IsTerminal(state) || std::holds_alternative<PayLater>(state) || std::holds_alternative<ChoosingMethod>(state);
+  return IsTerminal(state) || std::holds_alternative<PayLater>(state) ||
+         std::holds_alternative<ChoosingMethod>(state) || !internal::WaitedKey(state).empty();
+}
+bool NotSent(const Event& answer) {
+  const auto* failed = std::get_if<CallFailed>(&answer);
+  return failed && failed->failure == Failure::kNotSent;
 }
 std::string MaskOf(const std::string& number) {
   if (number.size() < 10) return "";
@@ -65,10 +72,11 @@ Status Driver::Apply(OpenSale& open, Event first) {
           card = &held->second.card;
           browser = &held->second.browser;
         }
-        Event answer = internal::ExecuteBankCall(bank_, open.sale, *call, clock_.Now(), card, browser);
+        StatusOr<Event> answer = Run(open, *call, queue.size(), card, browser);
         if (held != cards_.end()) cards_.erase(held);  // the card lives for one call only
+        if (!answer.ok()) return answer.status();
         if (Crash("called")) break;
-        queue.push_back(std::move(answer));
+        queue.push_back(*std::move(answer));
       }
       if (observer_) observer_(sale_id, effect);
     }
@@ -78,6 +86,35 @@ Status Driver::Apply(OpenSale& open, Event first) {
     BALCAO_RETURN_IF_ERROR(journal_.MarkClosed(open.sale.id, StateName(static_cast<int>(open.sale.state.index()))));
   }
   return result;
+}
+
+StatusOr<Event> Driver::Run(OpenSale& open, const BankCall& call, std::size_t pending, const CardData* card,
+                            const BrowserData* browser) {
+  std::optional<offline::OutboxRequest> request;
+  if (outbox_) request = internal::QueueableRequest(open.sale, call);
+  if (request) {
+    // One key, one intent: once the request is in the outbox only the outbox sends it (a
+    // restart may bring the sale back to a create or PATCH the outbox already holds).
+    auto known = outbox_->GetByKey(request->key);
+    if (known.ok()) {
+      if (auto outcome = internal::OutboxOutcome(open.sale, *known, clock_.Now())) return *outcome;
+      return Event{internal::QueuedEvent(call, request->key, clock_.Now())};
+    }
+    if (known.status().code() != StatusCode::kNotFound) return known.status();
+  }
+  if (!request || bank_online_) {
+    Event answer = internal::ExecuteBankCall(bank_, open.sale, call, clock_.Now(), card, browser);
+    if (!request || !NotSent(answer)) return answer;
+  }
+  // Durable before the sale hears of it: the row and the Queued event in one transaction. The
+  // event is journaled at the seq it will have once the `pending` events before it are; the
+  // loop's own Append of it is then a replayed write (a no-op).
+  const Event queued = internal::QueuedEvent(call, request->key, clock_.Now());
+  const std::int64_t seq = open.seq + static_cast<std::int64_t>(pending) + 1;
+  BALCAO_RETURN_IF_ERROR(
+      outbox_->EnqueueWithJournal(*request, seq, EventName(static_cast<int>(queued.index())), EventToJson(queued))
+          .status());
+  return queued;
 }
 
 StatusOr<Sale> Driver::Open(const std::string& sale_id, Cents amount, const Settings& settings) {
@@ -92,7 +129,26 @@ StatusOr<Sale> Driver::Open(const std::string& sale_id, Cents amount, const Sett
 StatusOr<Sale> Driver::Feed(const std::string& sale_id, const Event& event) {
   auto it = sales_.find(sale_id);
   if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");
+  if (!bank_online_) {
+    if (const char* why = NeedsTheBankNow(it->second.sale, event)) {
+      if (observer_) observer_(sale_id, Show{Screen::kChooseMethod, why});
+      return FailedPreconditionError(why);
+    }
+  }
   BALCAO_RETURN_IF_ERROR(Apply(it->second, event));
+  return it->second.sale;
+}
+
+StatusOr<Sale> Driver::Reconcile(const std::string& sale_id) {
+  auto it = sales_.find(sale_id);
+  if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");
+  const std::string key = internal::WaitedKey(it->second.sale.state);
+  if (!outbox_ || key.empty()) return it->second.sale;
+  BALCAO_ASSIGN_OR_RETURN(offline::OutboxItem item, outbox_->GetByKey(key));
+  if (auto outcome = internal::OutboxOutcome(it->second.sale, item, clock_.Now())) {
+    Status s = Apply(it->second, *outcome);
+    if (!s.ok() && s.code() != StatusCode::kFailedPrecondition) return s;
+  }
   return it->second.sale;
 }
 
@@ -151,6 +207,7 @@ StatusOr<Sale> Driver::Resume(const std::string& sale_id) {
     if (!s.ok() && s.code() != StatusCode::kFailedPrecondition) return s;
   }
   for (const SetTimer& timer : TimersFor(it->second.sale, now)) it->second.timers[timer.timer] = timer.at;
+  if (outbox_) return Reconcile(sale_id);  // the outbox may have settled while we were down
   return it->second.sale;
 }
 

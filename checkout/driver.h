@@ -5,6 +5,10 @@
 // (handed to the observer). After a crash, Resume() replays the journal and turns whatever
 // was in flight into a lookup (checkout/resume.h): a create is never re-sent blindly.
 // Card numbers and security codes stay in this object's memory for the one purchase call.
+// Offline (SetOutbox, SetBankOnline): an invoice create, an invoice cancel or a reversal that
+// cannot reach the bank goes to the outbox, durably and in the same transaction as the Queued
+// event that tells the sale; from then on only the outbox sends it, and Reconcile() feeds the
+// sale its outcome. Card and Pix need the bank now: refused while offline, with the reason.
 // Ownership: borrows the journal and the clock. Thread-safety: not thread-safe; one driver
 // per counter (one thread), which may run many sales.
 #pragma once
@@ -18,6 +22,7 @@
 #include "common/status.h"
 #include "common/time.h"
 #include "offline/journal.h"
+#include "offline/outbox.h"
 
 namespace balcao::checkout {
 
@@ -64,6 +69,21 @@ class Driver {
   // The sale as the driver has it (kNotFound when not open in this driver).
   StatusOr<Sale> Get(const std::string& sale_id) const;
 
+  // The outbox of the journal's store (the Queued event and the row are written together).
+  // Without one, a call that cannot reach the bank fails as before (CallFailed{not-sent}).
+  void SetOutbox(offline::Outbox* outbox) { outbox_ = outbox; }
+  // What the connectivity monitor says (offline::ConnectivityMonitor::Subscribe). Offline:
+  // card and Pix are refused with the reason shown (Show(choose-method)), and a queueable
+  // call goes to the outbox without being tried first. A call that comes back "not sent" is
+  // queued either way.
+  void SetBankOnline(bool online) { bank_online_ = online; }
+  bool bank_online() const { return bank_online_; }
+  // Feeds the sale the outcome of the outbox row it waits for, if the row has settled (done:
+  // the bank's answer; refused or given up: CallFailed). Call it on the driver's thread after
+  // Drainer::OnSettled reports a row of the sale (post it there: the drainer calls back on
+  // the io_context), or any time; Resume() calls it. Returns the sale, changed or not.
+  StatusOr<Sale> Reconcile(const std::string& sale_id);
+
   void SetCrashHookForTest(CrashHook hook) { crash_hook_ = std::move(hook); }
   bool crashed() const { return crashed_; }
 
@@ -74,11 +94,15 @@ class Driver {
     std::map<Timer, UnixMicros> timers;
   };
   Status Apply(OpenSale& open, Event event);
-  Event Execute(const Sale& sale, const BankCall& call);
+  // Runs one bank call, or queues it (see SetOutbox). `pending` events precede its answer.
+  StatusOr<Event> Run(OpenSale& open, const BankCall& call, std::size_t pending, const CardData* card,
+                      const BrowserData* browser);
   bool Crash(const char* point);
 
   api::Bank bank_;
   offline::Journal& journal_;
+  offline::Outbox* outbox_ = nullptr;
+  bool bank_online_ = true;
   const Clock& clock_;
   Observer observer_;
   CrashHook crash_hook_;

@@ -54,6 +54,14 @@ Event BrcodeEvent(const Sale& sale, const api::DynamicBrcode& b, int attempt, Un
   return BrcodeCreated{attempt, Or(b.uuid), Or(b.id),
                        Expiry(b.created, b.expiration, now, sale.settings.pix_expiration_s), now};
 }
+std::vector<std::string> Funding(const std::vector<FundingType>& types) {
+  std::vector<std::string> names;
+  for (FundingType t : types) names.push_back(Name(t));
+  return names;
+}
+
+}  // namespace
+
 Event InvoiceCreatedEvent(const api::Invoice& i, int attempt, UnixMicros now) {
   return InvoiceCreated{attempt, Or(i.id), Or(i.brcode), Or(i.link), i.due ? i.due->micros : 0, now};
 }
@@ -62,13 +70,37 @@ Event InvoiceEvent(const api::Invoice& i, UnixMicros now) {
   ParseName(Or(i.status), status);
   return InvoiceSeen{Or(i.id), status, Or(i.amount, std::int64_t{0}), now};
 }
-std::vector<std::string> Funding(const std::vector<FundingType>& types) {
-  std::vector<std::string> names;
-  for (FundingType t : types) names.push_back(Name(t));
-  return names;
+api::Invoice InvoiceToCreate(const CreateInvoice& c) {
+  api::Invoice i;
+  i.amount = c.amount;
+  i.name = c.customer.name;
+  i.tax_id = c.customer.tax_id;
+  i.due = api::Timestamp::At(c.due);
+  i.expiration = c.expiration_s;
+  i.tags = c.tags;
+  return i;
 }
-
-}  // namespace
+api::Invoice CancelChange() {
+  api::Invoice change;
+  change.status = "canceled";
+  return change;
+}
+api::MerchantPurchase PurchaseChange(const ReduceAmount& c) {
+  api::MerchantPurchase change;
+  change.status = c.cancel_authorization ? "canceled" : "reversed";
+  change.amount = c.new_amount;
+  return change;
+}
+api::Deposit DepositChange(const ReduceAmount& c) {
+  api::Deposit change;
+  change.amount = c.new_amount;
+  return change;
+}
+api::Invoice InvoiceChange(const ReduceAmount& c) {
+  api::Invoice change;
+  change.amount = c.new_amount;
+  return change;
+}
 
 Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& call, UnixMicros now,
                       const CardData* held_card, const BrowserData* held_browser) {
@@ -138,14 +170,7 @@ Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& c
           }
           return NothingFound{EntityKind::kDeposit, c.attempt, now};
         } else if constexpr (std::is_same_v<C, CreateInvoice>) {
-          api::Invoice i;
-          i.amount = c.amount;
-          i.name = c.customer.name;
-          i.tax_id = c.customer.tax_id;
-          i.due = api::Timestamp::At(c.due);
-          i.expiration = c.expiration_s;
-          i.tags = c.tags;
-          auto made = bank.invoice().CreateOne(i);
+          auto made = bank.invoice().CreateOne(InvoiceToCreate(c));
           if (!made.ok()) return Failed(Call::kCreateInvoice, made.status(), now);
           return InvoiceCreatedEvent(*made, c.attempt, now);
         } else if constexpr (std::is_same_v<C, GetInvoice>) {
@@ -177,30 +202,39 @@ Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& c
           }
           return CallFailed{Call::kLookup, Failure::kRejected, "no lookup for deposits by attempt", now};
         } else if constexpr (std::is_same_v<C, CancelInvoice>) {
-          api::Invoice change;
-          change.status = "canceled";
-          auto done = bank.invoice().Patch(c.invoice_id, change);
+          auto done = bank.invoice().Patch(c.invoice_id, CancelChange());
           if (!done.ok()) return Failed(Call::kCancelInvoice, done.status(), now);
           return InvoiceEvent(*done, now);
         } else {  // ReduceAmount
           const Call kind = c.late_money ? Call::kLateReturn : Call::kReversal;
           StatusOr<std::int64_t> amount = InternalError("unreachable");
           if (c.kind == EntityKind::kPurchase) {
-            api::MerchantPurchase change;
-            change.status = c.cancel_authorization ? "canceled" : "reversed";
-            change.amount = c.new_amount;
-            auto done = bank.merchant_purchase().Patch(c.entity_id, change);
+            auto done = bank.merchant_purchase().Patch(c.entity_id, PurchaseChange(c));
             amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
           } else if (c.kind == EntityKind::kDeposit) {
-            api::Deposit change;
-            change.amount = c.new_amount;
-            auto done = bank.deposit().Patch(c.entity_id, change);
+            auto done = bank.deposit().Patch(c.entity_id, DepositChange(c));
             amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
           } else {
-            api::Invoice change;
-            change.amount = c.new_amount;
-            auto done = bank.invoice().Patch(c.entity_id, change);
+            auto done = bank.invoice().Patch(c.entity_id, InvoiceChange(c));
             amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
+          }
+          if (!amount.ok() && Classify(amount.status()) == Failure::kRejected) {
+            // A PATCH re-sent after a lost answer or a crash finds the reduction already
+            // made, and the bank refuses it (the amount is no longer above the target). The
+            // entity read back is the answer when it is already at (or below) the target.
+            auto read = [&]() -> StatusOr<std::int64_t> {
+              if (c.kind == EntityKind::kPurchase) {
+                auto got = bank.merchant_purchase().Get(c.entity_id);
+                return got.ok() ? StatusOr<std::int64_t>(Or(got->amount, std::int64_t{-1})) : got.status();
+              }
+              if (c.kind == EntityKind::kDeposit) {
+                auto got = bank.deposit().Get(c.entity_id);
+                return got.ok() ? StatusOr<std::int64_t>(Or(got->amount, std::int64_t{-1})) : got.status();
+              }
+              auto got = bank.invoice().Get(c.entity_id);
+              return got.ok() ? StatusOr<std::int64_t>(Or(got->amount, std::int64_t{-1})) : got.status();
+            }();
+            if (read.ok() && *read >= 0 && *read <= c.new_amount) amount = *read;
           }
           if (!amount.ok()) return Failed(kind, amount.status(), now);
           return Reversed{c.entity_id, *amount, now};

@@ -15,6 +15,16 @@ struct BrowserData;
 
 namespace balcao::checkout::internal {
 
+// The request bodies and answer events shared with the outbox path (queued_calls.cc), so a
+// queued request is byte for byte what the direct call would have sent.
+api::Invoice InvoiceToCreate(const CreateInvoice& call);
+api::Invoice CancelChange();
+api::MerchantPurchase PurchaseChange(const ReduceAmount& call);
+api::Deposit DepositChange(const ReduceAmount& call);
+api::Invoice InvoiceChange(const ReduceAmount& call);
+Event InvoiceCreatedEvent(const api::Invoice& invoice, int attempt, UnixMicros now);
+Event InvoiceEvent(const api::Invoice& invoice, UnixMicros now);
+
 // `card`/`browser`: the card held for a CreatePurchase (null when no longer in memory).
 Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& call, UnixMicros now,
                       const CardData* card, const BrowserData* browser);

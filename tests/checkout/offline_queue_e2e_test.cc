@@ -1,0 +1,295 @@
+// What queues while the store is offline (issue 5, item 4), end to end: the driver with a
+// real SQLite store (journal + outbox in one file), a bank that cannot be reached (a client
+// pointed at a closed loopback port), then the in-process sandbox when the connection is back,
+// drained by the real drainer (offline::DrainNow over offline::ApiGateway). Restarts in
+// between are new Store/Journal/Outbox/Driver objects on the same file. Receipts are rendered
+// by printer/ and decoded back from the ESC/POS bytes.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "api/credentials.h"
+#include "checkout/driver.h"
+#include "offline/api_gateway.h"
+#include "offline/drainer.h"
+#include "offline/outbox.h"
+#include "printer/interpreter.h"
+#include "printer/profile.h"
+#include "printer/render.h"
+#include "printer/templates.h"
+#include "tests/checkout/driver_fixture.h"
+
+namespace balcao::checkout::e2e {
+namespace {
+
+// A loopback port nothing listens on: connecting is refused at once (not sent).
+int ClosedPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// The receipt as the printer would print it: the template, ESC/POS bytes, decoded back.
+printer::VirtualPage Printed(const printer::Document& doc) {
+  auto bytes = printer::RenderEscPos(doc, *printer::FindProfile("80mm"));
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto pages = printer::Interpret(bytes.ok() ? *bytes : "");
+  EXPECT_EQ(pages.size(), 1u);
+  return pages.empty() ? printer::VirtualPage{} : pages.front();
+}
+const printer::Merchant kStore{"Padaria Balcão", "", "12345678000195", "Rua A, 1", "São Paulo - SP", "T-01"};
+
+class OfflineQueueE2E : public DriverE2E {
+ protected:
+  void TearDown() override {
+    outbox_.reset();
+    DriverE2E::TearDown();
+  }
+  // A restarted process: store, journal, outbox and driver on the same file; the bank is
+  // either the sandbox or unreachable.
+  void Restart(bool bank_reachable) {
+    outbox_.reset();
+    OpenDriver();
+    offline::OutboxPolicy policy;
+    policy.unknown_settle_ms = 0;  // the sandbox answers at once; nothing can still be running
+    policy.backoff_initial_ms = 20;
+    outbox_ = std::make_unique<offline::Outbox>(*store_, policy);
+    if (!bank_reachable) {
+      auto config = api::LoadConfig(sandbox().credentials().credentials_path);
+      ASSERT_TRUE(config.ok()) << config.status().ToString();
+      config->options.base_url = "http://127.0.0.1:" + std::to_string(ClosedPort());
+      config->options.retry.max_attempts = 1;
+      auto client = api::Client::Create(config->credentials, config->options);
+      ASSERT_TRUE(client.ok()) << client.status().ToString();
+      driver_ = std::make_unique<Driver>(
+          api::Bank(*client), *journal_, clock_,
+          [this](const std::string& sale_id, const Effect& effect) { seen_.emplace_back(sale_id, effect); });
+    }
+    driver_->SetOutbox(outbox_.get());
+  }
+  // The drainer, once the bank is back: sends every due row until none is left.
+  offline::DrainerStats Drain() {
+    auto client = offline::DrainerClient(sandbox().credentials().credentials_path);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    offline::ApiGateway gateway(*client);
+    auto stats = offline::DrainNow(*outbox_, gateway, offline::DrainerOptions{}, /*wait=*/true,
+                                   std::chrono::steady_clock::now() + std::chrono::seconds(20));
+    EXPECT_TRUE(stats.ok()) << stats.status().ToString();
+    return stats.ok() ? *stats : offline::DrainerStats{};
+  }
+  // What the bank says about an invoice, as an invoice event (the webhook intake's job).
+  InvoiceSeen AtBankNow(const std::string& invoice_id) {
+    auto reply = api().Get("/v2/invoice/" + invoice_id);
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    InvoiceStatus status = InvoiceStatus::kCreated;
+    EXPECT_TRUE(ParseName(reply.json["invoice"]["status"].get<std::string>(), status));
+    return InvoiceSeen{invoice_id, status, reply.json["invoice"]["amount"].get<Cents>(), Now()};
+  }
+  std::string InvoiceStatusAtBank(const std::string& sale_id) {
+    Json listed = Listed("invoice", SaleTag(sale_id));
+    return listed.size() == 1 ? listed[0]["status"].get<std::string>() : "count=" + std::to_string(listed.size());
+  }
+  std::vector<Show> Shown(const std::string& sale_id, Screen screen) const {
+    std::vector<Show> shown;
+    for (const auto& [id, effect] : seen_) {
+      if (const auto* show = std::get_if<Show>(&effect); show && id == sale_id && show->screen == screen) {
+        shown.push_back(*show);
+      }
+    }
+    return shown;
+  }
+  const Customer customer_{"Maria da Silva", "337.451.076-08"};
+  std::unique_ptr<offline::Outbox> outbox_;
+};
+
+// The brief's whole story: the bank is unreachable, so the invoice fallback is queued and the
+// customer leaves with a provisional receipt; the process restarts; the connection is back
+// (and the bank drops the first answer after committing it); the drainer creates exactly one
+// invoice; the sale learns it and prints the slip; the payer pays; the sale is Paid.
+TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPaid) {
+  Restart(/*bank_reachable=*/false);
+  // Sale 1: the box does not know yet that it is offline: the create is tried, not sent, queued.
+  const std::string first = NewSaleId();
+  ASSERT_TRUE(driver_->Open(first, 4590, settings_).ok());
+  Sale sale = Fed(first, ChooseMethod{Method::kInvoice, customer_, Now()});
+  ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(sale.state)) << StateOf(sale);
+  // Sale 2: the monitor said offline: card and Pix are refused with the reason on the screen;
+  // the invoice is queued without being tried.
+  driver_->SetBankOnline(false);
+  const std::string second = NewSaleId();
+  ASSERT_TRUE(driver_->Open(second, 1200, settings_).ok());
+  auto card = driver_->Feed(second, ChooseMethod{Method::kCard, {}, Now()});
+  ASSERT_FALSE(card.ok());
+  EXPECT_NE(card.status().message().find("card needs the bank now"), std::string::npos);
+  auto pix = driver_->Feed(second, ChooseMethod{Method::kPix, {}, Now()});
+  ASSERT_FALSE(pix.ok());
+  ASSERT_EQ(Shown(second, Screen::kChooseMethod).size(), 3u);  // opened, card refused, Pix refused
+  EXPECT_NE(Shown(second, Screen::kChooseMethod).back().message.find("Pix needs the bank now"), std::string::npos);
+  ASSERT_TRUE(
+      std::holds_alternative<InvoiceQueued>(Fed(second, ChooseMethod{Method::kInvoice, customer_, Now()}).state));
+  auto journal = journal_->Read(second);
+  ASSERT_TRUE(journal.ok());
+  std::string kinds;
+  for (const auto& e : *journal) kinds += e.kind + " ";
+  EXPECT_EQ(kinds, "Start ChooseMethod Queued ") << "refused choices are not journaled";
+
+  // Both are in the outbox, nothing at the bank; the counter is free.
+  for (const std::string& id : {first, second}) {
+    auto row = outbox_->GetByKey(AttemptTag(id, 1));
+    ASSERT_TRUE(row.ok()) << row.status().ToString();
+    EXPECT_EQ(row->state, offline::OutboxState::kPending);
+    EXPECT_EQ(row->request.sale_id, id);
+    EXPECT_EQ(AtBank("invoice", id), 0u);
+  }
+  // The provisional receipt: sale id (text and barcode), amount, "payment pending".
+  const std::vector<Print> provisional = Prints(first, Slip::kProvisionalReceipt);
+  ASSERT_EQ(provisional.size(), 1u);
+  EXPECT_EQ(provisional[0].reference, first);
+  const printer::VirtualPage receipt = Printed(printer::OfflineProvisionalReceipt(
+      printer::OfflineSale{kStore, Now(), provisional[0].amount, "invoice", provisional[0].reference}));
+  EXPECT_NE(receipt.Text().find("COMPROVANTE PROVISÓRIO"), std::string::npos) << receipt.Text();
+  EXPECT_NE(receipt.Text().find(first), std::string::npos) << receipt.Text();
+  EXPECT_NE(receipt.Text().find("45,90"), std::string::npos) << receipt.Text();
+  EXPECT_NE(receipt.Text().find("Fatura"), std::string::npos) << receipt.Text();
+  ASSERT_EQ(receipt.barcodes.size(), 1u);
+  EXPECT_EQ(receipt.barcodes[0], first);
+
+  // Restart with the connection back: the sales resume still waiting for the outbox.
+  Restart(/*bank_reachable=*/true);
+  for (const std::string& id : {first, second}) {
+    auto resumed = driver_->Resume(id);
+    ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+    EXPECT_TRUE(std::holds_alternative<InvoiceQueued>(resumed->state)) << StateOf(*resumed);
+  }
+  Fault("POST /v2/invoice");  // the first create's answer is lost after the bank committed it
+  const offline::DrainerStats stats = Drain();
+  EXPECT_EQ(stats.done, 2);
+  EXPECT_EQ(stats.unknown, 1);
+  EXPECT_GE(stats.lookups, 1);
+  for (const std::string& id : {first, second}) {
+    EXPECT_EQ(AtBank("invoice", id), 1u) << "exactly one invoice per sale";
+    auto row = outbox_->GetByKey(AttemptTag(id, 1));
+    ASSERT_TRUE(row.ok());
+    EXPECT_EQ(row->state, offline::OutboxState::kDone);
+  }
+
+  // The sale learns its invoice: pay later, the slip (QR and link) prints now.
+  sale = *driver_->Reconcile(first);
+  const auto* later = std::get_if<PayLater>(&sale.state);
+  ASSERT_TRUE(later) << StateOf(sale);
+  EXPECT_EQ(later->invoice.id, Listed("invoice", SaleTag(first))[0]["id"].get<std::string>());
+  EXPECT_NE(later->invoice.link.find(later->invoice.id), std::string::npos) << later->invoice.link;
+  const std::vector<Print> slips = Prints(first, Slip::kInvoiceSlip);
+  ASSERT_EQ(slips.size(), 1u);
+  EXPECT_EQ(slips[0].reference, later->invoice.id);
+  const printer::VirtualPage slip = Printed(printer::InvoiceReceipt(
+      printer::InvoiceSlip{kStore, Now(), slips[0].reference, customer_.name, slips[0].amount,
+                           FormatDate(later->invoice.due), later->invoice.link, slips[0].qr, 200, 100}));
+  ASSERT_EQ(slip.qr_payloads.size(), 1u);
+  EXPECT_EQ(slip.qr_payloads[0], later->invoice.brcode);
+  EXPECT_FALSE(later->invoice.brcode.empty());
+
+  // The payer pays; the invoice event closes the sale.
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", later->invoice.id}}).status, 200);
+  sale = Fed(first, AtBankNow(later->invoice.id));
+  ASSERT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateOf(sale);
+  EXPECT_EQ(sale.collected(), 4590);
+  EXPECT_EQ(journal_->Sale(first)->final_state, "Paid");
+  EXPECT_TRUE(std::holds_alternative<PayLater>(driver_->Reconcile(second)->state));
+}
+
+// A cancel asked for while the bank is unreachable is queued ("requested, queued"); a restart
+// does not re-send it beside the outbox; when the bank confirms, the sale is Voided.
+TEST_F(OfflineQueueE2E, CancelQueuedOfflineVoidsTheSaleWhenTheBankConfirms) {
+  Restart(/*bank_reachable=*/true);
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 3000, settings_).ok());
+  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(Fed(id, ChooseMethod{Method::kInvoice, customer_, Now()}).state));
+  ASSERT_TRUE(std::holds_alternative<PayLater>(Fed(id, KeepOpen{Now()}).state));
+
+  Restart(/*bank_reachable=*/false);
+  ASSERT_TRUE(driver_->Resume(id).ok());
+  Sale sale = Fed(id, Cancel{"op-7", "customer changed their mind", Now()});
+  const auto* canceling = std::get_if<CancelingInvoice>(&sale.state);
+  ASSERT_TRUE(canceling) << StateOf(sale);
+  EXPECT_FALSE(canceling->queued_key.empty());
+  ASSERT_FALSE(Shown(id, Screen::kQueued).empty());
+  EXPECT_NE(Shown(id, Screen::kQueued).back().message.find("requested, queued"), std::string::npos);
+  EXPECT_EQ(InvoiceStatusAtBank(id), "created");
+
+  Restart(/*bank_reachable=*/true);
+  sale = *driver_->Resume(id);
+  ASSERT_TRUE(std::holds_alternative<CancelingInvoice>(sale.state)) << StateOf(sale);
+  EXPECT_EQ(InvoiceStatusAtBank(id), "created") << "only the outbox sends a queued PATCH";
+  EXPECT_EQ(Drain().done, 1);
+  EXPECT_EQ(InvoiceStatusAtBank(id), "canceled");
+  sale = *driver_->Reconcile(id);
+  const auto* voided = std::get_if<Voided>(&sale.state);
+  ASSERT_TRUE(voided) << StateOf(sale);
+  EXPECT_EQ(voided->operator_id, "op-7");
+  EXPECT_EQ(journal_->Sale(id)->final_state, "Voided");
+}
+
+// A cancel asked for while the invoice itself is still queued: it cannot be canceled before it
+// exists, so the sale notes it and cancels the invoice as soon as the outbox created it.
+TEST_F(OfflineQueueE2E, CancelOfAQueuedInvoiceIsAppliedOnceTheInvoiceExists) {
+  Restart(/*bank_reachable=*/false);
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 2500, settings_).ok());
+  ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(Fed(id, ChooseMethod{Method::kInvoice, customer_, Now()}).state));
+  Sale sale = Fed(id, Cancel{"op-7", "wrong customer", Now()});
+  ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(sale.state)) << StateOf(sale);
+  EXPECT_EQ(std::get<InvoiceQueued>(sale.state).cancel_operator, "op-7");
+
+  Restart(/*bank_reachable=*/true);
+  ASSERT_TRUE(driver_->Resume(id).ok());
+  EXPECT_EQ(Drain().done, 1);
+  sale = *driver_->Reconcile(id);
+  ASSERT_TRUE(std::holds_alternative<Voided>(sale.state)) << StateOf(sale);
+  EXPECT_EQ(InvoiceStatusAtBank(id), "canceled");
+  EXPECT_TRUE(Prints(id, Slip::kInvoiceSlip).empty()) << "a canceled invoice is not printed";
+}
+
+// A reversal asked for while the bank is unreachable is queued and applied when it is back:
+// the sale stays "reversing" (queued) meanwhile, then holds the lower amount.
+TEST_F(OfflineQueueE2E, ReversalQueuedOfflineIsAppliedWhenTheBankIsBack) {
+  Restart(/*bank_reachable=*/true);
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 1800, settings_).ok());
+  Sale sale = Fed(id, ChooseMethod{Method::kPix, {}, Now()});
+  const auto* pix = std::get_if<ShowingPix>(&sale.state);
+  ASSERT_TRUE(pix) << StateOf(sale);
+  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix->brcode.uuid}}).status, 200);
+  ASSERT_TRUE(std::holds_alternative<Paid>(Settle(id).state));
+
+  Restart(/*bank_reachable=*/false);
+  ASSERT_TRUE(driver_->Resume(id).ok());
+  sale = Fed(id, Reverse{500, "op-7", "one item returned", Now()});
+  const auto* reversing = std::get_if<Reversing>(&sale.state);
+  ASSERT_TRUE(reversing) << StateOf(sale);
+  EXPECT_FALSE(reversing->queued_key.empty());
+  EXPECT_EQ(sale.collected(), 1800);
+
+  Restart(/*bank_reachable=*/true);
+  ASSERT_TRUE(driver_->Resume(id).ok());
+  EXPECT_EQ(Drain().done, 1);
+  sale = *driver_->Reconcile(id);
+  ASSERT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateOf(sale);
+  EXPECT_EQ(sale.collected(), 1300);
+  EXPECT_EQ(Prints(id, Slip::kRefundReceipt).size(), 1u);
+}
+
+}  // namespace
+}  // namespace balcao::checkout::e2e
