@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/log.h"
+
 namespace balcao::offline {
 namespace {
 
@@ -42,8 +44,11 @@ StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Lookup(const SealedCardIn
   for (const json& p : page["purchases"]) {
     if (!p.is_object()) continue;
     found = true;
+    logging::Info("card_forwarder", "found at the bank by its tag",
+                  {{"sale", info.sale_id}, {"status", p.value("status", "")}, {"bank_id", p.value("id", "")}});
     return DecisionOf(p);
   }
+  logging::Info("card_forwarder", "not at the bank", {{"sale", info.sale_id}, {"tag", LookupTag(info.sale_id)}});
   return NotFoundError("no purchase tagged " + LookupTag(info.sale_id));
 }
 
@@ -67,6 +72,8 @@ StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Authorize(const SealedCar
   const std::string uuid =
       session_doc.is_object() && session_doc.contains("session") ? session_doc["session"].value("uuid", "") : "";
   if (uuid.empty()) return InternalError("merchant session: the answer has no uuid");
+  logging::Info("card_forwarder", "session created; sending the purchase",
+                {{"sale", info.sale_id}, {"amount", info.amount}, {"session", uuid}});
 
   std::string body;
   body.reserve(384 + card.holder_name.size());
@@ -89,13 +96,24 @@ StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Authorize(const SealedCar
   WipeString(body);
   if (!purchase.ok()) {
     const Status& s = purchase.status();
-    // The bank refused the card outright (invalid number, expired...): a decline.
-    if (s.delivery() == Delivery::kAnswered && s.http_status() == 400)
-      return Decision{false, "refused by the bank: " + s.ToString(), ""};
+    // The bank refused the card outright (invalid number, expired...): a decline. The
+    // reason keeps the bank's error codes only: its messages could echo the card.
+    if (s.delivery() == Delivery::kAnswered && s.http_status() == 400) {
+      std::string codes;
+      for (const ErrorEntry& e : s.errors()) codes += (codes.empty() ? "" : ", ") + e.code;
+      logging::Info("card_forwarder", "purchase refused by the bank",
+                    {{"sale", info.sale_id}, {"amount", info.amount}, {"codes", codes}});
+      return Decision{false, "refused by the bank (http 400" + (codes.empty() ? "" : ": " + codes) + ")", ""};
+    }
     return s;
   }
   const json doc = json::parse(*purchase, nullptr, false);
   if (!doc.is_object() || !doc.contains("purchase")) return InternalError("purchase: unexpected answer");
+  logging::Info("card_forwarder", "purchase answered",
+                {{"sale", info.sale_id},
+                 {"amount", info.amount},
+                 {"status", doc["purchase"].value("status", "")},
+                 {"bank_id", doc["purchase"].value("id", "")}});
   return DecisionOf(doc["purchase"]);
 }
 

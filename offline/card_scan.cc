@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/card_digits.h"
+
 namespace balcao::offline {
 namespace {
 
@@ -48,55 +50,9 @@ bool IsBankGeneratedText(std::string_view key, std::string_view text) {
   return text.starts_with("https://") || text.starts_with("http://") || text.starts_with("000201");
 }
 
-bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 }  // namespace
 
-bool PassesLuhn(std::string_view digits) {
-  if (digits.empty()) return false;
-  int sum = 0;
-  bool double_it = false;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    if (!IsDigit(*it)) return false;
-    int d = *it - '0';
-    if (double_it) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double_it = !double_it;
-  }
-  return sum % 10 == 0;
-}
-
-bool ContainsCardNumber(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (!IsDigit(text[i]) || (i > 0 && IsAlnum(text[i - 1]))) {
-      ++i;
-      continue;
-    }
-    // A run: digits, with single ' ' or '-' between groups.
-    std::string digits;
-    std::size_t j = i;
-    while (j < text.size()) {
-      if (IsDigit(text[j])) {
-        digits += text[j++];
-      } else if ((text[j] == ' ' || text[j] == '-') && j + 1 < text.size() && IsDigit(text[j + 1])) {
-        ++j;
-      } else {
-        break;
-      }
-    }
-    const bool glued = j < text.size() && IsAlnum(text[j]);
-    if (!glued && digits.size() >= 13 && digits.size() <= 19 && digits[0] >= '2' && digits[0] <= '6' &&
-        PassesLuhn(digits))
-      return true;
-    i = j + 1;
-  }
-  return false;
-}
+bool ContainsCardNumber(std::string_view text) { return !FindCardNumbers(text).empty(); }
 
 namespace {
 

@@ -9,14 +9,16 @@
 #include <string>
 #include <string_view>
 
+#include "common/card_digits.h"
 #include "common/status.h"
 
 namespace balcao::offline {
 
-// Luhn check over a string of digits (false for any non-digit).
-bool PassesLuhn(std::string_view digits);
+// Luhn check over a string of digits (false for any non-digit): common/card_digits.h.
+using ::balcao::PassesLuhn;
 
-// Scans free text (a log line, a receipt) for digit runs that look like card numbers.
+// Scans free text (a log line, a receipt) for digit runs that look like card numbers
+// (common/card_digits.h; runs glued to letters are exempt).
 bool ContainsCardNumber(std::string_view text);
 
 // Scans a JSON document; `what` names it in the error ("journal payload"). Invalid

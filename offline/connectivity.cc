@@ -12,6 +12,8 @@
 #include <random>
 #include <utility>
 
+#include "common/log.h"
+
 namespace balcao::offline {
 
 struct ConnectivityMonitor::Impl : std::enable_shared_from_this<Impl> {
@@ -49,30 +51,38 @@ struct ConnectivityMonitor::Impl : std::enable_shared_from_this<Impl> {
       const Status& s = answer.status();
       const bool reachable =
           answer.ok() || (s.delivery() == Delivery::kAnswered && s.http_status() >= 400 && s.http_status() < 500);
-      boost::asio::post(self->io, [self, reachable] { self->Observed(reachable); });
+      std::string why = reachable ? "" : s.ToString();
+      boost::asio::post(self->io, [self, reachable, why = std::move(why)] { self->Observed(reachable, why); });
     });
   }
 
-  void Observed(bool reachable) {
+  void Observed(bool reachable, const std::string& why) {
     probing = false;
     if (!running) return;
     if (reachable) {
       failures = 0;
       backoff = options.backoff_initial;
-      Change(true);
+      Change(true, "");
       Schedule(options.online_interval);
       return;
     }
     ++failures;
-    if (failures >= options.failures_to_offline) Change(false);
+    logging::Debug("connectivity", "probe failed",
+                   {{"probe", options.probe_path}, {"failures", failures}, {"error", why}});
+    if (failures >= options.failures_to_offline) Change(false, why);
     // Capped exponential backoff with jitter in [delay/2, delay].
     backoff = std::min(options.backoff_max, failures == 1 ? options.backoff_initial : backoff * 2);
     const double unit = std::uniform_real_distribution<double>(0.5, 1.0)(rng);
     Schedule(std::chrono::milliseconds(static_cast<std::int64_t>(static_cast<double>(backoff.count()) * unit)));
   }
 
-  void Change(bool online) {
+  void Change(bool online, const std::string& why) {
     if (is_online.exchange(online) == online) return;
+    if (online)
+      logging::Info("connectivity", "online: the bank answers", {{"probe", options.probe_path}});
+    else
+      logging::Warn("connectivity", "offline: the bank does not answer",
+                    {{"probe", options.probe_path}, {"failures", failures}, {"error", why}});
     std::map<int, Listener> copy;
     {
       std::lock_guard<std::mutex> lock(mu);

@@ -12,6 +12,7 @@
 #include <thread>
 #include <utility>
 
+#include "common/log.h"
 #include "offline/internal/db.h"
 #include "offline/internal/drain_step.h"
 
@@ -48,6 +49,87 @@ void Count(DrainerStats& stats, const OutboxWork& work, const StatusOr<StepResul
       ++stats.lookup_failed;
       break;
   }
+}
+
+// The operator's trail (common/log.h): one record when a row leaves the box or is looked
+// up, one for what came of it. Key, kind and sale identify the row; never the body.
+void TrailClaim(const OutboxWork& work) {
+  const OutboxRequest& r = work.item.request;
+  if (work.action == OutboxWork::kSend)
+    logging::Info("drainer", "sent",
+                  {{"key", r.key}, {"kind", r.kind}, {"sale", r.sale_id}, {"attempt", work.item.attempts}});
+  else
+    logging::Info("drainer", "looking up",
+                  {{"key", r.key}, {"kind", r.kind}, {"sale", r.sale_id}, {"lookup", work.item.lookups + 1}});
+}
+
+// "code: message" lines of a bank's 400 -> "code,code".
+std::string BankCodes(const std::string& lines) {
+  std::string codes;
+  std::size_t start = 0;
+  while (start < lines.size()) {
+    std::size_t end = lines.find('\n', start);
+    if (end == std::string::npos) end = lines.size();
+    const std::string line = lines.substr(start, end - start);
+    if (!line.empty()) codes += (codes.empty() ? "" : ",") + line.substr(0, line.find(':'));
+    start = end + 1;
+  }
+  return codes;
+}
+
+// Logs what the step did and returns the row as it is now (for OnSettled).
+StatusOr<OutboxItem> TrailStep(Outbox& outbox, const OutboxWork& work, const StatusOr<StepResult>& result) {
+  const OutboxRequest& r = work.item.request;
+  if (!result.ok()) {
+    logging::Error("drainer", "outcome not recorded (recovered as unknown at the next start)",
+                   {{"key", r.key}, {"kind", r.kind}, {"error", result.status().ToString()}});
+    return result.status();
+  }
+  auto item = outbox.Get(work.item.id);
+  if (!item.ok()) return item.status();
+  const OutboxItem& i = *item;
+  if (i.state == OutboxState::kDead) {
+    logging::Error("drainer", "dead: in the operator's hands",
+                   {{"key", r.key},
+                    {"kind", r.kind},
+                    {"sale", r.sale_id},
+                    {"attempts", i.attempts},
+                    {"lookups", i.lookups},
+                    {"reached_bank", i.reached_bank},
+                    {"error", i.last_error}});
+    return item;
+  }
+  switch (*result) {
+    case StepResult::kDone:
+      logging::Info("drainer", work.action == OutboxWork::kSend ? "answered" : "found at the bank",
+                    {{"key", r.key}, {"kind", r.kind}, {"sale", r.sale_id}, {"bank_id", i.bank_id}});
+      break;
+    case StepResult::kNotSent:
+      logging::Warn("drainer", "not sent: will retry",
+                    {{"key", r.key}, {"kind", r.kind}, {"attempt", i.attempts}, {"error", i.last_error}});
+      break;
+    case StepResult::kUnknown:
+      logging::Warn("drainer", "outcome unknown: will look up before any resend",
+                    {{"key", r.key}, {"kind", r.kind}, {"attempt", i.attempts}, {"error", i.last_error}});
+      break;
+    case StepResult::kFailed:
+      logging::Error("drainer", "failed: refused by the bank",
+                     {{"key", r.key},
+                      {"kind", r.kind},
+                      {"sale", r.sale_id},
+                      {"http", i.http_status},
+                      {"codes", BankCodes(i.bank_codes)}});
+      break;
+    case StepResult::kAbsent:
+      logging::Info("drainer", "not at the bank: will send again with the same key",
+                    {{"key", r.key}, {"kind", r.kind}});
+      break;
+    case StepResult::kLookupFailed:
+      logging::Warn("drainer", "lookup failed: still unknown",
+                    {{"key", r.key}, {"kind", r.kind}, {"lookups", i.lookups}, {"error", i.last_error}});
+      break;
+  }
+  return item;
 }
 
 // How long to sleep before the next round: until the next row is due, at most `poll`.
@@ -114,6 +196,7 @@ struct Drainer::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void Dispatch(OutboxWork work) {
+    TrailClaim(work);
     busy_lanes.push_back(Outbox::LaneOf(work.item.request));
     ++in_flight;
     const double jitter = Jitter();
@@ -134,9 +217,9 @@ struct Drainer::Impl : std::enable_shared_from_this<Impl> {
       Count(stats, work, result);
       callback = on_settled;
     }
+    auto item = TrailStep(outbox, work, result);
     if (!running) return;
-    if (callback && result.ok()) {
-      auto item = outbox.Get(work.item.id);
+    if (callback) {
       if (item.ok() && (item->state == OutboxState::kDone || item->state == OutboxState::kFailed ||
                         item->state == OutboxState::kDead))
         callback(*item);
@@ -200,12 +283,14 @@ StatusOr<DrainerStats> DrainNow(Outbox& outbox, BankGateway& bank, const Drainer
     std::vector<StatusOr<StepResult>> results(work.size(), InternalError("not run"));
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < work.size(); ++i) {
+      TrailClaim(work[i]);
       const double jitter = unit(rng);
       threads.emplace_back([&, i, jitter] { results[i] = internal::RunStep(outbox, bank, work[i], jitter); });
     }
     for (auto& t : threads) t.join();
     for (std::size_t i = 0; i < work.size(); ++i) {
       Count(stats, work[i], results[i]);
+      (void)TrailStep(outbox, work[i], results[i]);
       if (!results[i].ok()) return results[i].status();
     }
   }

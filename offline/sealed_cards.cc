@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "common/log.h"
 #include "common/time.h"
 #include "offline/internal/card_crypto.h"
 #include "offline/internal/db.h"
@@ -49,6 +50,15 @@ SealedCardInfo ReadInfo(const Stmt& s) {
   return {s.Int(0), s.Text(1), s.Int(2), s.Text(3), static_cast<int>(s.Int(4)), s.Text(5) == "forwarding", s.Int(6)};
 }
 
+// For card sales the log gets an error's code, HTTP status and delivery, never its text:
+// a bank's error message could echo a field of the request that carried the card.
+std::string ErrorCode(const Status& s) {
+  std::string out = StatusCodeName(s.code());
+  if (s.http_status() != 0) out += " http " + std::to_string(s.http_status());
+  if (s.delivery() == Delivery::kOutcomeUnknown) out += " (may have reached the bank)";
+  return out;
+}
+
 }  // namespace
 
 const char* CardOutcomeName(CardOutcomeKind k) {
@@ -82,6 +92,17 @@ StatusOr<std::unique_ptr<SealedCards>> SealedCards::Open(Store& store, const Sto
 }
 
 StatusOr<std::int64_t> SealedCards::Accept(const std::string& sale_id, std::int64_t amount, const CardData& card) {
+  auto sealed = Seal(sale_id, amount, card);
+  if (sealed.ok())
+    logging::Info("sealed_cards", "accepted offline: sealed until the bank answers",
+                  {{"sale", sale_id}, {"amount", amount}, {"record", *sealed}});
+  else
+    logging::Warn("sealed_cards", "refused offline",
+                  {{"sale", sale_id}, {"amount", amount}, {"error", sealed.status().ToString()}});
+  return sealed;
+}
+
+StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_t amount, const CardData& card) {
   if (!settings_.enabled) return FailedPreconditionError("card store-and-forward is off for this store");
   if (sale_id.empty()) return InvalidArgumentError("sale_id: must not be empty");
   if (amount <= 0) return InvalidArgumentError("amount: must be positive cents");
@@ -183,7 +204,16 @@ Status SealedCards::Destroy(const SealedCardInfo& info, CardOutcomeKind outcome,
   }
   // Old page images of the row live in the WAL until a TRUNCATE checkpoint. A reader
   // may hold it now; the next ForwardAll (or TruncateWal) tries again.
-  (void)TruncateWal();
+  const bool wal_truncated = TruncateWal().ok();
+  const std::initializer_list<logging::Field> fields = {
+      {"sale", info.sale_id}, {"amount", info.amount}, {"outcome", CardOutcomeName(outcome)},
+      {"bank_id", bank_id},   {"reason", reason},      {"wal_truncated", wal_truncated}};
+  if (outcome == CardOutcomeKind::kApproved)
+    logging::Info("sealed_cards", "approved; card data destroyed", fields);
+  else if (outcome == CardOutcomeKind::kDeclined)
+    logging::Warn("sealed_cards", "declined after the customer left; card data destroyed", fields);
+  else
+    logging::Warn("sealed_cards", "declined locally (too old); card data destroyed", fields);
   return OkStatus();
 }
 
@@ -216,15 +246,24 @@ StatusOr<int> SealedCards::ForwardAll(CardAuthorizer& authorizer, std::int64_t n
       BALCAO_RETURN_IF_ERROR(txn.Commit());
       info.attempts += 1;
     }
+    logging::Info("sealed_cards", expired ? "too old: only looking it up at the bank" : "forwarding to the bank",
+                  {{"sale", info.sale_id},
+                   {"amount", info.amount},
+                   {"attempt", info.attempts},
+                   {"may_exist", info.may_exist_at_bank}});
     CardData card;
     BALCAO_RETURN_IF_ERROR(Unseal(info.id, info.sale_id, card));
     auto decision = authorizer.Authorize(info, card, info.may_exist_at_bank, expired);
     card.Wipe();
+    const bool expired_absent = expired && decision.status().code() == StatusCode::kNotFound;
+    if (!decision.ok() && !expired_absent)
+      logging::Warn("sealed_cards", "no decision yet: stays sealed for the next round",
+                    {{"sale", info.sale_id}, {"amount", info.amount}, {"error", ErrorCode(decision.status())}});
     if (decision.ok()) {
       BALCAO_RETURN_IF_ERROR(Destroy(info, decision->approved ? CardOutcomeKind::kApproved : CardOutcomeKind::kDeclined,
                                      decision->reason, decision->bank_id, now_ms));
       ++decided;
-    } else if (expired && decision.status().code() == StatusCode::kNotFound) {
+    } else if (expired_absent) {
       BALCAO_RETURN_IF_ERROR(Destroy(info, CardOutcomeKind::kExpired, expired_reason, "", now_ms));
       ++decided;
     } else if (decision.status().code() == StatusCode::kUnavailable) {

@@ -99,6 +99,7 @@ class SealedCards {
 
  private:
   SealedCards(Store& store, const StoreAndForwardSettings& settings);
+  StatusOr<std::int64_t> Seal(const std::string& sale_id, std::int64_t amount, const CardData& card);
   Status Destroy(const SealedCardInfo& info, CardOutcomeKind outcome, const std::string& reason,
                  const std::string& bank_id, std::int64_t now_ms);
   Status Unseal(std::int64_t id, const std::string& sale_id, CardData& card);

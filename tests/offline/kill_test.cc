@@ -72,7 +72,8 @@ std::vector<json> ListAll(const api::Client& client, const std::string& path) {
   return out;
 }
 
-pid_t SpawnDrainer(const std::string& db, const std::string& credentials) {
+// The drainers log (common/log.h) to `log`, appended across kills, not to the test's stderr.
+pid_t SpawnDrainer(const std::string& db, const std::string& credentials, const std::string& log) {
   std::vector<std::string> args = {BALCAO_CLI,      "queue",     "drain",         "--wait", "--db",           db,
                                    "--credentials", credentials, "--concurrency", "4",      "--settle-ms",    "400",
                                    "--backoff-ms",  "10",        "--timeout",     "120",    "--max-attempts", "1000"};
@@ -83,7 +84,13 @@ pid_t SpawnDrainer(const std::string& db, const std::string& credentials) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, BALCAO_CLI, &actions, nullptr, argv.data(), environ);
+  std::vector<std::string> env_strings = {"BALCAO_LOG_FILE=" + log};
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::string_view(*e).rfind("BALCAO_LOG_FILE=", 0) != 0) env_strings.emplace_back(*e);
+  std::vector<char*> env;
+  for (auto& e : env_strings) env.push_back(e.data());
+  env.push_back(nullptr);
+  const int rc = posix_spawn(&pid, BALCAO_CLI, &actions, nullptr, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   return rc == 0 ? pid : -1;
 }
@@ -215,7 +222,7 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
   int kills = 0;
   const auto started = std::chrono::steady_clock::now();
   while (kills < 200) {
-    const pid_t child = SpawnDrainer(db, creds.credentials_path);
+    const pid_t child = SpawnDrainer(db, creds.credentials_path, dir.File("drainer.log"));
     ASSERT_GT(child, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(5 + rng() % 90));
     ::kill(child, SIGKILL);
@@ -223,7 +230,7 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
     ::waitpid(child, &status, 0);
     if (WIFSIGNALED(status)) ++kills;
   }
-  const pid_t last = SpawnDrainer(db, creds.credentials_path);
+  const pid_t last = SpawnDrainer(db, creds.credentials_path, dir.File("drainer.log"));
   int status = 0;
   ::waitpid(last, &status, 0);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the final drain did not empty the queue";

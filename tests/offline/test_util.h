@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "common/log.h"
+
 namespace balcao::offline::testing {
 
 class TempDir {
@@ -70,6 +72,38 @@ inline int CountSecretHitsInDir(const std::filesystem::path& dir, const std::vec
     if (entry.is_regular_file() && entry.path().filename() != "kek")
       hits += CountSecretHits(ReadBytes(entry.path()), secrets);
   return hits;
+}
+
+// The service's log (common/log.h) in a file of the data dir while this lives; back to
+// stderr when the test ends, however it ends.
+class ScopedLogFile {
+ public:
+  explicit ScopedLogFile(const std::string& path) { EXPECT_TRUE(logging::SetLogFile(path).ok()) << path; }
+  ~ScopedLogFile() { (void)logging::SetLogFile(""); }
+  ScopedLogFile(const ScopedLogFile&) = delete;
+  ScopedLogFile& operator=(const ScopedLogFile&) = delete;
+};
+
+// The control of a 0-hit scan: `secret` planted in `dir`/`name` (as ASCII, then as hex
+// text) must raise CountSecretHitsInDir. The file is cut back to its size after each plant,
+// so this may run on the files of a store still open (nothing writes in between).
+inline void ExpectPlantFound(const std::filesystem::path& dir, const std::string& name, const std::string& secret,
+                             const std::vector<std::string>& secrets) {
+  const std::filesystem::path file = dir / name;
+  ASSERT_TRUE(std::filesystem::is_regular_file(file)) << name << " is missing";
+  const auto size = std::filesystem::file_size(file);
+  const int before = CountSecretHitsInDir(dir, secrets);
+  std::string hex;
+  for (unsigned char c : secret) {
+    hex += "0123456789abcdef"[c >> 4];
+    hex += "0123456789abcdef"[c & 15];
+  }
+  for (const std::string& plant : {secret, hex}) {
+    { std::ofstream(file, std::ios::app | std::ios::binary) << "\n" << plant << "\n"; }
+    EXPECT_GT(CountSecretHitsInDir(dir, secrets), before) << "a planted secret in " << name << " was not found";
+    std::filesystem::resize_file(file, size);
+  }
+  EXPECT_EQ(CountSecretHitsInDir(dir, secrets), before) << name << " not restored";
 }
 
 }  // namespace balcao::offline::testing
