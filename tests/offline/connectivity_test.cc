@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "tests/offline/test_util.h"
+
 namespace balcao::offline {
 namespace {
 
@@ -74,6 +76,8 @@ ConnectivityOptions Fast() {
 }
 
 TEST_F(ConnectivityTest, SwitchesOfflineAndBackAndTellsSubscribers) {
+  testing::TempDir dir;
+  testing::ScopedLogFile log(dir.File("balcao.log"));
   ConnectivityMonitor monitor(io_, bank_, Fast());
   std::mutex mu;
   std::vector<bool> changes;
@@ -92,9 +96,25 @@ TEST_F(ConnectivityTest, SwitchesOfflineAndBackAndTellsSubscribers) {
   EXPECT_FALSE(monitor.online());
   bank_.mode = SwitchableBank::kRefusing;  // the bank answers, even if it says no
   ASSERT_TRUE(Eventually([&] { return monitor.online(); }));
+  // Listeners run after the switch is logged, on the io thread: wait for them.
+  ASSERT_TRUE(Eventually([&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return changes.size() >= 2;
+  }));
   monitor.Stop();
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_EQ(changes, (std::vector<bool>{false, true}));
+  // The operator's trail: one record per switch, the outage with what the probe saw.
+  const std::string trail = testing::ReadBytes(dir.File("balcao.log"));
+  const auto offline = trail.find(
+      "WARN connectivity: offline: the bank does not answer probe=/v2/balance failures=2 "
+      "error=\"UNAVAILABLE: connect refused\"");
+  const auto online = trail.find("INFO connectivity: online: the bank answers probe=/v2/balance");
+  ASSERT_NE(offline, std::string::npos) << trail;
+  ASSERT_NE(online, std::string::npos) << trail;
+  EXPECT_LT(offline, online);
+  for (const std::string what : {"connectivity: offline:", "connectivity: online:"})
+    EXPECT_EQ(trail.find(what), trail.rfind(what)) << "one record per switch: " << what;
 }
 
 TEST_F(ConnectivityTest, OneFailureIsNotAnOutageAndUnsubscribeWorks) {

@@ -126,6 +126,43 @@ TEST_F(DrainerTest, ARefusalFailsWithTheBankCodes) {
   EXPECT_EQ(item.bank_codes, "invalidAmount: refused\n");
 }
 
+// The log (common/log.h) tells the operator what happened to every row: key, kind and
+// sale, the outcome, the bank's codes, and never a body.
+TEST_F(DrainerTest, LeavesAnOperatorTrailWithoutBodies) {
+  testing::ScopedLogFile log(dir_.File("balcao.log"));
+  FakeBank bank;
+  ASSERT_TRUE(outbox_->Enqueue(Create("ok-1", "sale-1")).ok());
+  ASSERT_TRUE(DrainNow(*outbox_, bank, {}, true, Forever()).ok());
+  bank.Script({FakeBank::kCommitThenDrop});
+  ASSERT_TRUE(outbox_->Enqueue(Create("drop-1", "")).ok());
+  ASSERT_TRUE(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  bank.Reject("bad");
+  ASSERT_TRUE(outbox_->Enqueue(Create("bad", "")).ok());
+  ASSERT_TRUE(DrainNow(*outbox_, bank, {}, true, Forever()).ok());
+  OutboxPolicy two_attempts = FastPolicy();
+  two_attempts.max_attempts = 2;
+  Outbox short_lived(*store_, two_attempts);
+  bank.Script({FakeBank::kNotSent, FakeBank::kNotSent});
+  ASSERT_TRUE(short_lived.Enqueue(Create("gone", "")).ok());
+  ASSERT_TRUE(DrainNow(short_lived, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  ASSERT_EQ(short_lived.GetByKey("gone")->state, OutboxState::kDead);
+
+  const std::string trail = testing::ReadBytes(dir_.File("balcao.log"));
+  for (const char* record : {
+           "INFO drainer: sent key=ok-1 kind=item.create sale=sale-1 attempt=1",
+           "INFO drainer: answered key=ok-1 kind=item.create sale=sale-1 bank_id=",
+           "WARN drainer: outcome unknown: will look up before any resend key=drop-1 kind=item.create attempt=1 "
+           "error=\"DEADLINE_EXCEEDED: response lost\"",
+           "INFO drainer: looking up key=drop-1 kind=item.create",
+           "INFO drainer: found at the bank key=drop-1 kind=item.create",
+           "ERROR drainer: failed: refused by the bank key=bad kind=item.create sale=\"\" http=400 codes=invalidAmount",
+           "WARN drainer: not sent: will retry key=gone kind=item.create attempt=1",
+           "ERROR drainer: dead: in the operator's hands key=gone kind=item.create sale=\"\" attempts=2",
+       })
+    EXPECT_NE(trail.find(record), std::string::npos) << record << "\n" << trail;
+  EXPECT_EQ(trail.find("\"items\""), std::string::npos) << "a body reached the log";
+}
+
 TEST_F(DrainerTest, APatchAlreadyAppliedIsRecognisedByReadingTheEntity) {
   FakeBank bank;
   const std::string id = bank.CreateDirect("pre");
