@@ -108,7 +108,7 @@ bool SameRequest(const OutboxRequest& a, const OutboxRequest& b) {
          a.sale_id == b.sale_id && a.amount == b.amount;
 }
 
-StatusOr<std::int64_t> InsertRequest(Txn& txn, const OutboxRequest& request) {
+StatusOr<std::int64_t> InsertRequest(Txn& txn, const OutboxRequest& request, std::int64_t settle_ms) {
   BALCAO_ASSIGN_OR_RETURN(OutboxRequest r, Validate(request));
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt existing(txn, std::string(kSelect) + "WHERE key=?1");
@@ -119,13 +119,15 @@ StatusOr<std::int64_t> InsertRequest(Txn& txn, const OutboxRequest& request) {
     return AlreadyExistsError("outbox key " + r.key + " is already used by a different request (one key per intent)");
   }
   const std::int64_t now = internal::NowMs();
+  const bool unknown = r.may_have_reached_bank;  // look up (after the settle time) before any send
   Stmt insert(txn,
               "INSERT INTO outbox (key, kind, method, path, body, lookup, lookup_path, lookup_value, sale_id, amount, "
-              "next_attempt_at, created_at, updated_at) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?11,?11) "
-              "RETURNING id");
+              "state, reached_bank, next_attempt_at, created_at, updated_at) "
+              "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?12,?13,?14,?11,?11) RETURNING id");
   insert.Bind(1, r.key).Bind(2, r.kind).Bind(3, r.method).Bind(4, r.path).Bind(5, r.body);
   insert.Bind(6, LookupByName(r.lookup)).Bind(7, r.lookup_path).Bind(8, r.lookup_value).Bind(9, r.sale_id);
-  insert.Bind(10, r.amount).Bind(11, now);
+  insert.Bind(10, r.amount).Bind(11, now).Bind(12, std::string(unknown ? "unknown" : "pending"));
+  insert.Bind(13, static_cast<std::int64_t>(unknown ? 1 : 0)).Bind(14, unknown ? now + settle_ms : now);
   BALCAO_ASSIGN_OR_RETURN(bool row, insert.Step());
   if (!row) return InternalError("outbox insert returned no id");
   const std::int64_t id = insert.Int(0);
@@ -192,7 +194,7 @@ std::string Outbox::LaneOf(const OutboxRequest& request) {
 
 StatusOr<std::int64_t> Outbox::Enqueue(const OutboxRequest& request) {
   Txn txn(store_.impl(), Txn::kWrite);
-  BALCAO_ASSIGN_OR_RETURN(std::int64_t id, InsertRequest(txn, request));
+  BALCAO_ASSIGN_OR_RETURN(std::int64_t id, InsertRequest(txn, request, policy_.unknown_settle_ms));
   BALCAO_RETURN_IF_ERROR(txn.Commit());
   return id;
 }
@@ -202,7 +204,7 @@ StatusOr<std::vector<std::int64_t>> Outbox::EnqueueAll(const std::vector<OutboxR
   std::vector<std::int64_t> ids;
   ids.reserve(requests.size());
   for (const OutboxRequest& r : requests) {
-    auto id = InsertRequest(txn, r);
+    auto id = InsertRequest(txn, r, policy_.unknown_settle_ms);
     if (!id.ok())
       return Status(id.status().code(),
                     "request " + std::to_string(ids.size()) + " (" + r.key + "): " + id.status().message());
@@ -217,7 +219,7 @@ StatusOr<std::int64_t> Outbox::EnqueueWithJournal(const OutboxRequest& request, 
   if (request.sale_id.empty()) return InvalidArgumentError("outbox sale_id: required to journal with the sale");
   Txn txn(store_.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(internal::AppendJournal(txn, request.sale_id, journal_seq, journal_kind, journal_payload));
-  BALCAO_ASSIGN_OR_RETURN(std::int64_t id, InsertRequest(txn, request));
+  BALCAO_ASSIGN_OR_RETURN(std::int64_t id, InsertRequest(txn, request, policy_.unknown_settle_ms));
   BALCAO_RETURN_IF_ERROR(txn.Commit());
   return id;
 }

@@ -45,6 +45,11 @@ struct OutboxRequest {
   std::string lookup_value;  // default: key
   std::string sale_id;       // rows of one sale are sent in order ("" = on their own)
   std::int64_t amount = 0;   // cents at risk until done
+  // The caller already sent this intent and lost the answer (outcome unknown) before handing
+  // it over: the row starts `unknown` (possibly at the bank), so the first thing the drainer
+  // does, after the settle time, is the lookup; it is sent only if the bank has nothing.
+  // Not part of the intent's identity (ignored when comparing with an existing row).
+  bool may_have_reached_bank = false;
 };
 
 struct OutboxItem {

@@ -295,6 +295,29 @@ TEST_F(OutboxTest, AnUnknownOutcomeSettlesBeforeItsLookup) {
   EXPECT_EQ(Claim(item.updated_at_ms + policy_.unknown_settle_ms).size(), 1u);
 }
 
+// A caller that already sent the intent and lost the answer (the checkout, whose own create
+// timed out before the box went offline) hands it over as "may have reached the bank": the
+// drainer looks it up after the settle time, and sends it only if the bank has nothing.
+TEST_F(OutboxTest, AnIntentThatMayHaveReachedTheBankIsLookedUpBeforeItsFirstSend) {
+  OutboxRequest request = InvoiceCreate("k1", "sale-1");
+  request.may_have_reached_bank = true;
+  auto id = *outbox_->Enqueue(request);
+  const auto item = *outbox_->Get(id);
+  EXPECT_EQ(item.state, OutboxState::kUnknown);
+  EXPECT_TRUE(item.reached_bank);
+  EXPECT_EQ(item.attempts, 0);
+  EXPECT_TRUE(Claim(item.created_at_ms).empty()) << "nothing before the settle time";
+  auto work = Claim(item.created_at_ms + policy_.unknown_settle_ms);
+  ASSERT_EQ(work.size(), 1u);
+  EXPECT_EQ(work[0].action, OutboxWork::kLookup);
+  request.may_have_reached_bank = false;
+  EXPECT_EQ(*outbox_->Enqueue(request), id) << "the flag is not part of the intent";
+  ASSERT_TRUE(outbox_->MarkAbsent(id).ok());
+  work = Claim(Now() + kMinute);
+  ASSERT_EQ(work.size(), 1u);
+  EXPECT_EQ(work[0].action, OutboxWork::kSend);
+}
+
 TEST_F(OutboxTest, EnqueueAllIsAllOrNothing) {
   auto ids = outbox_->EnqueueAll({InvoiceCreate("a"), InvoiceCreate("b"), InvoiceCreate("c")});
   ASSERT_TRUE(ids.ok());
