@@ -91,7 +91,7 @@ Status Driver::Apply(OpenSale& open, Event first) {
 StatusOr<Event> Driver::Run(OpenSale& open, const BankCall& call, std::size_t pending, const CardData* card,
                             const BrowserData* browser) {
   std::optional<offline::OutboxRequest> request;
-  if (outbox_) request = internal::QueueableRequest(open.sale, call);
+  if (outbox_) request = internal::QueueableRequest(open.sale, call, clock_.Now());
   if (request) {
     // One key, one intent: once the request is in the outbox only the outbox sends it (a
     // restart may bring the sale back to a create or PATCH the outbox already holds).

@@ -20,14 +20,18 @@ void PrintProvisionalReceipt(Out& o) {
 
 }  // namespace
 
-Verdict QueuedCreate(const Sale&, const CreatingInvoice& st, const Queued& ev) {
-  return Require(ev.call == Call::kCreateInvoice && ev.attempt == st.attempt && !ev.key.empty(),
-                 "not this attempt's invoice create in the outbox");
-}
-InvoiceQueued QueueInvoice(Out& o, const CreatingInvoice& st, const Queued& ev) {
+InvoiceQueued EnterInvoiceQueued(Out& o, int attempt, const Customer& customer, const Queued& ev) {
   PrintProvisionalReceipt(o);
   o.Display(Screen::kQueued, kQueuedInvoiceNotice);
-  return InvoiceQueued{st.attempt, st.customer, ev.key, "", ""};
+  return InvoiceQueued{attempt, customer, ev.key, "", ""};
+}
+InvoiceQueued QueueInvoice(Out& o, const CreatingInvoice& st, const Queued& ev) {
+  return EnterInvoiceQueued(o, st.attempt, st.customer, ev);
+}
+// The create's outcome was unknown and the lookup cannot reach the bank either: the outbox
+// takes the intent as "may have reached the bank" and looks it up itself before any send.
+InvoiceQueued QueueInvoice(Out& o, const VerifyingInvoice& st, const Queued& ev) {
+  return EnterInvoiceQueued(o, st.attempt, st.customer, ev);
 }
 
 Verdict QueuedInvoiceCreated(const Sale&, const InvoiceQueued& st, const InvoiceCreated& ev) {

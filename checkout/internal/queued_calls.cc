@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "checkout/internal/bank_calls.h"
+#include "checkout/internal/rules.h"
 
 namespace balcao::checkout::internal {
 namespace {
@@ -64,26 +65,39 @@ std::optional<Cents> AmountIn(const json& entity) {
 }
 std::string LastSegment(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
+offline::OutboxRequest CreateRequest(const Sale& sale, const CreateInvoice& c) {
+  offline::OutboxRequest r;
+  r.key = AttemptTag(sale.id, c.attempt);  // also a tag of the invoice: the lookup finds it
+  r.kind = kCreateKind;
+  r.method = "POST";
+  r.path = "/v2/invoice";
+  json item;
+  api::ToJson(InvoiceToCreate(c), item);
+  json body;
+  body["invoices"] = json::array({item});
+  r.body = body.dump();
+  r.lookup = offline::LookupBy::kTags;
+  r.sale_id = sale.id;
+  r.amount = c.amount;
+  return r;
+}
+
 }  // namespace
 
-std::optional<offline::OutboxRequest> QueueableRequest(const Sale& sale, const BankCall& call) {
+std::optional<offline::OutboxRequest> QueueableRequest(const Sale& sale, const BankCall& call, UnixMicros now) {
   return std::visit(
       [&](const auto& c) -> std::optional<offline::OutboxRequest> {
         using C = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<C, CreateInvoice>) {
-          offline::OutboxRequest r;
-          r.key = AttemptTag(sale.id, c.attempt);  // also a tag of the invoice: the lookup finds it
-          r.kind = kCreateKind;
-          r.method = "POST";
-          r.path = "/v2/invoice";
-          json body;
-          json item;
-          api::ToJson(InvoiceToCreate(c), item);
-          body["invoices"] = json::array({item});
-          r.body = body.dump();
-          r.lookup = offline::LookupBy::kTags;
-          r.sale_id = sale.id;
-          r.amount = c.amount;
+          return CreateRequest(sale, c);
+        } else if constexpr (std::is_same_v<C, FindByTag>) {
+          // The lookup after an invoice create whose outcome is unknown: if it cannot reach the
+          // bank, the create itself goes to the outbox as "may have reached the bank", which the
+          // outbox looks up (by the same tag) before it ever sends it.
+          const auto* verifying = std::get_if<VerifyingInvoice>(&sale.state);
+          if (c.kind != EntityKind::kInvoice || !verifying || verifying->attempt != c.attempt) return std::nullopt;
+          offline::OutboxRequest r = CreateRequest(sale, MakeCreateInvoice(sale, c.attempt, verifying->customer, now));
+          r.may_have_reached_bank = true;
           return r;
         } else if constexpr (std::is_same_v<C, CancelInvoice>) {
           const int attempt = sale.AttemptOf(EntityKind::kInvoice, c.invoice_id);
@@ -116,6 +130,7 @@ std::optional<offline::OutboxRequest> QueueableRequest(const Sale& sale, const B
 Queued QueuedEvent(const BankCall& call, const std::string& key, UnixMicros now) {
   if (const auto* create = std::get_if<CreateInvoice>(&call))
     return Queued{Call::kCreateInvoice, create->attempt, key, now};
+  if (const auto* find = std::get_if<FindByTag>(&call)) return Queued{Call::kCreateInvoice, find->attempt, key, now};
   if (std::holds_alternative<CancelInvoice>(call)) return Queued{Call::kCancelInvoice, 0, key, now};
   return Queued{Call::kReversal, 0, key, now};
 }

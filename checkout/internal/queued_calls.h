@@ -14,9 +14,11 @@ namespace balcao::checkout::internal {
 
 // The outbox request for `call` when it may be queued: an invoice create (key: the attempt
 // tag, which the body carries, so an unknown outcome is looked up by tag), an invoice cancel
-// or a reversal of the payment (PATCHes: idempotent, checked by reading the entity). nullopt
-// for every other call.
-std::optional<offline::OutboxRequest> QueueableRequest(const Sale& sale, const BankCall& call);
+// or a reversal of the payment (PATCHes: idempotent, checked by reading the entity), and the
+// lookup of an invoice create whose outcome is unknown (then the create is queued, marked as
+// possibly at the bank: the outbox looks it up first). nullopt for every other call. `now`
+// stamps a create rebuilt from a lookup (its due date).
+std::optional<offline::OutboxRequest> QueueableRequest(const Sale& sale, const BankCall& call, UnixMicros now);
 // The event that tells the sale its call now waits in the outbox under `key`.
 Queued QueuedEvent(const BankCall& call, const std::string& key, UnixMicros now);
 // What a settled outbox row means for its sale: done -> the call's usual answer; refused by

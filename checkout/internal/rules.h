@@ -250,8 +250,12 @@ ShowingInvoice CancelFailed(Out&, const CancelingInvoice&, const CallFailed&);
 CancelingInvoice ResendCancel(Out&, const CancelingInvoice&, const TimerFired&);
 
 // ---- requests waiting in the outbox (checkout/internal/queued.cc) ----
-Verdict QueuedCreate(const Sale&, const CreatingInvoice&, const Queued&);
+Verdict QueuedCreate(const Sale&, const auto& st, const Queued& ev) {
+  return Require(ev.call == Call::kCreateInvoice && ev.attempt == st.attempt && !ev.key.empty(),
+                 "not this attempt's invoice create in the outbox");
+}
 InvoiceQueued QueueInvoice(Out&, const CreatingInvoice&, const Queued&);
+InvoiceQueued QueueInvoice(Out&, const VerifyingInvoice&, const Queued&);
 Verdict QueuedInvoiceCreated(const Sale&, const InvoiceQueued&, const InvoiceCreated&);
 Verdict CancelAsked(const Sale&, const InvoiceQueued&, const InvoiceCreated&);
 PayLater QueuedInvoiceReady(Out&, const InvoiceQueued&, const InvoiceCreated&);

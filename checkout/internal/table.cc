@@ -148,6 +148,7 @@ const std::vector<Row>& Table() {
     ROW(CancelingInvoice, TimerFired, RetryDue, CancelingInvoice, ResendCancel, "CancelInvoice — PATCH, idempotent"),
     // ---- offline: requests waiting in the outbox (the driver queued them; only the outbox sends) ----
     ROW(CreatingInvoice, Queued, QueuedCreate, InvoiceQueued, QueueInvoice, "Print(provisional-receipt); Show(queued)"),
+    ROW(VerifyingInvoice, Queued, QueuedCreate, InvoiceQueued, QueueInvoice, "Print(provisional-receipt); Show(queued) — the outbox looks it up before any send"),
     ROW(InvoiceQueued, InvoiceCreated, QueuedInvoiceCreated, PayLater, QueuedInvoiceReady, "Print(invoice-slip) — the customer already left"),
     ROW(InvoiceQueued, InvoiceCreated, CancelAsked, CancelingInvoice, CancelQueuedInvoice, "CancelInvoice — the cancel asked for meanwhile"),
     ROW(InvoiceQueued, CallFailed, QueuedCreateRefused, ChoosingMethod, QueuedInvoiceRefused, "FlagOperator; Show(choose-method) — no invoice: collect another way"),

@@ -43,13 +43,25 @@ class MoveList {
   std::vector<Move> moves_;
 };
 
-bool Queueable(const BankCall& call) {
-  if (const auto* r = std::get_if<ReduceAmount>(&call)) return !r->late_money;
-  return std::holds_alternative<CreateInvoice>(call) || std::holds_alternative<CancelInvoice>(call);
+// What the driver puts in the outbox when `call` cannot reach the bank (nullopt: nothing, it
+// needs the bank now). A failed lookup for an invoice whose create's outcome is unknown hands
+// the create itself to the outbox, which looks it up before any send.
+std::optional<BankCall> Queueable(const BankCall& call) {
+  if (const auto* r = std::get_if<ReduceAmount>(&call)) return r->late_money ? std::nullopt : std::optional(call);
+  if (const auto* find = std::get_if<FindByTag>(&call); find && find->kind == EntityKind::kInvoice) return call;
+  if (std::holds_alternative<CreateInvoice>(call) || std::holds_alternative<CancelInvoice>(call)) return call;
+  return std::nullopt;
 }
 Call QueuedCall(const BankCall& call) {
-  if (std::holds_alternative<CreateInvoice>(call)) return Call::kCreateInvoice;
+  if (std::holds_alternative<CreateInvoice>(call) || std::holds_alternative<FindByTag>(call)) {
+    return Call::kCreateInvoice;
+  }
   return std::holds_alternative<CancelInvoice>(call) ? Call::kCancelInvoice : Call::kReversal;
+}
+int QueuedAttempt(const BankCall& call) {
+  if (const auto* create = std::get_if<CreateInvoice>(&call)) return create->attempt;
+  if (const auto* find = std::get_if<FindByTag>(&call)) return find->attempt;
+  return 1;
 }
 
 // Every answer the bank could give to `call`; `rest` is the bank without the call in flight.
@@ -302,18 +314,27 @@ std::vector<Move> Moves(const Sale& sale, const BankModel& bank) {
     BankModel rest = bank;
     rest.inflight.erase(rest.inflight.begin() + static_cast<std::ptrdiff_t>(i));
     Answers(moves, bank.inflight[i], rest);
-    if (Queueable(bank.inflight[i])) {  // not sent: the driver puts it in the outbox
+    if (std::optional<BankCall> queueable = Queueable(bank.inflight[i])) {  // not sent: into the outbox
       BankModel queued = rest;
-      queued.queued.push_back(bank.inflight[i]);
-      const auto* create = std::get_if<CreateInvoice>(&bank.inflight[i]);
-      moves.Add(QueuedAs(QueuedCall(bank.inflight[i]), create ? create->attempt : 1), queued);
+      queued.queued.push_back(*queueable);
+      moves.Add(QueuedAs(QueuedCall(*queueable), QueuedAttempt(*queueable)), queued);
     }
   }
   for (std::size_t i = 0; i < bank.queued.size(); ++i) {
     BankModel rest = bank;
     rest.queued.erase(rest.queued.begin() + static_cast<std::ptrdiff_t>(i));
+    BankCall call = bank.queued[i];
+    if (const auto* find = std::get_if<FindByTag>(&call)) {  // queued as "may have reached the bank"
+      if (rest.invoices.count(find->attempt)) {              // it did: the outbox's lookup finds it
+        moves.Add(InvoiceOk(find->attempt), rest);
+        continue;
+      }
+      CreateInvoice create;  // absent: the outbox sends the create
+      create.attempt = find->attempt;
+      call = create;
+    }
     MoveList settled(rest);
-    Answers(settled, bank.queued[i], rest);
+    Answers(settled, call, rest);
     for (Move& m : settled.Take()) {  // the outbox reports done or refused, never "unknown"
       const auto* failed = std::get_if<CallFailed>(&*m.event);
       if (failed && failed->failure == Failure::kOutcomeUnknown) continue;

@@ -132,6 +132,12 @@ class Explorer {
           },
           *call);
     }
+    // ... and a create handed to the outbox as never sent must not exist at the bank already
+    if (const auto* queued = std::get_if<Queued>(&e); queued && queued->call == Call::kCreateInvoice &&
+                                                      std::holds_alternative<CreatingInvoice>(before.sale.state) &&
+                                                      before.bank.invoices.count(queued->attempt)) {
+      Fail(before, e, "create queued as never sent although it took effect");
+    }
     // 3. money conserved
     for (const Money& line : s.ledger) {
       auto r = bank.received.find(line.ref.id);

@@ -210,6 +210,44 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   EXPECT_TRUE(std::holds_alternative<PayLater>(driver_->Reconcile(second)->state));
 }
 
+// The process dies around the invoice create (before it was sent, or after the bank created
+// it but before the answer was journaled) and restarts while the bank is unreachable: the sale
+// cannot ask the bank what happened, so the create goes to the outbox as "may have reached the
+// bank" and the customer gets the provisional receipt. When the bank is back the outbox looks
+// it up first: exactly one invoice either way.
+TEST_F(OfflineQueueE2E, RestartWhileOfflineAfterAnUnknownCreateIsLookedUpByTheOutbox) {
+  for (const int crash_at : {2, 3}) {  // 1 Start journaled, 2 ChooseMethod journaled, 3 create answered
+    SCOPED_TRACE(crash_at == 2 ? "crash before the create was sent" : "crash after the bank created it");
+    Restart(/*bank_reachable=*/true);
+    const std::string id = NewSaleId();
+    int points = 0;
+    driver_->SetCrashHookForTest([&](const char*) { return ++points == crash_at; });
+    ASSERT_TRUE(driver_->Open(id, 3300, settings_).ok());
+    (void)driver_->Feed(id, ChooseMethod{Method::kInvoice, customer_, Now()});
+    ASSERT_TRUE(driver_->crashed());
+    EXPECT_EQ(AtBank("invoice", id), crash_at == 2 ? 0u : 1u);
+
+    Restart(/*bank_reachable=*/false);
+    auto resumed = driver_->Resume(id);
+    ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+    ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(resumed->state)) << StateOf(*resumed);
+    EXPECT_EQ(Prints(id, Slip::kProvisionalReceipt).size(), 1u);
+    auto row = outbox_->GetByKey(AttemptTag(id, 1));
+    ASSERT_TRUE(row.ok()) << row.status().ToString();
+    EXPECT_EQ(row->state, offline::OutboxState::kUnknown) << "looked up before any send";
+
+    Restart(/*bank_reachable=*/true);
+    ASSERT_TRUE(driver_->Resume(id).ok());
+    const offline::DrainerStats stats = Drain();
+    EXPECT_EQ(stats.lookups, 1);
+    EXPECT_EQ(stats.sent, crash_at == 2 ? 1 : 0) << "sent only when the bank had nothing";
+    EXPECT_EQ(AtBank("invoice", id), 1u) << "exactly one invoice";
+    Sale sale = *driver_->Reconcile(id);
+    ASSERT_TRUE(std::holds_alternative<PayLater>(sale.state)) << StateOf(sale);
+    EXPECT_EQ(std::get<PayLater>(sale.state).invoice.id, Listed("invoice", SaleTag(id))[0]["id"].get<std::string>());
+  }
+}
+
 // A cancel asked for while the bank is unreachable is queued ("requested, queued"); a restart
 // does not re-send it beside the outbox; when the bank confirms, the sale is Voided.
 TEST_F(OfflineQueueE2E, CancelQueuedOfflineVoidsTheSaleWhenTheBankConfirms) {

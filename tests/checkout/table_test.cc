@@ -151,6 +151,7 @@ std::vector<Case> Cases() {
       {"Paid", {}, ReverseBy(kAmount), "Paid", "ReversalAllowed"},
       // offline: requests waiting in the outbox
       {"CreatingInvoice", {}, QueuedAs(Call::kCreateInvoice), "CreatingInvoice", "QueuedCreate"},
+      {"VerifyingInvoice", {}, QueuedAs(Call::kCreateInvoice), "VerifyingInvoice", "QueuedCreate"},
       {"InvoiceQueued", {}, InvoiceOk(), "InvoiceQueued", "QueuedInvoiceCreated"},
       {"InvoiceQueued", {Cancelled()}, InvoiceOk(), "InvoiceQueued", "CancelAsked"},
       {"InvoiceQueued", {}, Failed(Call::kCreateInvoice, Failure::kRejected), "InvoiceQueued", "QueuedCreateRefused"},
