@@ -1,0 +1,111 @@
+// SIGKILL crash tests of whole sales against the in-process sandbox: the driver runs in a
+// forked child that kills itself (SIGKILL) right after its k-th journal write or bank call,
+// for k = 1, 2, ... until the child finishes undisturbed; a restarted driver then resumes the
+// sale from the journal and plays it to the end. Each flow runs twice: as is, and with the
+// sandbox committing the create and the reversal PATCH but dropping their answers
+// (commit-then-drop-response). Every run must end as the undisturbed one: the same state,
+// the sale's collected amount equal to what the bank kept (entity amount and ledger, to the
+// cent), exactly one brcode / invoice / purchase for the sale, the reversal applied once.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/checkout/driver_fixture.h"
+
+namespace balcao::checkout {
+namespace {
+
+using e2e::DriverE2E;
+using e2e::Json;
+using e2e::Script;
+using e2e::StateOf;
+
+struct Flow {
+  Script script;
+  const char* resource;                  // what the sale creates at the bank (exactly one)
+  std::vector<std::string> drop_routes;  // where commit-then-drop-response is injected
+};
+
+class CrashE2E : public DriverE2E {
+ protected:
+  // Kills the flow at every point, with and without the faults; `points_` gets the number
+  // of hook points of each pass.
+  void KillEverywhere(const Flow& flow) {
+    clock_.SetSpeed(5);  // 1 s polls and retries take 0.2 s
+    for (bool drop : {false, true}) {
+      int k = 1;
+      for (;; ++k) {
+        SCOPED_TRACE(std::string(drop ? "commit-then-drop, " : "") + "SIGKILL at hook point " + std::to_string(k));
+        if (drop) {
+          for (const std::string& route : flow.drop_routes) Fault(route);
+        }
+        const std::string id = NewSaleId();
+        const bool killed = RunChildKilledAt(k, [&](Driver& d) {
+          sandbox::testing::Client payer(api().base, api().access_id, api().key);  // curl is not fork-safe
+          if (d.Open(id, flow.script.amount, settings_).ok()) e2e::Play(d, id, flow.script, payer, clock_);
+        });
+        auto resumed = driver_->Resume(id);
+        ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+        e2e::Play(*driver_, id, flow.script, api(), clock_);
+        CheckLikeUndisturbed(flow, *driver_->Get(id));
+        api().Raw("DELETE", "/sandbox/faults");
+        if (!killed || k >= 40 || HasFatalFailure()) break;
+      }
+      points_.push_back(k - 1);
+    }
+  }
+
+  void CheckLikeUndisturbed(const Flow& flow, const Sale& sale) {
+    const Script& s = flow.script;
+    EXPECT_EQ(StateOf(sale), s.reverse == s.amount ? "Refunded" : "Paid");
+    EXPECT_EQ(sale.collected(), s.amount - s.reverse);
+    EXPECT_EQ(sale.late_outstanding(), 0);
+    EXPECT_EQ(AtBank(flow.resource, sale.id), 1u) << "one " << flow.resource << " per sale";
+    const Money* line = sale.payment_line();
+    ASSERT_NE(line, nullptr);
+    // What the bank holds for the kept entity, and its ledger.
+    std::string ledger_tag = SaleTag(sale.id);
+    Json kept = Listed(flow.resource, SaleTag(sale.id))[0];
+    if (s.method == Method::kPix) {
+      ledger_tag = BrcodeDepositTag(kept["uuid"].get<std::string>());
+      Json deposits = Listed("deposit", ledger_tag);
+      ASSERT_EQ(deposits.size(), 1u) << "one deposit for the brcode";
+      kept = deposits[0];
+    }
+    EXPECT_EQ(kept["id"].get<std::string>(), line->ref.id);
+    EXPECT_EQ(kept["amount"].get<Cents>(), sale.collected()) << "the bank's amount after reversals";
+    const Ledger ledger = LedgerOf(ledger_tag);
+    EXPECT_EQ(ledger.net, sale.collected()) << "ledger: paid minus reversals";
+    // An approved card purchase is credited only at confirmation (30 s of sandbox time
+    // later); canceled before that, it never touches the ledger.
+    const bool credited = s.method != Method::kCard;
+    EXPECT_EQ(ledger.credits, credited ? 1 : 0);
+    EXPECT_EQ(ledger.debits, credited && s.reverse > 0 ? 1 : 0) << "the reversal applied once";
+  }
+
+  std::vector<int> points_;
+};
+
+TEST_F(CrashE2E, PixSaleAndDepositReversalSurviveSigkillAtEveryPoint) {
+  KillEverywhere({{Method::kPix, 1000, 400}, "dynamic-brcode", {"POST /v2/dynamic-brcode", "PATCH /v2/deposit/{id}"}});
+  ASSERT_EQ(points_.size(), 2u);
+  EXPECT_GE(points_[0], 10);
+}
+
+TEST_F(CrashE2E, InvoiceSaleAndAmountLoweringSurviveSigkillAtEveryPoint) {
+  KillEverywhere({{Method::kInvoice, 5000, 1500}, "invoice", {"POST /v2/invoice", "PATCH /v2/invoice/{id}"}});
+  ASSERT_EQ(points_.size(), 2u);
+  EXPECT_GE(points_[0], 10);
+}
+
+TEST_F(CrashE2E, CardSaleAndCancelSurviveSigkillAtEveryPoint) {
+  KillEverywhere({{Method::kCard, 4321, 4321},
+                  "merchant-purchase",
+                  {"POST /v2/merchant-session/{uuid}/purchase", "PATCH /v2/merchant-purchase/{id}"}});
+  ASSERT_EQ(points_.size(), 2u);
+  EXPECT_GE(points_[0], 9);
+}
+
+}  // namespace
+}  // namespace balcao::checkout
