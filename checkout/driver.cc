@@ -106,14 +106,20 @@ StatusOr<Event> Driver::Run(OpenSale& open, const BankCall& call, std::size_t pe
     Event answer = internal::ExecuteBankCall(bank_, open.sale, call, clock_.Now(), card, browser);
     if (!request || !NotSent(answer)) return answer;
   }
-  // Durable before the sale hears of it: the row and the Queued event in one transaction. The
-  // event is journaled at the seq it will have once the `pending` events before it are; the
-  // loop's own Append of it is then a replayed write (a no-op).
+  // Durable before the sale hears of it: the row and the Queued event in one transaction, the
+  // event journaled at the seq it gets once the loop reaches it (the loop's own Append of it is
+  // then a replayed write, a no-op). With other answers still waiting before it, the row goes
+  // alone: were the process to die before the event is journaled, the resumed sale's next
+  // queueable call finds the key in the outbox and hears "Queued" then.
   const Event queued = internal::QueuedEvent(call, request->key, clock_.Now());
-  const std::int64_t seq = open.seq + static_cast<std::int64_t>(pending) + 1;
-  BALCAO_RETURN_IF_ERROR(
-      outbox_->EnqueueWithJournal(*request, seq, EventName(static_cast<int>(queued.index())), EventToJson(queued))
-          .status());
+  if (pending == 0) {
+    BALCAO_RETURN_IF_ERROR(outbox_
+                               ->EnqueueWithJournal(*request, open.seq + 1, EventName(static_cast<int>(queued.index())),
+                                                    EventToJson(queued))
+                               .status());
+  } else {
+    BALCAO_RETURN_IF_ERROR(outbox_->Enqueue(*request).status());
+  }
   return queued;
 }
 
