@@ -104,6 +104,7 @@ StatusOr<Event> Driver::Run(OpenSale& open, const BankCall& call, std::size_t pe
   }
   if (!request || bank_online_) {
     Event answer = internal::ExecuteBankCall(bank_, open.sale, call, clock_.Now(), card, browser);
+    if (NotSent(answer) && on_not_sent_) on_not_sent_();
     if (!request || !NotSent(answer)) return answer;
   }
   // Durable before the sale hears of it: the row and the Queued event in one transaction, the

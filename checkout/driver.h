@@ -77,6 +77,9 @@ class Driver {
   // call goes to the outbox without being tried first. A call that comes back "not sent" is
   // queued either way.
   void SetBankOnline(bool online) { bank_online_ = online; }
+  // Called after any bank call that could not be sent (connect or TLS failed): wire it to
+  // offline::ConnectivityMonitor::ReportNotSent so the box learns at once that it is offline.
+  void OnNotSent(std::function<void()> listener) { on_not_sent_ = std::move(listener); }
   bool bank_online() const { return bank_online_; }
   // Feeds the sale the outcome of the outbox row it waits for, if the row has settled (done:
   // the bank's answer; refused or given up: CallFailed). Call it on the driver's thread after
@@ -103,6 +106,7 @@ class Driver {
   offline::Journal& journal_;
   offline::Outbox* outbox_ = nullptr;
   bool bank_online_ = true;
+  std::function<void()> on_not_sent_;
   const Clock& clock_;
   Observer observer_;
   CrashHook crash_hook_;

@@ -121,10 +121,13 @@ class OfflineQueueE2E : public DriverE2E {
 TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPaid) {
   Restart(/*bank_reachable=*/false);
   // Sale 1: the box does not know yet that it is offline: the create is tried, not sent, queued.
+  int not_sent = 0;  // what the connectivity monitor would hear (ReportNotSent)
+  driver_->OnNotSent([&] { ++not_sent; });
   const std::string first = NewSaleId();
   ASSERT_TRUE(driver_->Open(first, 4590, settings_).ok());
   Sale sale = Fed(first, ChooseMethod{Method::kInvoice, customer_, Now()});
   ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(sale.state)) << StateOf(sale);
+  EXPECT_EQ(not_sent, 1);
   // Sale 2: the monitor said offline: card and Pix are refused with the reason on the screen;
   // the invoice is queued without being tried.
   driver_->SetBankOnline(false);
@@ -139,6 +142,7 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   EXPECT_NE(Shown(second, Screen::kChooseMethod).back().message.find("Pix needs the bank now"), std::string::npos);
   ASSERT_TRUE(
       std::holds_alternative<InvoiceQueued>(Fed(second, ChooseMethod{Method::kInvoice, customer_, Now()}).state));
+  EXPECT_EQ(not_sent, 1) << "known offline: the invoice create was not even tried";
   auto journal = journal_->Read(second);
   ASSERT_TRUE(journal.ok());
   std::string kinds;
