@@ -47,6 +47,8 @@ Event SessionEvent(const Sale& sale, const api::MerchantSession& s, int attempt,
   return SessionCreated{attempt, Or(s.id), Or(s.uuid),
                         Expiry(s.created, s.expiration, now, sale.settings.card_session_expiration_s), now};
 }
+}  // namespace
+
 Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& p, int attempt, UnixMicros now) {
   PurchaseStatus status = PurchaseStatus::kCreated;
   ParseName(Or(p.status), status);
@@ -58,6 +60,8 @@ Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& p, int attemp
                       "",
                       now};
 }
+namespace {
+
 Event BrcodeEvent(const Sale& sale, const api::DynamicBrcode& b, int attempt, UnixMicros now) {
   return BrcodeCreated{attempt, Or(b.uuid), Or(b.id),
                        Expiry(b.created, b.expiration, now, sale.settings.pix_expiration_s), now};

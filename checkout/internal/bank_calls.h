@@ -24,6 +24,9 @@ api::Deposit DepositChange(const ReduceAmount& call);
 api::Invoice InvoiceChange(const ReduceAmount& call);
 Event InvoiceCreatedEvent(const api::Invoice& invoice, int attempt, UnixMicros now);
 Event InvoiceEvent(const api::Invoice& invoice, UnixMicros now);
+// The bank's view of a purchase (attempt from its tags, else `attempt`); also what the event
+// intake (checkout/intake.h) feeds for a merchant-purchase event.
+Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& purchase, int attempt, UnixMicros now);
 
 // `card`/`browser`: the card held for a CreatePurchase (null when no longer in memory).
 Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& call, UnixMicros now,

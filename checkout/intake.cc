@@ -1,0 +1,100 @@
+#include "checkout/intake.h"
+
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "checkout/internal/bank_calls.h"
+
+namespace balcao::checkout {
+namespace {
+
+constexpr std::string_view kSalePrefix = "sale/";
+constexpr std::string_view kBrcodePrefix = "dynamic-brcode/";
+
+IntakeResult Ignored(std::string reason, std::string sale_id = "") {
+  return {IntakeOutcome::kIgnored, std::move(sale_id), std::move(reason)};
+}
+std::string TagValue(const std::optional<api::Strings>& tags, std::string_view prefix) {
+  for (const std::string& tag : tags.value_or(api::Strings{})) {
+    if (tag.size() > prefix.size() && tag.compare(0, prefix.size(), prefix) == 0) return tag.substr(prefix.size());
+  }
+  return "";
+}
+template <typename Model>
+StatusOr<Model> EntityOf(const api::Event& event) {
+  Model model;
+  BALCAO_RETURN_IF_ERROR(api::ParseModel(event.log.entity_json, model));
+  return model;
+}
+
+}  // namespace
+
+std::string SaleIdFromTags(const std::vector<std::string>& tags) {
+  for (const std::string& tag : tags) {
+    if (tag.size() <= kSalePrefix.size() || tag.compare(0, kSalePrefix.size(), kSalePrefix) != 0) continue;
+    const std::string rest = tag.substr(kSalePrefix.size());
+    return rest.substr(0, rest.find('/'));  // sale/<id>/a<n> names the same sale
+  }
+  return "";
+}
+
+Intake::Intake(Driver& driver, api::Bank bank, const Clock& clock)
+    : driver_(driver), bank_(std::move(bank)), clock_(clock) {}
+
+StatusOr<IntakeResult> Intake::Take(const api::BankEvent& event) {
+  BALCAO_ASSIGN_OR_RETURN(api::Event parsed, api::ParseEvent(api::ToJsonText(event)));
+  return Take(parsed);
+}
+
+StatusOr<IntakeResult> Intake::Take(const api::Event& event) {
+  const UnixMicros now = clock_.Now();
+  const std::string& subscription = event.subscription;
+  if (subscription == "deposit") {
+    BALCAO_ASSIGN_OR_RETURN(api::Deposit deposit, EntityOf<api::Deposit>(event));
+    const std::string uuid = TagValue(deposit.tags, kBrcodePrefix);
+    if (uuid.empty()) return Ignored("deposit " + deposit.id.value_or("") + " pays no dynamic brcode");
+    BALCAO_ASSIGN_OR_RETURN(std::string sale_id, SaleOfBrcode(uuid));
+    if (sale_id.empty()) return Ignored("brcode " + uuid + " belongs to no sale");
+    return Feed(sale_id, [&](const Sale&) -> Event {
+      return DepositSeen{deposit.id.value_or(""), uuid, deposit.amount.value_or(0), now};
+    });
+  }
+  if (subscription == "invoice") {
+    BALCAO_ASSIGN_OR_RETURN(api::Invoice invoice, EntityOf<api::Invoice>(event));
+    const std::string sale_id = SaleIdFromTags(invoice.tags.value_or(api::Strings{}));
+    if (sale_id.empty()) return Ignored("invoice " + invoice.id.value_or("") + " belongs to no sale");
+    return Feed(sale_id, [&](const Sale&) { return internal::InvoiceEvent(invoice, now); });
+  }
+  if (subscription == "merchant-purchase") {
+    BALCAO_ASSIGN_OR_RETURN(api::MerchantPurchase purchase, EntityOf<api::MerchantPurchase>(event));
+    const std::string sale_id = SaleIdFromTags(purchase.tags.value_or(api::Strings{}));
+    if (sale_id.empty()) return Ignored("purchase " + purchase.id.value_or("") + " belongs to no sale");
+    return Feed(sale_id, [&](const Sale& sale) { return internal::PurchaseEvent(sale, purchase, 0, now); });
+  }
+  return Ignored("subscription " + subscription + " is not followed by the checkout");
+}
+
+StatusOr<std::string> Intake::SaleOfBrcode(const std::string& uuid) {
+  if (auto known = brcode_sales_.find(uuid); known != brcode_sales_.end()) return known->second;
+  BALCAO_ASSIGN_OR_RETURN(auto page, bank_.dynamic_brcode().ListPage(api::ListParams().Filter("uuids", uuid).Limit(1)));
+  if (page.items.empty()) return std::string();
+  std::string sale_id = SaleIdFromTags(page.items.front().tags.value_or(api::Strings{}));
+  brcode_sales_[uuid] = sale_id;  // tags never change: remembered, found or not
+  return sale_id;
+}
+
+StatusOr<IntakeResult> Intake::Feed(const std::string& sale_id, const std::function<Event(const Sale&)>& make) {
+  auto sale = driver_.Get(sale_id);
+  if (!sale.ok()) sale = driver_.Resume(sale_id);  // after a restart, or a sale closed earlier
+  if (sale.status().code() == StatusCode::kNotFound) return Ignored("sale " + sale_id + " is not on this box", sale_id);
+  if (!sale.ok()) return sale.status();
+  auto fed = driver_.Feed(sale_id, make(*sale));
+  if (fed.ok()) return IntakeResult{IntakeOutcome::kApplied, sale_id, ""};
+  if (fed.status().code() == StatusCode::kFailedPrecondition) {
+    return IntakeResult{IntakeOutcome::kNotYet, sale_id, fed.status().message()};
+  }
+  return fed.status();
+}
+
+}  // namespace balcao::checkout

@@ -1,0 +1,214 @@
+// The bank event intake end to end: sales whose polls are an hour apart become Paid only
+// through bank events, taken either as webhook deliveries (the exact body and Digital-Signature
+// the sandbox sent, checked by api::EventVerifier) or from GET /v2/event; delivered twice and in
+// reverse order they change nothing; a Pix paid after the sale was voided is flagged to the
+// operator once; events of no sale on this box are ignored; a card purchase's confirmation
+// arrives as an event, after which it can be reversed partly and then fully.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "api/events.h"
+#include "checkout/intake.h"
+#include "tests/checkout/driver_fixture.h"
+
+namespace balcao::checkout {
+namespace {
+
+using e2e::DriverE2E;
+using e2e::Json;
+using e2e::StateOf;
+
+class IntakeE2E : public DriverE2E {
+ protected:
+  void SetUp() override {
+    DriverE2E::SetUp();
+    settings_.poll_interval_s = 3600;  // nothing but events can tell these sales they were paid
+    auto hook = api().Post("/v2/webhook", {{"url", "http://127.0.0.1:9/balcao-webhook"},
+                                           {"subscriptions", {"deposit", "invoice", "merchant-purchase"}}});
+    ASSERT_EQ(hook.status, 200) << hook.body;
+    webhook_id_ = hook.json["webhook"]["id"].get<std::string>();
+    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+    ASSERT_TRUE(client.ok());
+    bank_ = std::make_unique<api::Bank>(*client);
+    verifier_ = std::make_unique<api::EventVerifier>([bank = *bank_] { return bank.FetchPublicKeyPem(); });
+    intake_ = std::make_unique<Intake>(*driver_, *bank_, clock_);
+  }
+  void TearDown() override {
+    api().Delete("/v2/webhook/" + webhook_id_);
+    intake_.reset();
+    DriverE2E::TearDown();
+  }
+
+  // The deliveries made to our webhook so far (body and signature as sent), oldest first.
+  std::vector<api::Event> Delivered() {
+    auto reply = api().Raw("GET", "/sandbox/webhook-deliveries");
+    EXPECT_EQ(reply.status, 200);
+    std::vector<api::Event> events;
+    for (const Json& d : reply.json["deliveries"]) {
+      if (d["webhookId"] != webhook_id_) continue;
+      auto event = verifier_->Parse(d["body"].get<std::string>(), d["signature"].get<std::string>());
+      EXPECT_TRUE(event.ok()) << event.status().ToString();
+      if (event.ok()) events.push_back(*event);
+    }
+    return events;
+  }
+  // Takes each event (a delivery, or an element of GET /v2/event); returns how many were
+  // applied to `sale_id`.
+  template <typename BankEvent>
+  int TakeAll(const std::vector<BankEvent>& events, const std::string& sale_id) {
+    int applied = 0;
+    for (const BankEvent& event : events) {
+      auto taken = intake_->Take(event);
+      EXPECT_TRUE(taken.ok()) << taken.status().ToString();
+      if (taken.ok() && taken->sale_id == sale_id) {
+        EXPECT_NE(taken->outcome, IntakeOutcome::kNotYet) << taken->reason;
+        applied += taken->outcome == IntakeOutcome::kApplied;
+      }
+    }
+    return applied;
+  }
+  template <typename BankEvent>
+  std::vector<BankEvent> Twice(std::vector<BankEvent> events) {
+    std::vector<BankEvent> both = events;
+    std::reverse(events.begin(), events.end());
+    both.insert(both.end(), events.begin(), events.end());
+    return both;
+  }
+  ShowingPix StartPix(const std::string& id, Cents amount) {
+    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    Sale sale = Fed(id, ChooseMethod{Method::kPix, {}, Now()});
+    const auto* pix = std::get_if<ShowingPix>(&sale.state);
+    EXPECT_TRUE(pix) << StateOf(sale);
+    return pix ? *pix : ShowingPix{};
+  }
+
+  std::string webhook_id_;
+  std::unique_ptr<api::Bank> bank_;
+  std::unique_ptr<api::EventVerifier> verifier_;
+  std::unique_ptr<Intake> intake_;
+};
+
+TEST_F(IntakeE2E, PixPaidThroughWebhookDeliveriesOnly) {
+  const std::string id = NewSaleId();
+  const ShowingPix pix = StartPix(id, 1234);
+  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix.brcode.uuid}}).status, 200);
+  const std::vector<api::Event> events = Delivered();
+  EXPECT_GE(TakeAll(events, id), 1);
+  Sale paid = *driver_->Get(id);
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
+  EXPECT_EQ(paid.collected(), 1234);
+  EXPECT_EQ(Prints(id, Slip::kSaleReceipt).size(), 1u);
+  // No poll ran: the deposit came from the delivery.
+  auto entries = journal_->Read(id);
+  ASSERT_TRUE(entries.ok());
+  for (const auto& entry : *entries) EXPECT_NE(entry.kind, "TimerFired");
+  // The same deliveries again, twice and in reverse order: nothing changes.
+  TakeAll(Twice(events), id);
+  EXPECT_EQ(*driver_->Get(id), paid);
+  EXPECT_EQ(Prints(id, Slip::kSaleReceipt).size(), 1u);
+  EXPECT_TRUE(Flags(id).empty());
+}
+
+TEST_F(IntakeE2E, InvoicePaidThroughGetEventOnly) {
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 5000, settings_).ok());
+  Sale sale = Fed(id, ChooseMethod{Method::kInvoice, {"Maria da Silva", "337.451.076-08"}, Now()});
+  const auto* invoice = std::get_if<ShowingInvoice>(&sale.state);
+  ASSERT_TRUE(invoice) << StateOf(sale);
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice->invoice.id}}).status, 200);
+  std::vector<api::BankEvent> events;
+  for (const auto& listed : bank_->event().List(api::ListParams().Limit(200))) {
+    ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+    events.push_back(*listed);
+  }
+  std::reverse(events.begin(), events.end());  // the bank lists newest first
+  EXPECT_GE(TakeAll(events, id), 2);           // created, paid, credited
+  Sale paid = *driver_->Get(id);
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
+  EXPECT_EQ(paid.collected(), 5000);
+  TakeAll(Twice(events), id);
+  EXPECT_EQ(*driver_->Get(id), paid);
+  EXPECT_EQ(Prints(id, Slip::kSaleReceipt).size(), 1u);
+}
+
+TEST_F(IntakeE2E, PixPaidAfterVoidIsFlaggedOnce) {
+  const std::string id = NewSaleId();
+  const ShowingPix pix = StartPix(id, 800);
+  Sale voided = Fed(id, Cancel{"op-2", "customer walked away", Now()});
+  ASSERT_TRUE(std::holds_alternative<Voided>(voided.state)) << StateOf(voided);
+  // The customer's bank pays the QR anyway (the brcode has not expired at the bank).
+  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix.brcode.uuid}}).status, 200);
+  TakeAll(Twice(Delivered()), id);
+  Sale after = *driver_->Get(id);
+  EXPECT_TRUE(std::holds_alternative<Voided>(after.state)) << StateOf(after);
+  EXPECT_EQ(after.collected(), 0);
+  EXPECT_EQ(after.late_outstanding(), 800);
+  const std::vector<FlagOperator> flags = Flags(id);
+  ASSERT_EQ(flags.size(), 1u) << "flagged once, however often the event comes";
+  EXPECT_EQ(flags[0].amount, 800);
+  EXPECT_EQ(flags[0].entity_id, Listed("deposit", BrcodeDepositTag(pix.brcode.uuid))[0]["id"].get<std::string>());
+  // The operator returns it: the deposit goes back to 0 at the bank.
+  Sale returned = Fed(id, ReturnLateMoney{flags[0].entity_id, "op-2", "Pix paid after cancel", Now()});
+  EXPECT_EQ(returned.late_outstanding(), 0);
+  EXPECT_EQ(Listed("deposit", BrcodeDepositTag(pix.brcode.uuid))[0]["amount"].get<Cents>(), 0);
+}
+
+TEST_F(IntakeE2E, EventsOfNoSaleOnThisBoxAreIgnored) {
+  ASSERT_EQ(api().Sim("/sandbox/deposit", {{"amount", 700}}).status, 200);  // a passive cash-in
+  auto other = api().Post(
+      "/v2/invoice",
+      {{"invoices",
+        {{{"amount", 900}, {"name", "Outra Loja"}, {"taxId", "337.451.076-08"}, {"tags", {"sale/not-on-this-box"}}}}}});
+  ASSERT_EQ(other.status, 200) << other.body;
+  std::set<std::string> reasons;
+  for (const api::Event& event : Delivered()) {
+    auto taken = intake_->Take(event);
+    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    EXPECT_EQ(taken->outcome, IntakeOutcome::kIgnored);
+    reasons.insert(taken->reason.substr(0, taken->reason.find(' ')));
+  }
+  EXPECT_TRUE(reasons.count("deposit")) << "the cash-in pays no brcode";
+  EXPECT_TRUE(reasons.count("sale")) << "sale not-on-this-box has no journal here";
+}
+
+// A card purchase is approved, confirmed by the bank 30 s (sandbox time) later, and the
+// sale learns it from the event; then it is reversed partly, then fully (PATCH reversed).
+TEST_F(IntakeE2E, ConfirmedPurchaseReversedPartlyThenFully) {
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 3000, settings_).ok());
+  Fed(id, ChooseMethod{Method::kCard, {}, Now()});
+  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+  ASSERT_TRUE(sale.ok() && std::holds_alternative<Paid>(sale->state));
+  // Unconfirmed, only a full cancel is allowed.
+  auto partial = driver_->Feed(id, Reverse{1000, "op-5", "one item back", Now()});
+  EXPECT_EQ(partial.status().code(), StatusCode::kFailedPrecondition);
+  AdvanceSandbox(31);
+  TakeAll(Delivered(), id);
+  Sale confirmed = *driver_->Get(id);
+  ASSERT_TRUE(std::get<Paid>(confirmed.state).payment.confirmed);
+  Sale part = Fed(id, Reverse{1000, "op-5", "one item back", Now()});
+  EXPECT_TRUE(std::holds_alternative<Paid>(part.state)) << StateOf(part);
+  EXPECT_EQ(part.collected(), 2000);
+  Sale full = Fed(id, Reverse{2000, "op-5", "the rest back", Now()});
+  EXPECT_TRUE(std::holds_alternative<Refunded>(full.state)) << StateOf(full);
+  EXPECT_EQ(full.collected(), 0);
+  const Json purchase = Listed("merchant-purchase", SaleTag(id))[0];
+  EXPECT_EQ(purchase["status"], "voided");
+  EXPECT_EQ(purchase["amount"], 0);
+  const Ledger ledger = LedgerOf(SaleTag(id));
+  EXPECT_EQ(ledger.net, 0);
+  EXPECT_EQ(ledger.credits, 1);
+  EXPECT_EQ(ledger.debits, 2);
+  // The reversal events (and the older ones again) change nothing and flag nothing.
+  TakeAll(Twice(Delivered()), id);
+  EXPECT_EQ(*driver_->Get(id), full);
+  EXPECT_TRUE(Flags(id).empty());
+  EXPECT_EQ(Prints(id, Slip::kRefundReceipt).size(), 2u);
+}
+
+}  // namespace
+}  // namespace balcao::checkout
