@@ -4,42 +4,21 @@
 // drained by the real drainer (offline::DrainNow over offline::ApiGateway). Restarts in
 // between are new Store/Journal/Outbox/Driver objects on the same file. Receipts are rendered
 // by printer/ and decoded back from the ESC/POS bytes.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "api/credentials.h"
 #include "checkout/driver.h"
-#include "offline/api_gateway.h"
-#include "offline/drainer.h"
-#include "offline/outbox.h"
 #include "printer/interpreter.h"
 #include "printer/profile.h"
 #include "printer/render.h"
 #include "printer/templates.h"
-#include "tests/checkout/driver_fixture.h"
+#include "tests/checkout/offline_fixture.h"
 
 namespace balcao::checkout::e2e {
 namespace {
-
-// A loopback port nothing listens on: connecting is refused at once (not sent).
-int ClosedPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
 
 // The receipt as the printer would print it: the template, ESC/POS bytes, decoded back.
 printer::VirtualPage Printed(const printer::Document& doc) {
@@ -51,44 +30,8 @@ printer::VirtualPage Printed(const printer::Document& doc) {
 }
 const printer::Merchant kStore{"Padaria Balcão", "", "12345678000195", "Rua A, 1", "São Paulo - SP", "T-01"};
 
-class OfflineQueueE2E : public DriverE2E {
+class OfflineQueueE2E : public OfflineE2E {
  protected:
-  void TearDown() override {
-    outbox_.reset();
-    DriverE2E::TearDown();
-  }
-  // A restarted process: store, journal, outbox and driver on the same file; the bank is
-  // either the sandbox or unreachable.
-  void Restart(bool bank_reachable) {
-    outbox_.reset();
-    OpenDriver();
-    offline::OutboxPolicy policy;
-    policy.unknown_settle_ms = 0;  // the sandbox answers at once; nothing can still be running
-    policy.backoff_initial_ms = 20;
-    outbox_ = std::make_unique<offline::Outbox>(*store_, policy);
-    if (!bank_reachable) {
-      auto config = api::LoadConfig(sandbox().credentials().credentials_path);
-      ASSERT_TRUE(config.ok()) << config.status().ToString();
-      config->options.base_url = "http://127.0.0.1:" + std::to_string(ClosedPort());
-      config->options.retry.max_attempts = 1;
-      auto client = api::Client::Create(config->credentials, config->options);
-      ASSERT_TRUE(client.ok()) << client.status().ToString();
-      driver_ = std::make_unique<Driver>(
-          api::Bank(*client), *journal_, clock_,
-          [this](const std::string& sale_id, const Effect& effect) { seen_.emplace_back(sale_id, effect); });
-    }
-    driver_->SetOutbox(outbox_.get());
-  }
-  // The drainer, once the bank is back: sends every due row until none is left.
-  offline::DrainerStats Drain() {
-    auto client = offline::DrainerClient(sandbox().credentials().credentials_path);
-    EXPECT_TRUE(client.ok()) << client.status().ToString();
-    offline::ApiGateway gateway(*client);
-    auto stats = offline::DrainNow(*outbox_, gateway, offline::DrainerOptions{}, /*wait=*/true,
-                                   std::chrono::steady_clock::now() + std::chrono::seconds(20));
-    EXPECT_TRUE(stats.ok()) << stats.status().ToString();
-    return stats.ok() ? *stats : offline::DrainerStats{};
-  }
   // What the bank says about an invoice, as an invoice event (the webhook intake's job).
   InvoiceSeen AtBankNow(const std::string& invoice_id) {
     auto reply = api().Get("/v2/invoice/" + invoice_id);
@@ -110,8 +53,6 @@ class OfflineQueueE2E : public DriverE2E {
     }
     return shown;
   }
-  const Customer customer_{"Maria da Silva", "337.451.076-08"};
-  std::unique_ptr<offline::Outbox> outbox_;
 };
 
 // The brief's whole story: the bank is unreachable, so the invoice fallback is queued and the

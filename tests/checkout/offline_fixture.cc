@@ -1,0 +1,71 @@
+#include "tests/checkout/offline_fixture.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "api/credentials.h"
+#include "offline/api_gateway.h"
+
+namespace balcao::checkout::e2e {
+namespace {
+
+// A loopback port nothing listens on: connecting is refused at once (not sent).
+int ClosedPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+}  // namespace
+
+api::Client UnreachableClient(const std::string& credentials_path) {
+  auto config = api::LoadConfig(credentials_path);
+  EXPECT_TRUE(config.ok()) << config.status().ToString();
+  config->options.base_url = "http://127.0.0.1:" + std::to_string(ClosedPort());
+  config->options.retry.max_attempts = 1;
+  auto client = api::Client::Create(config->credentials, config->options);
+  EXPECT_TRUE(client.ok()) << client.status().ToString();
+  return *client;
+}
+
+void OfflineE2E::TearDown() {
+  outbox_.reset();
+  DriverE2E::TearDown();
+}
+
+void OfflineE2E::Restart(bool bank_reachable) {
+  outbox_.reset();
+  OpenDriver();
+  offline::OutboxPolicy policy;
+  policy.unknown_settle_ms = 0;  // the sandbox answers at once; nothing can still be running
+  policy.backoff_initial_ms = 20;
+  outbox_ = std::make_unique<offline::Outbox>(*store_, policy);
+  if (!bank_reachable) {
+    driver_ = std::make_unique<Driver>(
+        api::Bank(UnreachableClient(sandbox().credentials().credentials_path)), *journal_, clock_,
+        [this](const std::string& sale_id, const Effect& effect) { seen_.emplace_back(sale_id, effect); });
+  }
+  driver_->SetOutbox(outbox_.get());
+}
+
+offline::DrainerStats OfflineE2E::Drain() {
+  auto client = offline::DrainerClient(sandbox().credentials().credentials_path);
+  EXPECT_TRUE(client.ok()) << client.status().ToString();
+  offline::ApiGateway gateway(*client);
+  auto stats = offline::DrainNow(*outbox_, gateway, offline::DrainerOptions{}, /*wait=*/true,
+                                 std::chrono::steady_clock::now() + std::chrono::seconds(20));
+  EXPECT_TRUE(stats.ok()) << stats.status().ToString();
+  return stats.ok() ? *stats : offline::DrainerStats{};
+}
+
+}  // namespace balcao::checkout::e2e
