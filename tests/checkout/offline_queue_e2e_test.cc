@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checkout/driver.h"
+#include "checkout/intake.h"
 #include "printer/interpreter.h"
 #include "printer/profile.h"
 #include "printer/render.h"
@@ -32,14 +33,6 @@ const printer::Merchant kStore{"Padaria Balcão", "", "12345678000195", "Rua A, 
 
 class OfflineQueueE2E : public OfflineE2E {
  protected:
-  // What the bank says about an invoice, as an invoice event (the webhook intake's job).
-  InvoiceSeen AtBankNow(const std::string& invoice_id) {
-    auto reply = api().Get("/v2/invoice/" + invoice_id);
-    EXPECT_EQ(reply.status, 200) << reply.body;
-    InvoiceStatus status = InvoiceStatus::kCreated;
-    EXPECT_TRUE(ParseName(reply.json["invoice"]["status"].get<std::string>(), status));
-    return InvoiceSeen{invoice_id, status, reply.json["invoice"]["amount"].get<Cents>(), Now()};
-  }
   std::string InvoiceStatusAtBank(const std::string& sale_id) {
     Json listed = Listed("invoice", SaleTag(sale_id));
     return listed.size() == 1 ? listed[0]["status"].get<std::string>() : "count=" + std::to_string(listed.size());
@@ -146,9 +139,22 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   EXPECT_EQ(slip.qr_payloads[0], later->invoice.brcode);
   EXPECT_FALSE(later->invoice.brcode.empty());
 
-  // The payer pays; the invoice event closes the sale.
+  // The payer pays; the bank's invoice events (GET /v2/event, through the intake) close it.
+  auto hook = api().Post("/v2/webhook", {{"url", "http://127.0.0.1:9/balcao-webhook"}, {"subscriptions", {"invoice"}}});
+  ASSERT_EQ(hook.status, 200) << hook.body;
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", later->invoice.id}}).status, 200);
-  sale = Fed(first, AtBankNow(later->invoice.id));
+  api().Delete("/v2/webhook/" + hook.json["webhook"]["id"].get<std::string>());
+  auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+  ASSERT_TRUE(client.ok());
+  const api::Bank bank(*client);
+  Intake intake(*driver_, bank, clock_);
+  std::vector<api::BankEvent> events;
+  for (const auto& listed : bank.event().List(api::ListParams().Limit(200))) {
+    ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+    events.insert(events.begin(), *listed);  // the bank lists newest first
+  }
+  for (const api::BankEvent& event : events) ASSERT_TRUE(intake.Take(event).ok());
+  sale = *driver_->Get(first);
   ASSERT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateOf(sale);
   EXPECT_EQ(sale.collected(), 4590);
   EXPECT_EQ(journal_->Sale(first)->final_state, "Paid");
