@@ -53,6 +53,7 @@ class CrashE2E : public DriverE2E {
         if (!killed || k >= 40 || HasFatalFailure()) break;
       }
       points_.push_back(k - 1);
+      RecordProperty(drop ? "hook_points_with_drops" : "hook_points", k - 1);
     }
   }
 
