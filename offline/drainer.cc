@@ -109,7 +109,9 @@ StatusOr<OutboxItem> TrailStep(Outbox& outbox, const OutboxWork& work, const Sta
                     {{"key", r.key}, {"kind", r.kind}, {"attempt", i.attempts}, {"error", i.last_error}});
       break;
     case StepResult::kUnknown:
-      logging::Warn("drainer", "outcome unknown: will look up before any resend",
+      logging::Warn("drainer",
+                    r.lookup == LookupBy::kEntity ? "outcome unknown: will send again (idempotent)"
+                                                  : "outcome unknown: will look up before any resend",
                     {{"key", r.key}, {"kind", r.kind}, {"attempt", i.attempts}, {"error", i.last_error}});
       break;
     case StepResult::kFailed:
