@@ -42,7 +42,7 @@ AwaitingCard SessionReady(Out& o, const VerifyingSession& st, const SessionCreat
   return EnterSession(o, st.attempt, ev);
 }
 ChoosingMethod SessionFailed(Out& o, const CreatingSession&, const CallFailed& ev) {
-  return BackToChoice(o, Method::kCard, "card session not created: " + ev.message);
+  return BackToChoice(o, Method::kCard, NotDoneNotice("card session not created", ev));
 }
 VerifyingSession FindSession(Out& o, const CreatingSession& st, const CallFailed&) {
   o.Call(SessionLookup(o, st.attempt));
@@ -86,7 +86,7 @@ Voided AbandonSession(Out& o, const AwaitingCard& st, const Cancel& ev) {
 }
 
 AwaitingCard PurchaseNotMade(Out& o, const Charging& st, const CallFailed& ev) {
-  std::string notice = "card not charged: " + ev.message;
+  std::string notice = NotDoneNotice("card not charged", ev);
   o.Display(Screen::kEnterCard, notice, "", "", st.session.expires_at);
   return AwaitingCard{st.attempt, st.session, std::move(notice)};
 }

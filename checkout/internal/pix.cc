@@ -27,7 +27,7 @@ ShowingPix ShowBrcode(Out& o, const VerifyingBrcode& st, const BrcodeCreated& ev
   return EnterPix(o, st.attempt, ev);
 }
 ChoosingMethod BrcodeFailed(Out& o, const CreatingBrcode&, const CallFailed& ev) {
-  return BackToChoice(o, Method::kPix, "Pix code not created: " + ev.message);
+  return BackToChoice(o, Method::kPix, NotDoneNotice("Pix code not created", ev));
 }
 VerifyingBrcode FindBrcode(Out& o, const CreatingBrcode& st, const CallFailed&) {
   o.Call(BrcodeLookup(o, st.attempt));

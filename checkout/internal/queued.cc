@@ -17,14 +17,19 @@ constexpr const char* kQueuedInvoiceNotice =
 void PrintProvisionalReceipt(Out& o) {
   o.effects.emplace_back(Print{Slip::kProvisionalReceipt, o.sale.amount, o.sale.id, "", ""});
 }
-
-}  // namespace
-
 InvoiceQueued EnterInvoiceQueued(Out& o, int attempt, const Customer& customer, const Queued& ev) {
   PrintProvisionalReceipt(o);
   o.Display(Screen::kQueued, kQueuedInvoiceNotice);
   return InvoiceQueued{attempt, customer, ev.key, "", ""};
 }
+
+}  // namespace
+
+std::string NotDoneNotice(const std::string& what, const CallFailed& ev) {
+  if (ev.failure != Failure::kNotSent) return what + ": " + ev.message;
+  return what + ": the bank cannot be reached, and card and Pix need it now (an invoice can be queued)";
+}
+
 InvoiceQueued QueueInvoice(Out& o, const CreatingInvoice& st, const Queued& ev) {
   return EnterInvoiceQueued(o, st.attempt, st.customer, ev);
 }

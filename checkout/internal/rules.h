@@ -250,6 +250,9 @@ ShowingInvoice CancelFailed(Out&, const CancelingInvoice&, const CallFailed&);
 CancelingInvoice ResendCancel(Out&, const CancelingInvoice&, const TimerFired&);
 
 // ---- requests waiting in the outbox (checkout/internal/queued.cc) ----
+// The notice for a card or Pix create that did not happen: the bank's message, or, when the
+// request could not be sent, that these need the bank now (an invoice can be queued).
+std::string NotDoneNotice(const std::string& what, const CallFailed& ev);
 Verdict QueuedCreate(const Sale&, const auto& st, const Queued& ev) {
   return Require(ev.call == Call::kCreateInvoice && ev.attempt == st.attempt && !ev.key.empty(),
                  "not this attempt's invoice create in the outbox");

@@ -80,6 +80,8 @@ TEST_F(OfflineE2E, MonitorDrainerAndDriverQueueWhileOfflineAndDeliverWhenTheBank
   ASSERT_TRUE(driver_->Open(id, 2750, settings_).ok());
   Sale sale = Fed(id, ChooseMethod{Method::kCard, {}, Now()});
   ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(sale.state)) << StateOf(sale);
+  EXPECT_NE(std::get<ChoosingMethod>(sale.state).notice.find("card and Pix need it now"), std::string::npos)
+      << std::get<ChoosingMethod>(sale.state).notice;
   ASSERT_TRUE(WaitFor([&] { return !online.load(); })) << "the monitor never switched to offline";
   driver_->SetBankOnline(online);
   auto card = driver_->Feed(id, Retry{Now()});

@@ -1,0 +1,68 @@
+// SIGKILL at every point of a sale queued while offline: a forked child, told the box is
+// offline, opens a sale, chooses the invoice (queued in the outbox, with its journal event in
+// the same transaction) and then cancels it (noted until the invoice exists); it SIGKILLs
+// itself right after its k-th journal write or bank call. A restarted process, with the bank
+// back, resumes the sale, drains the outbox and finishes the cashier's intent. Whatever k:
+// the sale ends Voided, at most one invoice exists for it and, if one does, it is canceled;
+// no outbox row of the sale is left unsettled.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <string>
+
+#include "offline/store.h"
+#include "tests/checkout/offline_fixture.h"
+
+namespace balcao::checkout::e2e {
+namespace {
+
+TEST_F(OfflineE2E, SaleQueuedOfflineSurvivesSigkillAtEveryPoint) {
+  int k = 1;
+  int kills = 0;
+  for (;; ++k) {
+    SCOPED_TRACE("SIGKILL at hook point " + std::to_string(k));
+    const std::string id = NewSaleId();
+    outbox_.reset();
+    const bool killed = RunChildKilledAt(k, [&](Driver& d) {
+      auto store = offline::Store::Open(db_);  // the child's outbox: a second handle on the file
+      if (!store.ok()) return;
+      offline::Outbox outbox(**store);
+      d.SetOutbox(&outbox);
+      d.SetBankOnline(false);
+      if (!d.Open(id, 2100, settings_).ok()) return;
+      (void)d.Feed(id, ChooseMethod{Method::kInvoice, customer_, clock_.Now()});
+      (void)d.Feed(id, Cancel{"op-7", "customer left without buying", clock_.Now()});
+    });
+    kills += killed;
+    Restart(/*bank_reachable=*/true);
+    auto resumed = driver_->Resume(id);
+    if (!resumed.ok()) {  // killed before Start reached the journal
+      EXPECT_EQ(resumed.status().code(), StatusCode::kNotFound);
+      continue;
+    }
+    (void)Drain();
+    Sale sale = *driver_->Reconcile(id);
+    if (!std::holds_alternative<Voided>(sale.state) && !std::holds_alternative<InvoiceQueued>(sale.state)) {
+      // The cancel never reached the journal: the cashier asks again.
+      sale = Fed(id, Cancel{"op-7", "customer left without buying", Now()});
+    }
+    EXPECT_TRUE(std::holds_alternative<Voided>(sale.state)) << StateOf(sale);
+    const Json invoices = Listed("invoice", SaleTag(id));
+    ASSERT_LE(invoices.size(), 1u) << "never two invoices for one sale";
+    if (invoices.size() == 1) {
+      EXPECT_EQ(invoices[0]["status"].get<std::string>(), "canceled");
+    }
+    auto rows = outbox_->List(std::nullopt, 10, id);
+    ASSERT_TRUE(rows.ok());
+    for (const offline::OutboxItem& row : *rows) {
+      EXPECT_EQ(row.state, offline::OutboxState::kDone) << row.request.key;
+    }
+    if (!killed || k >= 20 || HasFatalFailure()) break;
+  }
+  std::cout << "[ killed   ] " << kills << " times, at every hook point of the flow\n";
+  EXPECT_EQ(kills, k - 1) << "the child dies at each point until the flow ends undisturbed";
+  EXPECT_GE(kills, 5) << "Start, ChooseMethod, the queueing, Queued, Cancel";
+}
+
+}  // namespace
+}  // namespace balcao::checkout::e2e
