@@ -5,7 +5,6 @@
 // receipt printed per sale as the terminal would (print queue, spooler, file printer),
 // the log written to the data dir, and no card number or security code left in any file
 // of the data dir (database, -wal, -shm, log, receipts; ASCII, hex text, packed BCD).
-#include <curl/curl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -26,26 +25,11 @@
 #include "printer/spooler.h"
 #include "printer/templates.h"
 #include "sandbox/sandbox.h"
+#include "tests/offline/sandbox_http.h"
 #include "tests/offline/test_util.h"
 
 namespace balcao::offline {
 namespace {
-
-long PostFaults(unsigned short port, const std::string& body) {
-  CURL* curl = curl_easy_init();
-  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/sandbox/faults";
-  curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(
-      curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
-  long status = 0;
-  if (curl_easy_perform(curl) == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return status;
-}
 
 const printer::Merchant kMerchant{"Padaria Balcao",     "Padaria Balcao Ltda", "12345678000195",
                                   "Rua das Flores, 10", "Sao Paulo - SP",      "T-01"};
@@ -156,8 +140,9 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
       logging::Warn("test", "careless: card " + number + " for " + sale_id);
     }
     // The bank commits the first two purchases of the round and the answers are lost.
-    ASSERT_EQ(PostFaults((*sandbox)->port(), R"({"POST /v2/merchant-session/{uuid}/purchase":)"
-                                             R"(["commit-then-drop-response","commit-then-drop-response"]})"),
+    ASSERT_EQ(testing::Simulation("POST", "http://127.0.0.1:" + std::to_string((*sandbox)->port()) + "/sandbox/faults",
+                                  R"({"POST /v2/merchant-session/{uuid}/purchase":)"
+                                  R"(["commit-then-drop-response","commit-then-drop-response"]})"),
               200);
     const std::int64_t now =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())

@@ -5,7 +5,6 @@
 // SIGKILLed at >= 200 random points and restarted. At the end every request exists
 // exactly once at the bank, the totals match to the cent, and the test prints
 // `lost=0 duplicated=0 kills=N`.
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -24,6 +23,7 @@
 #include "api/client.h"
 #include "offline/outbox.h"
 #include "sandbox/sandbox.h"
+#include "tests/offline/sandbox_http.h"
 #include "tests/offline/test_util.h"
 
 extern char** environ;
@@ -33,22 +33,7 @@ namespace {
 
 using nlohmann::json;
 
-// Unsigned request to the sandbox's simulation API.
-long Simulation(const std::string& method, const std::string& url, const std::string& body) {
-  CURL* curl = curl_easy_init();
-  curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
-  if (!body.empty()) curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(
-      curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
-  long status = 0;
-  if (curl_easy_perform(curl) == CURLE_OK) curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return status;
-}
+using testing::Simulation;
 
 // Every entity of a list route, following the cursor.
 std::vector<json> ListAll(const api::Client& client, const std::string& path) {
