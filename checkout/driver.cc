@@ -148,7 +148,7 @@ StatusOr<Sale> Driver::Feed(const std::string& sale_id, const Event& event) {
 
 StatusOr<Sale> Driver::Reconcile(const std::string& sale_id) {
   auto it = sales_.find(sale_id);
-  if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");
+  if (it == sales_.end()) return Resume(sale_id);  // which reconciles once it has the sale
   const std::string key = internal::WaitedKey(it->second.sale.state);
   if (!outbox_ || key.empty()) return it->second.sale;
   BALCAO_ASSIGN_OR_RETURN(offline::OutboxItem item, outbox_->GetByKey(key));

@@ -84,7 +84,8 @@ class Driver {
   // Feeds the sale the outcome of the outbox row it waits for, if the row has settled (done:
   // the bank's answer; refused or given up: CallFailed). Call it on the driver's thread after
   // Drainer::OnSettled reports a row of the sale (post it there: the drainer calls back on
-  // the io_context), or any time; Resume() calls it. Returns the sale, changed or not.
+  // the io_context), or any time; Resume() calls it, and a sale not open in this driver is
+  // resumed from its journal first. Returns the sale, changed or not.
   StatusOr<Sale> Reconcile(const std::string& sale_id);
 
   void SetCrashHookForTest(CrashHook hook) { crash_hook_ = std::move(hook); }

@@ -243,9 +243,8 @@ TEST_F(OfflineQueueE2E, CancelOfAQueuedInvoiceIsAppliedOnceTheInvoiceExists) {
   EXPECT_EQ(std::get<InvoiceQueued>(sale.state).cancel_operator, "op-7");
 
   Restart(/*bank_reachable=*/true);
-  ASSERT_TRUE(driver_->Resume(id).ok());
   EXPECT_EQ(Drain().done, 1);
-  sale = *driver_->Reconcile(id);
+  sale = *driver_->Reconcile(id);  // what OnSettled leads to: the sale is resumed, then reconciled
   ASSERT_TRUE(std::holds_alternative<Voided>(sale.state)) << StateOf(sale);
   EXPECT_EQ(InvoiceStatusAtBank(id), "canceled");
   EXPECT_TRUE(Prints(id, Slip::kInvoiceSlip).empty()) << "a canceled invoice is not printed";
