@@ -215,6 +215,15 @@ Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& c
           return CallFailed{Call::kLookup, Failure::kRejected, "no lookup for deposits by attempt", now};
         } else if constexpr (std::is_same_v<C, CancelInvoice>) {
           auto done = bank.invoice().Patch(c.invoice_id, CancelChange());
+          if (!done.ok() && Classify(done.status()) == Failure::kRejected) {
+            // A cancel re-sent after a lost answer or a crash meets an invoice already
+            // canceled (or paid, or expired meanwhile) and is refused: the invoice read back
+            // is the answer, so the sale ends as the bank has it, with the operator's reason.
+            auto read = bank.invoice().Get(c.invoice_id);
+            if (read.ok() && !IsOpen(std::get<InvoiceSeen>(InvoiceEvent(*read, now)).status)) {
+              return InvoiceEvent(*read, now);
+            }
+          }
           if (!done.ok()) return Failed(Call::kCancelInvoice, done.status(), now);
           return InvoiceEvent(*done, now);
         } else {  // ReduceAmount
