@@ -59,6 +59,17 @@ class CrashE2E : public DriverE2E {
 
   void CheckLikeUndisturbed(const Flow& flow, const Sale& sale) {
     const Script& s = flow.script;
+    if (s.cancel) {
+      const auto* voided = std::get_if<Voided>(&sale.state);
+      ASSERT_TRUE(voided) << StateOf(sale);
+      EXPECT_EQ(voided->operator_id, "op-7") << "the operator who canceled is recorded";
+      EXPECT_EQ(voided->reason, "customer changed their mind");
+      EXPECT_EQ(sale.collected(), 0);
+      ASSERT_EQ(AtBank(flow.resource, sale.id), 1u) << "one " << flow.resource << " per sale";
+      EXPECT_EQ(Listed(flow.resource, SaleTag(sale.id))[0]["status"], "canceled");
+      EXPECT_EQ(LedgerOf(SaleTag(sale.id)).credits, 0);
+      return;
+    }
     EXPECT_EQ(StateOf(sale), s.reverse == s.amount ? "Refunded" : "Paid");
     EXPECT_EQ(sale.collected(), s.amount - s.reverse);
     EXPECT_EQ(sale.late_outstanding(), 0);
@@ -98,6 +109,14 @@ TEST_F(CrashE2E, InvoiceSaleAndAmountLoweringSurviveSigkillAtEveryPoint) {
   KillEverywhere({{Method::kInvoice, 5000, 1500}, "invoice", {"POST /v2/invoice", "PATCH /v2/invoice/{id}"}});
   ASSERT_EQ(points_.size(), 2u);
   EXPECT_GE(points_[0], 10);
+}
+
+TEST_F(CrashE2E, InvoiceCancelSurvivesSigkillAtEveryPoint) {
+  Script cancel{Method::kInvoice, 2200};
+  cancel.cancel = true;
+  KillEverywhere({cancel, "invoice", {"POST /v2/invoice", "PATCH /v2/invoice/{id}"}});
+  ASSERT_EQ(points_.size(), 2u);
+  EXPECT_GE(points_[0], 6);
 }
 
 TEST_F(CrashE2E, CardSaleAndCancelSurviveSigkillAtEveryPoint) {

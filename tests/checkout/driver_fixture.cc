@@ -18,6 +18,9 @@ void Play(Driver& driver, const std::string& id, const Script& script, sandbox::
       (void)driver.Feed(id, ChooseMethod{script.method, script.customer, now});
     } else if (std::holds_alternative<AwaitingCard>(state)) {
       (void)driver.SubmitCard(id, card, FundingType::kCredit, 1);
+    } else if (script.cancel &&
+               (std::holds_alternative<ShowingPix>(state) || std::holds_alternative<ShowingInvoice>(state))) {
+      (void)driver.Feed(id, Cancel{"op-7", "customer changed their mind", now});
     } else if (const auto* pix = std::get_if<ShowingPix>(&state)) {
       payer.Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix->brcode.uuid}});  // refused once paid
       (void)driver.RunUntilSettled(id, now + 10 * kMicrosPerSecond);

@@ -57,7 +57,8 @@ class TestClock final : public Clock {
 struct Script {
   Method method = Method::kPix;
   Cents amount = 1000;
-  Cents reverse = 0;  // given back after payment by operator "op-7" (0: nothing)
+  Cents reverse = 0;    // given back after payment by operator "op-7" (0: nothing)
+  bool cancel = false;  // the cashier cancels (operator "op-7") instead of the customer paying
   Customer customer{"Maria da Silva", "337.451.076-08"};
   std::string card = "4242424242424242";
 };
