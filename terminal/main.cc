@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/log.h"
 #include "terminal/command.h"
 
 namespace balcao::terminal {
@@ -25,7 +26,10 @@ int PrintHelp(FILE* out) {
                BALCAO_VERSION);
   for (const auto& [name, cmd] : CommandRegistry())
     std::fprintf(out, "  %-18s %s\n", name.c_str(), cmd.summary.c_str());
-  std::fprintf(out, "\n`balcao <command> --help` describes a command's options.\n");
+  std::fprintf(out,
+               "\nGlobal options, before the command: --log-file PATH (append the operator log there;\n"
+               "default stderr, or $BALCAO_LOG_FILE), --log-level debug|info|warn|error ($BALCAO_LOG_LEVEL).\n"
+               "`balcao <command> --help` describes a command's options.\n");
   return 0;
 }
 
@@ -34,11 +38,30 @@ int PrintHelp(FILE* out) {
 
 int main(int argc, char** argv) {
   using balcao::terminal::CommandRegistry;
-  if (argc < 2) {
+  int first = 1;  // global options come before the command
+  for (; first + 1 < argc; first += 2) {
+    const std::string option = argv[first];
+    if (option == "--log-file") {
+      if (auto set = balcao::logging::SetLogFile(argv[first + 1]); !set.ok()) {
+        std::fprintf(stderr, "balcao: --log-file: %s\n", set.message().c_str());
+        return 2;
+      }
+    } else if (option == "--log-level") {
+      auto level = balcao::logging::ParseLevel(argv[first + 1]);
+      if (!level.ok()) {
+        std::fprintf(stderr, "balcao: --log-level: %s\n", level.status().message().c_str());
+        return 2;
+      }
+      balcao::logging::SetMinLevel(*level);
+    } else {
+      break;
+    }
+  }
+  if (first >= argc) {
     balcao::terminal::PrintHelp(stderr);
     return 2;
   }
-  const std::string name = argv[1];
+  const std::string name = argv[first];
   if (name == "help" || name == "--help" || name == "-h") return balcao::terminal::PrintHelp(stdout);
   if (name == "--version") {
     std::printf("balcao %s\n", BALCAO_VERSION);
@@ -50,7 +73,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    return it->second.run(std::vector<std::string>(argv + 2, argv + argc));
+    return it->second.run(std::vector<std::string>(argv + first + 1, argv + argc));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "balcao %s: %s\n", name.c_str(), e.what());
     return 2;

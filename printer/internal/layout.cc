@@ -1,8 +1,10 @@
 #include "printer/internal/layout.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
+#include "common/card_digits.h"
 #include "printer/format.h"
 #include "printer/internal/canvas.h"
 #include "printer/internal/codepage.h"
@@ -227,21 +229,6 @@ class Layouter {
   std::vector<LaidLine> lines_;
 };
 
-bool Luhn(const std::u32string& digits) {
-  int sum = 0;
-  bool dbl = false;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    int d = static_cast<int>(*it - U'0');
-    if (dbl) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    dbl = !dbl;
-  }
-  return sum % 10 == 0;
-}
-
 bool IsDigit(char32_t c) { return c >= U'0' && c <= U'9'; }
 bool IsSeparator(char32_t c) { return c == U' ' || c == U'-' || c == U'.'; }
 
@@ -279,7 +266,7 @@ std::u32string MaskCardNumbers(const std::u32string& text) {
       for (size_t h = g; h < groups.size(); ++h) {
         digits.append(text, groups[h].begin, groups[h].end - groups[h].begin);
         if (digits.size() > 19) break;
-        if (digits.size() >= 13 && Luhn(digits)) {
+        if (digits.size() >= 13 && PassesLuhn(std::string(digits.begin(), digits.end()))) {
           match = h;
           break;
         }

@@ -1,0 +1,59 @@
+// The executable's global options: --log-file sends the operator log to a file (mode
+// 0600) and --log-level filters it; bad values are refused naming the option.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+CliRun Balcao(const std::string& args, const std::filesystem::path& dir) {
+  const std::string out = (dir / "out.txt").string();
+  const int status = std::system((std::string(BALCAO_CLI) + " " + args + " > " + out + " 2>&1").c_str());
+  std::ifstream in(out);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+class GlobalOptions : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("balcao-global-options-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+};
+
+TEST_F(GlobalOptions, BadValuesAreRefusedNamingTheOption) {
+  CliRun level = Balcao("--log-level loud help", dir_);
+  EXPECT_EQ(level.exit_code, 2);
+  EXPECT_NE(level.output.find("--log-level"), std::string::npos) << level.output;
+  CliRun file = Balcao("--log-file " + (dir_ / "missing-dir" / "x.log").string() + " help", dir_);
+  EXPECT_EQ(file.exit_code, 2);
+  EXPECT_NE(file.output.find("--log-file"), std::string::npos) << file.output;
+}
+
+TEST_F(GlobalOptions, TheLogFileIsCreatedPrivateAndTheCommandStillRuns) {
+  const auto log = dir_ / "balcao.log";
+  CliRun run = Balcao("--log-file " + log.string() + " --log-level debug help", dir_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("usage: balcao <command>"), std::string::npos) << run.output;
+  struct stat st {};
+  ASSERT_EQ(::stat(log.c_str(), &st), 0) << run.output;
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+}  // namespace
