@@ -5,8 +5,8 @@
 namespace balcao::printer {
 
 const std::vector<std::string>& SampleKinds() {
-  static const std::vector<std::string> kinds = {"card",    "pix",     "pix-paid", "invoice", "refund",
-                                                 "offline", "summary", "qr",       "test"};
+  static const std::vector<std::string> kinds = {"card",    "pix",      "pix-paid", "invoice", "refund",
+                                                 "offline", "declined", "summary",  "qr",      "test"};
   return kinds;
 }
 
@@ -47,6 +47,10 @@ StatusOr<Document> SampleDocument(const std::string& kind, const SampleInputs& i
   if (kind == "offline") {
     return OfflineProvisionalReceipt({m, in.at, 2990, "card", "V0042", in.card_number, "ELO"}, options);
   }
+  if (kind == "declined") {
+    return ForwardedDeclineNotice({m, in.at, 2990, "V0042", in.card_number, "ELO", "51 insufficient funds", false},
+                                  options);
+  }
   if (kind == "summary") {
     return DaySummaryReceipt(
         {m,
@@ -69,8 +73,9 @@ StatusOr<Document> SampleDocument(const std::string& kind, const SampleInputs& i
                          options);
   }
   if (kind == "test") return TestPage("sample", "", options);
-  return InvalidArgumentError("sample kind '" + kind +
-                              "' is not one of card, pix, pix-paid, invoice, refund, offline, summary, qr, test");
+  return InvalidArgumentError(
+      "sample kind '" + kind +
+      "' is not one of card, pix, pix-paid, invoice, refund, offline, declined, summary, qr, test");
 }
 
 }  // namespace balcao::printer

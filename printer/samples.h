@@ -24,7 +24,7 @@ struct SampleInputs {
                        "São Paulo - SP",   "BALCAO-01"};
 };
 
-// "card", "pix", "pix-paid", "invoice", "refund", "offline", "summary", "qr" (a 3-D Secure
+// "card", "pix", "pix-paid", "invoice", "refund", "offline", "declined", "summary", "qr" (a 3-D Secure
 // challenge link) and "test".
 const std::vector<std::string>& SampleKinds();
 StatusOr<Document> SampleDocument(const std::string& kind, const SampleInputs& inputs = {});

@@ -215,6 +215,23 @@ Document OfflineProvisionalReceipt(const OfflineSale& s, const ReceiptOptions& o
   return b.Finish();
 }
 
+Document ForwardedDeclineNotice(const ForwardedDecline& d, const ReceiptOptions& options) {
+  Builder b(options);
+  b.Header(d.merchant);
+  b.Title(b.T({"VENDA NÃO AUTORIZADA", "SALE NOT AUTHORIZED"}));
+  b.doc().Text(d.declined_locally ? b.T({"Recusada no terminal depois que o cliente saiu: cobrar de outra forma.",
+                                         "Declined by the terminal after the customer left: collect another way."})
+                                  : b.T({"Recusada pelo banco depois que o cliente saiu: cobrar de outra forma.",
+                                         "Declined by the bank after the customer left: collect another way."}));
+  b.Terminal(d.merchant, d.at);
+  CardLines(b, d.network, d.card_number);
+  b.Field({"Venda", "Sale"}, d.sale_id);
+  if (!d.reason.empty()) b.Field({"Motivo", "Reason"}, d.reason);
+  b.Total({"NÃO RECEBIDO", "NOT RECEIVED"}, d.amount_cents);
+  if (!d.sale_id.empty()) b.doc().Barcode(d.sale_id);
+  return b.Finish();
+}
+
 Document DaySummaryReceipt(const DaySummary& s, const ReceiptOptions& options) {
   Builder b(options);
   b.Header(s.merchant);

@@ -1,5 +1,6 @@
 // Receipt templates: the standard Brazilian layouts (card sale copies, Pix charge and
-// paid, invoice, refund/reversal, offline provisional receipt, end-of-day summary, QR slip)
+// paid, invoice, refund/reversal, offline provisional receipt, store-and-forward decline
+// notice, end-of-day summary, QR slip)
 // built as Documents from plain data. Pure: no I/O, no clock (times come in the data).
 // Never printed: security code, expiry, full card number (MaskPan keeps at most 6+4), and
 // the layout masks any Luhn-valid 13-19 digit run that reaches a text field by mistake.
@@ -107,6 +108,21 @@ struct OfflineSale {
   std::string network;      // optional
 };
 Document OfflineProvisionalReceipt(const OfflineSale& sale, const ReceiptOptions& options = {});
+
+// A store-and-forward card sale the bank declined (or that was declined locally, e.g. too
+// old) after the customer left with a provisional receipt: the merchant must collect
+// the amount another way. Printed for the merchant when the outcome is reported.
+struct ForwardedDecline {
+  Merchant merchant;
+  UnixMicros at = 0;  // when the decision was known
+  std::int64_t amount_cents = 0;
+  std::string sale_id;
+  std::string card_number;  // anything: masked to 6+4 at most
+  std::string network;      // optional
+  std::string reason;       // the bank's code or the local rule
+  bool declined_locally = false;
+};
+Document ForwardedDeclineNotice(const ForwardedDecline& decline, const ReceiptOptions& options = {});
 
 struct MethodTotal {
   std::string method;  // "credit", "debit", "pix", "invoice", ...

@@ -39,21 +39,10 @@ std::int64_t NowMs() {
       .count();
 }
 
-// The notice for a sale the bank declined (or that was declined locally) after the
-// customer left with a provisional receipt: the merchant must collect another way.
+// The merchant's notice for a sale declined after the customer left.
 printer::Document DeclinedNotice(const CardOutcome& o) {
-  using printer::Align;
-  printer::Document d;
-  d.Text(kMerchant.name, printer::kLarge, Align::kCenter).Rule();
-  d.Text("VENDA NAO AUTORIZADA", printer::kBold, Align::kCenter);
-  d.Text("Recusada depois que o cliente saiu: cobrar de outra forma", {}, Align::kCenter).Feed();
-  d.Columns("Venda", o.sale_id)
-      .Columns("Cartao", printer::MaskPan(o.masked_pan).str())
-      .Columns("Data/hora", printer::FormatLocalDateTime(o.decided_at_ms * 1000))
-      .Columns("Motivo", o.reason);
-  d.Rule().Columns(printer::Span{"NAO RECEBIDO", printer::kTall},
-                   printer::Span{printer::FormatBrl(o.amount), printer::kTall});
-  return d.Rule().Feed().Cut();
+  return printer::ForwardedDeclineNotice({kMerchant, o.decided_at_ms * 1000, o.amount, o.sale_id, o.masked_pan, "",
+                                          o.reason, o.outcome == CardOutcomeKind::kExpired});
 }
 
 // The box's receipt printer as the terminal drives it: each receipt is rendered to
@@ -176,7 +165,7 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
   // Both kinds of receipt reached the paper, masked.
   const std::string text = testing::ReadBytes(box + "/receipts.txt");
   EXPECT_NE(text.find("424242******4242"), std::string::npos);
-  EXPECT_NE(text.find("VENDA NAO AUTORIZADA"), std::string::npos);
+  EXPECT_NE(text.find("VENDA NÃO AUTORIZADA"), std::string::npos);
   EXPECT_NE(testing::ReadBytes(box + "/receipts.escpos").find("******"), std::string::npos);
   // The operator's trail: one outcome record per sale, and the careless lines masked.
   const std::string trail = testing::ReadBytes(box + "/balcao.log");
