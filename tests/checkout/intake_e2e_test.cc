@@ -175,6 +175,36 @@ TEST_F(IntakeE2E, EventsOfNoSaleOnThisBoxAreIgnored) {
   EXPECT_TRUE(reasons.count("sale")) << "sale not-on-this-box has no journal here";
 }
 
+// The invoice's create answer is lost and the lookup fails, so the sale does not know its
+// invoice yet when the customer pays it: the events are "not yet" (the webhook answers an
+// error, the bank delivers again); once the lookup found the invoice, the same events pay it.
+TEST_F(IntakeE2E, EventsBeforeTheLookupCaughtUpAreTakenOnRedelivery) {
+  Fault("POST /v2/invoice");
+  ASSERT_EQ(api().Sim("/sandbox/faults", {{"GET /v2/invoice", {"http-500", "http-500", "http-500"}}}).status, 200);
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 3100, settings_).ok());
+  Sale verifying = Fed(id, ChooseMethod{Method::kInvoice, {"Maria da Silva", "337.451.076-08"}, Now()});
+  ASSERT_TRUE(std::holds_alternative<VerifyingInvoice>(verifying.state)) << StateOf(verifying);
+  const Json invoices = Listed("invoice", SaleTag(id));
+  ASSERT_EQ(invoices.size(), 1u);
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoices[0]["id"]}}).status, 200);
+  const std::vector<api::Event> events = Delivered();
+  ASSERT_FALSE(events.empty());
+  for (const api::Event& event : events) {
+    auto taken = intake_->Take(event);
+    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    EXPECT_EQ(taken->outcome, IntakeOutcome::kNotYet) << "the sale cannot know this invoice yet";
+    EXPECT_EQ(taken->sale_id, id);
+  }
+  Sale showing = RunUntil(id, [](const Sale& s) { return !std::holds_alternative<VerifyingInvoice>(s.state); });
+  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(showing.state)) << StateOf(showing);
+  EXPECT_GE(TakeAll(events, id), 1);  // the bank's next delivery
+  Sale paid = *driver_->Get(id);
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
+  EXPECT_EQ(paid.collected(), 3100);
+  EXPECT_EQ(AtBank("invoice", id), 1u);
+}
+
 // A card purchase is approved, confirmed by the bank 30 s (sandbox time) later, and the
 // sale learns it from the event; then it is reversed partly, then fully (PATCH reversed).
 TEST_F(IntakeE2E, ConfirmedPurchaseReversedPartlyThenFully) {
