@@ -3,32 +3,10 @@
 #include <cctype>
 #include <cstdio>
 
+#include "common/money.h"
+
 namespace balcao::printer {
 namespace {
-
-std::string GroupThousands(std::int64_t whole, char sep) {
-  std::string digits = std::to_string(whole);
-  std::string out;
-  const int n = static_cast<int>(digits.size());
-  for (int i = 0; i < n; ++i) {
-    if (i > 0 && (n - i) % 3 == 0) out.push_back(sep);
-    out.push_back(digits[i]);
-  }
-  return out;
-}
-
-std::string FormatFixed2(std::int64_t hundredths, Language lang, bool group) {
-  const bool negative = hundredths < 0;
-  // Work on the magnitude as unsigned so INT64_MIN does not overflow.
-  const std::uint64_t mag = negative ? 0 - static_cast<std::uint64_t>(hundredths) : hundredths;
-  const char thousands = lang == Language::kPtBr ? '.' : ',';
-  const char decimal = lang == Language::kPtBr ? ',' : '.';
-  std::string whole =
-      group ? GroupThousands(static_cast<std::int64_t>(mag / 100), thousands) : std::to_string(mag / 100);
-  char cents[4];
-  std::snprintf(cents, sizeof cents, "%02u", static_cast<unsigned>(mag % 100));
-  return std::string(negative ? "-" : "") + whole + decimal + cents;
-}
 
 struct LocalTime {
   int year;
@@ -56,14 +34,10 @@ LocalTime ToBrasilia(UnixMicros t) {
 
 }  // namespace
 
-std::string FormatBrl(std::int64_t cents, Language lang) {
-  std::string number = FormatFixed2(cents, lang, true);
-  if (number[0] == '-') return "-R$ " + number.substr(1);
-  return "R$ " + number;
-}
+std::string FormatBrl(std::int64_t cents, Language lang) { return balcao::FormatBrl(cents, lang == Language::kPtBr); }
 
 std::string FormatPercent(std::int64_t basis_points, Language lang) {
-  return FormatFixed2(basis_points, lang, false) + "%";
+  return FormatHundredths(basis_points, lang == Language::kPtBr, false) + "%";
 }
 
 std::string FormatLocalDate(UnixMicros t, Language lang) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/money.h"
 #include "common/time.h"
 #include "offline/drainer.h"
 #include "offline/outbox.h"
@@ -72,12 +73,7 @@ bool ParseArgs(const std::vector<std::string>& raw, Args& out, std::string& erro
   return true;
 }
 
-std::string Money(std::int64_t cents) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "R$ %lld.%02lld", static_cast<long long>(cents / 100),
-                static_cast<long long>(std::llabs(cents % 100)));
-  return buf;
-}
+std::string Money(std::int64_t cents) { return FormatBrl(cents); }
 
 std::string Age(std::int64_t ms) {
   const std::int64_t s = ms / 1000;

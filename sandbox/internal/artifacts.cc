@@ -133,17 +133,4 @@ std::pair<std::string, std::string> ParseSandboxBrCode(const std::string& brcode
   return {rest.substr(0, slash), rest.substr(slash + 1)};
 }
 
-std::string Money(std::int64_t cents) {
-  const bool negative = cents < 0;
-  std::uint64_t v = negative ? static_cast<std::uint64_t>(-cents) : static_cast<std::uint64_t>(cents);
-  std::string units = std::to_string(v / 100), grouped;
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    if (i && (units.size() - i) % 3 == 0) grouped += '.';
-    grouped += units[i];
-  }
-  char frac[4];
-  std::snprintf(frac, sizeof frac, "%02u", static_cast<unsigned>(v % 100));
-  return std::string(negative ? "-" : "") + "R$ " + grouped + "," + frac;
-}
-
 }  // namespace balcao::sandbox::internal

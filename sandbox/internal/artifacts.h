@@ -20,7 +20,5 @@ File TextPdf(const std::string& title, const std::vector<std::string>& lines);
 std::string SandboxBrCode(Context& ctx, const std::string& kind, const std::string& key, std::int64_t amount);
 // The (kind, key) of a BR Code this sandbox issued; empty kind when it is not one.
 std::pair<std::string, std::string> ParseSandboxBrCode(const std::string& brcode);
-// "R$ 1.234,56"
-std::string Money(std::int64_t cents);
 
 }  // namespace balcao::sandbox::internal

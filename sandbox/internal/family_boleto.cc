@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "api/formats/boleto.h"
+#include "common/money.h"
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
@@ -292,7 +293,7 @@ File BoletoPdf(Context&, const Entity& e, std::string_view, const Query& query, 
       "Bank 462  " + d["line"].get<std::string>(),
       "Receiver: " + d["receiverName"].get<std::string>() + " " + d["receiverTaxId"].get<std::string>(),
       "Payer: " + d["name"].get<std::string>() + " (" + d["taxId"].get<std::string>() + ")",
-      "Amount: " + Money(d["amount"].get<std::int64_t>()) + "   Due: " + d["due"].get<std::string>().substr(0, 10),
+      "Amount: " + FormatBrl(d["amount"].get<std::int64_t>()) + "   Due: " + d["due"].get<std::string>().substr(0, 10),
       "Our number: " + d["ourNumber"].get<std::string>() + "   Status: " + e.status(),
       "Fine: " + std::to_string(d["fine"].get<double>()).substr(0, 4) +
           "%   Interest: " + std::to_string(d["interest"].get<double>()).substr(0, 4) + "% a month"};
@@ -302,7 +303,7 @@ File BoletoPdf(Context&, const Entity& e, std::string_view, const Query& query, 
                     d["stateCode"].get<std::string>() + ", " + d["zipCode"].get<std::string>());
   for (const auto& desc : d["descriptions"]) {
     lines.push_back(desc["text"].get<std::string>() +
-                    (desc.contains("amount") ? "  " + Money(desc["amount"].get<std::int64_t>()) : std::string()));
+                    (desc.contains("amount") ? "  " + FormatBrl(desc["amount"].get<std::int64_t>()) : std::string()));
     if (layout == "booklet") break;
   }
   lines.push_back("Bar code: " + d["barCode"].get<std::string>());

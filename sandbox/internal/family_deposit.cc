@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/formats/end_to_end_id.h"
+#include "common/money.h"
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/payer.h"
@@ -115,8 +116,8 @@ File DepositFile(Context&, const Entity& log, std::string_view, const Query&, Pr
   return TextPdf("Deposit reversal receipt",
                  {"Log: " + log.id, "Deposit: " + d.value("id", ""),
                   "Payer: " + d.value("name", "") + " (" + d.value("taxId", "") + ")",
-                  "Reversed: " + Money(log.doc.value("reversedAmount", 0)),
-                  "Remaining amount: " + Money(d.value("amount", 0)), "Date: " + log.doc.value("created", "")});
+                  "Reversed: " + FormatBrl(log.doc.value("reversedAmount", 0)),
+                  "Remaining amount: " + FormatBrl(d.value("amount", 0)), "Date: " + log.doc.value("created", "")});
 }
 
 Json SimulateDeposit(Context& ctx, const Json& body, Problems& problems) {

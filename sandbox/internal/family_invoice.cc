@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/money.h"
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/payer.h"
@@ -240,14 +241,14 @@ File InvoiceFile(Context& ctx, const Entity& e, std::string_view what, const Que
     const Json& inv = e.doc["invoice"];
     return TextPdf("Invoice reversal receipt",
                    {"Log: " + e.id, "Invoice: " + inv.value("id", ""), "Payer: " + inv.value("name", ""),
-                    "Reversed: " + Money(e.doc.value("reversedAmount", 0)),
-                    "Remaining amount: " + Money(inv.value("amount", 0)), "Date: " + e.doc.value("created", "")});
+                    "Reversed: " + FormatBrl(e.doc.value("reversedAmount", 0)),
+                    "Remaining amount: " + FormatBrl(inv.value("amount", 0)), "Date: " + e.doc.value("created", "")});
   }
   (void)ctx;
   std::vector<std::string> lines = {
       "Invoice " + e.id,
       "Payer: " + e.doc["name"].get<std::string>() + " (" + e.doc["taxId"].get<std::string>() + ")",
-      "Amount: " + Money(e.doc["amount"].get<std::int64_t>()),
+      "Amount: " + FormatBrl(e.doc["amount"].get<std::int64_t>()),
       "Due: " + e.doc["due"].get<std::string>(),
       "Status: " + e.status(),
       "Pix copy and paste:",

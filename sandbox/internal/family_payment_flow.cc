@@ -1,6 +1,7 @@
 // The shared payment life cycle (payment_flow.h) and its simulation action
 // POST /sandbox/payment/fail {"resource", "id"}: the receiving side rejects a payment that
 // is processing, which fails it and refunds the debit.
+#include "common/money.h"
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/payment_flow.h"
@@ -61,8 +62,8 @@ File Receipt(const FlowSpec& spec, const Entity& e, Problems& problems) {
     return {};
   }
   std::vector<std::string> lines = {spec.label + " " + e.id,
-                                    "Amount: " + Money(e.doc["amount"].get<std::int64_t>()),
-                                    "Fee: " + Money(e.doc["fee"].get<std::int64_t>()),
+                                    "Amount: " + FormatBrl(e.doc["amount"].get<std::int64_t>()),
+                                    "Fee: " + FormatBrl(e.doc["fee"].get<std::int64_t>()),
                                     "Status: " + s,
                                     "Scheduled: " + e.doc.value("scheduled", ""),
                                     "Created: " + e.doc.value("created", "")};
