@@ -75,6 +75,21 @@ StatusOr<IntakeResult> Intake::Take(const api::Event& event) {
   return Ignored("subscription " + subscription + " is not followed by the checkout");
 }
 
+StatusOr<int> Intake::CatchUp(int limit) {
+  BALCAO_ASSIGN_OR_RETURN(auto page,
+                          bank_.event().ListPage(api::ListParams().Filter("isDelivered", "false").Limit(limit)));
+  int applied = 0;
+  for (auto event = page.items.rbegin(); event != page.items.rend(); ++event) {  // listed newest first
+    BALCAO_ASSIGN_OR_RETURN(IntakeResult taken, Take(*event));
+    if (taken.outcome == IntakeOutcome::kNotYet) continue;  // read again next time
+    applied += taken.outcome == IntakeOutcome::kApplied;
+    api::BankEvent delivered;
+    delivered.is_delivered = true;
+    BALCAO_RETURN_IF_ERROR(bank_.event().Patch(event->id.value_or(""), delivered).status());
+  }
+  return applied;
+}
+
 StatusOr<std::string> Intake::SaleOfBrcode(const std::string& uuid) {
   if (auto known = brcode_sales_.find(uuid); known != brcode_sales_.end()) return known->second;
   BALCAO_ASSIGN_OR_RETURN(auto page, bank_.dynamic_brcode().ListPage(api::ListParams().Filter("uuids", uuid).Limit(1)));

@@ -51,6 +51,11 @@ class Intake {
   StatusOr<IntakeResult> Take(const api::Event& event);
   // The same for an element of GET /v2/event (api::Bank::event()).
   StatusOr<IntakeResult> Take(const api::BankEvent& event);
+  // The catch-up for when webhooks do not arrive (run at start and now and then): reads the
+  // bank's events not yet marked delivered (GET /v2/event?isDelivered=false, up to `limit`),
+  // takes them oldest first, and marks the applied and ignored ones delivered (PATCH) so they
+  // are not read again. Returns how many were applied.
+  StatusOr<int> CatchUp(int limit = 100);
 
  private:
   StatusOr<std::string> SaleOfBrcode(const std::string& uuid);
