@@ -43,11 +43,13 @@ class CrashE2E : public DriverE2E {
         const std::string id = NewSaleId();
         const bool killed = RunChildKilledAt(k, [&](Driver& d) {
           sandbox::testing::Client payer(api().base, api().access_id, api().key);  // curl is not fork-safe
-          if (d.Open(id, flow.script.amount, settings_).ok()) e2e::Play(d, id, flow.script, payer, clock_);
+          Intake intake(d, Bank(), clock_);
+          if (d.Open(id, flow.script.amount, settings_).ok()) e2e::Play(d, id, flow.script, payer, clock_, &intake);
         });
         auto resumed = driver_->Resume(id);
         ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
-        e2e::Play(*driver_, id, flow.script, api(), clock_);
+        Intake intake(*driver_, Bank(), clock_);
+        e2e::Play(*driver_, id, flow.script, api(), clock_, &intake);
         CheckLikeUndisturbed(flow, *driver_->Get(id));
         api().Raw("DELETE", "/sandbox/faults");
         if (!killed || k >= 40 || HasFatalFailure()) break;
@@ -91,9 +93,15 @@ class CrashE2E : public DriverE2E {
     EXPECT_EQ(ledger.net, sale.collected()) << "ledger: paid minus reversals";
     // An approved card purchase is credited only at confirmation (30 s of sandbox time
     // later); canceled before that, it never touches the ledger.
-    const bool credited = s.method != Method::kCard;
+    const bool credited = s.method != Method::kCard || s.await_confirmation;
     EXPECT_EQ(ledger.credits, credited ? 1 : 0);
     EXPECT_EQ(ledger.debits, credited && s.reverse > 0 ? 1 : 0) << "the reversal applied once";
+  }
+
+  api::Bank Bank() {
+    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return api::Bank(*client);
   }
 
   std::vector<int> points_;
@@ -117,6 +125,21 @@ TEST_F(CrashE2E, InvoiceCancelSurvivesSigkillAtEveryPoint) {
   KillEverywhere({cancel, "invoice", {"POST /v2/invoice", "PATCH /v2/invoice/{id}"}});
   ASSERT_EQ(points_.size(), 2u);
   EXPECT_GE(points_[0], 6);
+}
+
+TEST_F(CrashE2E, ConfirmedCardReversalSurvivesSigkillAtEveryPoint) {
+  // The confirmation comes as a bank event, which exists only for a subscribed webhook.
+  auto hook = api().Post("/v2/webhook",
+                         {{"url", "http://127.0.0.1:9/balcao-webhook"}, {"subscriptions", {"merchant-purchase"}}});
+  ASSERT_EQ(hook.status, 200) << hook.body;
+  Script reversal{Method::kCard, 6000, 2500};
+  reversal.await_confirmation = true;
+  KillEverywhere({reversal,
+                  "merchant-purchase",
+                  {"POST /v2/merchant-session/{uuid}/purchase", "PATCH /v2/merchant-purchase/{id}"}});
+  api().Delete("/v2/webhook/" + hook.json["webhook"]["id"].get<std::string>());
+  ASSERT_EQ(points_.size(), 2u);
+  EXPECT_GE(points_[0], 11);
 }
 
 TEST_F(CrashE2E, CardSaleAndCancelSurviveSigkillAtEveryPoint) {

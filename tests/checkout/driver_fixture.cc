@@ -7,7 +7,7 @@ namespace balcao::checkout::e2e {
 std::string StateOf(const Sale& sale) { return StateName(static_cast<int>(sale.state.index())); }
 
 void Play(Driver& driver, const std::string& id, const Script& script, sandbox::testing::Client& payer,
-          const Clock& clock) {
+          const Clock& clock, Intake* intake) {
   const CardData card{script.card, "123", "2035-01", "MARIA SILVA"};
   for (int step = 0; step < 80 && !driver.crashed(); ++step) {
     auto sale = driver.Get(id);
@@ -27,8 +27,13 @@ void Play(Driver& driver, const std::string& id, const Script& script, sandbox::
     } else if (const auto* invoice = std::get_if<ShowingInvoice>(&state)) {
       payer.Sim("/sandbox/invoice/pay", {{"id", invoice->invoice.id}});  // refused once paid
       (void)driver.RunUntilSettled(id, now + 10 * kMicrosPerSecond);
-    } else if (std::holds_alternative<Paid>(state)) {
+    } else if (const auto* paid = std::get_if<Paid>(&state)) {
       if (script.reverse == 0 || sale->collected() != script.amount) return;
+      if (script.await_confirmation && intake && !paid->payment.confirmed) {
+        payer.Sim("/sandbox/clock", {{"advance", 31}});  // the bank confirms approved purchases
+        (void)intake->CatchUp();
+        continue;
+      }
       (void)driver.Feed(id, Reverse{script.reverse, "op-7", "customer returned the goods", now});
     } else if (std::holds_alternative<Refunded>(state) || std::holds_alternative<Voided>(state)) {
       return;

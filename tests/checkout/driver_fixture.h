@@ -22,6 +22,7 @@
 
 #include "api/bank.h"
 #include "checkout/driver.h"
+#include "checkout/intake.h"
 #include "offline/journal.h"
 #include "offline/store.h"
 #include "tests/sandbox/sandbox_client.h"
@@ -61,11 +62,15 @@ struct Script {
   bool cancel = false;  // the cashier cancels (operator "op-7") instead of the customer paying
   Customer customer{"Maria da Silva", "337.451.076-08"};
   std::string card = "4242424242424242";
+  // Card: before reversing, let the bank confirm the purchase (sandbox clock +31 s) and learn
+  // it from the bank's events (Intake::CatchUp), so the reversal is a PATCH reversed.
+  bool await_confirmation = false;
 };
 // Plays `script` on sale `id` until it is over (Paid as scripted, Refunded, Voided) or the
-// driver crashed; `payer` pays QR codes and invoices through the simulation API.
+// driver crashed; `payer` pays QR codes and invoices through the simulation API; `intake`
+// (over the same driver) is needed for await_confirmation.
 void Play(Driver& driver, const std::string& id, const Script& script, sandbox::testing::Client& payer,
-          const Clock& clock);
+          const Clock& clock, Intake* intake = nullptr);
 
 class DriverE2E : public sandbox::testing::SandboxTest {
  protected:
