@@ -2,9 +2,7 @@
 // bank configured in the environment / credentials.json, or, when none is configured, an
 // embedded sandbox started in-process, where --autopay makes the simulated payer pay.
 // Exit: 0 paid, 3 declined/expired/canceled, 2 errors (1 for bad arguments).
-#include <curl/curl.h>
-#include <qrencode.h>
-
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -22,6 +20,7 @@
 #include "offline/store.h"
 #include "sandbox/sandbox.h"
 #include "terminal/command.h"
+#include "terminal/internal/console.h"
 
 namespace balcao::terminal {
 namespace {
@@ -43,47 +42,35 @@ struct Args {
   int timeout_s = 120;
 };
 
-// Draws `text` as a QR with Unicode half blocks (two modules per character row).
-void DrawQr(const std::string& text) {
-  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1),
-                                                     &QRcode_free);
-  if (!qr) return;
-  const int w = qr->width, quiet = 2;
-  auto dark = [&](int x, int y) { return x >= 0 && y >= 0 && x < w && y < w && (qr->data[y * w + x] & 1); };
-  for (int y = -quiet; y < w + quiet; y += 2) {
-    std::string line;
-    for (int x = -quiet; x < w + quiet; ++x) {
-      const bool top = dark(x, y), bottom = dark(x, y + 1);
-      line += top && bottom ? " " : top ? "\u2584" : bottom ? "\u2580" : "\u2588";
-    }
-    std::fprintf(stderr, "%s\n", line.c_str());
-  }
-}
-
-// POST to the embedded sandbox's simulation API (unsigned, loopback only).
-bool Simulate(const std::string& base, const std::string& route, const nlohmann::json& body) {
-  CURL* curl = curl_easy_init();
-  if (!curl) return false;
-  const std::string url = base + "/sandbox/" + route, text = body.dump();
-  curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, text.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(
-      curl, CURLOPT_WRITEFUNCTION, +[](char*, size_t s, size_t n, void*) { return s * n; });
-  long status = 0;
-  const bool ok = curl_easy_perform(curl) == CURLE_OK &&
-                  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && status == 200;
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return ok;
-}
-
 std::string MintSaleId() {
   std::random_device rd;
   std::ostringstream id;
   id << "cli-" << std::hex << std::chrono::system_clock::now().time_since_epoch().count() << "-" << (rd() & 0xffff);
   return id.str();
+}
+
+// A whole decimal number, nothing else ("12abc" and "" are refused).
+bool ParseInteger(const std::string& text, long long& out) {
+  if (text.empty() || text.size() > 18) return false;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (!(std::isdigit(static_cast<unsigned char>(text[i])) || (i == 0 && text[i] == '-' && text.size() > 1)))
+      return false;
+  out = std::stoll(text);
+  return true;
+}
+
+// What the sale came to, for --json: "paid" when paid.
+std::string Outcome(const checkout::Sale& sale, std::string& reason) {
+  if (std::holds_alternative<checkout::Paid>(sale.state)) return "paid";
+  if (std::holds_alternative<checkout::Refunded>(sale.state)) return "refunded";
+  if (std::holds_alternative<checkout::PayLater>(sale.state)) return "pay-later";
+  if (std::holds_alternative<checkout::InvoiceQueued>(sale.state)) return "queued";
+  if (const auto* voided = std::get_if<checkout::Voided>(&sale.state)) {
+    reason = voided->reason;
+    return "voided";
+  }
+  if (const auto* back = std::get_if<checkout::ChoosingMethod>(&sale.state)) reason = back->notice;
+  return "not-paid";
 }
 
 int Fail(const std::string& message, int code = 2) {
@@ -97,12 +84,16 @@ int RunCheckout(const std::vector<std::string>& argv) {
     const std::string& k = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argv.size() ? argv[++i] : std::string(); };
     if (k == "--help" || k == "-h") return std::fputs(kUsage, stdout), 0;
-    if (k == "--amount")
-      a.amount = std::atoll(value().c_str());
-    else if (k == "--method")
+    long long number = 0;
+    if (k == "--amount") {
+      if (!ParseInteger(value(), number)) return Fail("--amount must be a whole number of cents", 1);
+      a.amount = number;
+    } else if (k == "--installments" || k == "--timeout") {
+      if (!ParseInteger(value(), number) || number < 1 || number > 86400)
+        return Fail(k + " must be a whole number from 1", 1);
+      (k == "--installments" ? a.installments : a.timeout_s) = static_cast<int>(number);
+    } else if (k == "--method")
       a.method = value();
-    else if (k == "--installments")
-      a.installments = std::atoi(value().c_str());
     else if (k == "--card-file")
       a.card_file = value();
     else if (k == "--customer-name")
@@ -111,8 +102,6 @@ int RunCheckout(const std::vector<std::string>& argv) {
       a.customer_tax_id = value();
     else if (k == "--journal")
       a.journal = value();
-    else if (k == "--timeout")
-      a.timeout_s = std::atoi(value().c_str());
     else if (k == "--autopay")
       a.autopay = true;
     else if (k == "--json")
@@ -139,13 +128,22 @@ int RunCheckout(const std::vector<std::string>& argv) {
     client = api::Client::FromEnvironment(embedded->credentials().credentials_path);
     if (!client.ok()) return Fail(client.status().ToString());
   }
-  const std::string sim_base = embedded ? "http://127.0.0.1:" + std::to_string(embedded->port()) : "";
   if (a.autopay && !embedded) return Fail("--autopay needs the embedded sandbox (no bank configured)", 1);
 
   const std::string journal_path =
       a.journal.empty()
           ? (std::filesystem::temp_directory_path() / ("balcao-checkout-" + MintSaleId() + ".db")).string()
           : a.journal;
+  // Without --journal the journal is a temporary file, removed on exit with its -wal, -shm and -owner files
+  // (declared before the store, so removed after it is closed).
+  struct TemporaryFile {
+    std::string path;
+    ~TemporaryFile() {
+      if (path.empty()) return;
+      std::error_code ignored;
+      for (const char* suffix : {"", "-wal", "-shm", "-owner"}) std::filesystem::remove(path + suffix, ignored);
+    }
+  } temporary{a.journal.empty() ? journal_path : std::string()};
   auto store = offline::Store::Open(journal_path);
   if (!store.ok()) return Fail(store.status().ToString());
   offline::Journal journal(**store);
@@ -153,7 +151,7 @@ int RunCheckout(const std::vector<std::string>& argv) {
   checkout::Driver driver(api::Bank(*client), journal, clock, [&](const std::string&, const checkout::Effect& e) {
     if (const auto* show = std::get_if<checkout::Show>(&e)) {
       std::fprintf(stderr, "[%s] %s\n", checkout::Name(show->screen), show->message.c_str());
-      if (!show->qr.empty()) DrawQr(show->qr);
+      if (!show->qr.empty()) DrawQr(show->qr, stderr);
       if (!show->link.empty()) std::fprintf(stderr, "%s\n", show->link.c_str());
     } else if (const auto* flag = std::get_if<checkout::FlagOperator>(&e)) {
       std::fprintf(stderr, "[operator] %s %s\n", flag->entity_id.c_str(), flag->reason.c_str());
@@ -186,21 +184,24 @@ int RunCheckout(const std::vector<std::string>& argv) {
   }
   if (a.autopay && sale.ok()) {
     if (const auto* pix = std::get_if<checkout::ShowingPix>(&sale->state)) {
-      Simulate(sim_base, "dynamic-brcode/pay", {{"uuid", pix->brcode.uuid}});
+      Simulate(embedded->port(), "dynamic-brcode/pay", nlohmann::json{{"uuid", pix->brcode.uuid}}.dump());
     } else if (const auto* inv = std::get_if<checkout::ShowingInvoice>(&sale->state)) {
-      Simulate(sim_base, "invoice/pay", {{"id", inv->invoice.id}});
+      Simulate(embedded->port(), "invoice/pay", nlohmann::json{{"id", inv->invoice.id}}.dump());
     } else if (const auto* ch = std::get_if<checkout::Challenge>(&sale->state)) {
-      Simulate(sim_base, "challenge/pass", {{"id", ch->purchase_id}});
+      Simulate(embedded->port(), "challenge/pass", nlohmann::json{{"id", ch->purchase_id}}.dump());
     }
   }
   sale = driver.RunUntilSettled(id, clock.Now() + a.timeout_s * kMicrosPerSecond);
   if (!sale.ok()) return Fail(sale.status().ToString());
 
   const bool paid = std::holds_alternative<checkout::Paid>(sale->state);
+  std::string reason;
+  const std::string outcome = Outcome(*sale, reason);
   if (a.json) {
     nlohmann::json out = {{"id", id},
                           {"method", a.method},
-                          {"status", paid ? "paid" : "not-paid"},
+                          {"status", outcome},
+                          {"reason", reason},
                           {"state", checkout::StateName(static_cast<int>(sale->state.index()))},
                           {"amount", sale->amount},
                           {"collected", sale->collected()}};
@@ -210,8 +211,7 @@ int RunCheckout(const std::vector<std::string>& argv) {
     out["bank_ids"] = ids;
     std::printf("%s\n", out.dump().c_str());
   } else {
-    std::printf("sale %s: %s\n", id.c_str(),
-                paid ? "paid" : checkout::StateName(static_cast<int>(sale->state.index())));
+    std::printf("sale %s: %s%s%s\n", id.c_str(), outcome.c_str(), reason.empty() ? "" : ": ", reason.c_str());
   }
   return paid ? 0 : 3;
 }

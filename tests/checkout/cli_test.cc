@@ -61,8 +61,12 @@ TEST(CheckoutCli, DeclinedCardExitsThreeAndBadArgumentsOne) {
   std::fclose(f);
   CliRun declined = Balcao("--amount 500 --method card --card-file " + card_file + " --json");
   EXPECT_EQ(declined.exit_code, 3) << declined.out;
-  EXPECT_EQ(nlohmann::json::parse(declined.out)["status"].get<std::string>(), "not-paid");
+  const auto answer = nlohmann::json::parse(declined.out);
+  EXPECT_EQ(answer["status"].get<std::string>(), "not-paid");
+  EXPECT_NE(answer["reason"].get<std::string>().find("denied"), std::string::npos) << declined.out;
   EXPECT_EQ(Balcao("--amount 0 --method pix").exit_code, 1);
+  EXPECT_EQ(Balcao("--amount 12abc --method pix").exit_code, 1);
+  EXPECT_EQ(Balcao("--amount 100 --method card --installments x").exit_code, 1);
   EXPECT_EQ(Balcao("--amount 100 --method cash").exit_code, 1);
   EXPECT_EQ(Balcao("--amount 100 --method invoice --customer-name X --customer-tax-id 1").exit_code, 1);
 }

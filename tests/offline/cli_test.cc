@@ -53,7 +53,7 @@ TEST(QueueCli, ListShowDropRetryMetrics) {
   CliRun list = Cli(db, "list");
   EXPECT_EQ(list.code, 0) << list.out;
   EXPECT_NE(list.out.find("invoice.create"), std::string::npos);
-  EXPECT_NE(list.out.find("R$ 12.50"), std::string::npos);
+  EXPECT_NE(list.out.find("R$ 12,50"), std::string::npos);
 
   CliRun json_list = Cli(db, "list --json");
   auto parsed = nlohmann::json::parse(json_list.out);
