@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 #include "printer/interpreter.h"
@@ -18,6 +19,8 @@ struct Case {
   std::string kind;
   std::string profile;
 };
+// Names the case in test listings (ctest shows GetParam() otherwise as raw bytes).
+void PrintTo(const Case& c, std::ostream* os) { *os << c.kind << " on " << c.profile; }
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
