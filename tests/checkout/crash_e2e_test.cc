@@ -75,13 +75,17 @@ class CrashE2E : public DriverE2E {
     EXPECT_EQ(StateOf(sale), s.reverse == s.amount ? "Refunded" : "Paid");
     EXPECT_EQ(sale.collected(), s.amount - s.reverse);
     EXPECT_EQ(sale.late_outstanding(), 0);
-    EXPECT_EQ(AtBank(flow.resource, sale.id), 1u) << "one " << flow.resource << " per sale";
+    ASSERT_EQ(AtBank(flow.resource, sale.id), 1u) << "one " << flow.resource << " per sale; " << StateOf(sale);
+    if (s.pix_expires_then_invoice) {
+      EXPECT_EQ(AtBank("dynamic-brcode", sale.id), 1u) << "one brcode before the fallback";
+      EXPECT_EQ(sale.attempts, 2);
+    }
     const Money* line = sale.payment_line();
     ASSERT_NE(line, nullptr);
     // What the bank holds for the kept entity, and its ledger.
     std::string ledger_tag = SaleTag(sale.id);
     Json kept = Listed(flow.resource, SaleTag(sale.id))[0];
-    if (s.method == Method::kPix) {
+    if (line->ref.kind == EntityKind::kDeposit) {
       ledger_tag = BrcodeDepositTag(kept["uuid"].get<std::string>());
       Json deposits = Listed("deposit", ledger_tag);
       ASSERT_EQ(deposits.size(), 1u) << "one deposit for the brcode";
@@ -117,6 +121,15 @@ TEST_F(CrashE2E, InvoiceSaleAndAmountLoweringSurviveSigkillAtEveryPoint) {
   KillEverywhere({{Method::kInvoice, 5000, 1500}, "invoice", {"POST /v2/invoice", "PATCH /v2/invoice/{id}"}});
   ASSERT_EQ(points_.size(), 2u);
   EXPECT_GE(points_[0], 10);
+}
+
+TEST_F(CrashE2E, PixExpiredThenInvoiceFallbackSurvivesSigkillAtEveryPoint) {
+  settings_.pix_expiration_s = 1;
+  Script fallback{Method::kPix, 2700};
+  fallback.pix_expires_then_invoice = true;
+  KillEverywhere({fallback, "invoice", {"POST /v2/dynamic-brcode", "POST /v2/invoice"}});
+  ASSERT_EQ(points_.size(), 2u);
+  EXPECT_GE(points_[0], 12);
 }
 
 TEST_F(CrashE2E, InvoiceCancelSurvivesSigkillAtEveryPoint) {

@@ -14,13 +14,19 @@ void Play(Driver& driver, const std::string& id, const Script& script, sandbox::
     if (!sale.ok()) return;
     const UnixMicros now = clock.Now();
     const State& state = sale->state;
-    if (std::holds_alternative<ChoosingMethod>(state)) {
-      (void)driver.Feed(id, ChooseMethod{script.method, script.customer, now});
+    if (const auto* choosing = std::get_if<ChoosingMethod>(&state)) {
+      if (script.pix_expires_then_invoice && choosing->last_method == Method::kPix) {
+        (void)driver.Feed(id, FallbackToInvoice{script.customer, now});
+      } else {
+        (void)driver.Feed(id, ChooseMethod{script.method, script.customer, now});
+      }
     } else if (std::holds_alternative<AwaitingCard>(state)) {
       (void)driver.SubmitCard(id, card, FundingType::kCredit, 1);
     } else if (script.cancel &&
                (std::holds_alternative<ShowingPix>(state) || std::holds_alternative<ShowingInvoice>(state))) {
       (void)driver.Feed(id, Cancel{"op-7", "customer changed their mind", now});
+    } else if (script.pix_expires_then_invoice && std::holds_alternative<ShowingPix>(state)) {
+      (void)driver.RunUntilSettled(id, now + 10 * kMicrosPerSecond);  // the countdown runs out
     } else if (const auto* pix = std::get_if<ShowingPix>(&state)) {
       payer.Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix->brcode.uuid}});  // refused once paid
       (void)driver.RunUntilSettled(id, now + 10 * kMicrosPerSecond);

@@ -65,6 +65,9 @@ struct Script {
   // Card: before reversing, let the bank confirm the purchase (sandbox clock +31 s) and learn
   // it from the bank's events (Intake::CatchUp), so the reversal is a PATCH reversed.
   bool await_confirmation = false;
+  // Pix: the customer does not pay the QR; once it expired, the cashier falls back to an
+  // invoice, which the customer pays.
+  bool pix_expires_then_invoice = false;
 };
 // Plays `script` on sale `id` until it is over (Paid as scripted, Refunded, Voided) or the
 // driver crashed; `payer` pays QR codes and invoices through the simulation API; `intake`
