@@ -9,6 +9,7 @@
 #include "checkout/internal/queued_calls.h"
 #include "checkout/journal_codec.h"
 #include "checkout/resume.h"
+#include "common/log.h"
 
 namespace balcao::checkout {
 namespace {
@@ -23,6 +24,23 @@ bool NotSent(const Event& answer) {
   const auto* failed = std::get_if<CallFailed>(&answer);
   return failed && failed->failure == Failure::kNotSent;
 }
+const char* StateOf(const Sale& sale) { return StateName(static_cast<int>(sale.state.index())); }
+const char* NameOf(const Event& event) { return EventName(static_cast<int>(event.index())); }
+
+// The operator's trail of a bank call: what was asked and what came of it (never bodies).
+void LogAnswer(const std::string& sale_id, const BankCall& call, const Event& answer) {
+  const std::string asked = Describe(Effect{call});
+  if (const auto* queued = std::get_if<Queued>(&answer)) {
+    logging::Info("checkout", "queued in the outbox", {{"sale", sale_id}, {"call", asked}, {"key", queued->key}});
+  } else if (const auto* failed = std::get_if<CallFailed>(&answer)) {
+    logging::Warn(
+        "checkout", "bank call failed",
+        {{"sale", sale_id}, {"call", asked}, {"failure", Name(failed->failure)}, {"reason", failed->message}});
+  } else {
+    logging::Info("checkout", "bank answered", {{"sale", sale_id}, {"call", asked}, {"answer", NameOf(answer)}});
+  }
+}
+
 std::string MaskOf(const std::string& number) {
   if (number.size() < 10) return "";
   return number.substr(0, 6) + std::string(number.size() - 10, '*') + number.substr(number.size() - 4);
@@ -53,8 +71,15 @@ Status Driver::Apply(OpenSale& open, Event first) {
     // 2. The pure transition.
     Step step = Next(open.sale, event);
     if (!step.accepted()) {
+      logging::Warn("checkout", "event rejected",
+                    {{"sale", sale_id}, {"event", NameOf(event)}, {"reason", step.rejection.message()}});
       if (result.ok()) result = step.rejection;
       continue;
+    }
+    if (step.sale.state.index() != open.sale.state.index()) {
+      logging::Info(
+          "checkout", "sale moved",
+          {{"sale", sale_id}, {"from", StateOf(open.sale)}, {"to", StateOf(step.sale)}, {"on", NameOf(event)}});
     }
     open.sale = std::move(step.sale);
     // 3. Its effects, in order.
@@ -75,8 +100,14 @@ Status Driver::Apply(OpenSale& open, Event first) {
         StatusOr<Event> answer = Run(open, *call, queue.size(), card, browser);
         if (held != cards_.end()) cards_.erase(held);  // the card lives for one call only
         if (!answer.ok()) return answer.status();
+        LogAnswer(sale_id, *call, *answer);
         if (Crash("called")) break;
         queue.push_back(*std::move(answer));
+      }
+      if (const auto* flag = std::get_if<FlagOperator>(&effect)) {
+        logging::Warn(
+            "checkout", "operator flagged",
+            {{"sale", sale_id}, {"entity", flag->entity_id}, {"amount", flag->amount}, {"reason", flag->reason}});
       }
       if (observer_) observer_(sale_id, effect);
     }
@@ -208,6 +239,8 @@ StatusOr<Sale> Driver::Resume(const std::string& sale_id) {
   open.sale = Replay(events);
   open.seq = entries.back().seq;
   const UnixMicros now = clock_.Now();
+  logging::Info("checkout", "sale resumed from the journal",
+                {{"sale", sale_id}, {"state", StateOf(open.sale)}, {"events", open.seq}});
   auto [it, inserted] = sales_.insert_or_assign(sale_id, std::move(open));
   for (const Event& event : ResumeEvents(it->second.sale, now)) {
     Status s = Apply(it->second, event);

@@ -21,6 +21,7 @@ namespace {
 struct Sink {
   std::once_flag configured;
   std::atomic<int> min_level{static_cast<int>(Level::kInfo)};
+  std::atomic<bool> level_chosen{false};  // by SetMinLevel or $BALCAO_LOG_LEVEL
   std::mutex mu;
   int fd = STDERR_FILENO;  // guarded by mu
 };
@@ -67,7 +68,10 @@ void Configure(Sink& sink) {
   std::call_once(sink.configured, [&sink] {
     if (const char* level = std::getenv("BALCAO_LOG_LEVEL"); level != nullptr && *level != '\0') {
       auto parsed = ParseLevel(level);
-      if (parsed.ok()) sink.min_level = static_cast<int>(*parsed);
+      if (parsed.ok()) {
+        sink.min_level = static_cast<int>(*parsed);
+        sink.level_chosen = true;
+      }
     }
     if (const char* path = std::getenv("BALCAO_LOG_FILE"); path != nullptr && *path != '\0') {
       Status s = SwitchTo(sink, path);
@@ -184,6 +188,14 @@ void SetMinLevel(Level level) {
   Sink& sink = TheSink();
   Configure(sink);
   sink.min_level = static_cast<int>(level);
+  sink.level_chosen = true;
+}
+
+void PreferQuietStderr() {
+  Sink& sink = TheSink();
+  Configure(sink);
+  std::lock_guard<std::mutex> lock(sink.mu);
+  if (!sink.level_chosen && sink.fd == STDERR_FILENO) sink.min_level = static_cast<int>(Level::kWarning);
 }
 
 }  // namespace balcao::logging

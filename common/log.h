@@ -61,6 +61,10 @@ bool Enabled(Level level);
 // previous destination stays).
 Status SetLogFile(const std::string& path);
 void SetMinLevel(Level level);
+// For interactive commands (`balcao demo`, `balcao checkout`): when the log goes to stderr
+// and no level was chosen (SetMinLevel, $BALCAO_LOG_LEVEL), only warnings and errors are
+// written, so the operator trail does not drown the command's own output.
+void PreferQuietStderr();
 // "debug", "info", "warn"/"warning", "error" (any case); kInvalidArgument otherwise.
 StatusOr<Level> ParseLevel(std::string_view name);
 

@@ -16,6 +16,7 @@
 
 #include "api/bank.h"
 #include "checkout/driver.h"
+#include "common/log.h"
 #include "offline/journal.h"
 #include "offline/store.h"
 #include "sandbox/sandbox.h"
@@ -79,6 +80,7 @@ int Fail(const std::string& message, int code = 2) {
 }
 
 int RunCheckout(const std::vector<std::string>& argv) {
+  logging::PreferQuietStderr();  // screens go to stderr; the trail to --log-file or on --log-level
   Args a;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& k = argv[i];

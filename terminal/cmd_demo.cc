@@ -16,6 +16,7 @@
 
 #include "api/bank.h"
 #include "checkout/driver.h"
+#include "common/log.h"
 #include "offline/journal.h"
 #include "offline/store.h"
 #include "printer/profile.h"
@@ -144,6 +145,7 @@ void ShowLedger(const api::Bank& bank) {
 }
 
 int RunDemo(const std::vector<std::string>& args) {
+  logging::PreferQuietStderr();  // the demo's own output is the show; the trail goes to --log-file
   Demo demo;
   bool keep = false;
   std::string out;

@@ -24,8 +24,8 @@ TEST(Demo, RingsUpEverySampleSaleAndShowsTheLedger) {
   std::filesystem::remove_all(dir);
   const std::string out = (dir / "stdout.txt").string();
   std::filesystem::create_directories(dir);
-  const std::string command =
-      std::string(BALCAO_CLI) + " demo --quiet-qr --out " + (dir / "run").string() + " > " + out + " 2>&1";
+  const std::string command = std::string(BALCAO_CLI) + " --log-file " + (dir / "balcao.log").string() +
+                              " demo --quiet-qr --out " + (dir / "run").string() + " > " + out + " 2>&1";
   const int status = std::system(command.c_str());
   const std::string text = ReadFile(out);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
@@ -51,6 +51,14 @@ TEST(Demo, RingsUpEverySampleSaleAndShowsTheLedger) {
     EXPECT_EQ(bytes.find("4242424242424242"), std::string::npos);
   }
   EXPECT_EQ(receipts, 5);  // Pix paid, two card sales, the invoice slip and its payment
+  // The operator log: every sale's way to Paid, bank calls, no card numbers.
+  const std::string log = ReadFile(dir / "balcao.log");
+  int moved_to_paid = 0;
+  for (std::size_t at = log.find("to=Paid"); at != std::string::npos; at = log.find("to=Paid", at + 1)) ++moved_to_paid;
+  EXPECT_EQ(moved_to_paid, 4) << log;
+  EXPECT_NE(log.find("INFO checkout: bank answered"), std::string::npos) << log;
+  for (const char* number : {"4242424242424242", "5500000000000004", "4000000000000002"})
+    EXPECT_EQ(log.find(number), std::string::npos) << number;
   std::filesystem::remove_all(dir);
 }
 

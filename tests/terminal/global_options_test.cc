@@ -19,7 +19,11 @@ struct CliRun {
 
 CliRun Balcao(const std::string& args, const std::filesystem::path& dir) {
   const std::string out = (dir / "out.txt").string();
-  const int status = std::system((std::string(BALCAO_CLI) + " " + args + " > " + out + " 2>&1").c_str());
+  // No bank and no log settings from the caller's environment: the embedded sandbox, defaults.
+  const std::string clean_env =
+      "env -u BALCAO_BANK_URL -u BALCAO_CREDENTIALS -u BALCAO_ACCESS_ID -u BALCAO_PROJECT_ID "
+      "-u BALCAO_ORGANIZATION_ID -u BALCAO_LOG_FILE -u BALCAO_LOG_LEVEL ";
+  const int status = std::system((clean_env + BALCAO_CLI + " " + args + " > " + out + " 2>&1").c_str());
   std::ifstream in(out);
   std::stringstream text;
   text << in.rdbuf();
@@ -54,6 +58,17 @@ TEST_F(GlobalOptions, TheLogFileIsCreatedPrivateAndTheCommandStillRuns) {
   struct stat st {};
   ASSERT_EQ(::stat(log.c_str(), &st), 0) << run.output;
   EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+// Interactive commands keep the trail off the terminal unless a level is asked for.
+TEST_F(GlobalOptions, InteractiveCommandsLogOnlyWarningsToTheTerminalUnlessAsked) {
+  const std::string sale = "checkout --amount 990 --method pix --autopay --timeout 30";
+  CliRun quiet = Balcao(sale, dir_);
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.output;
+  EXPECT_EQ(quiet.output.find(" INFO checkout:"), std::string::npos) << quiet.output;
+  CliRun chatty = Balcao("--log-level info " + sale, dir_);
+  EXPECT_EQ(chatty.exit_code, 0) << chatty.output;
+  EXPECT_NE(chatty.output.find(" INFO checkout: sale moved"), std::string::npos) << chatty.output;
 }
 
 }  // namespace
