@@ -167,8 +167,10 @@ StatusOr<StepResult> RunStep(Outbox& outbox, BankGateway& bank, const OutboxWork
   if (Refused(error)) {
     // A refusal after an earlier attempt may have reached the bank can be the bank
     // saying "already done" (a duplicate externalId, a PATCH already applied, an
-    // entity already deleted): ask before calling it a failure.
-    if (item.reached_bank) {
+    // entity already deleted): ask before calling it a failure. A PATCH or DELETE is
+    // always checked: its earlier attempt may have gone straight to the bank before it
+    // was queued (a checkout resumed after a crash), which the outbox never saw.
+    if (item.reached_bank || r.lookup == LookupBy::kEntity) {
       auto found = Lookup(bank, item);
       if (!found.ok()) {
         BALCAO_RETURN_IF_ERROR(outbox.MarkUnknown(

@@ -176,6 +176,29 @@ TEST_F(DrainerTest, APatchAlreadyAppliedIsRecognisedByReadingTheEntity) {
   EXPECT_EQ(bank.Entity(id)["status"], "canceled");
 }
 
+// The checkout queues a PATCH again after a restart whose earlier process may have sent it
+// directly (the outbox never saw that attempt): the bank's refusal plus an entity that
+// already has the requested fields is "done", not a failure.
+TEST_F(DrainerTest, ARefusedPatchWhoseEntityAlreadyHasItsFieldsIsDone) {
+  FakeBank bank;
+  const std::string id = bank.CreateDirect("pre");
+  bank.Script({FakeBank::kCommitThenDrop});
+  EXPECT_FALSE(bank.Call("PATCH", "/v2/item/" + id, {}, R"({"status":"canceled"})").ok());  // applied, answer lost
+  ASSERT_TRUE(outbox_->Enqueue(Cancel("cancel-2", id)).ok());
+  ASSERT_TRUE(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  auto item = *outbox_->GetByKey("cancel-2");
+  EXPECT_EQ(item.state, OutboxState::kDone) << item.last_error;
+  EXPECT_EQ(bank.Effects("patch:" + id), 1);
+  // A refusal for an entity that does not have the fields stays a failure.
+  OutboxRequest other = Cancel("cancel-3", id);
+  other.body = R"({"status":"canceled","note":"never applied"})";
+  ASSERT_TRUE(outbox_->Enqueue(other).ok());
+  ASSERT_TRUE(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  item = *outbox_->GetByKey("cancel-3");
+  EXPECT_EQ(item.state, OutboxState::kFailed);
+  EXPECT_EQ(item.bank_codes.rfind("invalidOperation", 0), 0u) << item.bank_codes;
+}
+
 TEST_F(DrainerTest, AsioDrainerKeepsSaleOrderAndBoundsConcurrency) {
   FakeBank bank(0.3, 5);
   for (int i = 0; i < 5; ++i)
