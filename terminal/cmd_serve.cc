@@ -1,0 +1,86 @@
+// `balcao serve`: the process on the box: the cashier's touchscreen web app and its JSON API,
+// the bank's webhook endpoint, the checkout driver, the offline queue and the printer spooler
+// (terminal/service/service.h, docs/terminal.md). Runs until SIGINT or SIGTERM.
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/log.h"
+#include "terminal/command.h"
+#include "terminal/service/service.h"
+
+namespace balcao::terminal {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: balcao serve [--port N] [--address IP] [--data-dir DIR] [--printer URI] [--config FILE]\n"
+    "The touchscreen service: open http://127.0.0.1:8080/ on the box's screen.\n"
+    "  --port N        HTTP port (default 8080; 0 picks a free one, printed at start)\n"
+    "  --address IP    where to listen (default 127.0.0.1: the touchscreen is on the box)\n"
+    "  --data-dir DIR  the box's database, sale index and, without a bank, the sandbox's state\n"
+    "                  (default ./balcao-data, created 0700)\n"
+    "  --printer URI   tcp://host:9100, file:/dev/usb/lp0, file:/path/out.bin, cups:QUEUE\n"
+    "                  (default file:DIR/printer.bin)\n"
+    "  --config FILE   store settings as JSON (docs/terminal.md)\n"
+    "Without BALCAO_CREDENTIALS (or BALCAO_BANK_URL...) the embedded bank sandbox is started.\n";
+
+int RunServe(const std::vector<std::string>& args) {
+  service::ServeOptions options;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& k = args[i];
+    if (k == "--help" || k == "-h") return std::fputs(kUsage, stdout), 0;
+    if (i + 1 >= args.size()) return std::fprintf(stderr, "balcao serve: %s needs a value\n%s", k.c_str(), kUsage), 1;
+    const std::string& v = args[++i];
+    if (k == "--port") {
+      if (v.empty() || v.size() > 5 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) > 65535)
+        return std::fprintf(stderr, "balcao serve: --port must be a whole number from 0 to 65535\n"), 1;
+      options.port = static_cast<unsigned short>(std::stoi(v));
+    } else if (k == "--address") {
+      options.address = v;
+    } else if (k == "--data-dir") {
+      options.data_dir = v;
+    } else if (k == "--printer") {
+      options.printer = v;
+    } else if (k == "--config") {
+      options.config_path = v;
+    } else {
+      return std::fprintf(stderr, "balcao serve: unknown option '%s'\n%s", k.c_str(), kUsage), 1;
+    }
+  }
+  // Card numbers pass through this process's memory: never into a core dump.
+  ::prctl(PR_SET_DUMPABLE, 0);
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  // Signals are taken by sigwait below, on this thread; every thread started later inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  auto service = service::Service::Start(options);
+  if (!service.ok()) {
+    std::fprintf(stderr, "balcao serve: %s\n", service.status().ToString().c_str());
+    return service.status().code() == StatusCode::kInvalidArgument ? 1 : 2;
+  }
+  std::printf("balcao serve: listening on %s (data dir %s)\n", (*service)->url().c_str(), options.data_dir.c_str());
+  if (!(*service)->sandbox_url().empty())
+    std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", (*service)->sandbox_url().c_str());
+  std::fflush(stdout);
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  logging::Info("serve", "stopping", {{"signal", signal_number}});
+  (*service)->Stop();
+  return 0;
+}
+
+}  // namespace
+
+BALCAO_COMMAND("serve", "the touchscreen service: web app, JSON API, webhooks, offline queue, printer", RunServe);
+
+}  // namespace balcao::terminal

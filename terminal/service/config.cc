@@ -1,0 +1,112 @@
+#include "terminal/service/config.h"
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace balcao::terminal::service {
+namespace {
+
+using nlohmann::json;
+
+// Reads one object's keys through setters; refuses unknown keys and wrong types by name.
+class Reader {
+ public:
+  using Setter = std::function<Status(const json&, const std::string& name)>;
+  Status Read(const json& object, const std::string& where, const std::map<std::string, Setter>& setters) {
+    if (!object.is_object()) return InvalidArgumentError(where + ": must be an object");
+    for (const auto& [key, value] : object.items()) {
+      auto it = setters.find(key);
+      const std::string name = where.empty() ? key : where + "." + key;
+      if (it == setters.end()) return InvalidArgumentError(name + ": unknown key");
+      BALCAO_RETURN_IF_ERROR(it->second(value, name));
+    }
+    return OkStatus();
+  }
+};
+
+Reader::Setter Text(std::string& out) {
+  return [&out](const json& v, const std::string& name) {
+    if (!v.is_string()) return InvalidArgumentError(name + ": must be a string");
+    out = v.get<std::string>();
+    return OkStatus();
+  };
+}
+template <typename T>
+Reader::Setter Number(T& out, long long min, long long max) {
+  return [&out, min, max](const json& v, const std::string& name) {
+    if (!v.is_number_integer() || v.get<long long>() < min || v.get<long long>() > max)
+      return InvalidArgumentError(name + ": must be a whole number from " + std::to_string(min) + " to " +
+                                  std::to_string(max));
+    out = static_cast<T>(v.get<long long>());
+    return OkStatus();
+  };
+}
+Reader::Setter Flag(bool& out) {
+  return [&out](const json& v, const std::string& name) {
+    if (!v.is_boolean()) return InvalidArgumentError(name + ": must be true or false");
+    out = v.get<bool>();
+    return OkStatus();
+  };
+}
+Reader::Setter Millis(std::chrono::milliseconds& out) {
+  return [&out](const json& v, const std::string& name) {
+    if (!v.is_number_integer() || v.get<long long>() < 10 || v.get<long long>() > 3'600'000)
+      return InvalidArgumentError(name + ": must be a whole number of milliseconds from 10 to 3600000");
+    out = std::chrono::milliseconds(v.get<long long>());
+    return OkStatus();
+  };
+}
+
+}  // namespace
+
+StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
+  ServeConfig config;
+  config.store.merchant = {"LOJA BALCAO", "", "", "", "", "BALCAO-01"};
+  config.settings.installments.max_count = 12;
+  if (path.empty()) return config;
+  std::ifstream in(path);
+  if (!in) return NotFoundError("cannot read the config file " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) return InvalidArgumentError(path + ": not valid JSON");
+  Reader reader;
+  auto& m = config.store.merchant;
+  auto& s = config.settings;
+  auto& c = config.connectivity;
+  const std::map<std::string, Reader::Setter> merchant = {{"name", Text(m.name)}, {"legal_name", Text(m.legal_name)},
+                                                          {"cnpj", Text(m.cnpj)}, {"address", Text(m.address)},
+                                                          {"city", Text(m.city)}, {"terminal_id", Text(m.terminal_id)}};
+  const std::map<std::string, Reader::Setter> checkout = {
+      {"max_installments", Number(s.installments.max_count, 1, 24)},
+      {"min_installment_cents", Number(s.installments.min_installment, 0, 100'000'000)},
+      {"allow_credit", Flag(s.allow_credit)},
+      {"allow_debit", Flag(s.allow_debit)},
+      {"challenge_enabled", Flag(s.challenge_enabled)},
+      {"card_session_expiration_s", Number(s.card_session_expiration_s, 60, 86400)},
+      {"pix_expiration_s", Number(s.pix_expiration_s, 30, 86400)},
+      {"invoice_due_s", Number(s.invoice_due_s, 3600, 90LL * 86400)},
+      {"poll_interval_s", Number(s.poll_interval_s, 1, 86400)},
+      {"lookup_retry_s", Number(s.lookup_retry_s, 1, 3600)}};
+  const std::map<std::string, Reader::Setter> connectivity = {{"online_interval_ms", Millis(c.online_interval)},
+                                                              {"backoff_initial_ms", Millis(c.backoff_initial)},
+                                                              {"backoff_max_ms", Millis(c.backoff_max)}};
+  const std::map<std::string, Reader::Setter> printer = {{"target", Text(config.printer)},
+                                                         {"profile", Text(config.printer_profile)}};
+  auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
+    return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
+  };
+  BALCAO_RETURN_IF_ERROR(reader.Read(root, "",
+                                     {{"merchant", nested(merchant)},
+                                      {"checkout", nested(checkout)},
+                                      {"connectivity", nested(connectivity)},
+                                      {"printer", nested(printer)},
+                                      {"catch_up_interval_s", Number(config.catch_up_interval_s, 1, 86400)},
+                                      {"webhook_url", Text(config.webhook_url)}}));
+  return config;
+}
+
+}  // namespace balcao::terminal::service

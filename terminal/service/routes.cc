@@ -1,0 +1,403 @@
+// The HTTP face of the service: the embedded web app, the JSON API under /api/ and the bank's
+// webhook endpoint. Handlers decode and validate on the io thread (bad input: 400
+// {"error":{"field","rule"}}), then post the driver work to the driver's thread.
+// Card data: the body of POST /api/sales/{id}/card is read into checkout::CardData, then the
+// body and the parsed JSON are overwritten; neither is logged.
+#include <openssl/crypto.h>
+
+#include <cctype>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <thread>
+
+#include "api/formats/tax_id.h"
+#include "common/card_digits.h"
+#include "common/log.h"
+#include "terminal/internal/console.h"
+#include "terminal/service/service_impl.h"
+#include "terminal/service/web_assets.h"
+
+namespace balcao::terminal::service {
+namespace {
+
+using nlohmann::json;
+
+HttpResponse Json(int status, const json& body) {
+  return HttpResponse{status, "application/json; charset=utf-8", body.dump(), {}};
+}
+HttpResponse JsonText(int status, std::string body) {
+  return HttpResponse{status, "application/json; charset=utf-8", std::move(body), {}};
+}
+HttpResponse Error(int status, const std::string& field, const std::string& rule) {
+  return Json(status, {{"error", {{"field", field}, {"rule", rule}}}});
+}
+
+// What a driver call that did not go through answers: a refusal of the sale's state machine
+// (or of the offline rule) is 409 with its reason; anything else 503.
+HttpResponse DriverError(const Status& status) {
+  if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
+    return Error(409, "state", status.message());
+  if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
+  return Error(503, "bank", status.message());
+}
+
+void Wipe(std::string& text) {
+  if (!text.empty()) OPENSSL_cleanse(text.data(), text.size());
+  text.clear();
+}
+void Wipe(json& value) {
+  if (value.is_string()) {
+    Wipe(value.get_ref<std::string&>());
+  } else if (value.is_structured()) {
+    for (auto& item : value) Wipe(item);
+  }
+}
+
+const char* ContentType(std::string_view name) {
+  auto ends = [&](std::string_view ext) {
+    return name.size() >= ext.size() && name.substr(name.size() - ext.size()) == ext;
+  };
+  if (ends(".html")) return "text/html; charset=utf-8";
+  if (ends(".js")) return "text/javascript; charset=utf-8";
+  if (ends(".css")) return "text/css; charset=utf-8";
+  if (ends(".svg")) return "image/svg+xml";
+  if (ends(".png")) return "image/png";
+  return "application/octet-stream";
+}
+
+// Field readers over a JSON object body: each returns "" when fine, else the rule broken.
+struct Body {
+  json value;
+  bool ok = false;
+  static Body Parse(const std::string& text) {
+    Body body;
+    body.value = json::parse(text.empty() ? std::string("{}") : text, nullptr, false);
+    body.ok = body.value.is_object();
+    return body;
+  }
+  std::string Text(const char* key) const {
+    auto it = value.find(key);
+    return it != value.end() && it->is_string() ? it->get<std::string>() : "";
+  }
+  bool Has(const char* key) const { return value.contains(key); }
+};
+
+std::string Digits(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    if (std::isdigit(static_cast<unsigned char>(c))) out += c;
+  return out;
+}
+
+bool ValidSaleId(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id)
+    if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-'))
+      return false;
+  return true;
+}
+
+std::string MintSaleId(UnixMicros now) {
+  static std::atomic<unsigned> counter{0};
+  std::time_t seconds = static_cast<std::time_t>(now / kMicrosPerSecond);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char id[48];
+  std::snprintf(id, sizeof id, "v%04d%02d%02d-%02d%02d%02d-%x", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, (static_cast<unsigned>(now % 1000000) << 4) + (counter++ & 0xf));
+  std::string text = id;
+  // Letters only after the time: a long digit run could look like a card number to the scanners.
+  for (char& c : text)
+    if (c >= 'a' && c <= 'f') c = static_cast<char>('g' + (c - 'a'));
+  return text;
+}
+
+// "customer": {"name", "tax_id"} of an invoice; "" when valid, else sets the error.
+std::optional<HttpResponse> ReadCustomer(const Body& body, checkout::Customer& customer) {
+  auto it = body.value.find("customer");
+  if (it == body.value.end() || !it->is_object())
+    return Error(400, "customer", "required for an invoice: name and tax_id");
+  customer.name = it->value("name", "");
+  customer.tax_id = it->value("tax_id", "");
+  if (customer.name.size() < 3 || customer.name.size() > 80) return Error(400, "customer.name", "3 to 80 characters");
+  if (!formats::IsValidCpf(customer.tax_id) && !formats::IsValidCnpj(customer.tax_id))
+    return Error(400, "customer.tax_id", "a valid CPF or CNPJ");
+  return std::nullopt;
+}
+
+// The card form: number, expiry (MM/AA), security code, holder. nullopt when valid.
+std::optional<HttpResponse> ReadCard(const Body& body, const checkout::Settings& settings, checkout::CardData& card,
+                                     checkout::FundingType& funding, int& installments) {
+  card.number = Digits(body.Text("number"));
+  if (card.number.size() < 13 || card.number.size() > 19 || !PassesLuhn(card.number))
+    return Error(400, "number", "13 to 19 digits passing the Luhn check");
+  const std::string expiry = body.Text("expiry");
+  static const std::regex kExpiry(R"(^(0[1-9]|1[0-2])/?([0-9]{2}|20[0-9]{2})$)");
+  std::smatch m;
+  if (!std::regex_match(expiry, m, kExpiry)) return Error(400, "expiry", "MM/AA");
+  const std::string year = m[2].length() == 2 ? "20" + m[2].str() : m[2].str();
+  card.expiration = year + "-" + m[1].str();
+  if (card.expiration < FormatDate(SystemClock::Instance().Now()).substr(0, 7))
+    return Error(400, "expiry", "MM/AA, not in the past");
+  card.security_code = body.Text("security_code");
+  if (card.security_code.size() < 3 || card.security_code.size() > 4 ||
+      Digits(card.security_code) != card.security_code)
+    return Error(400, "security_code", "3 or 4 digits");
+  card.holder_name = body.Text("holder_name");
+  if (card.holder_name.size() < 2 || card.holder_name.size() > 26)
+    return Error(400, "holder_name", "2 to 26 characters");
+  installments = 1;
+  if (body.Has("installments")) {
+    const json& n = body.value["installments"];
+    if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > settings.installments.max_count)
+      return Error(400, "installments", "1 to " + std::to_string(settings.installments.max_count));
+    installments = n.get<int>();
+  }
+  const std::string kind = body.Has("funding") ? body.Text("funding") : "credit";
+  if (!checkout::ParseName(kind, funding)) return Error(400, "funding", "credit or debit");
+  if (funding == checkout::FundingType::kDebit && installments != 1)
+    return Error(400, "installments", "1 for a debit card");
+  return std::nullopt;
+}
+
+}  // namespace
+
+void Service::Impl::Handle(HttpRequest request, Respond respond) {
+  const std::string& path = request.path;
+  const bool get = request.method == "GET" || request.method == "HEAD";
+  const bool post = request.method == "POST";
+
+  // The web app.
+  if (get && path.rfind("/api/", 0) != 0) {
+    const std::string name = path == "/" ? "index.html" : path.substr(1);
+    auto it = WebAssets().find(name);
+    if (it == WebAssets().end()) return respond(Error(404, "path", "no such page"));
+    return respond(HttpResponse{200, ContentType(name), std::string(it->second), {}});
+  }
+
+  // The bank's webhook: acknowledged (200) only once applied or ignored, so the bank delivers
+  // anything else again; a bad signature is 401 and never reaches a sale.
+  if (post && path == kWebhookPath) {
+    const std::string signature(request.Header("digital-signature"));
+    return OnDriver(
+        [this, body = std::move(request.body), signature] {
+          auto event = verifier->Parse(body, signature);
+          if (!event.ok()) {
+            ++webhooks_refused;
+            const bool bad = event.status().code() == StatusCode::kPermissionDenied ||
+                             event.status().code() == StatusCode::kInvalidArgument;
+            logging::Warn("serve", "webhook refused", {{"reason", event.status().message()}});
+            return bad ? Error(401, "Digital-Signature", event.status().message())
+                       : Error(503, "public-key", event.status().message());
+          }
+          auto taken = intake->Take(*event);
+          if (!taken.ok()) return Error(503, "event", taken.status().message());
+          if (!taken->sale_id.empty()) touched.insert(taken->sale_id);
+          const char* outcome = checkout::Name(taken->outcome);
+          if (taken->outcome == checkout::IntakeOutcome::kNotYet) return Error(409, "event", taken->reason);
+          ++webhooks_applied;
+          return Json(200, {{"outcome", outcome}, {"sale", taken->sale_id}});
+        },
+        std::move(respond));
+  }
+
+  if (path == "/api/status" && get) {
+    json status = {{"online", online.load()},
+                   {"bank", sandbox ? "sandbox" : "configured"},
+                   {"sandbox_url", sandbox ? "http://127.0.0.1:" + std::to_string(sandbox->port()) : ""},
+                   {"now_ms", SystemClock::Instance().Now() / 1000},
+                   {"day", StoreDay(SystemClock::Instance().Now())},
+                   {"printer", printer_target},
+                   {"webhooks", {{"applied", webhooks_applied.load()}, {"refused", webhooks_refused.load()}}},
+                   {"max_installments", config.settings.installments.max_count},
+                   {"min_installment", config.settings.installments.min_installment},
+                   {"merchant", config.store.merchant.name},
+                   {"version", BALCAO_VERSION}};
+    if (auto metrics = outbox->Metrics(); metrics.ok()) {
+      status["queue"] = {{"depth", metrics->depth},
+                         {"unknown", metrics->unknown},
+                         {"failed", metrics->failed},
+                         {"oldest_age_ms", metrics->oldest_age_ms},
+                         {"amount_at_risk", metrics->amount_at_risk}};
+    }
+    if (auto failed = print_jobs->List(offline::PrintJobState::kFailed, 100); failed.ok())
+      status["print_failed"] = failed->size();
+    return respond(Json(200, status));
+  }
+
+  if (path == "/api/sales" && get) {
+    std::string day = StoreDay(SystemClock::Instance().Now());
+    if (request.query.rfind("day=", 0) == 0) day = request.query.substr(4);
+    static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
+    if (!std::regex_match(day, kDay)) return respond(Error(400, "day", "YYYY-MM-DD"));
+    return OnDriver(
+        [this, day] {
+          for (const std::string& id : book->IdsOfDay(day)) EnsureCopy(id);
+          return JsonText(200, book->DayJson(day));
+        },
+        std::move(respond));
+  }
+
+  if (path == "/api/sales" && post) {
+    Body body = Body::Parse(request.body);
+    if (!body.ok) return respond(Error(400, "body", "a JSON object"));
+    const json amount = body.value.value("amount", json());
+    if (!amount.is_number_integer() || amount.get<long long>() < 1 || amount.get<long long>() > 100'000'000)
+      return respond(Error(400, "amount", "a whole number of cents from 1 to 100000000"));
+    return OnDriver(
+        [this, cents = amount.get<long long>()] {
+          const UnixMicros now = SystemClock::Instance().Now();
+          const std::string id = MintSaleId(now);
+          if (Status added = book->Add(id, cents, now); !added.ok()) return Error(503, "data-dir", added.message());
+          auto sale = driver->Open(id, cents, config.settings);
+          if (!sale.ok()) return DriverError(sale.status());
+          touched.insert(id);
+          Publish();
+          return JsonText(201, book->ViewJson(id).value_or("{}"));
+        },
+        std::move(respond));
+  }
+
+  // /api/sales/{id}[/action]
+  static const std::regex kSaleRoute(R"(^/api/sales/([^/]+)(?:/([a-z.-]+))?$)");
+  std::smatch m;
+  if (!std::regex_match(path, m, kSaleRoute)) return respond(Error(404, "path", "no such route"));
+  const std::string id = m[1].str();
+  const std::string action = m[2].str();
+  if (!ValidSaleId(id)) return respond(Error(400, "id", "lowercase letters, digits and '-'"));
+
+  if (get && action.empty()) {
+    if (auto view = book->ViewJson(id)) return respond(JsonText(200, *view));
+    return OnDriver(
+        [this, id] {
+          EnsureCopy(id);
+          if (auto view = book->ViewJson(id)) return JsonText(200, *view);
+          return Error(404, "sale", "no sale " + id + " on this box");
+        },
+        std::move(respond));
+  }
+  if (get && action == "qr.svg") {
+    const std::string svg = QrSvg(book->QrText(id));
+    if (svg.empty()) return respond(Error(404, "qr", "the sale shows no QR code now"));
+    return respond(HttpResponse{200, "image/svg+xml", svg, {}});
+  }
+  if (!post) return respond(Error(405, "method", "POST"));
+
+  Body body = Body::Parse(request.body);
+  Wipe(request.body);
+  if (!body.ok) return respond(Error(400, "body", "a JSON object"));
+  const UnixMicros now = SystemClock::Instance().Now();
+  // Runs one checkout event (built on the driver thread) and answers with the sale's view.
+  auto feed = [this, id, &respond](std::function<StatusOr<checkout::Sale>()> run) {
+    OnDriver(
+        [this, id, run = std::move(run)] {
+          if (!open_sales.count(id) && !driver->Get(id).ok()) {
+            if (!book->Knows(id)) return Error(404, "sale", "no sale " + id + " on this box");
+            if (auto resumed = driver->Resume(id); !resumed.ok()) return DriverError(resumed.status());
+          }
+          touched.insert(id);
+          auto sale = run();
+          Publish();
+          if (!sale.ok()) return DriverError(sale.status());
+          return JsonText(200, book->ViewJson(id).value_or("{}"));
+        },
+        std::move(respond));
+  };
+
+  if (action == "method") {
+    checkout::Method method;
+    if (!checkout::ParseName(body.Text("method"), method)) return respond(Error(400, "method", "card, pix or invoice"));
+    checkout::Customer customer;
+    if (method == checkout::Method::kInvoice)
+      if (auto bad = ReadCustomer(body, customer)) return respond(*bad);
+    return feed([this, id, method, customer, now] {
+      return driver->Feed(id, checkout::ChooseMethod{method, customer, now});
+    });
+  }
+  if (action == "card") {
+    auto card = std::make_shared<checkout::CardData>();
+    checkout::FundingType funding = checkout::FundingType::kCredit;
+    int installments = 1;
+    auto bad = ReadCard(body, config.settings, *card, funding, installments);
+    Wipe(body.value);
+    if (bad) {
+      Wipe(card->number);
+      Wipe(card->security_code);
+      return respond(*bad);
+    }
+    return feed([this, id, card, funding, installments] {
+      book->SetInstallments(id, installments);
+      checkout::CardData held = std::move(*card);
+      Wipe(card->number);
+      Wipe(card->security_code);
+      return driver->SubmitCard(id, std::move(held), funding, installments);
+    });
+  }
+  if (action == "cancel" || action == "refund") {
+    const std::string operator_id = body.Text("operator"), reason = body.Text("reason");
+    if (operator_id.empty() || operator_id.size() > 40) return respond(Error(400, "operator", "1 to 40 characters"));
+    if (reason.size() < 3 || reason.size() > 200) return respond(Error(400, "reason", "3 to 200 characters"));
+    if (action == "cancel")
+      return feed([this, id, operator_id, reason, now] {
+        return driver->Feed(id, checkout::Cancel{operator_id, reason, now});
+      });
+    long long amount = -1;  // default: what the sale collected
+    if (body.Has("amount")) {
+      const json& a = body.value["amount"];
+      if (!a.is_number_integer() || a.get<long long>() < 1)
+        return respond(Error(400, "amount", "a whole number of cents from 1"));
+      amount = a.get<long long>();
+    }
+    return feed([this, id, operator_id, reason, amount, now]() -> StatusOr<checkout::Sale> {
+      BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, driver->Get(id));
+      const checkout::Cents cents = amount < 0 ? sale.collected() : amount;
+      if (cents > sale.collected())
+        return FailedPreconditionError("amount: at most what the sale collected (" + std::to_string(sale.collected()) +
+                                       " cents)");
+      return driver->Feed(id, checkout::Reverse{cents, operator_id, reason, now});
+    });
+  }
+  if (action == "retry") return feed([this, id, now] { return driver->Feed(id, checkout::Retry{now}); });
+  if (action == "keep-open") return feed([this, id, now] { return driver->Feed(id, checkout::KeepOpen{now}); });
+  if (action == "print") return feed([this, id, now] { return driver->Feed(id, checkout::PrintCode{now}); });
+  if (action == "fallback") {
+    checkout::Customer customer;
+    if (auto bad = ReadCustomer(body, customer)) return respond(*bad);
+    return feed([this, id, customer, now] { return driver->Feed(id, checkout::FallbackToInvoice{customer, now}); });
+  }
+  if (action == "simulate") {
+    // The embedded sandbox's payer: pays the Pix QR or the invoice, or passes (or fails) the
+    // 3-D Secure challenge, as the customer's phone would. Never against a real bank.
+    if (!sandbox) return respond(Error(409, "bank", "only with the embedded sandbox"));
+    const bool fail = body.Text("outcome") == "fail";
+    const std::optional<checkout::Sale> sale = book->Copy(id);
+    if (!sale) return respond(Error(404, "sale", "no sale " + id + " on this box"));
+    std::string route, payload;
+    if (const auto* pix = std::get_if<checkout::ShowingPix>(&sale->state)) {
+      route = "dynamic-brcode/pay";
+      payload = json{{"uuid", pix->brcode.uuid}, {"name", "Cliente Sandbox"}}.dump();
+    } else if (const auto* inv = std::get_if<checkout::ShowingInvoice>(&sale->state)) {
+      route = "invoice/pay";
+      payload = json{{"id", inv->invoice.id}}.dump();
+    } else if (const auto* later = std::get_if<checkout::PayLater>(&sale->state)) {
+      route = "invoice/pay";
+      payload = json{{"id", later->invoice.id}}.dump();
+    } else if (const auto* ch = std::get_if<checkout::Challenge>(&sale->state)) {
+      route = fail ? "challenge/fail" : "challenge/pass";
+      payload = json{{"id", ch->purchase_id}}.dump();
+    } else {
+      return respond(Error(409, "state", "nothing for the customer to pay now"));
+    }
+    // Off the io and driver threads: the sandbox delivers the resulting webhooks to this
+    // service before it answers, and those need both.
+    std::thread([port = sandbox->port(), route, payload, respond = std::move(respond)] {
+      const SimulationAnswer answer = Simulate(port, route, payload);
+      respond(answer.status == 200 ? Json(200, {{"simulated", route}}) : Error(502, "sandbox", answer.body));
+    }).detach();
+    return;
+  }
+  respond(Error(404, "action", "no such action"));
+}
+
+}  // namespace balcao::terminal::service

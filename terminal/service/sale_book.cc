@@ -1,0 +1,296 @@
+#include "terminal/service/sale_book.h"
+
+#include <fcntl.h>
+#include <qrencode.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace balcao::terminal::service {
+namespace {
+
+using checkout::Sale;
+using nlohmann::json;
+
+// What the counter shows for a sale: the web app's screen and its data.
+struct Screen {
+  const char* status = "working";
+  std::string message;
+  std::string qr;
+  std::string link;
+  UnixMicros deadline = 0;
+  std::string method;
+  std::string card_mask;
+};
+
+template <typename T>
+const T* As(const Sale& sale) {
+  return std::get_if<T>(&sale.state);
+}
+
+Screen ScreenOf(const Sale& sale) {
+  namespace co = checkout;
+  Screen s;
+  if (const auto* choosing = As<co::ChoosingMethod>(sale)) {
+    s.status = sale.attempts > 0 && !choosing->notice.empty() ? "declined" : "choosing";
+    s.message = choosing->notice;
+    if (choosing->last_method) s.method = co::Name(*choosing->last_method);
+  } else if (const auto* awaiting = As<co::AwaitingCard>(sale)) {
+    s.status = "enter-card";
+    s.method = "card";
+    s.message = awaiting->notice;
+  } else if (const auto* challenge = As<co::Challenge>(sale)) {
+    s.status = "challenge";
+    s.method = "card";
+    s.qr = s.link = challenge->challenge_url;
+    s.card_mask = challenge->card_mask;
+    s.deadline = challenge->session.expires_at;
+  } else if (const auto* pix = As<co::ShowingPix>(sale)) {
+    s.status = "pix";
+    s.method = "pix";
+    s.qr = pix->brcode.text;
+    s.deadline = pix->brcode.expires_at;
+  } else if (const auto* invoice = As<co::ShowingInvoice>(sale)) {
+    s.status = "invoice";
+    s.method = "invoice";
+    s.qr = invoice->invoice.brcode.empty() ? invoice->invoice.link : invoice->invoice.brcode;
+    s.link = invoice->invoice.link;
+  } else if (const auto* later = As<co::PayLater>(sale)) {
+    s.status = "pay-later";
+    s.method = "invoice";
+    s.qr = later->invoice.brcode.empty() ? later->invoice.link : later->invoice.brcode;
+    s.link = later->invoice.link;
+  } else if (As<co::InvoiceQueued>(sale)) {
+    s.status = "queued";
+    s.method = "invoice";
+    s.message = "sem conexão com o banco: o boleto foi enfileirado e será emitido quando a conexão voltar";
+  } else if (const auto* canceling = As<co::CancelingInvoice>(sale)) {
+    s.status = "canceling";
+    s.method = "invoice";
+    if (!canceling->queued_key.empty()) s.message = "cancelamento pedido, na fila até o banco responder";
+  } else if (const auto* paid = As<co::Paid>(sale)) {
+    s.status = "paid";
+    s.method = co::Name(paid->payment.method);
+  } else if (const auto* reversing = As<co::Reversing>(sale)) {
+    s.status = "refunding";
+    s.method = co::Name(reversing->payment.method);
+    if (!reversing->queued_key.empty()) s.message = "estorno pedido, na fila até o banco responder";
+  } else if (const auto* refunded = As<co::Refunded>(sale)) {
+    s.status = "refunded";
+    s.method = co::Name(refunded->payment.method);
+  } else if (const auto* voided = As<co::Voided>(sale)) {
+    s.status = "voided";
+    s.message = voided->reason;
+  } else if (const auto* charging = As<co::Charging>(sale)) {
+    s.method = "card";
+    s.card_mask = charging->card_mask;
+  }
+  return s;
+}
+
+json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, const Sale& sale,
+          const std::string& message, const std::vector<std::string>& flags, const std::vector<std::string>& receipts,
+          int installments) {
+  const Screen screen = ScreenOf(sale);
+  json bank_ids = json::array();
+  for (const checkout::EntityRef& ref : sale.created)
+    bank_ids.push_back(std::string(checkout::Name(ref.kind)) + "/" + ref.id);
+  const std::string status = screen.status;
+  const bool paid = status == "paid";
+  json view = {{"id", id},
+               {"amount", amount},
+               {"opened_at", FormatTimestamp(opened_at)},
+               {"day", StoreDay(opened_at)},
+               {"state", checkout::StateName(static_cast<int>(sale.state.index()))},
+               {"status", status},
+               {"method", screen.method},
+               {"message", screen.message.empty() ? message : screen.message},
+               {"has_qr", !screen.qr.empty()},
+               {"link", screen.link},
+               {"deadline_ms", screen.deadline / 1000},
+               {"collected", sale.collected()},
+               {"installments", installments},
+               {"bank_ids", bank_ids},
+               {"flags", flags},
+               {"receipts", receipts}};
+  if (const auto* pix = As<checkout::ShowingPix>(sale)) view["pix_code"] = pix->brcode.text;
+  if (const auto* p = As<checkout::Paid>(sale)) {
+    if (const checkout::Money* line = sale.payment_line()) view["payment_id"] = line->ref.id;
+    (void)p;
+  }
+  view["can"] = {{"cancel", status == "choosing" || status == "declined" || status == "enter-card" || status == "pix" ||
+                                status == "invoice" || status == "pay-later" || status == "queued"},
+                 {"refund", paid && sale.collected() > 0},
+                 {"keep_open", status == "invoice"},
+                 {"print", status == "pix" || status == "invoice" || status == "pay-later" || status == "queued"},
+                 {"retry", status == "declined" && !screen.method.empty() && screen.method != "invoice"},
+                 {"fallback", status == "declined"}};
+  return view;
+}
+
+}  // namespace
+
+std::string StoreDay(UnixMicros at) { return FormatDate(at - 3LL * 3600 * kMicrosPerSecond); }
+
+std::string QrSvg(const std::string& text) {
+  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1),
+                                                     &QRcode_free);
+  if (!qr || text.empty()) return "";
+  const int width = qr->width, quiet = 4, size = width + 2 * quiet;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << size << ' ' << size
+      << "\" shape-rendering=\"crispEdges\"><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><path fill=\"#000\" "
+         "d=\"";
+  for (int y = 0; y < width; ++y) {
+    for (int x = 0; x < width; ++x) {
+      if (qr->data[y * width + x] & 1) svg << 'M' << x + quiet << ',' << y + quiet << "h1v1h-1z";
+    }
+  }
+  svg << "\"/></svg>";
+  return svg.str();
+}
+
+SaleBook::SaleBook(std::string index_path) : index_path_(std::move(index_path)) {}
+
+Status SaleBook::Load() {
+  std::ifstream in(index_path_);
+  if (!in) return OkStatus();
+  std::string line;
+  std::lock_guard<std::mutex> lock(mu_);
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    long long at = 0, amount = 0;
+    std::string id;
+    if (fields >> at >> id >> amount) entries_[id] = Entry{amount, at};
+  }
+  return OkStatus();
+}
+
+Status SaleBook::Add(const std::string& sale_id, checkout::Cents amount, UnixMicros opened_at) {
+  const std::string line =
+      std::to_string(opened_at) + " " + sale_id + " " + std::to_string(static_cast<long long>(amount)) + "\n";
+  const int fd = ::open(index_path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return FailedPreconditionError("cannot open " + index_path_);
+  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written) return FailedPreconditionError("cannot write " + index_path_);
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id] = Entry{amount, opened_at};
+  return OkStatus();
+}
+
+bool SaleBook::Knows(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.count(sale_id) > 0;
+}
+
+bool SaleBook::HasCopy(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  return it != entries_.end() && it->second.sale.has_value();
+}
+
+std::optional<checkout::Sale> SaleBook::Copy(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  return it == entries_.end() ? std::nullopt : it->second.sale;
+}
+
+void SaleBook::Put(const checkout::Sale& sale) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Entry& entry = entries_[sale.id];
+  if (entry.opened_at == 0) entry.amount = sale.amount;
+  entry.sale = sale;
+}
+
+void SaleBook::SetMessage(const std::string& sale_id, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].message = message;
+}
+
+void SaleBook::AddFlag(const std::string& sale_id, const std::string& flag) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].flags.push_back(flag);
+}
+
+void SaleBook::AddReceipt(const std::string& sale_id, const std::string& text) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].receipts.push_back(text);
+}
+
+void SaleBook::SetInstallments(const std::string& sale_id, int installments) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].installments = installments;
+}
+
+int SaleBook::Installments(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  return it == entries_.end() ? 1 : it->second.installments;
+}
+
+std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry) const {
+  return Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, entry.receipts,
+              entry.installments)
+      .dump();
+}
+
+std::optional<std::string> SaleBook::ViewJson(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  if (it == entries_.end() || !it->second.sale) return std::nullopt;
+  return ViewLocked(sale_id, it->second);
+}
+
+std::string SaleBook::QrText(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  if (it == entries_.end() || !it->second.sale) return "";
+  return ScreenOf(*it->second.sale).qr;
+}
+
+std::vector<std::string> SaleBook::IdsOfDay(const std::string& day) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::pair<UnixMicros, std::string>> found;
+  for (const auto& [id, entry] : entries_)
+    if (entry.opened_at != 0 && StoreDay(entry.opened_at) == day) found.emplace_back(entry.opened_at, id);
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> ids;
+  for (auto& [at, id] : found) ids.push_back(std::move(id));
+  return ids;
+}
+
+std::string SaleBook::DayJson(const std::string& day) const {
+  const std::vector<std::string> ids = IdsOfDay(day);
+  std::lock_guard<std::mutex> lock(mu_);
+  json sales = json::array();
+  checkout::Cents collected = 0;
+  int paid = 0;
+  for (auto it = ids.rbegin(); it != ids.rend(); ++it) {  // newest first
+    const Entry& entry = entries_.at(*it);
+    if (!entry.sale) continue;
+    json view =
+        Json(*it, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, {}, entry.installments);
+    collected += entry.sale->collected();
+    if (view["status"] == "paid") ++paid;
+    sales.push_back(std::move(view));
+  }
+  return json{
+      {"day", day}, {"sales", sales}, {"totals", {{"count", sales.size()}, {"paid", paid}, {"collected", collected}}}}
+      .dump();
+}
+
+std::vector<std::string> SaleBook::Unsettled() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> ids;
+  for (const auto& [id, entry] : entries_)
+    if (entry.sale && !checkout::IsTerminal(entry.sale->state) && !As<checkout::PayLater>(*entry.sale))
+      ids.push_back(id);
+  return ids;
+}
+
+}  // namespace balcao::terminal::service

@@ -1,0 +1,73 @@
+// The service's book of sales, for the touchscreen: the day index (data dir `sales.idx`,
+// one line per sale opened on this box: the journal has no listing by day), the latest copy
+// of each sale the driver's thread published, what the counter was told (the last screen
+// message, operator flags, the text of each receipt printed), and the JSON views and QR
+// images the web app reads. The driver's thread writes; HTTP threads read.
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkout/checkout.h"
+#include "common/status.h"
+#include "common/time.h"
+
+namespace balcao::terminal::service {
+
+// "YYYY-MM-DD" of `at` in Brasília time (UTC-3, no DST since 2019): the store's day.
+std::string StoreDay(UnixMicros at);
+// `text` as an SVG QR code (black modules on white, 4-module quiet zone); "" if it does not fit.
+std::string QrSvg(const std::string& text);
+
+class SaleBook {
+ public:
+  explicit SaleBook(std::string index_path);
+
+  // Reads the day index (a missing file is an empty book).
+  Status Load();
+  // Appends the sale to the index (fsync'ed) before the driver opens it.
+  Status Add(const std::string& sale_id, checkout::Cents amount, UnixMicros opened_at);
+  bool Knows(const std::string& sale_id) const;  // in the index
+  bool HasCopy(const std::string& sale_id) const;
+  std::optional<checkout::Sale> Copy(const std::string& sale_id) const;
+
+  void Put(const checkout::Sale& sale);  // the sale as it is now
+  void SetMessage(const std::string& sale_id, const std::string& message);
+  void AddFlag(const std::string& sale_id, const std::string& flag);
+  void AddReceipt(const std::string& sale_id, const std::string& text);
+  void SetInstallments(const std::string& sale_id, int installments);
+  int Installments(const std::string& sale_id) const;
+
+  // The sale as the web app reads it (docs/terminal.md, "JSON API"); nullopt when no copy.
+  std::optional<std::string> ViewJson(const std::string& sale_id) const;
+  // The text of the sale's current QR (Pix code, 3-D Secure URL, invoice code); "" for none.
+  std::string QrText(const std::string& sale_id) const;
+  // Sales opened on `day` (StoreDay), oldest first, and those of them without a copy yet.
+  std::vector<std::string> IdsOfDay(const std::string& day) const;
+  // {"day":..., "sales":[views...], "totals":{...}} of the sales of `day` that have a copy.
+  std::string DayJson(const std::string& day) const;
+  // Sales not yet over (for the status line): ids.
+  std::vector<std::string> Unsettled() const;
+
+ private:
+  struct Entry {
+    checkout::Cents amount = 0;
+    UnixMicros opened_at = 0;
+    std::optional<checkout::Sale> sale;
+    std::string message;
+    std::vector<std::string> flags;
+    std::vector<std::string> receipts;
+    int installments = 1;
+  };
+  std::string ViewLocked(const std::string& id, const Entry& entry) const;
+
+  const std::string index_path_;
+  mutable std::mutex mu_;
+  std::map<std::string, Entry> entries_;  // guarded by mu_
+};
+
+}  // namespace balcao::terminal::service

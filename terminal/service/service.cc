@@ -1,0 +1,295 @@
+#include "terminal/service/service.h"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "checkout/journal_codec.h"
+#include "common/log.h"
+#include "printer/render.h"
+#include "terminal/internal/receipts.h"
+#include "terminal/service/service_impl.h"
+
+namespace balcao::terminal::service {
+namespace {
+
+constexpr std::chrono::milliseconds kTickInterval{200};
+
+bool BankConfiguredInEnvironment() {
+  for (const char* name : {"BALCAO_CREDENTIALS", "BALCAO_BANK_URL", "BALCAO_ACCESS_ID", "BALCAO_PROJECT_ID",
+                           "BALCAO_ORGANIZATION_ID", "BALCAO_PRIVATE_KEY"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') return true;
+  }
+  return false;
+}
+
+// The webhook pointing at this service: registered (once per URL) so that the bank creates
+// events for the checkout's subscriptions; in the embedded sandbox, hooks left by earlier runs
+// on other ports are removed (they would only collect failed deliveries).
+Status RegisterWebhook(const api::Bank& bank, const std::string& url, bool remove_stale) {
+  auto listed = bank.client().Call("GET", "/v2/webhook", api::Query().Add("limit", std::int64_t{100}));
+  if (!listed.ok()) return listed.status();
+  const auto page = nlohmann::json::parse(listed->body, nullptr, false);
+  bool found = false;
+  if (page.is_object() && page.contains("webhooks") && page["webhooks"].is_array()) {
+    for (const auto& hook : page["webhooks"]) {
+      const std::string hook_url = hook.value("url", "");
+      if (hook_url == url) {
+        found = true;
+      } else if (remove_stale && hook_url.find(kWebhookPath) != std::string::npos) {
+        bank.client().Call("DELETE", "/v2/webhook/" + hook.value("id", ""));
+      }
+    }
+  }
+  if (found) return OkStatus();
+  const nlohmann::json body = {{"url", url},
+                               {"subscriptions", nlohmann::json::array({"deposit", "invoice", "merchant-purchase"})}};
+  auto created = bank.client().Call("POST", "/v2/webhook", {}, body.dump());
+  return created.ok() ? OkStatus() : created.status();
+}
+
+}  // namespace
+
+// --- the driver's thread ---
+
+void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect& effect) {
+  touched.insert(sale_id);
+  if (const auto* show = std::get_if<checkout::Show>(&effect)) {
+    book->SetMessage(sale_id, show->message);
+  } else if (const auto* flag = std::get_if<checkout::FlagOperator>(&effect)) {
+    book->AddFlag(sale_id, flag->reason + (flag->entity_id.empty() ? "" : " (" + flag->entity_id + ")"));
+  } else if (const auto* print = std::get_if<checkout::Print>(&effect)) {
+    auto sale = driver->Get(sale_id);
+    if (!sale.ok()) return;
+    const UnixMicros now = SystemClock::Instance().Now();
+    auto doc = ReceiptFor(*sale, *print, config.store, now, book->Installments(sale_id));
+    if (!doc) return;
+    book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
+    auto bytes = printer::RenderEscPos(*doc, *profile);
+    if (!bytes.ok()) {
+      logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
+      return;
+    }
+    auto job = print_jobs->Enqueue(sale_id, checkout::Name(print->slip), printer_target, *bytes);
+    if (!job.ok())
+      logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
+  }
+}
+
+void Service::Impl::Publish() {
+  for (const std::string& id : touched) {
+    auto sale = driver->Get(id);
+    if (sale.ok()) {
+      book->Put(*sale);
+      open_sales.insert(id);
+    }
+  }
+  touched.clear();
+}
+
+void Service::Impl::Tick() {
+  const UnixMicros now = SystemClock::Instance().Now();
+  for (const std::string& id : book->Unsettled()) {
+    if (!open_sales.count(id)) continue;
+    // Fires the sale's due timers (polls, countdowns, lookup retries) and returns at once:
+    // the deadline is a couple of milliseconds away.
+    auto sale = driver->RunUntilSettled(id, SystemClock::Instance().Now() + 2000);
+    (void)sale;
+    touched.insert(id);
+  }
+  if (now >= next_catch_up && online.load()) {
+    next_catch_up = now + config.catch_up_interval_s * kMicrosPerSecond;
+    // Events the webhook missed (the bank delivers again, but not soon): the sales they
+    // name are resumed from their journal by the intake, so they are tracked from here.
+    auto applied = intake->CatchUp();
+    if (!applied.ok()) {
+      logging::Warn("serve", "event catch-up failed", {{"reason", applied.status().message()}});
+    } else if (*applied > 0) {
+      logging::Info("serve", "event catch-up applied events", {{"applied", *applied}});
+      for (const std::string& id : book->Unsettled()) touched.insert(id);
+    }
+  }
+  Publish();
+}
+
+void Service::Impl::EnsureCopy(const std::string& sale_id) {
+  if (book->HasCopy(sale_id)) return;
+  if (auto open = driver->Get(sale_id); open.ok()) return book->Put(*open);
+  auto entries = journal->Read(sale_id);
+  if (!entries.ok() || entries->empty()) return;
+  std::vector<checkout::Event> events;
+  for (const offline::JournalEntry& entry : *entries) {
+    auto event = checkout::EventFromJson(entry.payload);
+    if (!event.ok()) return;
+    events.push_back(*std::move(event));
+  }
+  book->Put(checkout::Replay(events));
+}
+
+void Service::Impl::Resume() {
+  auto open = journal->OpenSales();
+  if (!open.ok()) {
+    logging::Error("serve", "cannot list open sales", {{"reason", open.status().message()}});
+  } else {
+    for (const std::string& id : *open) {
+      auto sale = driver->Resume(id);
+      if (!sale.ok()) {
+        logging::Error("serve", "sale not resumed", {{"sale", id}, {"reason", sale.status().message()}});
+        continue;
+      }
+      logging::Info("serve", "sale resumed", {{"sale", id}});
+      touched.insert(id);
+    }
+  }
+  Publish();
+  const UnixMicros now = SystemClock::Instance().Now();
+  for (UnixMicros day : {now, now - 86400 * kMicrosPerSecond})
+    for (const std::string& id : book->IdsOfDay(StoreDay(day))) EnsureCopy(id);
+}
+
+void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond) {
+  loop->Post([this, work = std::move(work), respond = std::move(respond)] {
+    HttpResponse response = work();
+    Publish();
+    respond(std::move(response));
+  });
+}
+
+// --- start and stop ---
+
+Service::Service(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Service::~Service() { Stop(); }
+
+StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  Impl& s = *impl;
+  s.options = options;
+  BALCAO_ASSIGN_OR_RETURN(s.config, LoadServeConfig(options.config_path));
+  s.profile = printer::FindProfile(s.config.printer_profile);
+  if (s.profile == nullptr)
+    return InvalidArgumentError("printer.profile: unknown printer profile '" + s.config.printer_profile + "'");
+  std::error_code ec;
+  std::filesystem::create_directories(options.data_dir, ec);
+  if (ec) return FailedPreconditionError("cannot create the data dir " + options.data_dir + ": " + ec.message());
+  ::chmod(options.data_dir.c_str(), 0700);
+  const std::filesystem::path dir(options.data_dir);
+  s.printer_target = !options.printer.empty()    ? options.printer
+                     : !s.config.printer.empty() ? s.config.printer
+                                                 : "file:" + std::filesystem::absolute(dir / "printer.bin").string();
+  if (auto transport = printer::OpenTransport(s.printer_target); !transport.ok())
+    return InvalidArgumentError("--printer: " + transport.status().message());
+
+  // The bank: the configured one, or the embedded sandbox (its state kept in the data dir).
+  if (!BankConfiguredInEnvironment()) {
+    sandbox::SandboxOptions sandbox_options;
+    sandbox_options.data_dir = (dir / "sandbox").string();
+    sandbox_options.https = false;
+    sandbox_options.tick_millis = 100;
+    BALCAO_ASSIGN_OR_RETURN(s.sandbox, sandbox::Sandbox::Start(sandbox_options));
+    s.credentials_path = s.sandbox->credentials().credentials_path;
+  }
+  BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(s.credentials_path));
+  s.bank = std::make_unique<api::Bank>(client);
+
+  BALCAO_ASSIGN_OR_RETURN(s.store, offline::Store::Open((dir / "balcao.db").string()));
+  if (!s.store->is_owner())
+    return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
+                                   " (is another `balcao serve` running on this data dir?)");
+  s.journal = std::make_unique<offline::Journal>(*s.store);
+  s.outbox = std::make_unique<offline::Outbox>(*s.store);
+  s.print_jobs = std::make_unique<offline::PrintJobs>(*s.store);
+  s.book = std::make_unique<SaleBook>((dir / "sales.idx").string());
+  BALCAO_RETURN_IF_ERROR(s.book->Load());
+
+  s.driver = std::make_unique<checkout::Driver>(
+      *s.bank, *s.journal, SystemClock::Instance(),
+      [&s](const std::string& sale_id, const checkout::Effect& effect) { s.OnEffect(sale_id, effect); });
+  s.driver->SetOutbox(s.outbox.get());
+  s.driver->OnNotSent([&s] {
+    if (s.monitor) s.monitor->ReportNotSent();
+  });
+  s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
+  s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
+
+  s.server = std::make_unique<HttpServer>(HttpServerOptions{}, [&s](HttpRequest request, Respond respond) {
+    s.Handle(std::move(request), std::move(respond));
+  });
+  BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(options.address, options.port));
+
+  BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
+  s.gateway = std::make_unique<offline::ApiGateway>(drainer_client);
+  s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
+  s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
+  s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
+  s.monitor->Subscribe([&s](bool online) {
+    s.online = online;
+    s.drainer->SetOnline(online);
+    logging::Info("serve", online ? "bank reachable" : "bank unreachable: offline");
+    s.loop->Post([&s, online] { s.driver->SetBankOnline(online); });
+  });
+  s.drainer->OnSettled([&s](const offline::OutboxItem& item) {
+    if (item.request.sale_id.empty()) return;
+    s.loop->Post([&s, id = item.request.sale_id] {
+      auto sale = s.driver->Reconcile(id);
+      if (!sale.ok())
+        logging::Warn("serve", "outbox outcome not applied", {{"sale", id}, {"reason", sale.status().message()}});
+      s.touched.insert(id);
+      s.Publish();
+    });
+  });
+  s.spooler = std::make_unique<printer::Spooler>(*s.print_jobs);
+
+  const std::string webhook_url =
+      s.sandbox ? "http://127.0.0.1:" + std::to_string(s.port) + kWebhookPath : s.config.webhook_url;
+  s.loop->Post([&s, webhook_url] {
+    if (!webhook_url.empty()) {
+      if (Status hooked = RegisterWebhook(*s.bank, webhook_url, s.sandbox != nullptr); !hooked.ok())
+        logging::Warn("serve", "webhook not registered", {{"url", webhook_url}, {"reason", hooked.message()}});
+    }
+    s.Resume();
+  });
+  s.loop->Start();
+  s.server->Start();
+  s.drainer->Start();
+  s.monitor->Start();
+  s.spooler->Start();
+  logging::Info("serve", "listening",
+                {{"url", "http://" + options.address + ":" + std::to_string(s.port) + "/"},
+                 {"data_dir", options.data_dir},
+                 {"bank", s.sandbox ? s.sandbox->credentials().base_url : client.base_url()},
+                 {"printer", s.printer_target}});
+  return std::unique_ptr<Service>(new Service(std::move(impl)));
+}
+
+unsigned short Service::port() const { return impl_->port; }
+
+std::string Service::url() const {
+  return "http://" + impl_->options.address + ":" + std::to_string(impl_->port) + "/";
+}
+
+std::string Service::sandbox_url() const {
+  return impl_->sandbox ? "http://127.0.0.1:" + std::to_string(impl_->sandbox->port()) : "";
+}
+
+void Service::Stop() {
+  if (!impl_) return;
+  Impl& s = *impl_;
+  if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
+  if (s.drainer) s.drainer->Stop();
+  if (s.monitor) s.monitor->Stop();
+  if (s.spooler) s.spooler->Stop();
+  if (s.server) s.server->Stop();
+  s.drainer.reset();
+  s.monitor.reset();
+  s.server.reset();
+  s.intake.reset();
+  s.driver.reset();
+  if (s.sandbox) s.sandbox->Stop();
+  impl_.reset();
+}
+
+}  // namespace balcao::terminal::service

@@ -1,0 +1,49 @@
+// `balcao serve`: the process on the box. One Service wires the box's store (sale journal,
+// outbox, print jobs) in the data dir, the checkout driver on its own thread, the offline
+// drainer and connectivity monitor, the bank's event intake (webhook endpoint + periodic
+// catch-up), the printer spooler, and the touchscreen web app with its JSON API, all served
+// by one HTTP server whose io_context also runs the drainer's and the monitor's timers.
+// Without a configured bank it starts the embedded sandbox in-process. docs/terminal.md.
+// Ownership: owns everything it starts; Stop() (or the destructor) stops it in order.
+// Thread-safety: Start/Stop from one thread; the accessors from any.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+
+namespace balcao::terminal::service {
+
+struct ServeOptions {
+  std::string address = "127.0.0.1";
+  unsigned short port = 8080;  // 0: any free port (tests)
+  std::string data_dir = "balcao-data";
+  std::string printer;      // transport target; empty: the config's, else file:<data_dir>/printer.bin
+  std::string config_path;  // JSON (docs/terminal.md, "Configuration"); empty: defaults
+};
+
+class Service {
+ public:
+  // Opens the data dir (created 0700 if missing), loads the config, starts the bank (or the
+  // embedded sandbox), resumes open sales from the journal, then listens. Errors:
+  // kInvalidArgument (config), kFailedPrecondition (data dir, store), kUnavailable (port).
+  static StatusOr<std::unique_ptr<Service>> Start(const ServeOptions& options);
+  ~Service();
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+
+  unsigned short port() const;
+  std::string url() const;  // http://address:port/
+  // The embedded sandbox's base URL (http://127.0.0.1:<port>), "" against a real bank.
+  std::string sandbox_url() const;
+  void Stop();
+
+  struct Impl;
+
+ private:
+  explicit Service(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace balcao::terminal::service

@@ -1,0 +1,81 @@
+// Service::Impl: everything `balcao serve` wires together (service.cc starts and stops it;
+// routes.cc answers HTTP). Private to terminal/service/.
+// Thread-safety: members marked "driver thread" are touched only by tasks of `loop`.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "api/bank.h"
+#include "api/events.h"
+#include "checkout/driver.h"
+#include "checkout/intake.h"
+#include "offline/api_gateway.h"
+#include "offline/connectivity.h"
+#include "offline/drainer.h"
+#include "offline/journal.h"
+#include "offline/outbox.h"
+#include "offline/print_jobs.h"
+#include "offline/store.h"
+#include "printer/profile.h"
+#include "printer/spooler.h"
+#include "sandbox/sandbox.h"
+#include "terminal/service/config.h"
+#include "terminal/service/driver_loop.h"
+#include "terminal/service/http_server.h"
+#include "terminal/service/sale_book.h"
+#include "terminal/service/service.h"
+
+namespace balcao::terminal::service {
+
+inline constexpr const char* kWebhookPath = "/bank/webhook";
+
+struct Service::Impl {
+  ServeOptions options;
+  ServeConfig config;
+  std::string printer_target;
+  const printer::PrinterProfile* profile = nullptr;
+  unsigned short port = 0;
+
+  std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
+  std::string credentials_path;               // the sandbox's, or "" (environment)
+  std::unique_ptr<api::Bank> bank;
+  std::unique_ptr<offline::Store> store;
+  std::unique_ptr<offline::Journal> journal;
+  std::unique_ptr<offline::Outbox> outbox;
+  std::unique_ptr<offline::PrintJobs> print_jobs;
+  std::unique_ptr<checkout::Driver> driver;
+  std::unique_ptr<checkout::Intake> intake;
+  std::unique_ptr<api::EventVerifier> verifier;
+  std::unique_ptr<offline::ApiGateway> gateway;
+  std::unique_ptr<HttpServer> server;
+  std::unique_ptr<offline::Drainer> drainer;
+  std::unique_ptr<offline::ConnectivityMonitor> monitor;
+  std::unique_ptr<printer::Spooler> spooler;
+  std::unique_ptr<DriverLoop> loop;
+  std::unique_ptr<SaleBook> book;
+  std::atomic<bool> online{true};
+  std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
+
+  std::set<std::string> open_sales;  // driver thread: open in the driver
+  std::set<std::string> touched;     // driver thread: changed since the last Publish
+  UnixMicros next_catch_up = 0;      // driver thread
+
+  // --- driver thread (service.cc) ---
+  void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
+  void Publish();  // copies every touched sale into the book
+  void Tick();     // due timers of sales waiting for the bank or the customer; catch-up
+  void Resume();   // at start: open sales from the journal, today's sales from the index
+  // The sale's copy in the book, from the driver or, when not open there, the journal.
+  void EnsureCopy(const std::string& sale_id);
+  // Runs `work` on the driver's thread, publishes what changed, then answers.
+  void OnDriver(std::function<HttpResponse()> work, Respond respond);
+
+  // --- HTTP (routes.cc), any io thread ---
+  void Handle(HttpRequest request, Respond respond);
+};
+
+}  // namespace balcao::terminal::service

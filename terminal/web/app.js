@@ -1,0 +1,367 @@
+// The cashier's touchscreen: plain JS over the JSON API of `balcao serve` (docs/terminal.md).
+// One sale at a time on screen; its state is polled from GET /api/sales/{id}. Card data is
+// read from the form, sent once to POST /api/sales/{id}/card and the form cleared: it is
+// never kept in a variable after the request, never put in storage or in the URL.
+'use strict';
+
+const $ = (sel) => document.querySelector(sel);
+const $$ = (sel) => Array.from(document.querySelectorAll(sel));
+
+const LABELS = {
+  choosing: 'Escolhendo o meio', declined: 'Recusada', 'enter-card': 'Aguardando cartão',
+  working: 'Processando', challenge: 'Verificação 3-D Secure', pix: 'Aguardando Pix',
+  invoice: 'Boleto emitido', 'pay-later': 'Boleto em aberto', queued: 'Na fila (sem conexão)',
+  canceling: 'Cancelando', paid: 'Paga', refunding: 'Estornando', refunded: 'Estornada', voided: 'Cancelada',
+};
+const METHODS = { card: 'Cartão', pix: 'Pix', invoice: 'Boleto', '': '—' };
+const FIELDS = {
+  number: 'Número do cartão', expiry: 'Validade', security_code: 'Código de segurança',
+  holder_name: 'Nome no cartão', installments: 'Parcelas', funding: 'Tipo', amount: 'Valor',
+  'customer': 'Cliente', 'customer.name': 'Nome do cliente', 'customer.tax_id': 'CPF ou CNPJ',
+  operator: 'Operador', reason: 'Motivo',
+};
+const RULES = {
+  '13 to 19 digits passing the Luhn check': 'número inválido',
+  'MM/AA': 'use MM/AA', 'MM/AA, not in the past': 'cartão vencido',
+  '3 or 4 digits': '3 ou 4 dígitos', '2 to 26 characters': 'de 2 a 26 letras',
+  'a valid CPF or CNPJ': 'CPF ou CNPJ inválido', '3 to 80 characters': 'de 3 a 80 letras',
+  '1 to 40 characters': 'obrigatório', '3 to 200 characters': 'descreva o motivo (3 letras ou mais)',
+};
+const FINAL = new Set(['paid', 'refunded', 'voided']);
+
+const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallments: 12, minInstallment: 500,
+              clockOffset: 0, qrKey: '', busy: false };
+
+function money(cents) {
+  const reais = Math.floor(Math.abs(cents) / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return (cents < 0 ? '-' : '') + 'R$ ' + reais + ',' + String(Math.abs(cents) % 100).padStart(2, '0');
+}
+
+function errorText(answer) {
+  const e = answer.json && answer.json.error;
+  if (!e) return 'Erro ' + answer.status;
+  if (e.field === 'state' || e.field === 'bank' || e.field === 'sale') return e.rule;
+  return (FIELDS[e.field] || e.field) + ': ' + (RULES[e.rule] || e.rule);
+}
+
+async function api(method, path, body) {
+  try {
+    const res = await fetch(path, {
+      method, headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined, cache: 'no-store',
+    });
+    let json = null;
+    try { json = await res.json(); } catch (_) { /* not JSON */ }
+    return { ok: res.ok, status: res.status, json };
+  } catch (err) {
+    return { ok: false, status: 0, json: { error: { field: 'bank', rule: 'o serviço não respondeu' } } };
+  }
+}
+
+function show(name) {
+  $$('.screen').forEach((s) => { s.hidden = s.id !== 'screen-' + name; });
+}
+
+// --- the amount keypad (cents) ---
+function renderAmount() {
+  $('#amount-display').textContent = money(app.cents);
+  $('#charge').disabled = app.cents <= 0;
+}
+$$('.keypad button').forEach((b) => b.addEventListener('click', () => {
+  const k = b.dataset.key;
+  if (k === 'back') app.cents = Math.floor(app.cents / 10);
+  else if (app.cents < 10000000) app.cents = app.cents * (k === '00' ? 100 : 10) + (k === '00' ? 0 : Number(k));
+  renderAmount();
+}));
+$('#charge').addEventListener('click', async () => {
+  if (app.busy) return;
+  app.busy = true;
+  const answer = await api('POST', '/api/sales', { amount: app.cents });
+  app.busy = false;
+  if (!answer.ok) return alert(errorText(answer));
+  app.qrKey = '';
+  render(answer.json);
+});
+
+function newSale() {
+  app.sale = null;
+  app.cents = 0;
+  renderAmount();
+  show('keypad');
+}
+$('#new-sale').addEventListener('click', newSale);
+$('#nav-new').addEventListener('click', newSale);
+
+// --- actions on the sale on screen ---
+async function act(action, body, errorBox) {
+  if (!app.sale || app.busy) return null;
+  app.busy = true;
+  if (errorBox) errorBox.textContent = '';
+  const waiting = setTimeout(() => { show('working'); }, 300);
+  const answer = await api('POST', '/api/sales/' + app.sale.id + '/' + action, body || {});
+  clearTimeout(waiting);
+  app.busy = false;
+  if (answer.ok && answer.json && answer.json.id) render(answer.json);
+  else {
+    if (app.sale) render(app.sale);
+    if (!answer.ok) {
+      if (errorBox) errorBox.textContent = errorText(answer);
+      else alert(errorText(answer));
+    }
+  }
+  return answer;
+}
+
+$('#method-card').addEventListener('click', () => act('method', { method: 'card' }));
+$('#method-pix').addEventListener('click', () => act('method', { method: 'pix' }));
+$('#method-invoice').addEventListener('click', () => {
+  $('#customer-form').hidden = false;
+  $('#customer-name').focus();
+});
+$('#customer-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const customer = { name: $('#customer-name').value.trim(), tax_id: $('#customer-tax-id').value.trim() };
+  const declined = app.sale && app.sale.status === 'declined';
+  act(declined ? 'fallback' : 'method', declined ? { customer } : { method: 'invoice', customer }, $('#customer-error'));
+});
+$('#retry').addEventListener('click', () => act('retry'));
+$('#print-code').addEventListener('click', () => act('print'));
+$('#keep-open').addEventListener('click', () => act('keep-open'));
+$('#simulate').addEventListener('click', async () => {
+  const answer = await api('POST', '/api/sales/' + app.sale.id + '/simulate', {});
+  if (!answer.ok) alert(errorText(answer));
+  poll();
+});
+
+// --- the card form ---
+function luhn(digits) {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) { d *= 2; if (d > 9) d -= 9; }
+    sum += d;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+function clearCardForm() {
+  ['#card-number', '#card-expiry', '#card-cvv', '#card-holder'].forEach((s) => { $(s).value = ''; });
+}
+$('#card-expiry').addEventListener('input', (e) => {
+  const d = e.target.value.replace(/\D/g, '').slice(0, 4);
+  e.target.value = d.length > 2 ? d.slice(0, 2) + '/' + d.slice(2) : d;
+});
+$('#card-number').addEventListener('input', (e) => {
+  e.target.value = e.target.value.replace(/\D/g, '').slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+});
+$('#card-funding').addEventListener('change', fillInstallments);
+function fillInstallments() {
+  const select = $('#card-installments');
+  select.innerHTML = '';
+  const debit = $('#card-funding').value === 'debit';
+  const amount = app.sale ? app.sale.amount : 0;
+  for (let n = 1; n <= (debit ? 1 : app.maxInstallments); n++) {
+    if (n > 1 && Math.floor(amount / n) < app.minInstallment) break;
+    const option = document.createElement('option');
+    option.value = n;
+    option.textContent = n === 1 ? 'À vista' : n + 'x de ' + money(Math.floor(amount / n));
+    select.appendChild(option);
+  }
+}
+$('#card-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const error = $('#card-error');
+  const number = $('#card-number').value.replace(/\D/g, '');
+  if (number.length < 13 || !luhn(number)) { error.textContent = 'Número do cartão: número inválido'; return; }
+  if (!/^(0[1-9]|1[0-2])\/\d{2}$/.test($('#card-expiry').value)) { error.textContent = 'Validade: use MM/AA'; return; }
+  if (!/^\d{3,4}$/.test($('#card-cvv').value)) { error.textContent = 'Código de segurança: 3 ou 4 dígitos'; return; }
+  if ($('#card-holder').value.trim().length < 2) { error.textContent = 'Nome no cartão: obrigatório'; return; }
+  const body = {
+    number, expiry: $('#card-expiry').value, security_code: $('#card-cvv').value,
+    holder_name: $('#card-holder').value.trim(), funding: $('#card-funding').value,
+    installments: Number($('#card-installments').value || 1),
+  };
+  clearCardForm();  // sent once; the cashier never sees it again
+  act('card', body, error);
+});
+
+// --- cancel / refund with operator and reason ---
+let pendingOperatorAction = null;
+function askOperator(kind, sale) {
+  pendingOperatorAction = { kind, id: sale.id };
+  $('#operator-title').textContent = (kind === 'refund' ? 'Estornar ' : 'Cancelar ') + money(kind === 'refund' ? sale.collected : sale.amount);
+  $('#refund-amount-label').hidden = kind !== 'refund';
+  $('#refund-amount').value = kind === 'refund' ? money(sale.collected).replace('R$ ', '') : '';
+  $('#operator-error').textContent = '';
+  $('#operator-reason').value = '';
+  $('#operator-dialog').showModal();
+}
+function parseReais(text) {
+  const m = /^\s*(?:R\$\s*)?(\d{1,3}(?:\.\d{3})*|\d+)(?:,(\d{1,2}))?\s*$/.exec(text);
+  if (!m) return null;
+  return Number(m[1].replace(/\./g, '')) * 100 + Number((m[2] || '0').padEnd(2, '0'));
+}
+$('#operator-cancel').addEventListener('click', () => $('#operator-dialog').close());
+$('#operator-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const action = pendingOperatorAction;
+  const body = { operator: $('#operator-name').value.trim(), reason: $('#operator-reason').value.trim() };
+  if (action.kind === 'refund') {
+    const cents = parseReais($('#refund-amount').value);
+    if (cents === null || cents <= 0) { $('#operator-error').textContent = 'Valor: use 12,50'; return; }
+    body.amount = cents;
+  }
+  const answer = await api('POST', '/api/sales/' + action.id + '/' + action.kind, body);
+  if (!answer.ok) { $('#operator-error').textContent = errorText(answer); return; }
+  $('#operator-dialog').close();
+  if (app.sale && app.sale.id === action.id) render(answer.json);
+  if (!$('#screen-sales').hidden) loadSales();
+});
+$$('.cancel-sale').forEach((b) => b.addEventListener('click', () => app.sale && askOperator('cancel', app.sale)));
+
+// --- rendering the sale on screen ---
+function countdown() {
+  const s = app.sale;
+  const el = $('#qr-countdown');
+  if (!s || !s.deadline_ms || s.status !== 'pix') { el.textContent = ''; return; }
+  const left = Math.max(0, Math.round((s.deadline_ms - (Date.now() + app.clockOffset)) / 1000));
+  el.textContent = 'Expira em ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
+}
+setInterval(countdown, 1000);
+
+function render(view) {
+  app.sale = view;
+  $$('.sale-amount').forEach((el) => { el.textContent = money(view.amount); });
+  const st = view.status;
+  if (st === 'choosing' || st === 'declined') {
+    const decline = $('#decline');
+    decline.hidden = !view.message;
+    decline.textContent = (st === 'declined' ? 'Recusado: ' : '') + view.message + (st === 'declined' ? ' — tente outro meio' : '');
+    $('#retry').hidden = !view.can.retry;
+    $('#method-card').disabled = !app.online;
+    $('#method-pix').disabled = !app.online;
+    $('#offline-reason').hidden = app.online;
+    if ($('#screen-method').hidden) $('#customer-form').hidden = true;
+    show('method');
+  } else if (st === 'enter-card') {
+    if ($('#screen-card').hidden) { clearCardForm(); fillInstallments(); $('#card-error').textContent = ''; }
+    show('card');
+  } else if (st === 'pix' || st === 'challenge' || st === 'invoice') {
+    const key = view.id + st + view.bank_ids.length;
+    if (app.qrKey !== key) {
+      app.qrKey = key;
+      $('#qr-image').src = '/api/sales/' + view.id + '/qr.svg?k=' + encodeURIComponent(key);
+    }
+    $('#qr-title').textContent = st === 'pix' ? 'Pague com Pix' : st === 'challenge' ? 'Confirme no celular (3-D Secure)' : 'Boleto';
+    $('#qr-hint').textContent = st === 'pix' ? 'Abra o app do banco e leia o QR code.'
+      : st === 'challenge' ? 'O cliente lê o QR code com o celular e confirma a compra.'
+      : 'O cliente paga pelo QR code (Pix) ou pelo link.';
+    $('#qr-link').textContent = view.link || '';
+    $('#qr-link').href = view.link || '#';
+    $('#keep-open').hidden = !view.can.keep_open;
+    $('#print-code').hidden = !view.can.print;
+    $('#simulate').hidden = !app.sandbox;
+    countdown();
+    show('qr');
+  } else if (st === 'working' || st === 'canceling' || st === 'refunding') {
+    $('#working-text').textContent = view.message || 'Falando com o banco…';
+    show('working');
+  } else {
+    const title = $('#outcome-title');
+    const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait' };
+    title.dataset.kind = kinds[st] || 'wait';
+    title.textContent = { paid: 'Pago', refunded: 'Estornado', voided: 'Cancelada', queued: 'Na fila (sem conexão)',
+                          'pay-later': 'Boleto em aberto' }[st] || LABELS[st] || st;
+    $('#outcome-text').textContent = st === 'paid' ? METHODS[view.method] + ' — recebido ' + money(view.collected)
+      : st === 'queued' ? 'O boleto será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
+      : view.message || '';
+    const receipt = view.receipts && view.receipts.length ? view.receipts[view.receipts.length - 1] : '';
+    $('#receipt').hidden = !receipt;
+    $('#receipt').textContent = receipt;
+    show('outcome');
+  }
+}
+
+async function poll() {
+  if (!app.sale || app.busy || FINAL.has(app.sale.status)) return;
+  const id = app.sale.id;
+  const answer = await api('GET', '/api/sales/' + id);
+  if (answer.ok && app.sale && app.sale.id === id && !app.busy) {
+    const screenNow = $$('.screen').find((s) => !s.hidden);
+    if (screenNow && screenNow.id === 'screen-sales') { app.sale = answer.json; return; }
+    render(answer.json);
+  }
+}
+setInterval(poll, 1000);
+
+// --- today's sales ---
+async function loadSales() {
+  const answer = await api('GET', '/api/sales');
+  if (!answer.ok) return;
+  const body = $('#sales-table tbody');
+  body.innerHTML = '';
+  const t = answer.json.totals;
+  $('#sales-totals').textContent = '— ' + t.count + ' vendas, ' + t.paid + ' pagas, ' + money(t.collected);
+  for (const sale of answer.json.sales) {
+    const tr = document.createElement('tr');
+    tr.dataset.id = sale.id;
+    const time = new Date(sale.opened_at).toLocaleTimeString('pt-BR', { timeZone: 'America/Sao_Paulo' });
+    const cells = [time, money(sale.amount), METHODS[sale.method] || '—'];
+    for (const text of cells) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    const status = document.createElement('td');
+    const badge = document.createElement('span');
+    badge.className = 'badge';
+    badge.dataset.status = sale.status;
+    badge.textContent = LABELS[sale.status] || sale.status;
+    status.appendChild(badge);
+    tr.appendChild(status);
+    const actions = document.createElement('td');
+    const add = (label, cls, fn) => {
+      const b = document.createElement('button');
+      b.textContent = label;
+      b.className = 'secondary ' + cls;
+      b.addEventListener('click', fn);
+      actions.appendChild(b);
+    };
+    if (sale.can.refund) add('Estornar', 'refund', () => askOperator('refund', sale));
+    if (sale.can.cancel) add('Cancelar', 'cancel', () => askOperator('cancel', sale));
+    if (!FINAL.has(sale.status)) add('Abrir', 'open', () => { app.qrKey = ''; render(sale); });
+    tr.appendChild(actions);
+    body.appendChild(tr);
+  }
+}
+$('#nav-sales').addEventListener('click', () => { show('sales'); loadSales(); });
+
+// --- connection and queue indicator ---
+async function status() {
+  const answer = await api('GET', '/api/status');
+  const pill = $('#connection');
+  if (!answer.ok) {
+    pill.dataset.online = 'false';
+    pill.textContent = 'Serviço fora do ar';
+    return;
+  }
+  const s = answer.json;
+  app.clockOffset = s.now_ms - Date.now();
+  app.sandbox = s.bank === 'sandbox';
+  app.maxInstallments = s.max_installments;
+  app.minInstallment = s.min_installment;
+  $('#merchant').textContent = s.merchant;
+  $('#sandbox-badge').hidden = !app.sandbox;
+  const changed = app.online !== s.online;
+  app.online = s.online;
+  pill.dataset.online = String(s.online);
+  pill.textContent = s.online ? 'Conectado' : 'Sem conexão com o banco';
+  const depth = s.queue ? s.queue.depth : 0;
+  const failed = s.queue ? s.queue.failed : 0;
+  const queue = $('#queue');
+  queue.hidden = depth === 0 && failed === 0;
+  queue.textContent = 'Fila: ' + depth + (failed ? ' (' + failed + ' com falha)' : '');
+  if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
+}
+setInterval(status, 2000);
+status();
+renderAmount();
