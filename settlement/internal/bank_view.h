@@ -1,0 +1,30 @@
+// What the bank holds for a business day, read through the typed client (api/bank.h):
+// every purchase, invoice and Pix deposit of the given sales (found by their `sale/<id>`
+// tags; deposits by `dynamic-brcode/<uuid>` of the sales' brcodes) with the ledger
+// transactions of each; entities created in the day whose sale tag names a sale the
+// journal does not have (orphans); the day's ledger and the balance now.
+// Thread-safety: as api::Client.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "api/bank.h"
+#include "common/status.h"
+#include "settlement/settlement.h"
+
+namespace balcao::settlement::internal {
+
+struct BankDay {
+  std::vector<BankEntity> entities;
+  LedgerDay ledger;
+};
+
+// `journaled(sale_id)` says whether the journal has a sale (any day); errors end the read.
+using JournaledFn = std::function<StatusOr<bool>(const std::string& sale_id)>;
+
+StatusOr<BankDay> ReadBank(const api::Bank& bank, const std::vector<std::string>& sale_ids, UnixMicros from,
+                           UnixMicros to, const JournaledFn& journaled);
+
+}  // namespace balcao::settlement::internal

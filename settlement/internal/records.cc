@@ -1,0 +1,83 @@
+#include "settlement/internal/records.h"
+
+#include "offline/internal/db.h"
+
+namespace balcao::settlement::internal {
+
+using offline::internal::Stmt;
+using offline::internal::Txn;
+
+std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::string& day, Status& error) {
+  Txn txn(store.impl(), Txn::kRead);
+  if (!txn.status().ok()) {
+    error = txn.status();
+    return std::nullopt;
+  }
+  Stmt stmt(txn,
+            "SELECT settled_at, status, attention, sales, gross, refunds, report_json, report_text "
+            "FROM settlements WHERE business_day=?1");
+  StatusOr<bool> row = stmt.Bind(1, day).Step();
+  if (!row.ok()) {
+    error = row.status();
+    return std::nullopt;
+  }
+  if (!*row) return std::nullopt;
+  return SettlementRow{day,
+                       stmt.Int(0),
+                       stmt.Text(1),
+                       static_cast<int>(stmt.Int(2)),
+                       static_cast<int>(stmt.Int(3)),
+                       stmt.Int(4),
+                       stmt.Int(5),
+                       stmt.Text(6),
+                       stmt.Text(7)};
+}
+
+Status InsertSettlement(offline::Store& store, const SettlementRow& row) {
+  Txn txn(store.impl(), Txn::kWrite);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  {
+    Stmt exists(txn, "SELECT 1 FROM settlements WHERE business_day=?1");
+    BALCAO_ASSIGN_OR_RETURN(bool found, exists.Bind(1, row.business_day).Step());
+    if (found) return AlreadyExistsError("settlement of " + row.business_day + ": already recorded");
+  }
+  Stmt stmt(txn,
+            "INSERT INTO settlements (business_day, settled_at, status, attention, sales, gross, refunds, "
+            "report_json, report_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, row.business_day)
+                             .Bind(2, row.settled_at_ms)
+                             .Bind(3, row.status)
+                             .Bind(4, row.attention)
+                             .Bind(5, row.sales)
+                             .Bind(6, row.gross)
+                             .Bind(7, row.refunds)
+                             .Bind(8, row.report_json)
+                             .Bind(9, row.report_text)
+                             .Run());
+  return txn.Commit();
+}
+
+StatusOr<std::vector<offline::SaleSummary>> SalesInScope(offline::Store& store, std::int64_t from_ms,
+                                                         std::int64_t to_ms) {
+  Txn txn(store.impl(), Txn::kRead);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  Stmt stmt(txn,
+            "SELECT sale_id, opened_at, last_seq, coalesce(closed_at, 0), final_state FROM sales "
+            "WHERE opened_at < ?2 AND (opened_at >= ?1 OR closed_at IS NULL) ORDER BY opened_at, sale_id");
+  stmt.Bind(1, from_ms).Bind(2, to_ms);
+  std::vector<offline::SaleSummary> sales;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) return sales;
+    sales.push_back({stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)});
+  }
+}
+
+StatusOr<bool> Journaled(offline::Store& store, const std::string& sale_id) {
+  Txn txn(store.impl(), Txn::kRead);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  Stmt stmt(txn, "SELECT 1 FROM sales WHERE sale_id=?1");
+  return stmt.Bind(1, sale_id).Step();
+}
+
+}  // namespace balcao::settlement::internal

@@ -1,0 +1,264 @@
+// The settlement's rules (docs/settlement.md): events the bank knows and the sale does not,
+// per-entity comparison of the journal's money with the bank's, classification, totals.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <variant>
+
+#include "common/money.h"
+#include "settlement/settlement.h"
+
+namespace balcao::settlement {
+namespace {
+
+using checkout::EntityKind;
+using checkout::Sale;
+
+std::string Brl(Cents cents) { return FormatBrl(cents, false); }
+
+std::string StateOf(const Sale& sale) { return checkout::StateName(static_cast<int>(sale.state.index())); }
+
+EntityKind CheckoutKind(BankKind kind) {
+  switch (kind) {
+    case BankKind::kPurchase:
+      return EntityKind::kPurchase;
+    case BankKind::kDeposit:
+      return EntityKind::kDeposit;
+    case BankKind::kInvoice:
+      return EntityKind::kInvoice;
+  }
+  return EntityKind::kPurchase;
+}
+
+const BankEntity* FindEntity(const std::vector<const BankEntity*>& entities, const std::string& id) {
+  for (const BankEntity* e : entities) {
+    if (e->id == id) return e;
+  }
+  return nullptr;
+}
+
+// What the entity received before any reversal: its ledger credits, or (no credit yet) its amount.
+Cents Received(const BankEntity& e) { return e.ledger_in > 0 ? e.ledger_in : e.amount; }
+
+// The events the bank's view implies for a sale that has not heard them yet.
+std::vector<checkout::Event> EventsFor(const Sale& sale, const std::vector<const BankEntity*>& entities,
+                                       UnixMicros now) {
+  std::vector<checkout::Event> events;
+  if (const auto* later = std::get_if<checkout::PayLater>(&sale.state)) {
+    if (const BankEntity* invoice = FindEntity(entities, later->invoice.id)) {
+      checkout::InvoiceStatus status;
+      if (checkout::ParseName(invoice->status, status) && !checkout::IsOpen(status)) {
+        const Cents amount = checkout::IsPaid(status) ? Received(*invoice) : invoice->amount;
+        events.push_back(checkout::InvoiceSeen{invoice->id, status, amount, now});
+      }
+    }
+  }
+  for (const BankEntity* e : entities) {
+    if (e->kind != BankKind::kDeposit || sale.FindMoney(e->id) != nullptr) continue;
+    if (!sale.Knows(EntityKind::kBrcode, e->brcode_uuid)) continue;
+    events.push_back(checkout::DepositSeen{e->id, e->brcode_uuid, Received(*e), now});
+  }
+  return events;
+}
+
+std::string MethodOf(const Sale& sale, const std::vector<const BankEntity*>& entities) {
+  const checkout::Money* payment = sale.payment_line();
+  if (payment == nullptr) {
+    return std::holds_alternative<checkout::PayLater>(sale.state) ? "invoice" : "";
+  }
+  switch (payment->ref.kind) {
+    case EntityKind::kPurchase: {
+      const BankEntity* purchase = FindEntity(entities, payment->ref.id);
+      return purchase && purchase->funding == "debit" ? "debit" : "credit";
+    }
+    case EntityKind::kDeposit:
+      return "pix";
+    case EntityKind::kInvoice:
+      return "invoice";
+    default:
+      return "";
+  }
+}
+
+// Journal money vs bank money, entity by entity; notes every disagreement.
+bool CompareMoney(const Sale& sale, const std::vector<const BankEntity*>& entities, SaleFinding& f) {
+  bool agree = true;
+  for (const BankEntity* e : entities) {
+    const Cents held = HeldBy(*e);
+    f.bank_net += held;
+    const checkout::Money* line = sale.FindMoney(e->id);
+    const Cents journal = line ? line->net() : 0;
+    const std::string name = std::string(BankKindName(e->kind)) + " " + e->id;
+    if (held != journal) {
+      agree = false;
+      f.notes.push_back(name + ": the bank holds " + Brl(held) + ", the journal says " + Brl(journal) + " (" +
+                        e->status + ")");
+    }
+    const Cents expected_ledger = AwaitingCapture(*e) ? 0 : held;
+    if (e->ledger_in - e->ledger_out != expected_ledger) {
+      agree = false;
+      f.notes.push_back(name + ": the ledger nets " + Brl(e->ledger_in - e->ledger_out) + " but the entity holds " +
+                        Brl(expected_ledger));
+    }
+    if (AwaitingCapture(*e) && held > 0) f.notes.push_back(name + ": approved, awaiting capture by the bank");
+  }
+  for (const checkout::Money& line : sale.ledger) {
+    const bool at_bank = std::any_of(entities.begin(), entities.end(), [&](const BankEntity* e) {
+      return e->id == line.ref.id && CheckoutKind(e->kind) == line.ref.kind;
+    });
+    if (!at_bank && line.net() != 0) {
+      agree = false;
+      f.notes.push_back(std::string(checkout::Name(line.ref.kind)) + " " + line.ref.id + ": the journal holds " +
+                        Brl(line.net()) + " the bank does not show");
+    }
+  }
+  return agree;
+}
+
+SaleClass ClassOf(const Sale& before, const Sale& after, const std::vector<const BankEntity*>& entities, UnixMicros now,
+                  SaleFinding& f) {
+  if (!CompareMoney(after, entities, f)) return SaleClass::kDiscrepancy;
+  if (after.late_outstanding() > 0) {
+    for (const checkout::Money& line : after.ledger) {
+      if (line.role == checkout::MoneyRole::kLate && line.net() > 0) {
+        f.notes.push_back(Brl(line.net()) + " received late through " + checkout::Name(line.ref.kind) + " " +
+                          line.ref.id + ": to return to the payer");
+      }
+    }
+    return SaleClass::kLateMoney;
+  }
+  if (std::holds_alternative<checkout::PayLater>(before.state) && checkout::IsTerminal(after.state)) {
+    f.notes.push_back(std::holds_alternative<checkout::Paid>(after.state)
+                          ? "pay-later invoice paid at the bank: sale closed as paid"
+                          : "pay-later invoice closed at the bank unpaid: sale voided");
+    return SaleClass::kPayLaterClosed;
+  }
+  if (const auto* later = std::get_if<checkout::PayLater>(&after.state)) {
+    const BankEntity* invoice = FindEntity(entities, later->invoice.id);
+    const UnixMicros due = later->invoice.due != 0 ? later->invoice.due : (invoice ? invoice->due : 0);
+    if ((invoice && invoice->status == "overdue") || (due != 0 && due < now)) {
+      f.notes.push_back("invoice " + later->invoice.id + " is overdue (due " + FormatDate(due) + ")");
+      return SaleClass::kPayLaterOverdue;
+    }
+    return SaleClass::kPayLaterOpen;
+  }
+  if (std::holds_alternative<checkout::Paid>(after.state)) return SaleClass::kMatched;
+  if (std::holds_alternative<checkout::Refunded>(after.state)) return SaleClass::kRefunded;
+  if (std::holds_alternative<checkout::Voided>(after.state)) return SaleClass::kVoided;
+  f.notes.push_back("the sale stopped in " + StateOf(after) + ": finish it at the counter or the outbox");
+  return SaleClass::kUnfinished;
+}
+
+bool NeedsOperator(SaleClass c) {
+  return c == SaleClass::kDiscrepancy || c == SaleClass::kLateMoney || c == SaleClass::kPayLaterOverdue ||
+         c == SaleClass::kUnfinished;
+}
+
+void AddToTotals(const SaleFinding& f, const Sale& sale, Report& report) {
+  const checkout::Money* payment = sale.payment_line();
+  if (!f.in_day || payment == nullptr || payment->received == 0) return;
+  auto it = std::find_if(report.totals.begin(), report.totals.end(),
+                         [&](const MethodTotal& t) { return t.method == f.method; });
+  if (it == report.totals.end()) return;
+  for (MethodTotal* t : {&*it, &report.total}) {
+    ++t->count;
+    t->gross += payment->received;
+    t->refunds += payment->returned;
+    if (payment->returned > 0) ++t->refund_count;
+  }
+}
+
+}  // namespace
+
+const char* BankKindName(BankKind kind) {
+  switch (kind) {
+    case BankKind::kPurchase:
+      return "purchase";
+    case BankKind::kDeposit:
+      return "deposit";
+    case BankKind::kInvoice:
+      return "invoice";
+  }
+  return "?";
+}
+
+const char* SaleClassName(SaleClass c) {
+  static constexpr const char* kNames[] = {"matched",          "refunded",       "voided",
+                                           "pay-later-closed", "pay-later-open", "pay-later-overdue",
+                                           "late-money",       "unfinished",     "discrepancy"};
+  return kNames[static_cast<int>(c)];
+}
+
+Cents HeldBy(const BankEntity& e) {
+  switch (e.kind) {
+    case BankKind::kPurchase: {
+      checkout::PurchaseStatus status;
+      return checkout::ParseName(e.status, status) && checkout::IsCharged(status) ? e.amount : 0;
+    }
+    case BankKind::kInvoice: {
+      checkout::InvoiceStatus status;
+      return checkout::ParseName(e.status, status) && checkout::IsPaid(status) ? e.amount : 0;
+    }
+    case BankKind::kDeposit:
+      return e.amount;
+  }
+  return 0;
+}
+
+bool AwaitingCapture(const BankEntity& e) { return e.kind == BankKind::kPurchase && e.status == "approved"; }
+
+Report Reconcile(const DayInput& input) {
+  Report report;
+  report.day = input.day;
+  report.settled_at = input.now;
+  for (const char* method : {"credit", "debit", "pix", "invoice"}) report.totals.push_back({method});
+  report.total.method = "total";
+
+  std::map<std::string, std::vector<const BankEntity*>> by_sale;
+  for (const BankEntity& e : input.bank) {
+    if (e.sale_id.empty()) continue;
+    if (input.journaled.count(e.sale_id) == 0) {
+      report.orphans.push_back(e);
+    } else {
+      by_sale[e.sale_id].push_back(&e);
+    }
+  }
+
+  for (const JournalSale& js : input.sales) {
+    const std::vector<const BankEntity*>& entities = by_sale[js.sale.id];
+    SaleFinding f;
+    f.sale_id = js.sale.id;
+    f.in_day = js.in_day;
+    f.amount = js.sale.amount;
+    Sale sale = js.sale;
+    for (const checkout::Event& event : EventsFor(sale, entities, input.now)) {
+      checkout::Step step = checkout::Next(sale, event);
+      if (!step.accepted()) {
+        f.notes.push_back("the sale refused what the bank shows: " + step.rejection.message());
+        continue;
+      }
+      sale = std::move(step.sale);
+      report.feeds.push_back({sale.id, event});
+    }
+    f.cls = ClassOf(js.sale, sale, entities, input.now, f);
+    f.attention = NeedsOperator(f.cls);
+    f.method = MethodOf(sale, entities);
+    f.state = StateOf(sale);
+    f.collected = sale.collected();
+    f.late_outstanding = sale.late_outstanding();
+    AddToTotals(f, sale, report);
+    report.sales.push_back(std::move(f));
+  }
+
+  report.outbox = input.outbox;
+  for (const PendingRequest& r : input.outbox) report.outbox_at_risk += r.amount;
+  report.card_outcomes = input.card_outcomes;
+  report.ledger = input.ledger;
+
+  for (const SaleFinding& f : report.sales) report.attention += f.attention ? 1 : 0;
+  report.attention += static_cast<int>(report.orphans.size() + report.outbox.size());
+  for (const ForwardedCard& c : report.card_outcomes) report.attention += c.outcome == "approved" ? 0 : 1;
+  return report;
+}
+
+}  // namespace balcao::settlement

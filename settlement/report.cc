@@ -1,0 +1,193 @@
+// The report as JSON (the one nlohmann TU of settlement/), as text, and back to the summary.
+#include "settlement/report.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "checkout/journal_codec.h"
+#include "common/money.h"
+
+namespace balcao::settlement {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string Brl(Cents cents) { return FormatBrl(cents, false); }
+
+ordered_json TotalJson(const MethodTotal& t) {
+  return {{"method", t.method},   {"count", t.count}, {"gross", t.gross}, {"refund_count", t.refund_count},
+          {"refunds", t.refunds}, {"net", t.net()}};
+}
+
+ordered_json EntityJson(const BankEntity& e) {
+  return {{"kind", BankKindName(e.kind)},
+          {"id", e.id},
+          {"sale_id", e.sale_id},
+          {"status", e.status},
+          {"amount", e.amount},
+          {"held", HeldBy(e)},
+          {"created", e.created != 0 ? FormatTimestamp(e.created) : ""}};
+}
+
+void Line(std::string& out, const std::string& text) { out += text + "\n"; }
+
+std::string Pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+}  // namespace
+
+std::string ReportJson(const Report& r) {
+  ordered_json doc;
+  doc["day"] = r.day;
+  doc["settled_at"] = FormatTimestamp(r.settled_at);
+  doc["status"] = r.reconciled() ? "reconciled" : "attention";
+  doc["attention"] = r.attention;
+  ordered_json sales = ordered_json::array();
+  for (const SaleFinding& f : r.sales) {
+    sales.push_back({{"id", f.sale_id},
+                     {"class", SaleClassName(f.cls)},
+                     {"attention", f.attention},
+                     {"in_day", f.in_day},
+                     {"method", f.method},
+                     {"state", f.state},
+                     {"amount", f.amount},
+                     {"collected", f.collected},
+                     {"bank_net", f.bank_net},
+                     {"late_outstanding", f.late_outstanding},
+                     {"notes", f.notes}});
+  }
+  doc["sales"] = std::move(sales);
+  ordered_json totals = ordered_json::array();
+  for (const MethodTotal& t : r.totals) totals.push_back(TotalJson(t));
+  doc["totals"] = std::move(totals);
+  doc["total"] = TotalJson(r.total);
+  ordered_json closed = ordered_json::array();
+  for (const Feed& feed : r.feeds) {
+    closed.push_back({{"sale_id", feed.sale_id}, {"event", ordered_json::parse(checkout::EventToJson(feed.event))}});
+  }
+  doc["fed"] = std::move(closed);
+  ordered_json orphans = ordered_json::array();
+  for (const BankEntity& e : r.orphans) orphans.push_back(EntityJson(e));
+  doc["orphans"] = std::move(orphans);
+  ordered_json outbox = ordered_json::array();
+  for (const PendingRequest& p : r.outbox) {
+    outbox.push_back({{"id", p.id},
+                      {"key", p.key},
+                      {"kind", p.kind},
+                      {"state", p.state},
+                      {"sale_id", p.sale_id},
+                      {"amount", p.amount},
+                      {"last_error", p.last_error}});
+  }
+  doc["outbox"] = std::move(outbox);
+  doc["outbox_at_risk"] = r.outbox_at_risk;
+  ordered_json cards = ordered_json::array();
+  for (const ForwardedCard& c : r.card_outcomes) {
+    cards.push_back({{"sale_id", c.sale_id},
+                     {"amount", c.amount},
+                     {"card", c.masked_pan},
+                     {"outcome", c.outcome},
+                     {"reason", c.reason},
+                     {"bank_id", c.bank_id}});
+  }
+  doc["card_outcomes"] = std::move(cards);
+  ordered_json ledger = {{"known", r.ledger.known}};
+  if (r.ledger.known) {
+    ledger["count"] = r.ledger.count;
+    ledger["credits"] = r.ledger.credits;
+    ledger["debits"] = r.ledger.debits;
+    ledger["net"] = r.ledger.credits - r.ledger.debits;
+    ledger["sales_net"] = r.ledger.sales_net;
+    ledger["other_net"] = r.ledger.credits - r.ledger.debits - r.ledger.sales_net;
+  }
+  if (r.ledger.balance_known) ledger["balance"] = r.ledger.balance;
+  doc["ledger"] = std::move(ledger);
+  return doc.dump();
+}
+
+std::string ReportText(const Report& r) {
+  std::string out;
+  Line(out, "Settlement of " + r.day + " (America/Sao_Paulo), run at " + FormatTimestamp(r.settled_at));
+  Line(out, r.reconciled() ? "RECONCILED: the journal and the bank agree"
+                           : "ATTENTION: " + std::to_string(r.attention) + " item(s) for the operator");
+  Line(out, "");
+  Line(out, "Totals of the day's sales");
+  for (const MethodTotal& t : r.totals) {
+    Line(out, "  " + Pad(t.method, 9) + Pad(std::to_string(t.count) + " sale(s)", 12) + Pad(Brl(t.gross), 14) +
+                  "refunds " + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) + "net " +
+                  Brl(t.net()));
+  }
+  const MethodTotal& t = r.total;
+  Line(out, "  " + Pad("total", 9) + Pad(std::to_string(t.count) + " sale(s)", 12) + Pad(Brl(t.gross), 14) +
+                "refunds " + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) + "net " + Brl(t.net()));
+  if (r.ledger.known) {
+    Line(out, "Bank ledger of the day: " + std::to_string(r.ledger.count) + " transaction(s), credits " +
+                  Brl(r.ledger.credits) + ", debits " + Brl(r.ledger.debits) + ", net " +
+                  Brl(r.ledger.credits - r.ledger.debits) + " (this box's sales " + Brl(r.ledger.sales_net) +
+                  ", other " + Brl(r.ledger.credits - r.ledger.debits - r.ledger.sales_net) + ")");
+  }
+  if (r.ledger.balance_known) Line(out, "Bank balance now: " + Brl(r.ledger.balance));
+  Line(out, "");
+  Line(out, "Sales (" + std::to_string(r.sales.size()) + ")");
+  for (const SaleFinding& f : r.sales) {
+    Line(out, std::string(f.attention ? "! " : "  ") + Pad(f.sale_id, 24) + Pad(SaleClassName(f.cls), 18) +
+                  Pad(f.method.empty() ? "-" : f.method, 8) + Pad(Brl(f.amount), 14) + "collected " + Brl(f.collected) +
+                  ", bank " + Brl(f.bank_net) + (f.in_day ? "" : " (earlier day)"));
+    for (const std::string& note : f.notes) Line(out, "      " + note);
+  }
+  if (!r.orphans.empty()) {
+    Line(out, "");
+    Line(out, "! At the bank for sales this box never journaled (" + std::to_string(r.orphans.size()) + ")");
+    for (const BankEntity& e : r.orphans) {
+      Line(out, "    " + std::string(BankKindName(e.kind)) + " " + e.id + " for sale " + e.sale_id + ": " + e.status +
+                    ", " + Brl(e.amount) + ", holds " + Brl(HeldBy(e)));
+    }
+  }
+  if (!r.outbox.empty()) {
+    Line(out, "");
+    Line(out, "! Requests not done in the outbox (" + std::to_string(r.outbox.size()) + "), at risk " +
+                  Brl(r.outbox_at_risk));
+    for (const PendingRequest& p : r.outbox) {
+      Line(out, "    #" + std::to_string(p.id) + " " + p.state + " " + p.kind + " " + p.key + " " + Brl(p.amount) +
+                    (p.last_error.empty() ? "" : ": " + p.last_error));
+    }
+  }
+  if (!r.card_outcomes.empty()) {
+    Line(out, "");
+    Line(out, "Store-and-forward card outcomes reported (" + std::to_string(r.card_outcomes.size()) + ")");
+    for (const ForwardedCard& c : r.card_outcomes) {
+      Line(out, std::string(c.outcome == "approved" ? "    " : "  ! ") + c.sale_id + " " + c.masked_pan + " " +
+                    Brl(c.amount) + " " + c.outcome + (c.reason.empty() ? "" : " (" + c.reason + ")") +
+                    (c.outcome == "approved" ? "" : ": collect another way"));
+    }
+  }
+  return out;
+}
+
+StatusOr<printer::DaySummary> DaySummaryFromJson(std::string_view json, const printer::Merchant& merchant,
+                                                 UnixMicros printed_at) {
+  const nlohmann::json doc = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) return InvalidArgumentError("settlement report: not a JSON object");
+  printer::DaySummary summary;
+  summary.merchant = merchant;
+  summary.at = printed_at;
+  try {
+    summary.business_day = doc.at("day").get<std::string>();
+    for (const nlohmann::json& t : doc.at("totals")) {
+      const int count = t.at("count").get<int>();
+      if (count == 0) continue;
+      summary.totals.push_back({t.at("method").get<std::string>(), count, t.at("gross").get<std::int64_t>()});
+    }
+    summary.refund_count = doc.at("total").at("refund_count").get<int>();
+    summary.refunds_cents = doc.at("total").at("refunds").get<std::int64_t>();
+    summary.pending_offline = static_cast<int>(doc.at("outbox").size());
+  } catch (const nlohmann::json::exception& e) {
+    return InvalidArgumentError(std::string("settlement report: ") + e.what());
+  }
+  return summary;
+}
+
+}  // namespace balcao::settlement

@@ -1,0 +1,27 @@
+// The settlement report's three forms: one JSON document (what `balcao settle --json`
+// prints and what the store keeps), the operator's text, and the end-of-day summary
+// receipt's data (printer::DaySummary), read back from the JSON so a stored record
+// prints the same summary again. Pure. Thread-safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "printer/templates.h"
+#include "settlement/settlement.h"
+
+namespace balcao::settlement {
+
+// {"day", "settled_at", "status": "reconciled"|"attention", "attention", "sales": [...],
+//  "totals": [...], "total", "closed", "orphans", "outbox", "outbox_at_risk",
+//  "card_outcomes", "ledger"}: keys in a fixed order, so equal reports give equal bytes.
+std::string ReportJson(const Report& report);
+// The human report (docs/settlement.md shows one).
+std::string ReportText(const Report& report);
+// The summary receipt's data from a ReportJson document; kInvalidArgument naming the
+// field when it is not one.
+StatusOr<printer::DaySummary> DaySummaryFromJson(std::string_view json, const printer::Merchant& merchant,
+                                                 UnixMicros printed_at);
+
+}  // namespace balcao::settlement

@@ -1,0 +1,163 @@
+#include "settlement/settle.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checkout/driver.h"
+#include "checkout/journal_codec.h"
+#include "offline/journal.h"
+#include "offline/outbox.h"
+#include "offline/sealed_cards.h"
+#include "printer/profile.h"
+#include "printer/render.h"
+#include "printer/transport.h"
+#include "settlement/internal/bank_view.h"
+#include "settlement/internal/records.h"
+#include "settlement/report.h"
+
+namespace balcao::settlement {
+namespace {
+
+constexpr std::int64_t kDayMicros = 86400LL * kMicrosPerSecond;
+
+StatusOr<checkout::Sale> ReplaySale(offline::Journal& journal, const std::string& sale_id) {
+  BALCAO_ASSIGN_OR_RETURN(auto entries, journal.Read(sale_id));
+  std::vector<checkout::Event> events;
+  for (const offline::JournalEntry& entry : entries) {
+    StatusOr<checkout::Event> event = checkout::EventFromJson(entry.payload);
+    if (!event.ok()) {
+      return Status(event.status().code(), "journal of sale " + sale_id + " event " + std::to_string(entry.seq) + ": " +
+                                               event.status().message());
+    }
+    events.push_back(*std::move(event));
+  }
+  return checkout::Replay(events);
+}
+
+StatusOr<std::vector<PendingRequest>> AtRisk(offline::Store& store, std::int64_t until_ms) {
+  offline::Outbox outbox(store);
+  std::vector<PendingRequest> rows;
+  for (auto state : {offline::OutboxState::kPending, offline::OutboxState::kInflight, offline::OutboxState::kUnknown,
+                     offline::OutboxState::kFailed, offline::OutboxState::kDead}) {
+    BALCAO_ASSIGN_OR_RETURN(auto items, outbox.List(state, 10'000));
+    for (const offline::OutboxItem& item : items) {
+      if (item.dropped || item.created_at_ms >= until_ms) continue;
+      rows.push_back({item.id, item.request.key, item.request.kind, offline::OutboxStateName(item.state),
+                      item.request.sale_id, item.request.amount, item.last_error});
+    }
+  }
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return rows;
+}
+
+// Feeds the events the reconciliation found through the driver: the journal takes them
+// exactly as a webhook or a poll would have delivered them.
+Status FeedSales(offline::Store& store, const api::Bank& bank, const Clock& clock, const std::vector<Feed>& feeds) {
+  if (feeds.empty()) return OkStatus();
+  offline::Journal journal(store);
+  checkout::Driver driver(bank, journal, clock);
+  std::set<std::string> resumed;
+  for (const Feed& feed : feeds) {
+    if (resumed.insert(feed.sale_id).second) {
+      BALCAO_RETURN_IF_ERROR(driver.Resume(feed.sale_id).status());
+    }
+    StatusOr<checkout::Sale> fed = driver.Feed(feed.sale_id, feed.event);
+    if (!fed.ok() && fed.status().code() != StatusCode::kFailedPrecondition) return fed.status();
+  }
+  return OkStatus();
+}
+
+internal::SettlementRow RowOf(const Report& report, const std::string& json, const std::string& text,
+                              std::int64_t now_ms) {
+  return {report.day,
+          now_ms,
+          report.reconciled() ? "reconciled" : "attention",
+          report.attention,
+          report.total.count,
+          report.total.gross,
+          report.total.refunds,
+          json,
+          text};
+}
+
+}  // namespace
+
+StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
+                            const SettleOptions& options) {
+  BALCAO_ASSIGN_OR_RETURN(UnixMicros from, BusinessDayStart(options.day));
+  const UnixMicros to = from + kDayMicros;
+  Settlement result;
+  result.day = options.day;
+  result.dry_run = options.dry_run;
+
+  Status error;
+  if (auto row = internal::FindSettlement(store, options.day, error)) {
+    result.already_settled = true;
+    result.settled_at_ms = row->settled_at_ms;
+    result.reconciled = row->status == "reconciled";
+    result.attention = row->attention;
+    result.json = row->report_json;
+    result.text = row->report_text;
+    return result;
+  }
+  BALCAO_RETURN_IF_ERROR(error);
+
+  DayInput input;
+  input.day = options.day;
+  input.now = clock.Now();
+  const std::int64_t from_ms = from / 1000, to_ms = to / 1000;
+  BALCAO_ASSIGN_OR_RETURN(auto summaries, internal::SalesInScope(store, from_ms, to_ms));
+  offline::Journal journal(store);
+  std::vector<std::string> ids;
+  for (const offline::SaleSummary& s : summaries) {
+    BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, ReplaySale(journal, s.sale_id));
+    input.sales.push_back({std::move(sale), s.opened_at_ms * 1000, s.opened_at_ms >= from_ms});
+    input.journaled.insert(s.sale_id);
+    ids.push_back(s.sale_id);
+  }
+  std::set<std::string> also_journaled;
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day,
+                          internal::ReadBank(bank, ids, from, to, [&](const std::string& sale_id) -> StatusOr<bool> {
+                            BALCAO_ASSIGN_OR_RETURN(bool known, internal::Journaled(store, sale_id));
+                            if (known) also_journaled.insert(sale_id);
+                            return known;
+                          }));
+  input.journaled.insert(also_journaled.begin(), also_journaled.end());
+  input.bank = std::move(bank_day.entities);
+  input.ledger = bank_day.ledger;
+  BALCAO_ASSIGN_OR_RETURN(input.outbox, AtRisk(store, to_ms));
+  BALCAO_ASSIGN_OR_RETURN(auto sealed, offline::SealedCards::Open(store, offline::StoreAndForwardSettings{}));
+  BALCAO_ASSIGN_OR_RETURN(auto outcomes, sealed->UnreportedOutcomes());
+  for (const offline::CardOutcome& o : outcomes) {
+    input.card_outcomes.push_back(
+        {o.sale_id, o.amount, o.masked_pan, offline::CardOutcomeName(o.outcome), o.reason, o.bank_id});
+  }
+
+  const Report report = Reconcile(input);
+  result.settled_at_ms = input.now / 1000;
+  result.reconciled = report.reconciled();
+  result.attention = report.attention;
+  result.json = ReportJson(report);
+  result.text = ReportText(report);
+  if (options.dry_run) return result;
+
+  BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
+  for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
+  BALCAO_RETURN_IF_ERROR(internal::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000)));
+  return result;
+}
+
+Status PrintDaySummary(const std::string& report_json, const std::string& target, const printer::Merchant& merchant,
+                       UnixMicros printed_at) {
+  BALCAO_ASSIGN_OR_RETURN(printer::DaySummary summary, DaySummaryFromJson(report_json, merchant, printed_at));
+  const printer::PrinterProfile* profile = printer::FindProfile("80mm");
+  if (profile == nullptr) return InternalError("printer profile 80mm is missing");
+  BALCAO_ASSIGN_OR_RETURN(std::string bytes, printer::RenderEscPos(printer::DaySummaryReceipt(summary), *profile));
+  BALCAO_ASSIGN_OR_RETURN(auto transport, printer::OpenTransport(target));
+  return transport->Send(bytes, {}).status();
+}
+
+}  // namespace balcao::settlement

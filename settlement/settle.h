@@ -1,0 +1,46 @@
+// The nightly settlement run (the I/O edge of settlement/settlement.h): reads one business
+// day from the box's store (sale journal, outbox, store-and-forward outcomes) and from the
+// bank, reconciles, feeds what the bank knows and the sales do not through the checkout
+// driver (a pay-later invoice paid at the bank closes its sale; a late Pix is flagged), marks
+// the card outcomes reported, and keeps the record. A day is settled once: running it again
+// reads the record back. `dry_run` computes the same report and writes nothing.
+// Ownership: borrows the store, the bank and the clock. Thread-safety: one run at a time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "api/bank.h"
+#include "common/status.h"
+#include "common/time.h"
+#include "offline/store.h"
+#include "printer/templates.h"
+#include "settlement/settlement.h"
+
+namespace balcao::settlement {
+
+struct SettleOptions {
+  std::string day;  // "YYYY-MM-DD"
+  bool dry_run = false;
+};
+
+struct Settlement {
+  std::string day;
+  bool already_settled = false;  // read back from the store: nothing was done now
+  bool dry_run = false;
+  std::int64_t settled_at_ms = 0;
+  bool reconciled = false;
+  int attention = 0;
+  std::string json;  // settlement/report.h ReportJson
+  std::string text;  // ReportText
+};
+
+StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
+                            const SettleOptions& options);
+
+// Prints the end-of-day summary (printer::DaySummaryReceipt, profile "80mm") of a report
+// to `target` (printer/transport.h: "file:PATH", "tcp://host:9100", "cups:QUEUE").
+Status PrintDaySummary(const std::string& report_json, const std::string& target, const printer::Merchant& merchant,
+                       UnixMicros printed_at);
+
+}  // namespace balcao::settlement

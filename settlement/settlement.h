@@ -1,0 +1,163 @@
+// The nightly settlement's rules: one business day of sales (replayed from the journal)
+// matched against what the bank holds for them, classified, totalled. Pure: no I/O, no
+// clock (the day's inputs carry `now`); the I/O edge (settlement/settle.h) gathers the
+// inputs, applies the events this asks for through the checkout driver, and persists.
+// Money is int64 cents. Thread-safety: pure functions over values.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checkout/checkout.h"
+#include "common/status.h"
+#include "common/time.h"
+
+namespace balcao::settlement {
+
+using checkout::Cents;
+
+enum class BankKind { kPurchase, kDeposit, kInvoice };
+const char* BankKindName(BankKind kind);  // "purchase", "deposit", "invoice"
+
+// One bank entity that holds (or may hold) money for a sale, as the bank shows it now.
+struct BankEntity {
+  BankKind kind = BankKind::kPurchase;
+  std::string id;
+  std::string sale_id;      // from its tags (a deposit: from its brcode's tags); "" when none
+  std::string status;       // as the bank spells it
+  Cents amount = 0;         // the entity's amount now (after reversals)
+  std::string funding;      // purchases: "credit" or "debit"
+  std::string brcode_uuid;  // deposits: the dynamic brcode it paid
+  UnixMicros created = 0;
+  UnixMicros due = 0;    // invoices
+  Cents ledger_in = 0;   // ledger credits of this entity, fees added back (what it received)
+  Cents ledger_out = 0;  // ledger debits of this entity, positive (what went back)
+};
+// What the entity holds for the merchant now: a charged purchase, a paid invoice, a deposit.
+Cents HeldBy(const BankEntity& entity);
+// A card purchase approved but not yet captured: it holds money, the ledger has none yet.
+bool AwaitingCapture(const BankEntity& entity);
+
+struct JournalSale {
+  checkout::Sale sale;  // replayed from its journal
+  UnixMicros opened_at = 0;
+  bool in_day = false;  // opened in the business day (else: still open from an earlier day)
+};
+
+// An outbox row not done (pending, inflight, unknown, failed, dead) and not dropped.
+struct PendingRequest {
+  std::int64_t id = 0;
+  std::string key;
+  std::string kind;
+  std::string state;
+  std::string sale_id;
+  Cents amount = 0;
+  std::string last_error;
+};
+
+// A store-and-forward card outcome not yet reported (offline::SealedCards).
+struct ForwardedCard {
+  std::string sale_id;
+  Cents amount = 0;
+  std::string masked_pan;
+  std::string outcome;  // "approved", "declined", "expired"
+  std::string reason;
+  std::string bank_id;
+};
+
+// The bank's ledger for the business day (GET /v2/transaction) and the balance now.
+struct LedgerDay {
+  bool known = false;
+  int count = 0;
+  Cents credits = 0;    // Σ positive amounts
+  Cents debits = 0;     // Σ negative amounts, positive
+  Cents sales_net = 0;  // the part whose source is an entity of a sale in this report
+  bool balance_known = false;
+  Cents balance = 0;
+};
+
+struct DayInput {
+  std::string day;  // "YYYY-MM-DD", America/Sao_Paulo
+  UnixMicros now = 0;
+  std::vector<JournalSale> sales;
+  std::vector<BankEntity> bank;     // the sales' entities, and tagged entities of the day
+  std::set<std::string> journaled;  // every sale id the journal has (any day)
+  std::vector<PendingRequest> outbox;
+  std::vector<ForwardedCard> card_outcomes;
+  LedgerDay ledger;
+};
+
+enum class SaleClass {
+  kMatched,          // paid; the sale's money equals the bank's, to the cent
+  kRefunded,         // paid then given back in full; the bank agrees
+  kVoided,           // nothing kept, nothing at the bank
+  kPayLaterClosed,   // a pay-later invoice the bank paid (or canceled): closed by this settlement
+  kPayLaterOpen,     // the customer has not paid yet, not due
+  kPayLaterOverdue,  // past due and unpaid
+  kLateMoney,        // money received after the sale moved on, still to give back
+  kUnfinished,       // left in the middle (a lookup, a reversal, a queued request)
+  kDiscrepancy,      // the journal and the bank disagree
+};
+const char* SaleClassName(SaleClass c);  // "matched", "pay-later-open", ...
+
+struct SaleFinding {
+  std::string sale_id;
+  std::string method;  // "credit", "debit", "pix", "invoice", or "" when nothing was chosen
+  std::string state;   // after the settlement's events
+  SaleClass cls = SaleClass::kMatched;
+  bool in_day = false;
+  bool attention = false;  // the operator must act
+  Cents amount = 0;        // the sale's amount
+  Cents collected = 0;     // the journal's payment net
+  Cents bank_net = 0;      // what the bank holds for the sale now
+  Cents late_outstanding = 0;
+  std::vector<std::string> notes;  // why, in words
+};
+
+// An event the settlement learned from the bank that the sale's journal must take (through
+// the checkout driver, so the journal stays the one truth).
+struct Feed {
+  std::string sale_id;
+  checkout::Event event;
+};
+
+struct MethodTotal {
+  std::string method;  // "credit", "debit", "pix", "invoice"
+  int count = 0;       // sales paid by this method
+  Cents gross = 0;     // received
+  int refund_count = 0;
+  Cents refunds = 0;  // given back
+  Cents net() const { return gross - refunds; }
+};
+
+struct Report {
+  std::string day;
+  UnixMicros settled_at = 0;
+  std::vector<SaleFinding> sales;   // in the input's order
+  std::vector<Feed> feeds;          // in order; applied to `sales` already (pure replay)
+  std::vector<MethodTotal> totals;  // credit, debit, pix, invoice (always the four)
+  MethodTotal total;                // all methods ("total")
+  std::vector<BankEntity> orphans;  // tagged for a sale this box never journaled
+  std::vector<PendingRequest> outbox;
+  Cents outbox_at_risk = 0;
+  std::vector<ForwardedCard> card_outcomes;
+  LedgerDay ledger;
+  int attention = 0;  // items the operator must act on
+  bool reconciled() const { return attention == 0; }
+};
+
+// Business days are America/Sao_Paulo (UTC-3 all year since 2019: no daylight saving).
+inline constexpr std::int64_t kSaoPauloOffsetMicros = -3LL * 3600 * kMicrosPerSecond;
+// The instant the day "YYYY-MM-DD" starts in Sao Paulo; kInvalidArgument naming the rule.
+StatusOr<UnixMicros> BusinessDayStart(std::string_view day);
+// The business day `t` falls in, and the one before it.
+std::string BusinessDayOf(UnixMicros t);
+std::string PreviousBusinessDay(UnixMicros now);
+
+// The rules (docs/settlement.md). Deterministic: equal inputs give equal reports.
+Report Reconcile(const DayInput& input);
+
+}  // namespace balcao::settlement

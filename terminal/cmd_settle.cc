@@ -1,0 +1,124 @@
+// `balcao settle`: the nightly settlement of one business day (docs/settlement.md).
+//   balcao settle [--day YYYY-MM-DD] [--db FILE] [--json] [--print URI] [--dry-run]
+// The store is --db FILE or $BALCAO_DB; the bank is configured as for `balcao api`
+// (BALCAO_CREDENTIALS / BALCAO_BANK_URL...). Exit: 0 everything reconciles, 1 items for the
+// operator (discrepancies, late money, overdue invoices, requests at risk...), 2 errors
+// (bad arguments included, so that 1 always means "look at the report").
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "api/bank.h"
+#include "common/log.h"
+#include "offline/store.h"
+#include "settlement/settle.h"
+#include "terminal/command.h"
+
+namespace balcao::terminal {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: balcao settle [--day YYYY-MM-DD] [--db FILE] [--json] [--print URI] [--dry-run]\n"
+    "  --day      the business day, America/Sao_Paulo (default: yesterday)\n"
+    "  --db       the box's store (default: $BALCAO_DB)\n"
+    "  --json     one JSON document on stdout instead of the text report\n"
+    "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
+    "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
+    "A day is settled once; settling it again shows the stored record.\n"
+    "Exit: 0 reconciled, 1 items for the operator, 2 errors.\n";
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "balcao settle: %s\n", message.c_str());
+  return 2;
+}
+
+struct Args {
+  std::string day, db, print;
+  bool json = false, dry_run = false;
+};
+
+bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
+  const std::map<std::string, std::string*> values = {{"--day", &a.day}, {"--db", &a.db}, {"--print", &a.print}};
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == "--json") {
+      a.json = true;
+    } else if (raw[i] == "--dry-run") {
+      a.dry_run = true;
+    } else if (auto it = values.find(raw[i]); it != values.end()) {
+      if (i + 1 >= raw.size() || raw[i + 1].empty()) {
+        error = raw[i] + ": needs a value";
+        return false;
+      }
+      *it->second = raw[++i];
+    } else {
+      error = "unknown argument '" + raw[i] + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+printer::Merchant MerchantFromEnvironment() {
+  printer::Merchant merchant;
+  const char* name = std::getenv("BALCAO_MERCHANT_NAME");
+  const char* terminal = std::getenv("BALCAO_TERMINAL_ID");
+  merchant.name = name ? name : "BALCAO";
+  merchant.terminal_id = terminal ? terminal : "";
+  return merchant;
+}
+
+int RunSettle(const std::vector<std::string>& args) {
+  Args a;
+  std::string error;
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (!Parse(args, a, error)) return Fail(error + "\n" + kUsage);
+  if (a.db.empty()) {
+    const char* env = std::getenv("BALCAO_DB");
+    a.db = env ? env : "";
+  }
+  if (a.db.empty()) return Fail("needs --db FILE or $BALCAO_DB (the box's store)");
+  const UnixMicros now = SystemClock::Instance().Now();
+  if (a.day.empty()) a.day = settlement::PreviousBusinessDay(now);
+  if (auto start = settlement::BusinessDayStart(a.day); !start.ok()) return Fail("--" + start.status().message());
+
+  auto store = offline::Store::Open(a.db);
+  if (!store.ok()) return Fail(store.status().ToString());
+  auto client = api::Client::FromEnvironment();
+  if (!client.ok()) return Fail("bank: " + client.status().ToString());
+  const api::Bank bank(*client);
+
+  logging::PreferQuietStderr();
+  auto settled = settlement::Settle(**store, bank, SystemClock::Instance(), {a.day, a.dry_run});
+  if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
+
+  if (a.json) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(settled->json);
+    doc["already_settled"] = settled->already_settled;
+    doc["dry_run"] = settled->dry_run;
+    std::printf("%s\n", doc.dump().c_str());
+  } else {
+    if (settled->already_settled) {
+      std::printf("Already settled at %s: the stored record follows (nothing was changed).\n",
+                  FormatTimestamp(settled->settled_at_ms * 1000).c_str());
+    }
+    if (settled->dry_run && !settled->already_settled) std::printf("DRY RUN: nothing was written.\n");
+    std::fputs(settled->text.c_str(), stdout);
+  }
+  if (!a.print.empty() && !a.dry_run) {
+    Status printed = settlement::PrintDaySummary(settled->json, a.print, MerchantFromEnvironment(), now);
+    if (!printed.ok()) return Fail("the record is kept, but the summary did not print: " + printed.ToString());
+  }
+  return settled->reconciled ? 0 : 1;
+}
+
+}  // namespace
+
+BALCAO_COMMAND("settle", "the nightly settlement of a business day against the bank", RunSettle);
+
+}  // namespace balcao::terminal

@@ -1,0 +1,265 @@
+// The nightly settlement end to end: a day of sales rung up with the checkout driver against
+// the in-process sandbox (real signed HTTP on loopback, a real SQLite store), the bank changed
+// behind the box's back, then the settlement: its report, the pay-later sale it closed
+// through the journal, the late Pix it flagged, the record it kept, its idempotence, and the
+// end-of-day summary printed to a file and decoded back. Then `balcao settle` itself.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "checkout/journal_codec.h"
+#include "offline/outbox.h"
+#include "printer/interpreter.h"
+#include "printer/profile.h"
+#include "settlement/settle.h"
+#include "tests/checkout/driver_fixture.h"
+
+namespace balcao::settlement {
+namespace {
+
+using checkout::e2e::DriverE2E;
+using checkout::e2e::Script;
+using checkout::e2e::StateOf;
+using nlohmann::json;
+
+class SettleE2E : public DriverE2E {
+ protected:
+  void SetUp() override {
+    DriverE2E::SetUp();
+    ASSERT_EQ(api().Sim("/sandbox/reset").status, 200);  // orphans are read day-wide
+  }
+  api::Bank Bank() {
+    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return api::Bank(*client);
+  }
+  std::string Today() const { return BusinessDayOf(SystemClock::Instance().Now()); }
+
+  checkout::Sale Paid(const std::string& id, const Script& script) {
+    EXPECT_TRUE(driver_->Open(id, script.amount, settings_).ok());
+    checkout::e2e::Play(*driver_, id, script, api(), clock_);
+    return *driver_->Get(id);
+  }
+  // A Pix QR shown, then the sale driven to `until` (by the cashier's events).
+  checkout::Sale PixShown(const std::string& id, checkout::Cents amount) {
+    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    Fed(id, checkout::ChooseMethod{checkout::Method::kPix, {}, Now()});
+    return RunUntil(id, [](const checkout::Sale& s) { return std::holds_alternative<checkout::ShowingPix>(s.state); });
+  }
+  checkout::Sale Replayed(const std::string& id) {
+    auto entries = journal_->Read(id);
+    EXPECT_TRUE(entries.ok());
+    std::vector<checkout::Event> events;
+    for (const auto& entry : *entries) events.push_back(*checkout::EventFromJson(entry.payload));
+    return checkout::Replay(events);
+  }
+  static json SaleIn(const json& report, const std::string& id) {
+    for (const json& s : report["sales"]) {
+      if (s["id"] == id) return s;
+    }
+    ADD_FAILURE() << "no sale " << id << " in the report";
+    return json::object();
+  }
+  static json TotalOf(const json& report, const std::string& method) {
+    for (const json& t : report["totals"]) {
+      if (t["method"] == method) return t;
+    }
+    return json::object();
+  }
+};
+
+TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
+  using namespace checkout;
+  const std::string card = NewSaleId(), refunded = NewSaleId(), pix = NewSaleId(), changed = NewSaleId();
+  const std::string later = NewSaleId(), voided = NewSaleId();
+  EXPECT_EQ(StateOf(Paid(card, {.method = Method::kCard, .amount = 5000})), "Paid");
+  EXPECT_EQ(StateOf(Paid(refunded, {.method = Method::kCard, .amount = 2000, .reverse = 2000})), "Refunded");
+  EXPECT_EQ(StateOf(Paid(pix, {.method = Method::kPix, .amount = 3000})), "Paid");
+  const Sale changed_sale = Paid(changed, {.method = Method::kPix, .amount = 2500});
+  ASSERT_EQ(StateOf(changed_sale), "Paid");
+
+  // Pay later: the customer leaves with the invoice and pays it at the bank that night.
+  ASSERT_TRUE(driver_->Open(later, 4000, settings_).ok());
+  Fed(later, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
+  Sale shown = RunUntil(later, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
+  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(shown.state));
+  const std::string invoice_id = std::get<ShowingInvoice>(shown.state).invoice.id;
+  EXPECT_EQ(StateOf(Fed(later, KeepOpen{Now()})), "PayLater");
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
+
+  // A late Pix: the QR is paid after the cashier voided the sale; the box never polls again.
+  const Sale pix_shown = PixShown(voided, 1500);
+  ASSERT_TRUE(std::holds_alternative<ShowingPix>(pix_shown.state));
+  const std::string late_uuid = std::get<ShowingPix>(pix_shown.state).brcode.uuid;
+  EXPECT_EQ(StateOf(Fed(voided, Cancel{"op-7", "customer left", Now()})), "Voided");
+  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", late_uuid}}).status, 200);
+
+  // Behind the box's back: 500 of a paid Pix returned from the bank's dashboard, and an
+  // invoice tagged for a sale this box never rang up.
+  const std::string changed_deposit = changed_sale.payment_line()->ref.id;
+  ASSERT_EQ(api().Patch("/v2/deposit/" + changed_deposit, {{"amount", 2000}}).status, 200);
+  const auto ghost = api().Post(
+      "/v2/invoice",
+      {{"invoices",
+        {{{"amount", 777}, {"name", "Ghost Buyer"}, {"taxId", "337.451.076-08"}, {"tags", {"sale/ghost-1"}}}}}});
+  ASSERT_EQ(ghost.status, 200) << ghost.body;
+  // An invoice create still waiting in the outbox: money at risk.
+  offline::Outbox outbox(*store_);
+  ASSERT_TRUE(outbox
+                  .Enqueue({"sale/queued-1/a1", "invoice.create", "POST", "/v2/invoice", R"({"invoices":[]})",
+                            offline::LookupBy::kTags, "", "", "queued-1", 999})
+                  .ok());
+  AdvanceSandbox(31);  // the bank captures the approved card purchases
+
+  // A dry run shows the report and writes nothing.
+  auto dry = settlement::Settle(*store_, Bank(), clock_, {Today(), /*dry_run=*/true});
+  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  EXPECT_FALSE(dry->already_settled);
+  EXPECT_EQ(StateOf(Replayed(later)), "PayLater");
+
+  auto settled = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  EXPECT_FALSE(settled->already_settled);
+  EXPECT_FALSE(settled->reconciled) << settled->text;
+  const json report = json::parse(settled->json);
+  EXPECT_EQ(report["status"], "attention");
+
+  EXPECT_EQ(SaleIn(report, card)["class"], "matched") << settled->text;
+  EXPECT_EQ(SaleIn(report, card)["bank_net"], 5000);
+  EXPECT_EQ(SaleIn(report, refunded)["class"], "refunded") << settled->text;
+  EXPECT_EQ(SaleIn(report, pix)["class"], "matched") << settled->text;
+  EXPECT_EQ(SaleIn(report, later)["class"], "pay-later-closed") << settled->text;
+  EXPECT_EQ(SaleIn(report, later)["collected"], 4000);
+  EXPECT_EQ(SaleIn(report, voided)["class"], "late-money") << settled->text;
+  EXPECT_EQ(SaleIn(report, voided)["late_outstanding"], 1500);
+  EXPECT_EQ(SaleIn(report, changed)["class"], "discrepancy") << settled->text;
+  EXPECT_EQ(SaleIn(report, changed)["bank_net"], 2000);
+  EXPECT_EQ(SaleIn(report, changed)["collected"], 2500);
+  ASSERT_EQ(report["orphans"].size(), 1u) << settled->text;
+  EXPECT_EQ(report["orphans"][0]["sale_id"], "ghost-1");
+  ASSERT_EQ(report["outbox"].size(), 1u);
+  EXPECT_EQ(report["outbox_at_risk"], 999);
+  EXPECT_EQ(report["attention"], 4) << settled->text;  // discrepancy, late money, orphan, outbox
+
+  EXPECT_EQ(TotalOf(report, "credit")["count"], 2);
+  EXPECT_EQ(TotalOf(report, "credit")["gross"], 7000);
+  EXPECT_EQ(TotalOf(report, "credit")["refunds"], 2000);
+  EXPECT_EQ(TotalOf(report, "pix")["gross"], 5500);
+  EXPECT_EQ(TotalOf(report, "invoice")["gross"], 4000);
+  EXPECT_EQ(report["total"]["count"], 5);
+  EXPECT_EQ(report["total"]["net"], 14500);
+  // The day's ledger: every movement is one of this box's sales (the sandbox was reset).
+  EXPECT_EQ(report["ledger"]["net"], 5000 + 3000 + 2500 - 500 + 4000 + 1500);
+  EXPECT_EQ(report["ledger"]["other_net"], 0);
+
+  // The journal is the one truth: the pay-later sale is closed in it, the late Pix flagged.
+  const Sale closed = Replayed(later);
+  EXPECT_EQ(StateOf(closed), "Paid");
+  EXPECT_EQ(closed.collected(), 4000);
+  EXPECT_EQ(journal_->Sale(later)->final_state, "Paid");
+  EXPECT_EQ(Replayed(voided).late_outstanding(), 1500);
+
+  // Settling the same day again reads the record back: same report, nothing done twice.
+  const std::size_t journaled = journal_->Read(later)->size() + journal_->Read(voided)->size();
+  auto again = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_TRUE(again->already_settled);
+  EXPECT_EQ(again->json, settled->json);
+  EXPECT_EQ(again->text, settled->text);
+  EXPECT_EQ(journal_->Read(later)->size() + journal_->Read(voided)->size(), journaled);
+
+  // The end-of-day summary, printed to a file and decoded back.
+  const std::string out = db_ + ".summary.bin";
+  ASSERT_TRUE(PrintDaySummary(settled->json, "file:" + out, {"PADARIA BALCAO"}, Now()).ok());
+  std::ifstream in(out, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(out);
+  const auto pages = printer::Interpret(bytes, printer::InterpreterOptions::ForProfile(*printer::FindProfile("80mm")));
+  ASSERT_FALSE(pages.empty());
+  const std::string text = pages[0].Text();
+  EXPECT_NE(text.find("FECHAMENTO DO DIA"), std::string::npos) << text;
+  EXPECT_NE(text.find("Crédito (2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("R$ 70,00"), std::string::npos) << text;
+  EXPECT_NE(text.find("Pix (2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("R$ 55,00"), std::string::npos) << text;
+  EXPECT_NE(text.find("Fatura (1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("R$ 165,00"), std::string::npos) << text;
+  EXPECT_NE(text.find("R$ 145,00"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 venda(s) pendente(s)"), std::string::npos) << text;
+}
+
+// `balcao settle` on a store file: exit codes, --json, the stored record on a second run,
+// --print, and bad arguments.
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+CliRun RunCli(const std::string& credentials, const std::string& args) {
+  const std::string cmd =
+      "BALCAO_CREDENTIALS='" + credentials + "' '" + std::string(BALCAO_CLI) + "' settle " + args + " 2>&1";
+  CliRun run;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+TEST_F(SettleE2E, TheCommandExitsZeroOneOrTwoAndPrintsJson) {
+  using namespace checkout;
+  const std::string credentials = sandbox().credentials().credentials_path;
+  const Sale sale = Paid(NewSaleId(), {.method = Method::kPix, .amount = 1990});
+  ASSERT_EQ(StateOf(sale), "Paid");
+  const std::string day = BusinessDayOf(SystemClock::Instance().Now());
+
+  CliRun bad = RunCli(credentials, "--db " + db_ + " --day 2026-02-30");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("YYYY-MM-DD"), std::string::npos) << bad.out;
+  EXPECT_EQ(RunCli(credentials, "--db " + db_ + " --bogus").code, 2);
+  EXPECT_EQ(RunCli(credentials, "--day " + day).code, 2) << "no store named";
+
+  CliRun dry = RunCli(credentials, "--db " + db_ + " --day " + day + " --dry-run");
+  EXPECT_EQ(dry.code, 0) << dry.out;
+  EXPECT_NE(dry.out.find("DRY RUN"), std::string::npos) << dry.out;
+  EXPECT_NE(dry.out.find("RECONCILED"), std::string::npos) << dry.out;
+
+  const std::string printed = db_ + ".print.bin";
+  CliRun first = RunCli(credentials, "--db " + db_ + " --day " + day + " --json --print file:" + printed);
+  EXPECT_EQ(first.code, 0) << first.out;
+  const json doc = json::parse(first.out, nullptr, false);
+  ASSERT_TRUE(doc.is_object()) << first.out;
+  EXPECT_EQ(doc["status"], "reconciled");
+  EXPECT_EQ(doc["already_settled"], false);
+  EXPECT_EQ(doc["total"]["gross"], 1990);
+  EXPECT_GT(std::filesystem::file_size(printed), 0u);
+  std::filesystem::remove(printed);
+
+  CliRun second = RunCli(credentials, "--db " + db_ + " --day " + day);
+  EXPECT_EQ(second.code, 0) << second.out;
+  EXPECT_NE(second.out.find("Already settled"), std::string::npos) << second.out;
+
+  // A discrepancy on another box's store: exit 1.
+  ASSERT_EQ(api().Sim("/sandbox/reset").status, 200);
+  const std::string first_db = db_;
+  db_ += ".2";
+  OpenDriver();
+  std::filesystem::remove(first_db);
+  const Sale other = Paid(NewSaleId(), {.method = Method::kPix, .amount = 2500});
+  ASSERT_EQ(StateOf(other), "Paid");
+  ASSERT_EQ(api().Patch("/v2/deposit/" + other.payment_line()->ref.id, {{"amount", 100}}).status, 200);
+  CliRun attention = RunCli(credentials, "--db " + db_ + " --day " + day + " --json");
+  EXPECT_EQ(attention.code, 1) << attention.out;
+  EXPECT_EQ(json::parse(attention.out, nullptr, false)["status"], "attention") << attention.out;
+  std::filesystem::remove(db_);
+}
+
+}  // namespace
+}  // namespace balcao::settlement
