@@ -144,9 +144,12 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   result.text = ReportText(report);
   if (options.dry_run) return result;
 
+  // Order for a crash in between: the sales first (a rerun finds them closed: same money),
+  // then the record, then the outcomes acknowledged (a crash before that reports them again
+  // the next night rather than never).
   BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
-  for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
   BALCAO_RETURN_IF_ERROR(internal::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000)));
+  for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
   return result;
 }
 

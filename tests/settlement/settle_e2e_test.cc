@@ -3,17 +3,22 @@
 // behind the box's back, then the settlement: its report, the pay-later sale it closed
 // through the journal, the late Pix it flagged, the record it kept, its idempotence, and the
 // end-of-day summary printed to a file and decoded back. Then `balcao settle` itself.
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "checkout/journal_codec.h"
+#include "offline/api_gateway.h"
+#include "offline/card_forwarder.h"
 #include "offline/outbox.h"
+#include "offline/sealed_cards.h"
 #include "printer/interpreter.h"
 #include "printer/profile.h"
 #include "settlement/settle.h"
@@ -193,6 +198,56 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
   EXPECT_NE(text.find("1 venda(s) pendente(s)"), std::string::npos) << text;
 }
 
+// Store-and-forward card sales decided while the box was offline: the settlement reports
+// each outcome once (a declined one for the operator) and acknowledges them.
+TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
+  const std::string kek = db_ + ".kek";
+  { std::ofstream(kek) << std::string(64, 'a'); }
+  ::chmod(kek.c_str(), 0600);
+  offline::StoreAndForwardSettings saf;
+  saf.enabled = true;
+  saf.kek_path = kek;
+  auto cards = offline::SealedCards::Open(*store_, saf);
+  ASSERT_TRUE(cards.ok()) << cards.status().ToString();
+  auto card = [](const char* number) {
+    offline::CardData c;
+    c.number = number;
+    c.security_code = "123";
+    c.expiration = "2035-01";
+    c.holder_name = "MARIA SILVA";
+    return c;
+  };
+  const std::string approved = NewSaleId(), declined = NewSaleId();
+  ASSERT_TRUE((*cards)->Accept(approved, 2000, card("4242424242424242")).ok());
+  ASSERT_TRUE((*cards)->Accept(declined, 1500, card("4000000000000002")).ok());
+  auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+  ASSERT_TRUE(client.ok());
+  offline::ApiGateway gateway(*client);
+  offline::BankCardAuthorizer authorizer(gateway);
+  auto decided = (*cards)->ForwardAll(authorizer, Now() / 1000);
+  ASSERT_TRUE(decided.ok()) << decided.status().ToString();
+  ASSERT_EQ(*decided, 2);
+
+  auto settled = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  const json report = json::parse(settled->json);
+  ASSERT_EQ(report["card_outcomes"].size(), 2u) << settled->text;
+  std::map<std::string, std::string> outcomes;
+  for (const json& c : report["card_outcomes"]) {
+    outcomes[c["sale_id"].get<std::string>()] = c["outcome"].get<std::string>();
+    EXPECT_EQ(c["card"].get<std::string>().find("4242424242424242"), std::string::npos);
+  }
+  EXPECT_EQ(outcomes[approved], "approved");
+  EXPECT_EQ(outcomes[declined], "declined");
+  EXPECT_EQ(report["attention"], 1) << settled->text;
+  EXPECT_NE(settled->text.find("collect another way"), std::string::npos) << settled->text;
+  EXPECT_EQ(settled->text.find("4000000000000002"), std::string::npos);
+  auto left = (*cards)->UnreportedOutcomes();
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->empty()) << "reported outcomes are acknowledged";
+  std::filesystem::remove(kek);
+}
+
 // `balcao settle` on a store file: exit codes, --json, the stored record on a second run,
 // --print, and bad arguments.
 struct CliRun {
@@ -226,10 +281,14 @@ TEST_F(SettleE2E, TheCommandExitsZeroOneOrTwoAndPrintsJson) {
   EXPECT_EQ(RunCli(credentials, "--db " + db_ + " --bogus").code, 2);
   EXPECT_EQ(RunCli(credentials, "--day " + day).code, 2) << "no store named";
 
+  CliRun no_bank = RunCli(db_ + ".missing-credentials.json", "--db " + db_ + " --day " + day);
+  EXPECT_EQ(no_bank.code, 2) << no_bank.out;  // and nothing recorded: the dry run below computes
+
   CliRun dry = RunCli(credentials, "--db " + db_ + " --day " + day + " --dry-run");
   EXPECT_EQ(dry.code, 0) << dry.out;
   EXPECT_NE(dry.out.find("DRY RUN"), std::string::npos) << dry.out;
   EXPECT_NE(dry.out.find("RECONCILED"), std::string::npos) << dry.out;
+  EXPECT_EQ(dry.out.find("Already settled"), std::string::npos) << dry.out;
 
   const std::string printed = db_ + ".print.bin";
   CliRun first = RunCli(credentials, "--db " + db_ + " --day " + day + " --json --print file:" + printed);
