@@ -1,0 +1,186 @@
+#include "tests/terminal/serve_fixture.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+extern char** environ;
+
+namespace balcao::terminal::testing {
+
+Reply Http(const std::string& method, const std::string& url, const std::string& body,
+           const std::map<std::string, std::string>& headers) {
+  Reply reply;
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+  curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  for (const auto& [name, value] : headers) list = curl_slist_append(list, (name + ": " + value).c_str());
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> owned(list, &curl_slist_free_all);
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method.c_str());
+  if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, list);
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 40L);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &reply.body);
+  curl_easy_setopt(
+      curl.get(), CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* user) {
+        static_cast<std::string*>(user)->append(data, size * count);
+        return size * count;
+      });
+  if (curl_easy_perform(curl.get()) == CURLE_OK) {
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &reply.status);
+    char* type = nullptr;
+    curl_easy_getinfo(curl.get(), CURLINFO_CONTENT_TYPE, &type);
+    if (type) reply.content_type = type;
+  }
+  reply.json = Json::parse(reply.body, nullptr, false);
+  return reply;
+}
+
+ServeProcess::~ServeProcess() { Kill(); }
+
+void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vector<std::string>& args,
+                         const std::map<std::string, std::string>& env) {
+  std::filesystem::create_directories(data_dir);  // the log file goes there
+  output_.clear();
+  url_.clear();
+  sandbox_.clear();
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  std::vector<std::string> argv = {BALCAO_CLI,   "--log-file",     (data_dir / "balcao.log").string(),
+                                   "serve",      "--port",         "0",
+                                   "--data-dir", data_dir.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  std::vector<std::string> environment;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    // The tests choose the bank: a configured one only when they say so.
+    if (entry.rfind("BALCAO_", 0) == 0) continue;
+    environment.push_back(entry);
+  }
+  for (const auto& [k, v] : env) environment.push_back(k + "=" + v);
+  std::vector<char*> cenv;
+  for (auto& e : environment) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  ASSERT_EQ(posix_spawn(&pid_, BALCAO_CLI, &actions, nullptr, cargv.data(), cenv.data()), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  out_fd_ = fds[0];
+  const std::regex listening(R"(listening on (http://127\.0\.0\.1:\d+)/)");
+  const std::regex sandbox(R"(embedded sandbox at (http://127\.0\.0\.1:\d+))");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  std::smatch m;
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{out_fd_, POLLIN, 0};
+    if (::poll(&p, 1, 100) > 0) {
+      char buffer[4096];
+      const ssize_t n = ::read(out_fd_, buffer, sizeof buffer);
+      if (n <= 0) break;
+      output_.append(buffer, static_cast<std::size_t>(n));
+    }
+    if (std::regex_search(output_, m, listening)) {
+      url_ = m[1].str();
+      if (!env.empty()) return;  // a configured bank: no sandbox line
+      if (std::regex_search(output_, m, sandbox)) {
+        sandbox_ = m[1].str();
+        return;
+      }
+    }
+  }
+  FAIL() << "balcao serve did not start:\n" << output_;
+}
+
+std::string ServeProcess::output() const { return output_; }
+
+void ServeProcess::Stop() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  ::close(out_fd_);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "balcao serve exit status " << status;
+}
+
+void ServeProcess::Kill() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  ::waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+  ::close(out_fd_);
+}
+
+Json ServeProcess::NewSale(long long amount) {
+  Reply reply = Post("/api/sales", {{"amount", amount}});
+  EXPECT_EQ(reply.status, 201) << reply.body;
+  return reply.json;
+}
+
+Json ServeProcess::WaitFor(const std::string& id, const std::string& status) const {
+  Reply reply;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    reply = Get("/api/sales/" + id);
+    if (reply.status == 200 && reply.json.value("status", "") == status) return reply.json;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ADD_FAILURE() << "sale " << id << " never reached " << status << "; last: " << reply.body;
+  return reply.json;
+}
+
+Reply ServeProcess::Simulate(const std::string& route, const Json& body) const {
+  return Http("POST", sandbox_ + "/sandbox/" + route, body.dump());
+}
+
+std::filesystem::path FreshDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("balcao-serve-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string BankId(const Json& view, const std::string& kind) {
+  for (const auto& id : view.value("bank_ids", Json::array())) {
+    const std::string text = id.get<std::string>();
+    if (text.rfind(kind + "/", 0) == 0) return text.substr(kind.size() + 1);
+  }
+  return "";
+}
+
+std::vector<std::string> FilesContaining(const std::filesystem::path& dir, const std::string& needle) {
+  std::vector<std::string> found;
+  auto scan = [&](const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    if (bytes.str().find(needle) != std::string::npos) found.push_back(file.string());
+  };
+  if (!std::filesystem::exists(dir)) return found;
+  if (std::filesystem::is_regular_file(dir)) {
+    scan(dir);
+    return found;
+  }
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) scan(entry.path());
+  return found;
+}
+
+}  // namespace balcao::terminal::testing

@@ -1,0 +1,68 @@
+// Test helpers for `balcao serve`: the real executable started on a free port with its own
+// data dir (and, without a configured bank, its embedded sandbox), a plain HTTP client over
+// libcurl for its JSON API and the sandbox's simulation API, and waits on a sale's status.
+// Thread-safety: one test thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace balcao::terminal::testing {
+
+using Json = nlohmann::json;
+
+struct Reply {
+  long status = 0;  // 0: no answer
+  std::string body;
+  std::string content_type;
+  Json json;  // discarded when the body is not JSON
+};
+Reply Http(const std::string& method, const std::string& url, const std::string& body = "",
+           const std::map<std::string, std::string>& headers = {});
+
+// One `balcao serve` process.
+class ServeProcess {
+ public:
+  ServeProcess() = default;
+  ~ServeProcess();  // Kill()s
+  // Starts `balcao --log-file <data_dir>/balcao.log serve --port 0 --data-dir <data_dir> ...`
+  // with `env` added to the environment, and waits for its "listening" line.
+  void Start(const std::filesystem::path& data_dir, const std::vector<std::string>& args = {},
+             const std::map<std::string, std::string>& env = {});
+  void Stop();  // SIGTERM, and the exit status must be 0
+  void Kill();  // SIGKILL (a crash or a power cut)
+  bool running() const { return pid_ > 0; }
+
+  const std::string& url() const { return url_; }          // http://127.0.0.1:<port>
+  const std::string& sandbox() const { return sandbox_; }  // embedded sandbox, "" when none
+  std::string output() const;                              // what it printed so far
+
+  Reply Get(const std::string& path) const { return Http("GET", url_ + path); }
+  Reply Post(const std::string& path, const Json& body) const { return Http("POST", url_ + path, body.dump()); }
+  // POST /api/sales, then the method; returns the sale's view.
+  Json NewSale(long long amount);
+  // Polls GET /api/sales/{id} until `status` (or ~20 s); returns the last view.
+  Json WaitFor(const std::string& id, const std::string& status) const;
+  // The sandbox's simulation API (POST /sandbox/<route>).
+  Reply Simulate(const std::string& route, const Json& body) const;
+
+ private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  std::string output_;
+  std::string url_, sandbox_;
+};
+
+// A fresh directory under the temp dir, removed first if it exists.
+std::filesystem::path FreshDir(const std::string& name);
+// The bank id of kind ("brcode", "invoice", "purchase"...) in a sale view's bank_ids; "" if none.
+std::string BankId(const Json& view, const std::string& kind);
+// Whether any file under `dir` (recursively) contains `needle`.
+std::vector<std::string> FilesContaining(const std::filesystem::path& dir, const std::string& needle);
+
+}  // namespace balcao::terminal::testing

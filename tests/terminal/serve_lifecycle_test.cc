@@ -1,0 +1,167 @@
+// `balcao serve` across its life: the bank's webhook endpoint (a bad signature refused, a good
+// one applied), a restart (SIGKILL) with a sale open, and the offline path (the bank
+// unreachable: an invoice queued with its provisional receipt, the queue depth shown, card
+// and Pix refused with the reason; then the bank back and the invoice issued by the outbox).
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "sandbox/sandbox.h"
+#include "tests/terminal/serve_fixture.h"
+
+namespace balcao::terminal::testing {
+namespace {
+
+// A loopback port nothing listens on: connecting is refused at once (not sent).
+int ClosedPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+std::string WriteConfig(const std::filesystem::path& dir, const Json& config) {
+  const std::string path = (dir / "config.json").string();
+  std::ofstream(path) << config.dump(2);
+  return path;
+}
+
+template <typename F>
+bool Eventually(F done, int seconds = 20) {
+  for (int i = 0; i < seconds * 10; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return done();
+}
+
+TEST(ServeWebhook, RefusesABadSignatureAndAppliesAGoodOne) {
+  const auto dir = FreshDir("webhook");
+  // No polls: only the bank's events can tell the sale it was paid.
+  const std::string config = WriteConfig(dir, {{"checkout", {{"poll_interval_s", 3600}}}});
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--config", config});
+  const std::string id = serve.NewSale(1990)["id"].get<std::string>();
+  const Json pix = serve.Post("/api/sales/" + id + "/method", {{"method", "pix"}}).json;
+  ASSERT_EQ(pix["status"], "pix") << pix.dump();
+  ASSERT_EQ(serve.Simulate("dynamic-brcode/pay", {{"uuid", BankId(pix, "brcode")}}).status, 200);
+  EXPECT_EQ(serve.WaitFor(id, "paid")["collected"], 1990);
+
+  // The delivery the sandbox made to serve's endpoint: its exact body and signature.
+  const Reply deliveries = Http("GET", serve.sandbox() + "/sandbox/webhook-deliveries");
+  Json delivery;
+  for (const Json& d : deliveries.json["deliveries"])
+    if (d["url"] == serve.url() + "/bank/webhook" && d["lastStatus"] == 200) delivery = d;
+  ASSERT_FALSE(delivery.is_null()) << deliveries.body;
+  const std::string body = delivery["body"].get<std::string>();
+  const std::string signature = delivery["signature"].get<std::string>();
+  const std::string url = serve.url() + "/bank/webhook";
+
+  Reply forged =
+      Http("POST", url, body,
+           {{"Digital-Signature",
+             "MEUCIQD0I0bQ1MlJgibrq5VJaKbtdx40dPWfaVrMdxfDsaM8XQIgW7NMJxzp5Nnslz9rC7L5pzXHcRnm2IoFm1x6T3FPEgM="}});
+  EXPECT_EQ(forged.status, 401) << forged.body;
+  EXPECT_EQ(forged.json["error"]["field"], "Digital-Signature");
+  EXPECT_EQ(Http("POST", url, body).status, 401);  // no signature at all
+  std::string tampered = body;
+  tampered.replace(tampered.find("1990"), 4, "9990");
+  EXPECT_EQ(Http("POST", url, tampered, {{"Digital-Signature", signature}}).status, 401);
+
+  Reply good = Http("POST", url, body, {{"Digital-Signature", signature}});
+  EXPECT_EQ(good.status, 200) << good.body;
+  EXPECT_EQ(good.json["outcome"], "applied");
+  EXPECT_EQ(good.json["sale"], id);
+  EXPECT_EQ(serve.Get("/api/sales/" + id).json["collected"], 1990);  // a redelivery changes nothing
+  const Json status = serve.Get("/api/status").json;
+  EXPECT_GE(status["webhooks"]["refused"].get<int>(), 3);
+  serve.Stop();
+}
+
+TEST(ServeRestart, AnOpenSaleIsResumedFromTheJournal) {
+  const auto dir = FreshDir("restart");
+  ServeProcess serve;
+  serve.Start(dir / "data");
+  const std::string id = serve.NewSale(4200)["id"].get<std::string>();
+  const Json pix = serve.Post("/api/sales/" + id + "/method", {{"method", "pix"}}).json;
+  ASSERT_EQ(pix["status"], "pix") << pix.dump();
+  serve.Kill();  // a power cut: no clean stop
+
+  serve.Start(dir / "data");
+  const Reply resumed = serve.Get("/api/sales/" + id);
+  ASSERT_EQ(resumed.status, 200) << resumed.body;
+  EXPECT_EQ(resumed.json["status"], "pix") << resumed.body;
+  EXPECT_EQ(resumed.json["bank_ids"], pix["bank_ids"]);
+  EXPECT_EQ(serve.Get("/api/sales").json["sales"][0]["id"], id);
+  // The customer pays the QR they were shown before the restart.
+  ASSERT_EQ(serve.Simulate("dynamic-brcode/pay", {{"uuid", BankId(pix, "brcode")}}).status, 200);
+  EXPECT_EQ(serve.WaitFor(id, "paid")["collected"], 4200);
+  serve.Stop();
+}
+
+TEST(ServeOffline, AnInvoiceIsQueuedWhileTheBankIsUnreachableAndIssuedWhenItIsBack) {
+  const auto dir = FreshDir("offline");
+  sandbox::SandboxOptions options;
+  options.data_dir = (dir / "bank").string();
+  options.https = false;
+  options.tick_millis = 100;
+  auto bank = sandbox::Sandbox::Start(options);
+  ASSERT_TRUE(bank.ok()) << bank.status().ToString();
+  const std::string credentials = (*bank)->credentials().credentials_path;
+  const std::string config = WriteConfig(
+      dir, {{"connectivity", {{"online_interval_ms", 200}, {"backoff_initial_ms", 100}, {"backoff_max_ms", 300}}}});
+
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--config", config},
+              {{"BALCAO_CREDENTIALS", credentials},
+               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(ClosedPort()) + "/v2"}});
+  const std::string id = serve.NewSale(15000)["id"].get<std::string>();
+  const Reply queued =
+      serve.Post("/api/sales/" + id + "/method",
+                 {{"method", "invoice"}, {"customer", {{"name", "Maria da Silva"}, {"tax_id", "337.451.076-08"}}}});
+  ASSERT_EQ(queued.status, 200) << queued.body;
+  EXPECT_EQ(queued.json["status"], "queued") << queued.body;
+  ASSERT_FALSE(queued.json["receipts"].empty()) << "the provisional receipt";
+  EXPECT_NE(queued.json["receipts"].back().get<std::string>().find(id), std::string::npos)
+      << queued.json["receipts"].back();
+  Json status;
+  ASSERT_TRUE(Eventually([&] {
+    status = serve.Get("/api/status").json;
+    return !status["online"].get<bool>();
+  })) << status.dump();
+  EXPECT_EQ(status["queue"]["depth"], 1) << status.dump();
+  EXPECT_EQ(status["queue"]["amount_at_risk"], 15000) << status.dump();
+  // Card and Pix need the bank now: refused with the reason.
+  const std::string other = serve.NewSale(1000)["id"].get<std::string>();
+  const Reply card = serve.Post("/api/sales/" + other + "/method", {{"method", "card"}});
+  EXPECT_EQ(card.status, 409) << card.body;
+  EXPECT_NE(card.body.find("needs the bank now"), std::string::npos) << card.body;
+  EXPECT_EQ((*bank)->CountForTest("invoice"), 0);
+  serve.Stop();
+
+  // The bank is back: the outbox issues the invoice and the sale leaves the queue.
+  serve.Start(dir / "data", {"--config", config}, {{"BALCAO_CREDENTIALS", credentials}});
+  const Json issued = serve.WaitFor(id, "pay-later");
+  EXPECT_FALSE(issued["link"].get<std::string>().empty()) << issued.dump();
+  EXPECT_EQ((*bank)->CountForTest("invoice"), 1);
+  ASSERT_TRUE(Eventually([&] {
+    status = serve.Get("/api/status").json;
+    return status["online"].get<bool>() && status["queue"]["depth"] == 0;
+  })) << status.dump();
+  serve.Stop();
+  (*bank)->Stop();
+}
+
+}  // namespace
+}  // namespace balcao::terminal::testing
