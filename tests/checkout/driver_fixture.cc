@@ -33,6 +33,9 @@ void Play(Driver& driver, const std::string& id, const Script& script, sandbox::
     } else if (const auto* invoice = std::get_if<ShowingInvoice>(&state)) {
       payer.Sim("/sandbox/invoice/pay", {{"id", invoice->invoice.id}});  // refused once paid
       (void)driver.RunUntilSettled(id, now + 10 * kMicrosPerSecond);
+    } else if (const auto* challenge = std::get_if<Challenge>(&state)) {
+      payer.Sim("/sandbox/challenge/pass", {{"id", challenge->purchase_id}});  // on the customer's phone
+      (void)driver.RunUntilSettled(id, now + 10 * kMicrosPerSecond);
     } else if (const auto* paid = std::get_if<Paid>(&state)) {
       if (script.reverse == 0 || sale->collected() != script.amount) return;
       if (script.await_confirmation && intake && !paid->payment.confirmed) {

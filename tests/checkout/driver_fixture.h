@@ -61,7 +61,7 @@ struct Script {
   Cents reverse = 0;    // given back after payment by operator "op-7" (0: nothing)
   bool cancel = false;  // the cashier cancels (operator "op-7") instead of the customer paying
   Customer customer{"Maria da Silva", "337.451.076-08"};
-  std::string card = "4242424242424242";
+  std::string card = "4242424242424242";  // 5500000000000004: a 3-D Secure challenge, passed
   // Card: before reversing, let the bank confirm the purchase (sandbox clock +31 s) and learn
   // it from the bank's events (Intake::CatchUp), so the reversal is a PATCH reversed.
   bool await_confirmation = false;
