@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# ctest driver for the touchscreen browser test: installs the pinned playwright-core (npm ci,
+# cached in the build dir), starts `balcao serve` on a free port with a temp data dir (the
+# embedded sandbox), runs touchscreen.test.js against it in Debian's /usr/bin/chromium
+# (headless), then stops serve. The screenshots land in the work dir.
+# usage: run.sh <balcao executable> <work dir under the build tree>
+set -euo pipefail
+CLI=$1
+mkdir -p "$2"
+WORK=$(cd "$2" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+command -v node >/dev/null || { echo "node is required for the browser test" >&2; exit 1; }
+command -v npm >/dev/null || { echo "npm is required for the browser test" >&2; exit 1; }
+[ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium is required (deploy/install-deps.sh installs it)" >&2; exit 1; }
+mkdir -p "$WORK"
+cp "$HERE/package.json" "$HERE/package-lock.json" "$HERE/touchscreen.test.js" "$WORK/"
+if ! cmp -s "$HERE/package-lock.json" "$WORK/node_modules/.balcao-lock" 2>/dev/null; then
+  (cd "$WORK" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$HERE/package-lock.json" "$WORK/node_modules/.balcao-lock"
+fi
+DATA=$(mktemp -d)
+"$CLI" --log-file "$DATA/balcao.log" serve --port 0 --data-dir "$DATA/data" > "$DATA/serve.out" 2>&1 &
+PID=$!
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DATA"' EXIT
+URL=""
+for _ in $(seq 1 200); do
+  URL=$(grep -o 'listening on http://127.0.0.1:[0-9]*/' "$DATA/serve.out" | sed 's/listening on //') || true
+  [ -n "$URL" ] && break
+  sleep 0.1
+done
+[ -n "$URL" ] || { cat "$DATA/serve.out"; echo "balcao serve did not start" >&2; exit 1; }
+cd "$WORK"
+BALCAO_URL="$URL" SCREENSHOT_DIR="$WORK" node --test touchscreen.test.js || {
+  echo "--- serve output"; cat "$DATA/serve.out"; echo "--- serve log"; tail -n 50 "$DATA/balcao.log"; exit 1; }
