@@ -154,18 +154,26 @@ bool NeedsOperator(SaleClass c) {
          c == SaleClass::kUnfinished;
 }
 
-void AddToTotals(const SaleFinding& f, const Sale& sale, Report& report) {
+// A sale's payment is counted once, by the first settlement that sees it: the day it was rung
+// up, or (a pay-later paid days later) the night it was paid.
+bool AddToTotals(const JournalSale& js, const SaleFinding& f, const Sale& sale, Report& report) {
   const checkout::Money* payment = sale.payment_line();
-  if (!f.in_day || payment == nullptr || payment->received == 0) return;
+  if (js.counted_before || payment == nullptr || payment->received == 0) return false;
   auto it = std::find_if(report.totals.begin(), report.totals.end(),
                          [&](const MethodTotal& t) { return t.method == f.method; });
-  if (it == report.totals.end()) return;
+  if (it == report.totals.end()) return false;
   for (MethodTotal* t : {&*it, &report.total}) {
     ++t->count;
     t->gross += payment->received;
     t->refunds += payment->returned;
     if (payment->returned > 0) ++t->refund_count;
   }
+  return true;
+}
+
+bool IsFinal(SaleClass c) {
+  return c == SaleClass::kMatched || c == SaleClass::kRefunded || c == SaleClass::kVoided ||
+         c == SaleClass::kPayLaterClosed;
 }
 
 }  // namespace
@@ -246,7 +254,8 @@ Report Reconcile(const DayInput& input) {
     f.state = StateOf(sale);
     f.collected = sale.collected();
     f.late_outstanding = sale.late_outstanding();
-    AddToTotals(f, sale, report);
+    f.counted = AddToTotals(js, f, sale, report);
+    f.done = IsFinal(f.cls);
     report.sales.push_back(std::move(f));
   }
 

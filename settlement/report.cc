@@ -51,6 +51,8 @@ std::string ReportJson(const Report& r) {
                      {"class", SaleClassName(f.cls)},
                      {"attention", f.attention},
                      {"in_day", f.in_day},
+                     {"counted", f.counted},
+                     {"done", f.done},
                      {"method", f.method},
                      {"state", f.state},
                      {"amount", f.amount},
@@ -135,7 +137,10 @@ std::string ReportText(const Report& r) {
   for (const SaleFinding& f : r.sales) {
     Line(out, std::string(f.attention ? "! " : "  ") + Pad(f.sale_id, 24) + Pad(SaleClassName(f.cls), 18) +
                   Pad(f.method.empty() ? "-" : f.method, 8) + Pad(Brl(f.amount), 14) + "collected " + Brl(f.collected) +
-                  ", bank " + Brl(f.bank_net) + (f.in_day ? "" : " (earlier day)"));
+                  ", bank " + Brl(f.bank_net) +
+                  (f.in_day    ? ""
+                   : f.counted ? " (earlier day, counted tonight)"
+                               : " (earlier day)"));
     for (const std::string& note : f.notes) Line(out, "      " + note);
   }
   if (!r.orphans.empty()) {

@@ -112,9 +112,10 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   BALCAO_ASSIGN_OR_RETURN(auto summaries, internal::SalesInScope(store, from_ms, to_ms));
   offline::Journal journal(store);
   std::vector<std::string> ids;
-  for (const offline::SaleSummary& s : summaries) {
+  for (const internal::ScopedSale& scoped : summaries) {
+    const offline::SaleSummary& s = scoped.summary;
     BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, ReplaySale(journal, s.sale_id));
-    input.sales.push_back({std::move(sale), s.opened_at_ms * 1000, s.opened_at_ms >= from_ms});
+    input.sales.push_back({std::move(sale), s.opened_at_ms * 1000, s.opened_at_ms >= from_ms, scoped.counted_before});
     input.journaled.insert(s.sale_id);
     ids.push_back(s.sale_id);
   }
@@ -148,7 +149,10 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   // then the record, then the outcomes acknowledged (a crash before that reports them again
   // the next night rather than never).
   BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
-  BALCAO_RETURN_IF_ERROR(internal::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000)));
+  std::vector<internal::SaleMark> marks;
+  for (const SaleFinding& f : report.sales) marks.push_back({f.sale_id, f.counted, f.done});
+  BALCAO_RETURN_IF_ERROR(
+      internal::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000), marks));
   for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
   return result;
 }

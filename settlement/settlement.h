@@ -44,7 +44,8 @@ bool AwaitingCapture(const BankEntity& entity);
 struct JournalSale {
   checkout::Sale sale;  // replayed from its journal
   UnixMicros opened_at = 0;
-  bool in_day = false;  // opened in the business day (else: still open from an earlier day)
+  bool in_day = false;          // opened in the business day (else: an earlier day's, not done)
+  bool counted_before = false;  // an earlier settlement's totals hold its payment already
 };
 
 // An outbox row not done (pending, inflight, unknown, failed, dead) and not dropped.
@@ -110,6 +111,8 @@ struct SaleFinding {
   SaleClass cls = SaleClass::kMatched;
   bool in_day = false;
   bool attention = false;  // the operator must act
+  bool counted = false;    // its payment is in this report's totals (a sale is counted once)
+  bool done = false;       // final: later nights need not look at it again
   Cents amount = 0;        // the sale's amount
   Cents collected = 0;     // the journal's payment net
   Cents bank_net = 0;      // what the bank holds for the sale now

@@ -11,3 +11,11 @@ CREATE TABLE settlements (
   report_json  TEXT NOT NULL,                          -- the whole report (settlement/report.h)
   report_text  TEXT NOT NULL                           -- the operator's text
 );
+
+-- Which settlement counted each sale's money, and whether the sale still needs a nightly look
+-- (open, late money, a discrepancy...): a sale is counted in exactly one day's totals.
+CREATE TABLE settlement_sales (
+  sale_id     TEXT PRIMARY KEY,
+  counted_day TEXT NOT NULL DEFAULT '',                -- the day whose totals hold its payment
+  done        INTEGER NOT NULL CHECK (done IN (0, 1))  -- 1: final, out of later nights' scope
+);

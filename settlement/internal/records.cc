@@ -33,7 +33,7 @@ std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::st
                        stmt.Text(7)};
 }
 
-Status InsertSettlement(offline::Store& store, const SettlementRow& row) {
+Status InsertSettlement(offline::Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks) {
   Txn txn(store.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   {
@@ -54,22 +54,33 @@ Status InsertSettlement(offline::Store& store, const SettlementRow& row) {
                              .Bind(8, row.report_json)
                              .Bind(9, row.report_text)
                              .Run());
+  for (const SaleMark& mark : marks) {
+    Stmt upsert(txn,
+                "INSERT INTO settlement_sales (sale_id, counted_day, done) VALUES (?1, ?2, ?3) "
+                "ON CONFLICT (sale_id) DO UPDATE SET done=excluded.done, counted_day="
+                "CASE WHEN counted_day='' THEN excluded.counted_day ELSE counted_day END");
+    BALCAO_RETURN_IF_ERROR(upsert.Bind(1, mark.sale_id)
+                               .Bind(2, mark.counted ? row.business_day : std::string())
+                               .Bind(3, mark.done ? 1 : 0)
+                               .Run());
+  }
   return txn.Commit();
 }
 
-StatusOr<std::vector<offline::SaleSummary>> SalesInScope(offline::Store& store, std::int64_t from_ms,
-                                                         std::int64_t to_ms) {
+StatusOr<std::vector<ScopedSale>> SalesInScope(offline::Store& store, std::int64_t from_ms, std::int64_t to_ms) {
   Txn txn(store.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn,
-            "SELECT sale_id, opened_at, last_seq, coalesce(closed_at, 0), final_state FROM sales "
-            "WHERE opened_at < ?2 AND (opened_at >= ?1 OR closed_at IS NULL) ORDER BY opened_at, sale_id");
+            "SELECT s.sale_id, s.opened_at, s.last_seq, coalesce(s.closed_at, 0), s.final_state, "
+            "coalesce(t.counted_day, '') != '' FROM sales s LEFT JOIN settlement_sales t ON t.sale_id = s.sale_id "
+            "WHERE s.opened_at < ?2 AND (s.opened_at >= ?1 OR coalesce(t.done, 0) = 0) "
+            "ORDER BY s.opened_at, s.sale_id");
   stmt.Bind(1, from_ms).Bind(2, to_ms);
-  std::vector<offline::SaleSummary> sales;
+  std::vector<ScopedSale> sales;
   while (true) {
     BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) return sales;
-    sales.push_back({stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)});
+    sales.push_back({{stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)}, stmt.Int(5) != 0});
   }
 }
 

@@ -27,13 +27,25 @@ struct SettlementRow {
   std::string report_text;
 };
 
-std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::string& day, Status& error);
-// kAlreadyExists when the day was settled meanwhile (another run won).
-Status InsertSettlement(offline::Store& store, const SettlementRow& row);
+// What a settlement learned about one sale (table settlement_sales).
+struct SaleMark {
+  std::string sale_id;
+  bool counted = false;  // its payment is in this day's totals
+  bool done = false;     // final: out of later nights' scope
+};
 
-// Sales opened in [from_ms, to_ms), and sales still open that opened before `to_ms`.
-StatusOr<std::vector<offline::SaleSummary>> SalesInScope(offline::Store& store, std::int64_t from_ms,
-                                                         std::int64_t to_ms);
+std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::string& day, Status& error);
+// The day's row and its sales' marks, in one transaction. kAlreadyExists when the day was
+// settled meanwhile (another run won). A sale counted once keeps its counted day.
+Status InsertSettlement(offline::Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks);
+
+struct ScopedSale {
+  offline::SaleSummary summary;
+  bool counted_before = false;  // an earlier settlement counted its payment
+};
+// Sales opened before `to_ms` that opened in [from_ms, to_ms) or that no settlement has seen
+// final yet (still open, pay-later, late money, a discrepancy, or never settled).
+StatusOr<std::vector<ScopedSale>> SalesInScope(offline::Store& store, std::int64_t from_ms, std::int64_t to_ms);
 // Whether the journal has the sale (any day).
 StatusOr<bool> Journaled(offline::Store& store, const std::string& sale_id);
 

@@ -259,11 +259,25 @@ TEST(Reconcile, AVoidedSaleWithNothingAtTheBankIsClean) {
   EXPECT_TRUE(r.reconciled());
 }
 
-TEST(Reconcile, EarlierDaySalesAreNotInTheDaysTotals) {
-  const Report r = Reconcile(Day({SaleBuilder("s-1", 5000).CardPaid("p-1", 5000).Build(false)},
-                                 {Purchase("s-1", "p-1", "confirmed", 5000, 5000)}));
-  EXPECT_EQ(r.total.count, 0);
-  EXPECT_EQ(Finding(r, "s-1").cls, SaleClass::kMatched);
+TEST(Reconcile, ASaleIsCountedInOneNightsTotalsOnly) {
+  // An earlier day's pay-later paid tonight: counted tonight (its own night saw no payment).
+  JournalSale later = SaleBuilder("s-later", 5000).PayLater("i-1", kNow + 86400 * kMicrosPerSecond).Build(false);
+  JournalSale counted = SaleBuilder("s-counted", 2000).CardPaid("p-1", 2000).Build(false);
+  counted.counted_before = true;
+  const Report r = Reconcile(Day({later, counted}, {Invoice("s-later", "i-1", "paid", 5000, 5000),
+                                                    Purchase("s-counted", "p-1", "confirmed", 2000, 2000)}));
+  EXPECT_TRUE(Finding(r, "s-later").counted);
+  EXPECT_TRUE(Finding(r, "s-later").done);
+  EXPECT_FALSE(Finding(r, "s-counted").counted);
+  EXPECT_TRUE(Finding(r, "s-counted").done);
+  EXPECT_EQ(r.total.count, 1);
+  EXPECT_EQ(Total(r, "invoice").gross, 5000);
+  EXPECT_NE(ReportText(r).find("earlier day, counted tonight"), std::string::npos);
+  // Not final: looked at again the next night.
+  const Report open = Reconcile(Day({SaleBuilder("s-open", 5000).PayLater("i-2", kNow + kMicrosPerSecond).Build()},
+                                    {Invoice("s-open", "i-2", "created", 5000, 0)}));
+  EXPECT_FALSE(Finding(open, "s-open").done);
+  EXPECT_FALSE(Finding(open, "s-open").counted);
 }
 
 TEST(Reconcile, EntitiesOfSalesTheBoxNeverJournaledAreOrphans) {

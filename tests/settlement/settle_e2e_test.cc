@@ -17,6 +17,7 @@
 #include "checkout/journal_codec.h"
 #include "offline/api_gateway.h"
 #include "offline/card_forwarder.h"
+#include "offline/internal/db.h"
 #include "offline/outbox.h"
 #include "offline/sealed_cards.h"
 #include "printer/interpreter.h"
@@ -196,6 +197,59 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
   EXPECT_NE(text.find("R$ 165,00"), std::string::npos) << text;
   EXPECT_NE(text.find("R$ 145,00"), std::string::npos) << text;
   EXPECT_NE(text.find("1 venda(s) pendente(s)"), std::string::npos) << text;
+}
+
+// The store's clock set to yesterday noon (Sao Paulo) while sales are rung up: their journal
+// says they opened yesterday.
+class FixedClock final : public Clock {
+ public:
+  explicit FixedClock(UnixMicros at) : at_(at) {}
+  UnixMicros Now() const override { return at_; }
+
+ private:
+  UnixMicros at_;
+};
+
+// A pay-later sale of yesterday, still unpaid when yesterday was settled, is paid at the bank
+// today: tonight's settlement closes it and counts it (once); yesterday's card sale is not
+// looked at again.
+TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
+  using namespace checkout;
+  const std::string yesterday = PreviousBusinessDay(SystemClock::Instance().Now());
+  const FixedClock then(*BusinessDayStart(yesterday) + 12 * 3600 * kMicrosPerSecond);
+  offline::internal::SetClockForTest(&then);
+  const std::string card = NewSaleId(), later = NewSaleId();
+  EXPECT_EQ(StateOf(Paid(card, {.method = Method::kCard, .amount = 1000})), "Paid");
+  ASSERT_TRUE(driver_->Open(later, 4000, settings_).ok());
+  Fed(later, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
+  const Sale shown = RunUntil(later, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
+  offline::internal::SetClockForTest(nullptr);
+  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(shown.state));
+  EXPECT_EQ(StateOf(Fed(later, KeepOpen{Now()})), "PayLater");
+
+  auto first = settlement::Settle(*store_, Bank(), clock_, {yesterday});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_TRUE(first->reconciled) << first->text;
+  const json night1 = json::parse(first->json);
+  EXPECT_EQ(SaleIn(night1, later)["class"], "pay-later-open");
+  EXPECT_EQ(SaleIn(night1, later)["counted"], false);
+  EXPECT_EQ(SaleIn(night1, card)["counted"], true);
+  EXPECT_EQ(night1["total"]["gross"], 1000);
+
+  const std::string invoice_id = std::get<ShowingInvoice>(shown.state).invoice.id;
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
+  auto second = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_TRUE(second->reconciled) << second->text;
+  const json night2 = json::parse(second->json);
+  ASSERT_EQ(night2["sales"].size(), 1u) << second->text << "yesterday's paid card sale is done";
+  EXPECT_EQ(SaleIn(night2, later)["class"], "pay-later-closed");
+  EXPECT_EQ(SaleIn(night2, later)["in_day"], false);
+  EXPECT_EQ(SaleIn(night2, later)["counted"], true);
+  EXPECT_EQ(TotalOf(night2, "invoice")["gross"], 4000);
+  EXPECT_EQ(night2["total"]["count"], 1);
+  EXPECT_NE(second->text.find("earlier day, counted tonight"), std::string::npos) << second->text;
+  EXPECT_EQ(StateOf(Replayed(later)), "Paid");
 }
 
 // Store-and-forward card sales decided while the box was offline: the settlement reports
