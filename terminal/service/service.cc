@@ -257,6 +257,9 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.drainer->Start();
   s.monitor->Start();
   s.spooler->Start();
+  if (options.address != "127.0.0.1" && options.address != "::1")
+    logging::Warn("serve", "listening beyond loopback: the card-entry API has no authentication nor TLS",
+                  {{"address", options.address}});
   logging::Info("serve", "listening",
                 {{"url", "http://" + options.address + ":" + std::to_string(s.port) + "/"},
                  {"data_dir", options.data_dir},

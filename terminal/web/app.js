@@ -28,6 +28,22 @@ const RULES = {
   '1 to 40 characters': 'obrigatório', '3 to 200 characters': 'descreva o motivo (3 letras ou mais)',
 };
 const FINAL = new Set(['paid', 'refunded', 'voided']);
+// The checkout's notices (English in the journal and the log) as the cashier reads them.
+const NOTICES = [
+  [/^card not charged: denied(.*)$/, 'cartão negado pelo emissor$1'],
+  [/^card not charged: failed(.*)$/, 'falha na autorização do cartão$1'],
+  [/^card not charged(.*)$/, 'cartão não cobrado$1'],
+  [/^card session expired$/, 'o tempo para pagar com o cartão acabou'],
+  [/^Pix expired unpaid.*$/, 'o Pix expirou sem pagamento: tente de novo ou emita um boleto'],
+  [/the bank cannot be reached.*$/, 'o banco não responde, e cartão e Pix precisam dele agora (o boleto pode ir para a fila)'],
+  [/^(card|Pix) needs the bank now.*$/, '$1 precisa do banco agora e a loja está sem conexão: o boleto pode ir para a fila'],
+  [/^reversal refused by the bank: (.*)$/, 'estorno recusado pelo banco: $1'],
+  [/^an unconfirmed card authorization can only be canceled in full$/, 'uma autorização ainda não confirmada só pode ser estornada por inteiro'],
+];
+function pt(message) {
+  for (const [pattern, text] of NOTICES) if (pattern.test(message)) return message.replace(pattern, text);
+  return message;
+}
 
 const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallments: 12, minInstallment: 500,
               clockOffset: 0, qrKey: '', busy: false };
@@ -40,7 +56,7 @@ function money(cents) {
 function errorText(answer) {
   const e = answer.json && answer.json.error;
   if (!e) return 'Erro ' + answer.status;
-  if (e.field === 'state' || e.field === 'bank' || e.field === 'sale') return e.rule;
+  if (e.field === 'state' || e.field === 'bank' || e.field === 'sale') return pt(e.rule.replace(/^.*?: \w+: /, ''));
   return (FIELDS[e.field] || e.field) + ': ' + (RULES[e.rule] || e.rule);
 }
 
@@ -235,7 +251,7 @@ function render(view) {
   if (st === 'choosing' || st === 'declined') {
     const decline = $('#decline');
     decline.hidden = !view.message;
-    decline.textContent = (st === 'declined' ? 'Recusado: ' : '') + view.message + (st === 'declined' ? ' — tente outro meio' : '');
+    decline.textContent = (st === 'declined' ? 'Recusado: ' : '') + pt(view.message) + (st === 'declined' ? ' — tente outro meio' : '');
     $('#retry').hidden = !view.can.retry;
     $('#method-card').disabled = !app.online;
     $('#method-pix').disabled = !app.online;
@@ -360,6 +376,9 @@ async function status() {
   const queue = $('#queue');
   queue.hidden = depth === 0 && failed === 0;
   queue.textContent = 'Fila: ' + depth + (failed ? ' (' + failed + ' com falha)' : '');
+  const printer = $('#printer-alert');
+  printer.hidden = !s.print_failed;
+  printer.textContent = 'Impressora: ' + s.print_failed + ' não impresso(s)';
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
 }
 setInterval(status, 2000);
