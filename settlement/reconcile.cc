@@ -63,6 +63,7 @@ std::vector<checkout::Event> EventsFor(const Sale& sale, const std::vector<const
 
 std::string MethodOf(const Sale& sale, const std::vector<const BankEntity*>& entities) {
   const checkout::Money* payment = sale.payment_line();
+  if (payment == nullptr && !sale.ledger.empty()) payment = &sale.ledger.front();  // late money only
   if (payment == nullptr) {
     return std::holds_alternative<checkout::PayLater>(sale.state) ? "invoice" : "";
   }

@@ -194,6 +194,7 @@ TEST(Reconcile, BankMoneyForAVoidedSaleIsFedToItAndFlaggedAsLateMoney) {
   EXPECT_TRUE(f.attention);
   EXPECT_EQ(f.late_outstanding, 3000);
   EXPECT_EQ(f.state, "Voided");
+  EXPECT_EQ(f.method, "pix");
   EXPECT_EQ(r.total.count, 0) << "late money is not revenue";
 }
 
