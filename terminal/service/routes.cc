@@ -24,7 +24,8 @@ namespace {
 using nlohmann::json;
 
 HttpResponse Json(int status, const json& body) {
-  return HttpResponse{status, "application/json; charset=utf-8", body.dump(), {}};
+  return HttpResponse{
+      status, "application/json; charset=utf-8", body.dump(-1, ' ', false, json::error_handler_t::replace), {}};
 }
 HttpResponse JsonText(int status, std::string body) {
   return HttpResponse{status, "application/json; charset=utf-8", std::move(body), {}};
@@ -76,9 +77,11 @@ struct Body {
     body.ok = body.value.is_object();
     return body;
   }
-  std::string Text(const char* key) const {
-    auto it = value.find(key);
-    return it != value.end() && it->is_string() ? it->get<std::string>() : "";
+  std::string Text(const char* key) const { return TextOf(value, key); }
+  // `object[key]` when it is a string, else "" (a number where text belongs is simply invalid).
+  static std::string TextOf(const json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : "";
   }
   bool Has(const char* key) const { return value.contains(key); }
 };
@@ -118,8 +121,8 @@ std::optional<HttpResponse> ReadCustomer(const Body& body, checkout::Customer& c
   auto it = body.value.find("customer");
   if (it == body.value.end() || !it->is_object())
     return Error(400, "customer", "required for an invoice: name and tax_id");
-  customer.name = it->value("name", "");
-  customer.tax_id = it->value("tax_id", "");
+  customer.name = Body::TextOf(*it, "name");
+  customer.tax_id = Body::TextOf(*it, "tax_id");
   if (customer.name.size() < 3 || customer.name.size() > 80) return Error(400, "customer.name", "3 to 80 characters");
   if (!formats::IsValidCpf(customer.tax_id) && !formats::IsValidCnpj(customer.tax_id))
     return Error(400, "customer.tax_id", "a valid CPF or CNPJ");
@@ -391,10 +394,11 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     }
     // Off the io and driver threads: the sandbox delivers the resulting webhooks to this
     // service before it answers, and those need both.
-    std::thread([port = sandbox->port(), route, payload, respond = std::move(respond)] {
+    std::lock_guard<std::mutex> lock(side_mu);
+    side_threads.emplace_back([port = sandbox->port(), route, payload, respond = std::move(respond)] {
       const SimulationAnswer answer = Simulate(port, route, payload);
       respond(answer.status == 200 ? Json(200, {{"simulated", route}}) : Error(502, "sandbox", answer.body));
-    }).detach();
+    });
     return;
   }
   respond(Error(404, "action", "no such action"));

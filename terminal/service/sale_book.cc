@@ -236,7 +236,7 @@ int SaleBook::Installments(const std::string& sale_id) const {
 std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry) const {
   return Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, entry.receipts,
               entry.installments)
-      .dump();
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::optional<std::string> SaleBook::ViewJson(const std::string& sale_id) const {
@@ -281,7 +281,7 @@ std::string SaleBook::DayJson(const std::string& day) const {
   }
   return json{
       {"day", day}, {"sales", sales}, {"totals", {{"count", sales.size()}, {"paid", paid}, {"collected", collected}}}}
-      .dump();
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::vector<std::string> SaleBook::Unsettled() const {

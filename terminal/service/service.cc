@@ -37,11 +37,14 @@ Status RegisterWebhook(const api::Bank& bank, const std::string& url, bool remov
   bool found = false;
   if (page.is_object() && page.contains("webhooks") && page["webhooks"].is_array()) {
     for (const auto& hook : page["webhooks"]) {
-      const std::string hook_url = hook.value("url", "");
+      if (!hook.is_object() || !hook.contains("url") || !hook["url"].is_string() || !hook.contains("id") ||
+          !hook["id"].is_string())
+        continue;
+      const std::string hook_url = hook["url"].get<std::string>();
       if (hook_url == url) {
         found = true;
       } else if (remove_stale && hook_url.find(kWebhookPath) != std::string::npos) {
-        bank.client().Call("DELETE", "/v2/webhook/" + hook.value("id", ""));
+        bank.client().Call("DELETE", "/v2/webhook/" + hook["id"].get<std::string>());
       }
     }
   }
@@ -153,7 +156,14 @@ void Service::Impl::Resume() {
 
 void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond) {
   loop->Post([this, work = std::move(work), respond = std::move(respond)] {
-    HttpResponse response = work();
+    HttpResponse response;
+    try {
+      response = work();
+    } catch (const std::exception& e) {  // nlohmann, std::regex...: never the whole service
+      logging::Error("serve", "request failed", {{"reason", e.what()}});
+      response = HttpResponse{
+          500, "application/json; charset=utf-8", R"({"error":{"field":"service","rule":"internal error"}})", {}};
+    }
     Publish();
     respond(std::move(response));
   });
@@ -282,6 +292,11 @@ void Service::Stop() {
   if (!impl_) return;
   Impl& s = *impl_;
   if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
+  {
+    std::lock_guard<std::mutex> lock(s.side_mu);
+    for (std::thread& t : s.side_threads) t.join();
+    s.side_threads.clear();
+  }
   if (s.drainer) s.drainer->Stop();
   if (s.monitor) s.monitor->Stop();
   if (s.spooler) s.spooler->Stop();

@@ -6,8 +6,11 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "api/bank.h"
 #include "api/events.h"
@@ -59,6 +62,9 @@ struct Service::Impl {
   std::unique_ptr<SaleBook> book;
   std::atomic<bool> online{true};
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
+
+  std::mutex side_mu;
+  std::vector<std::thread> side_threads;  // guarded by side_mu: sandbox simulations in flight
 
   std::set<std::string> open_sales;  // driver thread: open in the driver
   std::set<std::string> touched;     // driver thread: changed since the last Publish
