@@ -1,0 +1,149 @@
+// The service's pure pieces, without a process: the config file (each bad key refused by
+// name), the sale book's day index (a torn or foreign line skipped, days in Brasília time),
+// and the QR SVG, drawn back into pixels and decoded with zbarimg. Labelled `sanitize`.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "terminal/service/config.h"
+#include "terminal/service/sale_book.h"
+
+namespace balcao::terminal::service {
+namespace {
+
+std::filesystem::path Temp(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("balcao-serve-unit-" + name + "-" + std::to_string(::getpid()));
+}
+
+StatusOr<ServeConfig> ConfigFrom(const std::string& text) {
+  const auto path = Temp("config.json");
+  std::ofstream(path) << text;
+  auto config = LoadServeConfig(path.string());
+  std::filesystem::remove(path);
+  return config;
+}
+
+TEST(ServeConfig, DefaultsWithoutAFile) {
+  auto config = LoadServeConfig("");
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->settings.installments.max_count, 12);
+  EXPECT_EQ(config->printer_profile, "80mm");
+  EXPECT_EQ(config->catch_up_interval_s, 60);
+}
+
+TEST(ServeConfig, ReadsEveryPart) {
+  auto config = ConfigFrom(R"({"merchant": {"name": "PADARIA", "cnpj": "11222333000181"},
+      "checkout": {"max_installments": 6, "pix_expiration_s": 300, "challenge_enabled": false},
+      "printer": {"target": "tcp://10.0.0.5:9100", "profile": "58mm"},
+      "connectivity": {"online_interval_ms": 5000}, "catch_up_interval_s": 30})");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->store.merchant.name, "PADARIA");
+  EXPECT_EQ(config->settings.installments.max_count, 6);
+  EXPECT_EQ(config->settings.pix_expiration_s, 300);
+  EXPECT_FALSE(config->settings.challenge_enabled);
+  EXPECT_EQ(config->printer, "tcp://10.0.0.5:9100");
+  EXPECT_EQ(config->connectivity.online_interval.count(), 5000);
+  EXPECT_EQ(config->catch_up_interval_s, 30);
+}
+
+TEST(ServeConfig, RefusesBadKeysByName) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"checkout": {"max_installments": 0}})", "checkout.max_installments: must be a whole number from 1 to 24"},
+      {R"({"checkout": {"max_installments": "12"}})", "checkout.max_installments: must be a whole number"},
+      {R"({"checkout": {"pix_expiry": 600}})", "checkout.pix_expiry: unknown key"},
+      {R"({"merchant": {"name": 7}})", "merchant.name: must be a string"},
+      {R"({"merchant": "PADARIA"})", "merchant: must be an object"},
+      {R"({"checkout": {"challenge_enabled": 1}})", "checkout.challenge_enabled: must be true or false"},
+      {R"({"connectivity": {"online_interval_ms": 1}})", "connectivity.online_interval_ms: must be a whole number"},
+      {R"({"printers": {}})", "printers: unknown key"},
+      {R"([1, 2])", "must be an object"},
+      {R"({"checkout": )", "not valid JSON"},
+  };
+  for (const auto& [text, expected] : cases) {
+    auto config = ConfigFrom(text);
+    ASSERT_FALSE(config.ok()) << text;
+    EXPECT_EQ(config.status().code(), StatusCode::kInvalidArgument) << text;
+    EXPECT_NE(config.status().message().find(expected), std::string::npos)
+        << text << " -> " << config.status().message();
+  }
+  EXPECT_EQ(LoadServeConfig("/nonexistent/balcao.json").status().code(), StatusCode::kNotFound);
+}
+
+TEST(SaleBook, TheDayIndexSurvivesAReloadAndSkipsTornLines) {
+  const auto path = Temp("sales.idx");
+  std::filesystem::remove(path);
+  // 2026-11-21 02:30 UTC is still the 20th in Brasília; 03:30 UTC is the 21st.
+  const UnixMicros late_20th = *ParseTimestamp("2026-11-21T02:30:00+00:00");
+  const UnixMicros early_21st = *ParseTimestamp("2026-11-21T03:30:00+00:00");
+  {
+    SaleBook book(path.string());
+    ASSERT_TRUE(book.Load().ok());
+    ASSERT_TRUE(book.Add("v-a", 1000, late_20th).ok());
+    ASSERT_TRUE(book.Add("v-b", 2000, early_21st).ok());
+  }
+  std::ofstream(path, std::ios::app) << "garbage line\n17000000";  // a torn last write
+  SaleBook book(path.string());
+  ASSERT_TRUE(book.Load().ok());
+  EXPECT_EQ(book.IdsOfDay("2026-11-20"), std::vector<std::string>{"v-a"});
+  EXPECT_EQ(book.IdsOfDay("2026-11-21"), std::vector<std::string>{"v-b"});
+  EXPECT_TRUE(book.Knows("v-a"));
+  EXPECT_FALSE(book.HasCopy("v-a"));  // no copy until the driver (or the journal) gives one
+  EXPECT_FALSE(book.ViewJson("v-a").has_value());
+  std::filesystem::remove(path);
+}
+
+// Draws the SVG's unit squares into a PGM (8 px per module) and decodes it with zbarimg.
+std::string DecodeSvgQr(const std::string& svg) {
+  const std::regex size_re(R"(viewBox="0 0 (\d+) \d+")");
+  std::smatch m;
+  if (!std::regex_search(svg, m, size_re)) return "";
+  const int modules = std::stoi(m[1].str()), scale = 8, side = modules * scale;
+  std::vector<unsigned char> pixels(static_cast<std::size_t>(side) * side, 255);
+  const std::regex square(R"(M(\d+),(\d+)h1v1h-1z)");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), square); it != std::sregex_iterator(); ++it) {
+    const int x = std::stoi((*it)[1].str()), y = std::stoi((*it)[2].str());
+    for (int dy = 0; dy < scale; ++dy)
+      for (int dx = 0; dx < scale; ++dx) pixels[static_cast<std::size_t>(y * scale + dy) * side + x * scale + dx] = 0;
+  }
+  const auto path = Temp("qr.pgm");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "P5\n" << side << " " << side << "\n255\n";
+    out.write(reinterpret_cast<const char*>(pixels.data()), static_cast<std::streamsize>(pixels.size()));
+  }
+  std::string text;
+  if (FILE* pipe = ::popen(("zbarimg -q --raw " + path.string() + " 2>/dev/null").c_str(), "r")) {
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
+    ::pclose(pipe);
+  }
+  std::filesystem::remove(path);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+TEST(QrSvg, DecodesBackToThePixCode) {
+  const std::string brcode =
+      "00020101021226920014br.gov.bcb.pix2570127.0.0.1:44873/brcode/dynamic-brcode/07c9bf8191aaee0a0bb2c9922d30914852"
+      "0400005303986540525.905802BR5914Balcao Sandbox6009Sao Paulo62070503***63045018";
+  const std::string svg = QrSvg(brcode);
+  ASSERT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_EQ(DecodeSvgQr(svg), brcode);
+  EXPECT_EQ(DecodeSvgQr(QrSvg("http://127.0.0.1:9/sandbox/challenge/123")), "http://127.0.0.1:9/sandbox/challenge/123");
+  EXPECT_EQ(QrSvg(""), "");
+  EXPECT_EQ(QrSvg(std::string(5000, 'x')), "");  // too long for any QR version
+}
+
+TEST(StoreDay, IsBrasiliaTime) {
+  EXPECT_EQ(StoreDay(*ParseTimestamp("2026-01-01T02:59:59+00:00")), "2025-12-31");
+  EXPECT_EQ(StoreDay(*ParseTimestamp("2026-01-01T03:00:00+00:00")), "2026-01-01");
+}
+
+}  // namespace
+}  // namespace balcao::terminal::service
