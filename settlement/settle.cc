@@ -1,5 +1,6 @@
 #include "settlement/settle.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>

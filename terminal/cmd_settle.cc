@@ -110,6 +110,7 @@ int RunSettle(const std::vector<std::string>& args) {
     if (settled->dry_run && !settled->already_settled) std::printf("DRY RUN: nothing was written.\n");
     std::fputs(settled->text.c_str(), stdout);
   }
+  if (!a.print.empty() && a.dry_run) std::fprintf(stderr, "balcao settle: dry run: the summary was not printed\n");
   if (!a.print.empty() && !a.dry_run) {
     Status printed = settlement::PrintDaySummary(settled->json, a.print, MerchantFromEnvironment(), now);
     if (!printed.ok()) return Fail("the record is kept, but the summary did not print: " + printed.ToString());
