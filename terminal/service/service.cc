@@ -16,7 +16,10 @@
 namespace balcao::terminal::service {
 namespace {
 
-constexpr std::chrono::milliseconds kTickInterval{200};
+constexpr std::chrono::milliseconds kTickInterval{100};
+// Each sale's timers are looked at this often (timers are seconds apart: polls every
+// poll_interval_s, countdowns, lookup retries), so many open sales cost little.
+constexpr UnixMicros kSaleTickInterval = 500'000;
 
 bool BankConfiguredInEnvironment() {
   for (const char* name : {"BALCAO_CREDENTIALS", "BALCAO_BANK_URL", "BALCAO_ACCESS_ID", "BALCAO_PROJECT_ID",
@@ -98,9 +101,12 @@ void Service::Impl::Tick() {
   const UnixMicros now = SystemClock::Instance().Now();
   for (const std::string& id : book->Unsettled()) {
     if (!open_sales.count(id)) continue;
-    // Fires the sale's due timers (polls, countdowns, lookup retries) and returns at once:
-    // the deadline is a couple of milliseconds away.
-    auto sale = driver->RunUntilSettled(id, SystemClock::Instance().Now() + 2000);
+    UnixMicros& next = next_tick_at[id];
+    if (now < next) continue;
+    next = now + kSaleTickInterval;
+    // Fires the sale's due timers (polls, countdowns, lookup retries) and returns: the
+    // deadline is 1 ms away, so a sale with nothing due costs at most that sleep.
+    auto sale = driver->RunUntilSettled(id, SystemClock::Instance().Now() + 1000);
     (void)sale;
     touched.insert(id);
   }

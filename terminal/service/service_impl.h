@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -66,9 +67,10 @@ struct Service::Impl {
   std::mutex side_mu;
   std::vector<std::thread> side_threads;  // guarded by side_mu: sandbox simulations in flight
 
-  std::set<std::string> open_sales;  // driver thread: open in the driver
-  std::set<std::string> touched;     // driver thread: changed since the last Publish
-  UnixMicros next_catch_up = 0;      // driver thread
+  std::set<std::string> open_sales;                // driver thread: open in the driver
+  std::set<std::string> touched;                   // driver thread: changed since the last Publish
+  UnixMicros next_catch_up = 0;                    // driver thread
+  std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
 
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
