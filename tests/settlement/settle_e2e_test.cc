@@ -344,6 +344,12 @@ TEST_F(SettleE2E, TheCommandExitsZeroOneOrTwoAndPrintsJson) {
   EXPECT_NE(dry.out.find("RECONCILED"), std::string::npos) << dry.out;
   EXPECT_EQ(dry.out.find("Already settled"), std::string::npos) << dry.out;
 
+  CliRun yesterday = RunCli(credentials, "--db " + db_ + " --dry-run");  // the default day
+  EXPECT_EQ(yesterday.code, 0) << yesterday.out;
+  EXPECT_NE(yesterday.out.find("Settlement of " + PreviousBusinessDay(SystemClock::Instance().Now())),
+            std::string::npos)
+      << yesterday.out;
+
   const std::string printed = db_ + ".print.bin";
   CliRun first = RunCli(credentials, "--db " + db_ + " --day " + day + " --json --print file:" + printed);
   EXPECT_EQ(first.code, 0) << first.out;
