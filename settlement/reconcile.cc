@@ -271,4 +271,16 @@ Report Reconcile(const DayInput& input) {
   return report;
 }
 
+void DeferFeeds(Report& report, const std::string& why) {
+  if (report.feeds.empty()) return;
+  report.feeds_deferred = true;
+  for (SaleFinding& f : report.sales) {
+    const bool fed = std::any_of(report.feeds.begin(), report.feeds.end(),
+                                 [&](const Feed& feed) { return feed.sale_id == f.sale_id; });
+    if (!fed) continue;
+    f.done = false;
+    f.notes.push_back("not journaled yet: " + why);
+  }
+}
+
 }  // namespace balcao::settlement

@@ -71,6 +71,7 @@ std::string ReportJson(const Report& r) {
     closed.push_back({{"sale_id", feed.sale_id}, {"event", ordered_json::parse(checkout::EventToJson(feed.event))}});
   }
   doc["fed"] = std::move(closed);
+  doc["fed_deferred"] = r.feeds_deferred;
   ordered_json orphans = ordered_json::array();
   for (const BankEntity& e : r.orphans) orphans.push_back(EntityJson(e));
   doc["orphans"] = std::move(orphans);

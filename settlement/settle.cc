@@ -54,10 +54,10 @@ StatusOr<std::vector<PendingRequest>> AtRisk(offline::Store& store, std::int64_t
   return rows;
 }
 
-// Feeds the events the reconciliation found through the driver: the journal takes them
-// exactly as a webhook or a poll would have delivered them.
+// Feeds the events the reconciliation found through a driver of this run: the journal takes
+// them exactly as a webhook or a poll would have delivered them. A rejection (the sale moved
+// on meanwhile) is the machine's answer, not an error.
 Status FeedSales(offline::Store& store, const api::Bank& bank, const Clock& clock, const std::vector<Feed>& feeds) {
-  if (feeds.empty()) return OkStatus();
   offline::Journal journal(store);
   checkout::Driver driver(bank, journal, clock);
   std::set<std::string> resumed;
@@ -138,7 +138,11 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
         {o.sale_id, o.amount, o.masked_pan, offline::CardOutcomeName(o.outcome), o.reason, o.bank_id});
   }
 
-  const Report report = Reconcile(input);
+  Report report = Reconcile(input);
+  const bool feed_here = !report.feeds.empty() && !options.dry_run;
+  if (feed_here && !options.feeder && !store.is_owner()) {
+    DeferFeeds(report, "another process (the service) owns the store; its intake or the next settlement applies it");
+  }
   result.settled_at_ms = input.now / 1000;
   result.reconciled = report.reconciled();
   result.attention = report.attention;
@@ -149,7 +153,11 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   // Order for a crash in between: the sales first (a rerun finds them closed: same money),
   // then the record, then the outcomes acknowledged (a crash before that reports them again
   // the next night rather than never).
-  BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
+  if (feed_here && options.feeder) {
+    for (const Feed& feed : report.feeds) BALCAO_RETURN_IF_ERROR(options.feeder(feed.sale_id, feed.event));
+  } else if (feed_here && !report.feeds_deferred) {
+    BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
+  }
   std::vector<internal::SaleMark> marks;
   for (const SaleFinding& f : report.sales) marks.push_back({f.sale_id, f.counted, f.done});
   BALCAO_RETURN_IF_ERROR(

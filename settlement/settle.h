@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "api/bank.h"
@@ -19,9 +20,17 @@
 
 namespace balcao::settlement {
 
+// Journals one event the bank implies for a sale, through the checkout driver that owns the
+// sale (the service passes one that runs on its driver's thread: Resume if not open, Feed).
+using Feeder = std::function<Status(const std::string& sale_id, const checkout::Event& event)>;
+
 struct SettleOptions {
   std::string day;  // "YYYY-MM-DD"
   bool dry_run = false;
+  // Without a feeder, a run that owns the store (offline::Store::is_owner) feeds through a
+  // driver of its own; a guest (the service holds the store) does not feed: it would race the
+  // service's driver for the sales' journal sequence. The sales concerned stay in scope.
+  Feeder feeder;
 };
 
 struct Settlement {

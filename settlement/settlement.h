@@ -141,6 +141,7 @@ struct Report {
   UnixMicros settled_at = 0;
   std::vector<SaleFinding> sales;   // in the input's order
   std::vector<Feed> feeds;          // in order; applied to `sales` already (pure replay)
+  bool feeds_deferred = false;      // not journaled by this run (DeferFeeds)
   std::vector<MethodTotal> totals;  // credit, debit, pix, invoice (always the four)
   MethodTotal total;                // all methods ("total")
   std::vector<BankEntity> orphans;  // tagged for a sale this box never journaled
@@ -162,5 +163,9 @@ std::string PreviousBusinessDay(UnixMicros now);
 
 // The rules (docs/settlement.md). Deterministic: equal inputs give equal reports.
 Report Reconcile(const DayInput& input);
+
+// When this run cannot journal the feeds (another process owns the journal): the sales that
+// needed them stay in scope for the next night (not done) and say why.
+void DeferFeeds(Report& report, const std::string& why);
 
 }  // namespace balcao::settlement

@@ -224,6 +224,20 @@ TEST(Reconcile, APayLaterInvoicePaidAtTheBankClosesTheSale) {
   EXPECT_TRUE(r.reconciled()) << ReportText(r);
 }
 
+TEST(Reconcile, DeferredFeedsKeepTheirSalesInScope) {
+  JournalSale sale = SaleBuilder("s-1", 5000).PayLater("i-1", kNow + 86400 * kMicrosPerSecond).Build();
+  Report r =
+      Reconcile(Day({sale, SaleBuilder("s-2", 1000).CardPaid("p-2", 1000).Build()},
+                    {Invoice("s-1", "i-1", "paid", 5000, 5000), Purchase("s-2", "p-2", "confirmed", 1000, 1000)}));
+  ASSERT_TRUE(Finding(r, "s-1").done);
+  DeferFeeds(r, "the service owns the store");
+  EXPECT_TRUE(r.feeds_deferred);
+  EXPECT_FALSE(Finding(r, "s-1").done);
+  EXPECT_EQ(Finding(r, "s-1").notes.back(), "not journaled yet: the service owns the store");
+  EXPECT_TRUE(Finding(r, "s-2").done) << "a sale without feeds is untouched";
+  EXPECT_EQ(nlohmann::json::parse(ReportJson(r))["fed_deferred"], true);
+}
+
 TEST(Reconcile, APayLaterInvoiceCanceledAtTheBankVoidsTheSale) {
   JournalSale sale = SaleBuilder("s-1", 5000).PayLater("i-1", kNow + 86400 * kMicrosPerSecond).Build();
   const Report r = Reconcile(Day({sale}, {Invoice("s-1", "i-1", "canceled", 5000, 0)}));

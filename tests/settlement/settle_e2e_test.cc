@@ -252,6 +252,54 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
   EXPECT_EQ(StateOf(Replayed(later)), "Paid");
 }
 
+// While the service owns the store, a `balcao settle` (a guest) does not journal what it learned
+// (it would race the service's driver for the sale's sequence): the sale stays in scope. The
+// next night's run, given the service's driver as its feeder, closes it — counted once.
+TEST_F(SettleE2E, AGuestDefersWhatItLearnedAndTheServicesDriverAppliesItLater) {
+  using namespace checkout;
+  const std::string yesterday = PreviousBusinessDay(SystemClock::Instance().Now());
+  const FixedClock then(*BusinessDayStart(yesterday) + 12 * 3600 * kMicrosPerSecond);
+  offline::internal::SetClockForTest(&then);
+  const std::string later = NewSaleId();
+  ASSERT_TRUE(driver_->Open(later, 4000, settings_).ok());
+  Fed(later, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
+  const Sale shown = RunUntil(later, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
+  offline::internal::SetClockForTest(nullptr);
+  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(shown.state));
+  EXPECT_EQ(StateOf(Fed(later, KeepOpen{Now()})), "PayLater");
+  const std::string invoice_id = std::get<ShowingInvoice>(shown.state).invoice.id;
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
+
+  auto guest = offline::Store::Open(db_);  // the fixture's store holds the owner lock
+  ASSERT_TRUE(guest.ok());
+  ASSERT_FALSE((*guest)->is_owner());
+  auto night1 = settlement::Settle(**guest, Bank(), clock_, {yesterday});
+  ASSERT_TRUE(night1.ok()) << night1.status().ToString();
+  const json first = json::parse(night1->json);
+  EXPECT_EQ(first["fed_deferred"], true);
+  EXPECT_EQ(SaleIn(first, later)["class"], "pay-later-closed");
+  EXPECT_EQ(SaleIn(first, later)["counted"], true);
+  EXPECT_EQ(SaleIn(first, later)["done"], false);
+  EXPECT_NE(night1->text.find("not journaled yet"), std::string::npos) << night1->text;
+  EXPECT_EQ(StateOf(Replayed(later)), "PayLater") << "a guest writes no sale event";
+  guest->reset();
+
+  settlement::SettleOptions tonight{Today()};
+  tonight.feeder = [&](const std::string& sale_id, const Event& event) {
+    return driver_->Feed(sale_id, event).status();  // the service's driver, on its thread
+  };
+  auto night2 = settlement::Settle(*store_, Bank(), clock_, tonight);
+  ASSERT_TRUE(night2.ok()) << night2.status().ToString();
+  const json second = json::parse(night2->json);
+  EXPECT_EQ(second["fed_deferred"], false);
+  EXPECT_EQ(SaleIn(second, later)["class"], "pay-later-closed") << night2->text;
+  EXPECT_EQ(SaleIn(second, later)["counted"], false) << "counted the night before";
+  EXPECT_EQ(SaleIn(second, later)["done"], true);
+  EXPECT_EQ(second["total"]["count"], 0);
+  EXPECT_EQ(StateOf(*driver_->Get(later)), "Paid");
+  EXPECT_EQ(StateOf(Replayed(later)), "Paid");
+}
+
 // Store-and-forward card sales decided while the box was offline: the settlement reports
 // each outcome once (a declined one for the operator) and acknowledges them.
 TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
