@@ -251,7 +251,8 @@ function render(view) {
   if (st === 'choosing' || st === 'declined') {
     const decline = $('#decline');
     decline.hidden = !view.message;
-    decline.textContent = (st === 'declined' ? 'Recusado: ' : '') + pt(view.message) + (st === 'declined' ? ' — tente outro meio' : '');
+    const refused = /^card not charged/.test(view.message);
+    decline.textContent = (refused ? 'Recusado: ' : '') + pt(view.message) + (st === 'declined' ? ' — tente outro meio' : '');
     $('#retry').hidden = !view.can.retry;
     $('#method-card').disabled = !app.online;
     $('#method-pix').disabled = !app.online;
