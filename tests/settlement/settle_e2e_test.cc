@@ -2,16 +2,14 @@
 // the in-process sandbox (real signed HTTP on loopback, a real SQLite store), the bank changed
 // behind the box's back, then the settlement: its report, the pay-later sale it closed
 // through the journal, the late Pix it flagged, the record it kept, its idempotence, and the
-// end-of-day summary printed to a file and decoded back. Then `balcao settle` itself.
+// end-of-day summary printed to a file and decoded back; two nights; a guest run; the
+// store-and-forward outcomes. (`balcao settle` itself: cli_test.cc.)
 #include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "checkout/journal_codec.h"
@@ -22,62 +20,10 @@
 #include "offline/sealed_cards.h"
 #include "printer/interpreter.h"
 #include "printer/profile.h"
-#include "settlement/settle.h"
-#include "tests/checkout/driver_fixture.h"
+#include "tests/settlement/settle_fixture.h"
 
-namespace balcao::settlement {
+namespace balcao::settlement::e2e {
 namespace {
-
-using checkout::e2e::DriverE2E;
-using checkout::e2e::Script;
-using checkout::e2e::StateOf;
-using nlohmann::json;
-
-class SettleE2E : public DriverE2E {
- protected:
-  void SetUp() override {
-    DriverE2E::SetUp();
-    ASSERT_EQ(api().Sim("/sandbox/reset").status, 200);  // orphans are read day-wide
-  }
-  api::Bank Bank() {
-    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-    EXPECT_TRUE(client.ok()) << client.status().ToString();
-    return api::Bank(*client);
-  }
-  std::string Today() const { return BusinessDayOf(SystemClock::Instance().Now()); }
-
-  checkout::Sale Paid(const std::string& id, const Script& script) {
-    EXPECT_TRUE(driver_->Open(id, script.amount, settings_).ok());
-    checkout::e2e::Play(*driver_, id, script, api(), clock_);
-    return *driver_->Get(id);
-  }
-  // A Pix QR shown, then the sale driven to `until` (by the cashier's events).
-  checkout::Sale PixShown(const std::string& id, checkout::Cents amount) {
-    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
-    Fed(id, checkout::ChooseMethod{checkout::Method::kPix, {}, Now()});
-    return RunUntil(id, [](const checkout::Sale& s) { return std::holds_alternative<checkout::ShowingPix>(s.state); });
-  }
-  checkout::Sale Replayed(const std::string& id) {
-    auto entries = journal_->Read(id);
-    EXPECT_TRUE(entries.ok());
-    std::vector<checkout::Event> events;
-    for (const auto& entry : *entries) events.push_back(*checkout::EventFromJson(entry.payload));
-    return checkout::Replay(events);
-  }
-  static json SaleIn(const json& report, const std::string& id) {
-    for (const json& s : report["sales"]) {
-      if (s["id"] == id) return s;
-    }
-    ADD_FAILURE() << "no sale " << id << " in the report";
-    return json::object();
-  }
-  static json TotalOf(const json& report, const std::string& method) {
-    for (const json& t : report["totals"]) {
-      if (t["method"] == method) return t;
-    }
-    return json::object();
-  }
-};
 
 TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
   using namespace checkout;
@@ -198,17 +144,6 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
   EXPECT_NE(text.find("R$ 145,00"), std::string::npos) << text;
   EXPECT_NE(text.find("1 venda(s) pendente(s)"), std::string::npos) << text;
 }
-
-// The store's clock set to yesterday noon (Sao Paulo) while sales are rung up: their journal
-// says they opened yesterday.
-class FixedClock final : public Clock {
- public:
-  explicit FixedClock(UnixMicros at) : at_(at) {}
-  UnixMicros Now() const override { return at_; }
-
- private:
-  UnixMicros at_;
-};
 
 // A pay-later sale of yesterday, still unpaid when yesterday was settled, is paid at the bank
 // today: tonight's settlement closes it and counts it (once); yesterday's card sale is not
@@ -350,83 +285,5 @@ TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
   std::filesystem::remove(kek);
 }
 
-// `balcao settle` on a store file: exit codes, --json, the stored record on a second run,
-// --print, and bad arguments.
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-CliRun RunCli(const std::string& credentials, const std::string& args) {
-  const std::string cmd =
-      "BALCAO_CREDENTIALS='" + credentials + "' '" + std::string(BALCAO_CLI) + "' settle " + args + " 2>&1";
-  CliRun run;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
-TEST_F(SettleE2E, TheCommandExitsZeroOneOrTwoAndPrintsJson) {
-  using namespace checkout;
-  const std::string credentials = sandbox().credentials().credentials_path;
-  const Sale sale = Paid(NewSaleId(), {.method = Method::kPix, .amount = 1990});
-  ASSERT_EQ(StateOf(sale), "Paid");
-  const std::string day = BusinessDayOf(SystemClock::Instance().Now());
-
-  CliRun bad = RunCli(credentials, "--db " + db_ + " --day 2026-02-30");
-  EXPECT_EQ(bad.code, 2) << bad.out;
-  EXPECT_NE(bad.out.find("YYYY-MM-DD"), std::string::npos) << bad.out;
-  EXPECT_EQ(RunCli(credentials, "--db " + db_ + " --bogus").code, 2);
-  EXPECT_EQ(RunCli(credentials, "--day " + day).code, 2) << "no store named";
-
-  CliRun no_bank = RunCli(db_ + ".missing-credentials.json", "--db " + db_ + " --day " + day);
-  EXPECT_EQ(no_bank.code, 2) << no_bank.out;  // and nothing recorded: the dry run below computes
-
-  CliRun dry = RunCli(credentials, "--db " + db_ + " --day " + day + " --dry-run");
-  EXPECT_EQ(dry.code, 0) << dry.out;
-  EXPECT_NE(dry.out.find("DRY RUN"), std::string::npos) << dry.out;
-  EXPECT_NE(dry.out.find("RECONCILED"), std::string::npos) << dry.out;
-  EXPECT_EQ(dry.out.find("Already settled"), std::string::npos) << dry.out;
-
-  CliRun yesterday = RunCli(credentials, "--db " + db_ + " --dry-run");  // the default day
-  EXPECT_EQ(yesterday.code, 0) << yesterday.out;
-  EXPECT_NE(yesterday.out.find("Settlement of " + PreviousBusinessDay(SystemClock::Instance().Now())),
-            std::string::npos)
-      << yesterday.out;
-
-  const std::string printed = db_ + ".print.bin";
-  CliRun first = RunCli(credentials, "--db " + db_ + " --day " + day + " --json --print file:" + printed);
-  EXPECT_EQ(first.code, 0) << first.out;
-  const json doc = json::parse(first.out, nullptr, false);
-  ASSERT_TRUE(doc.is_object()) << first.out;
-  EXPECT_EQ(doc["status"], "reconciled");
-  EXPECT_EQ(doc["already_settled"], false);
-  EXPECT_EQ(doc["total"]["gross"], 1990);
-  EXPECT_GT(std::filesystem::file_size(printed), 0u);
-  std::filesystem::remove(printed);
-
-  CliRun second = RunCli(credentials, "--db " + db_ + " --day " + day);
-  EXPECT_EQ(second.code, 0) << second.out;
-  EXPECT_NE(second.out.find("Already settled"), std::string::npos) << second.out;
-
-  // A discrepancy on another box's store: exit 1.
-  ASSERT_EQ(api().Sim("/sandbox/reset").status, 200);
-  const std::string first_db = db_;
-  db_ += ".2";
-  OpenDriver();
-  std::filesystem::remove(first_db);
-  const Sale other = Paid(NewSaleId(), {.method = Method::kPix, .amount = 2500});
-  ASSERT_EQ(StateOf(other), "Paid");
-  ASSERT_EQ(api().Patch("/v2/deposit/" + other.payment_line()->ref.id, {{"amount", 100}}).status, 200);
-  CliRun attention = RunCli(credentials, "--db " + db_ + " --day " + day + " --json");
-  EXPECT_EQ(attention.code, 1) << attention.out;
-  EXPECT_EQ(json::parse(attention.out, nullptr, false)["status"], "attention") << attention.out;
-  std::filesystem::remove(db_);
-}
-
 }  // namespace
-}  // namespace balcao::settlement
+}  // namespace balcao::settlement::e2e

@@ -1,0 +1,80 @@
+// The settlement's end-to-end fixture: the checkout driver's (an in-process sandbox, a real
+// SQLite store, a driver whose clock follows the sandbox's) with the sandbox reset per test
+// (orphans are read day-wide), plus helpers to ring up sales and read reports back.
+// Thread-safety: one test thread.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "checkout/journal_codec.h"
+#include "settlement/settle.h"
+#include "tests/checkout/driver_fixture.h"
+
+namespace balcao::settlement::e2e {
+
+using checkout::e2e::DriverE2E;
+using checkout::e2e::Script;
+using checkout::e2e::StateOf;
+using nlohmann::json;
+
+class SettleE2E : public DriverE2E {
+ protected:
+  void SetUp() override {
+    DriverE2E::SetUp();
+    ASSERT_EQ(api().Sim("/sandbox/reset").status, 200);  // orphans are read day-wide
+  }
+  api::Bank Bank() {
+    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return api::Bank(*client);
+  }
+  std::string Today() const { return BusinessDayOf(SystemClock::Instance().Now()); }
+
+  checkout::Sale Paid(const std::string& id, const Script& script) {
+    EXPECT_TRUE(driver_->Open(id, script.amount, settings_).ok());
+    checkout::e2e::Play(*driver_, id, script, api(), clock_);
+    return *driver_->Get(id);
+  }
+  // A Pix QR shown, then the sale driven to `until` (by the cashier's events).
+  checkout::Sale PixShown(const std::string& id, checkout::Cents amount) {
+    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    Fed(id, checkout::ChooseMethod{checkout::Method::kPix, {}, Now()});
+    return RunUntil(id, [](const checkout::Sale& s) { return std::holds_alternative<checkout::ShowingPix>(s.state); });
+  }
+  checkout::Sale Replayed(const std::string& id) {
+    auto entries = journal_->Read(id);
+    EXPECT_TRUE(entries.ok());
+    std::vector<checkout::Event> events;
+    for (const auto& entry : *entries) events.push_back(*checkout::EventFromJson(entry.payload));
+    return checkout::Replay(events);
+  }
+  static json SaleIn(const json& report, const std::string& id) {
+    for (const json& s : report["sales"]) {
+      if (s["id"] == id) return s;
+    }
+    ADD_FAILURE() << "no sale " << id << " in the report";
+    return json::object();
+  }
+  static json TotalOf(const json& report, const std::string& method) {
+    for (const json& t : report["totals"]) {
+      if (t["method"] == method) return t;
+    }
+    return json::object();
+  }
+};
+
+// The store's clock set to yesterday noon (Sao Paulo) while sales are rung up: their journal
+// says they opened yesterday.
+class FixedClock final : public Clock {
+ public:
+  explicit FixedClock(UnixMicros at) : at_(at) {}
+  UnixMicros Now() const override { return at_; }
+
+ private:
+  UnixMicros at_;
+};
+
+}  // namespace balcao::settlement::e2e
