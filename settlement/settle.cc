@@ -100,6 +100,9 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     result.settled_at_ms = row->settled_at_ms;
     result.reconciled = row->status == "reconciled";
     result.attention = row->attention;
+    result.sales = row->sales;
+    result.gross = row->gross;
+    result.refunds = row->refunds;
     result.json = row->report_json;
     result.text = row->report_text;
     return result;
@@ -146,6 +149,9 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   result.settled_at_ms = input.now / 1000;
   result.reconciled = report.reconciled();
   result.attention = report.attention;
+  result.sales = report.total.count;
+  result.gross = report.total.gross;
+  result.refunds = report.total.refunds;
   result.json = ReportJson(report);
   result.text = ReportText(report);
   if (options.dry_run) return result;
@@ -164,6 +170,24 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
       internal::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000), marks));
   for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
   return result;
+}
+
+StatusOr<std::vector<Settlement>> ListSettlements(offline::Store& store, int limit) {
+  BALCAO_ASSIGN_OR_RETURN(auto rows, internal::ListSettlements(store, limit));
+  std::vector<Settlement> days;
+  for (const internal::SettlementRow& row : rows) {
+    Settlement day;
+    day.day = row.business_day;
+    day.already_settled = true;
+    day.settled_at_ms = row.settled_at_ms;
+    day.reconciled = row.status == "reconciled";
+    day.attention = row.attention;
+    day.sales = row.sales;
+    day.gross = row.gross;
+    day.refunds = row.refunds;
+    days.push_back(std::move(day));
+  }
+  return days;
 }
 
 Status PrintDaySummary(const std::string& report_json, const std::string& target, const printer::Merchant& merchant,

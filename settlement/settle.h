@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "api/bank.h"
 #include "common/status.h"
@@ -40,12 +41,18 @@ struct Settlement {
   std::int64_t settled_at_ms = 0;
   bool reconciled = false;
   int attention = 0;
+  int sales = 0;  // sales counted in the day's totals
+  std::int64_t gross = 0;
+  std::int64_t refunds = 0;
   std::string json;  // settlement/report.h ReportJson
   std::string text;  // ReportText
 };
 
 StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
                             const SettleOptions& options);
+
+// The days settled so far, the most recent first (at most `limit`); `json` and `text` empty.
+StatusOr<std::vector<Settlement>> ListSettlements(offline::Store& store, int limit = 31);
 
 // Prints the end-of-day summary (printer::DaySummaryReceipt, profile "80mm") of a report
 // to `target` (printer/transport.h: "file:PATH", "tcp://host:9100", "cups:QUEUE").

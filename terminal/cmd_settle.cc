@@ -13,6 +13,7 @@
 
 #include "api/bank.h"
 #include "common/log.h"
+#include "common/money.h"
 #include "offline/store.h"
 #include "settlement/settle.h"
 #include "terminal/command.h"
@@ -22,6 +23,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: balcao settle [--day YYYY-MM-DD] [--db FILE] [--json] [--print URI] [--dry-run]\n"
+    "       balcao settle --list [--db FILE] [--json]   the days settled, the most recent first\n"
     "  --day      the business day, America/Sao_Paulo (default: yesterday)\n"
     "  --db       the box's store (default: $BALCAO_DB)\n"
     "  --json     one JSON document on stdout instead of the text report\n"
@@ -37,7 +39,7 @@ int Fail(const std::string& message) {
 
 struct Args {
   std::string day, db, print;
-  bool json = false, dry_run = false;
+  bool json = false, dry_run = false, list = false;
 };
 
 bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
@@ -47,6 +49,8 @@ bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
       a.json = true;
     } else if (raw[i] == "--dry-run") {
       a.dry_run = true;
+    } else if (raw[i] == "--list") {
+      a.list = true;
     } else if (auto it = values.find(raw[i]); it != values.end()) {
       if (i + 1 >= raw.size() || raw[i + 1].empty()) {
         error = raw[i] + ": needs a value";
@@ -70,6 +74,31 @@ printer::Merchant MerchantFromEnvironment() {
   return merchant;
 }
 
+int List(offline::Store& store, bool as_json) {
+  auto days = settlement::ListSettlements(store);
+  if (!days.ok()) return Fail(days.status().ToString());
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const settlement::Settlement& d : *days) {
+    if (as_json) {
+      list.push_back({{"day", d.day},
+                      {"settled_at", FormatTimestamp(d.settled_at_ms * 1000)},
+                      {"status", d.reconciled ? "reconciled" : "attention"},
+                      {"attention", d.attention},
+                      {"sales", d.sales},
+                      {"gross", d.gross},
+                      {"refunds", d.refunds},
+                      {"net", d.gross - d.refunds}});
+    } else {
+      std::printf("%s  %-10s  %3d item(s)  %4d sale(s)  %14s  refunds %12s  net %14s\n", d.day.c_str(),
+                  d.reconciled ? "reconciled" : "attention", d.attention, d.sales, FormatBrl(d.gross).c_str(),
+                  FormatBrl(d.refunds).c_str(), FormatBrl(d.gross - d.refunds).c_str());
+    }
+  }
+  if (as_json) std::printf("%s\n", list.dump().c_str());
+  if (!as_json && days->empty()) std::printf("no day settled yet\n");
+  return 0;
+}
+
 int RunSettle(const std::vector<std::string>& args) {
   Args a;
   std::string error;
@@ -83,6 +112,12 @@ int RunSettle(const std::vector<std::string>& args) {
     a.db = env ? env : "";
   }
   if (a.db.empty()) return Fail("needs --db FILE or $BALCAO_DB (the box's store)");
+  if (a.list) {
+    if (!a.day.empty() || !a.print.empty() || a.dry_run) return Fail("--list takes only --db and --json");
+    auto store = offline::Store::Open(a.db);
+    if (!store.ok()) return Fail(store.status().ToString());
+    return List(**store, a.json);
+  }
   const UnixMicros now = SystemClock::Instance().Now();
   if (a.day.empty()) a.day = settlement::PreviousBusinessDay(now);
   if (auto start = settlement::BusinessDayStart(a.day); !start.ok()) return Fail("--" + start.status().message());

@@ -67,6 +67,22 @@ Status InsertSettlement(offline::Store& store, const SettlementRow& row, const s
   return txn.Commit();
 }
 
+StatusOr<std::vector<SettlementRow>> ListSettlements(offline::Store& store, int limit) {
+  Txn txn(store.impl(), Txn::kRead);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  Stmt stmt(txn,
+            "SELECT business_day, settled_at, status, attention, sales, gross, refunds FROM settlements "
+            "ORDER BY business_day DESC LIMIT ?1");
+  stmt.Bind(1, limit);
+  std::vector<SettlementRow> rows;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) return rows;
+    rows.push_back({stmt.Text(0), stmt.Int(1), stmt.Text(2), static_cast<int>(stmt.Int(3)),
+                    static_cast<int>(stmt.Int(4)), stmt.Int(5), stmt.Int(6)});
+  }
+}
+
 StatusOr<std::vector<ScopedSale>> SalesInScope(offline::Store& store, std::int64_t from_ms, std::int64_t to_ms) {
   Txn txn(store.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());

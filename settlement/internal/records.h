@@ -39,6 +39,9 @@ std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::st
 // settled meanwhile (another run won). A sale counted once keeps its counted day.
 Status InsertSettlement(offline::Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks);
 
+// The most recent settlements first (without their reports' text), at most `limit`.
+StatusOr<std::vector<SettlementRow>> ListSettlements(offline::Store& store, int limit);
+
 struct ScopedSale {
   offline::SaleSummary summary;
   bool counted_before = false;  // an earlier settlement counted its payment

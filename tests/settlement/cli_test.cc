@@ -75,6 +75,18 @@ TEST_F(SettleE2E, TheCommandExitsZeroOneOrTwoAndPrintsJson) {
   EXPECT_EQ(second.code, 0) << second.out;
   EXPECT_NE(second.out.find("Already settled"), std::string::npos) << second.out;
 
+  CliRun list = RunCli(credentials, "--db " + db_ + " --list --json");
+  EXPECT_EQ(list.code, 0) << list.out;
+  const json days = json::parse(list.out, nullptr, false);
+  ASSERT_TRUE(days.is_array()) << list.out;
+  ASSERT_EQ(days.size(), 1u) << list.out;
+  EXPECT_EQ(days[0]["day"], day);
+  EXPECT_EQ(days[0]["status"], "reconciled");
+  EXPECT_EQ(days[0]["gross"], 1990);
+  CliRun listed = RunCli(credentials, "--db " + db_ + " --list");
+  EXPECT_NE(listed.out.find(day + "  reconciled"), std::string::npos) << listed.out;
+  EXPECT_EQ(RunCli(credentials, "--db " + db_ + " --list --dry-run").code, 2);
+
   // A discrepancy on another box's store: exit 1.
   ASSERT_EQ(api().Sim("/sandbox/reset").status, 200);
   const std::string first_db = db_;
