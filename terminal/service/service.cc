@@ -112,6 +112,7 @@ void Service::Impl::Tick() {
   }
   if (now >= next_catch_up && online.load()) {
     next_catch_up = now + config.catch_up_interval_s * kMicrosPerSecond;
+    EnsureWebhook();
     // Events the webhook missed (the bank delivers again, but not soon): the sales they
     // name are resumed from their journal by the intake, so they are tracked from here.
     auto applied = intake->CatchUp();
@@ -123,6 +124,15 @@ void Service::Impl::Tick() {
     }
   }
   Publish();
+}
+
+void Service::Impl::EnsureWebhook() {
+  if (webhook_registered || webhook_url.empty()) return;
+  const Status hooked = RegisterWebhook(*bank, webhook_url, sandbox != nullptr);
+  webhook_registered = hooked.ok();
+  if (!hooked.ok())
+    logging::Warn("serve", "webhook not registered (retried with the catch-up)",
+                  {{"url", webhook_url}, {"reason", hooked.message()}});
 }
 
 void Service::Impl::EnsureCopy(const std::string& sale_id) {
@@ -261,12 +271,12 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
 
   const std::string webhook_url =
       s.sandbox ? "http://127.0.0.1:" + std::to_string(s.port) + kWebhookPath : s.config.webhook_url;
-  s.loop->Post([&s, webhook_url] {
-    if (!webhook_url.empty()) {
-      if (Status hooked = RegisterWebhook(*s.bank, webhook_url, s.sandbox != nullptr); !hooked.ok())
-        logging::Warn("serve", "webhook not registered", {{"url", webhook_url}, {"reason", hooked.message()}});
-    }
+  s.webhook_url = webhook_url;
+  // Resume first: the open sales must not wait for a bank that may be unreachable. A real
+  // bank's webhook is registered by the first tick (retried with the catch-up until it is).
+  s.loop->Post([&s] {
     s.Resume();
+    if (s.sandbox) s.EnsureWebhook();  // in-process: before any sale the API opens
   });
   s.loop->Start();
   s.server->Start();

@@ -69,14 +69,17 @@ struct Service::Impl {
 
   std::set<std::string> open_sales;                // driver thread: open in the driver
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
+  std::string webhook_url;                         // ours at the bank; "" for a real bank without webhook_url
+  bool webhook_registered = false;                 // driver thread
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
 
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
-  void Publish();  // copies every touched sale into the book
-  void Tick();     // due timers of sales waiting for the bank or the customer; catch-up
-  void Resume();   // at start: open sales from the journal, today's sales from the index
+  void Publish();        // copies every touched sale into the book
+  void Tick();           // due timers of sales waiting for the bank or the customer; catch-up
+  void Resume();         // at start: open sales from the journal, today's sales from the index
+  void EnsureWebhook();  // registers webhook_url at the bank once
   // The sale's copy in the book, from the driver or, when not open there, the journal.
   void EnsureCopy(const std::string& sale_id);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
