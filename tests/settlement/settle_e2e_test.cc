@@ -15,7 +15,6 @@
 #include "checkout/journal_codec.h"
 #include "offline/api_gateway.h"
 #include "offline/card_forwarder.h"
-#include "offline/internal/db.h"
 #include "offline/outbox.h"
 #include "offline/sealed_cards.h"
 #include "printer/interpreter.h"
@@ -36,12 +35,7 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
   ASSERT_EQ(StateOf(changed_sale), "Paid");
 
   // Pay later: the customer leaves with the invoice and pays it at the bank that night.
-  ASSERT_TRUE(driver_->Open(later, 4000, settings_).ok());
-  Fed(later, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
-  Sale shown = RunUntil(later, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
-  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(shown.state));
-  const std::string invoice_id = std::get<ShowingInvoice>(shown.state).invoice.id;
-  EXPECT_EQ(StateOf(Fed(later, KeepOpen{Now()})), "PayLater");
+  const std::string invoice_id = PayLater(later, 4000);
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
 
   // A late Pix: the QR is paid after the cashier voided the sale; the box never polls again.
@@ -151,16 +145,12 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
 TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
   using namespace checkout;
   const std::string yesterday = PreviousBusinessDay(SystemClock::Instance().Now());
-  const FixedClock then(*BusinessDayStart(yesterday) + 12 * 3600 * kMicrosPerSecond);
-  offline::internal::SetClockForTest(&then);
   const std::string card = NewSaleId(), later = NewSaleId();
-  EXPECT_EQ(StateOf(Paid(card, {.method = Method::kCard, .amount = 1000})), "Paid");
-  ASSERT_TRUE(driver_->Open(later, 4000, settings_).ok());
-  Fed(later, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
-  const Sale shown = RunUntil(later, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
-  offline::internal::SetClockForTest(nullptr);
-  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(shown.state));
-  EXPECT_EQ(StateOf(Fed(later, KeepOpen{Now()})), "PayLater");
+  std::string invoice_id;
+  Yesterday([&] {
+    EXPECT_EQ(StateOf(Paid(card, {.method = Method::kCard, .amount = 1000})), "Paid");
+    invoice_id = PayLater(later, 4000);
+  });
 
   auto first = settlement::Settle(*store_, Bank(), clock_, {yesterday});
   ASSERT_TRUE(first.ok()) << first.status().ToString();
@@ -171,7 +161,6 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
   EXPECT_EQ(SaleIn(night1, card)["counted"], true);
   EXPECT_EQ(night1["total"]["gross"], 1000);
 
-  const std::string invoice_id = std::get<ShowingInvoice>(shown.state).invoice.id;
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
   auto second = settlement::Settle(*store_, Bank(), clock_, {Today()});
   ASSERT_TRUE(second.ok()) << second.status().ToString();
@@ -193,16 +182,9 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
 TEST_F(SettleE2E, AGuestDefersWhatItLearnedAndTheServicesDriverAppliesItLater) {
   using namespace checkout;
   const std::string yesterday = PreviousBusinessDay(SystemClock::Instance().Now());
-  const FixedClock then(*BusinessDayStart(yesterday) + 12 * 3600 * kMicrosPerSecond);
-  offline::internal::SetClockForTest(&then);
   const std::string later = NewSaleId();
-  ASSERT_TRUE(driver_->Open(later, 4000, settings_).ok());
-  Fed(later, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
-  const Sale shown = RunUntil(later, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
-  offline::internal::SetClockForTest(nullptr);
-  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(shown.state));
-  EXPECT_EQ(StateOf(Fed(later, KeepOpen{Now()})), "PayLater");
-  const std::string invoice_id = std::get<ShowingInvoice>(shown.state).invoice.id;
+  std::string invoice_id;
+  Yesterday([&] { invoice_id = PayLater(later, 4000); });
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
 
   auto guest = offline::Store::Open(db_);  // the fixture's store holds the owner lock

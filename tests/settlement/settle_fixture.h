@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checkout/journal_codec.h"
+#include "offline/internal/db.h"
 #include "settlement/settle.h"
 #include "tests/checkout/driver_fixture.h"
 
@@ -19,6 +20,17 @@ using checkout::e2e::DriverE2E;
 using checkout::e2e::Script;
 using checkout::e2e::StateOf;
 using nlohmann::json;
+
+// The store's clock set to yesterday noon (Sao Paulo) while sales are rung up: their journal
+// says they opened yesterday.
+class FixedClock final : public Clock {
+ public:
+  explicit FixedClock(UnixMicros at) : at_(at) {}
+  UnixMicros Now() const override { return at_; }
+
+ private:
+  UnixMicros at_;
+};
 
 class SettleE2E : public DriverE2E {
  protected:
@@ -37,6 +49,29 @@ class SettleE2E : public DriverE2E {
     EXPECT_TRUE(driver_->Open(id, script.amount, settings_).ok());
     checkout::e2e::Play(*driver_, id, script, api(), clock_);
     return *driver_->Get(id);
+  }
+  // A sale the customer left with its invoice (PayLater); returns the invoice's id.
+  std::string PayLater(const std::string& id, checkout::Cents amount) {
+    using namespace checkout;
+    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    Fed(id, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
+    const Sale shown = RunUntil(id, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
+    if (!std::holds_alternative<ShowingInvoice>(shown.state)) {
+      ADD_FAILURE() << "no invoice shown for " << id;
+      return "";
+    }
+    EXPECT_EQ(StateOf(Fed(id, KeepOpen{Now()})), "PayLater");
+    return std::get<ShowingInvoice>(shown.state).invoice.id;
+  }
+  // Runs `ring_up` with the store's clock at yesterday noon (Sao Paulo): the journal says the
+  // sales it opens opened yesterday.
+  template <typename Fn>
+  void Yesterday(Fn ring_up) {
+    const FixedClock then(*BusinessDayStart(PreviousBusinessDay(SystemClock::Instance().Now())) +
+                          12 * 3600 * kMicrosPerSecond);
+    offline::internal::SetClockForTest(&then);
+    ring_up();
+    offline::internal::SetClockForTest(nullptr);
   }
   // A Pix QR shown, then the sale driven to `until` (by the cashier's events).
   checkout::Sale PixShown(const std::string& id, checkout::Cents amount) {
@@ -64,17 +99,6 @@ class SettleE2E : public DriverE2E {
     }
     return json::object();
   }
-};
-
-// The store's clock set to yesterday noon (Sao Paulo) while sales are rung up: their journal
-// says they opened yesterday.
-class FixedClock final : public Clock {
- public:
-  explicit FixedClock(UnixMicros at) : at_(at) {}
-  UnixMicros Now() const override { return at_; }
-
- private:
-  UnixMicros at_;
 };
 
 }  // namespace balcao::settlement::e2e
