@@ -217,6 +217,37 @@ TEST_F(SettleE2E, AGuestDefersWhatItLearnedAndTheServicesDriverAppliesItLater) {
   EXPECT_EQ(StateOf(Replayed(later)), "Paid");
 }
 
+// A run that dies after journaling what it learned and before keeping its record: the next run
+// finds the sale already closed and gives the same totals.
+TEST_F(SettleE2E, ARunThatDiesBeforeItsRecordGivesTheSameTotalsWhenRunAgain) {
+  using namespace checkout;
+  const std::string card = NewSaleId(), later = NewSaleId();
+  EXPECT_EQ(StateOf(Paid(card, {.method = Method::kCard, .amount = 1000})), "Paid");
+  const std::string invoice_id = PayLater(later, 4000);
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
+
+  settlement::SettleOptions dying{Today()};
+  dying.feeder = [&](const std::string& sale_id, const Event& event) {
+    EXPECT_TRUE(driver_->Feed(sale_id, event).ok());
+    return Status(StatusCode::kAborted, "killed after the journal write");
+  };
+  auto died = settlement::Settle(*store_, Bank(), clock_, dying);
+  ASSERT_FALSE(died.ok());
+  EXPECT_EQ(StateOf(Replayed(later)), "Paid");
+  ASSERT_TRUE(settlement::ListSettlements(*store_)->empty()) << "no record";
+
+  auto again = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_FALSE(again->already_settled);
+  EXPECT_TRUE(again->reconciled) << again->text;
+  const json report = json::parse(again->json);
+  EXPECT_EQ(SaleIn(report, later)["class"], "matched");
+  EXPECT_EQ(report["fed"].size(), 0u);
+  EXPECT_EQ(TotalOf(report, "invoice")["gross"], 4000);
+  EXPECT_EQ(report["total"]["count"], 2);
+  EXPECT_EQ(report["total"]["net"], 5000);
+}
+
 // Store-and-forward card sales decided while the box was offline: the settlement reports
 // each outcome once (a declined one for the operator) and acknowledges them.
 TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
