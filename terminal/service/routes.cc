@@ -5,6 +5,7 @@
 // body and the parsed JSON are overwritten; neither is logged.
 #include <openssl/crypto.h>
 
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -107,10 +108,11 @@ std::string MintSaleId(UnixMicros now) {
   std::tm tm{};
   gmtime_r(&seconds, &tm);
   char id[48];
-  std::snprintf(id, sizeof id, "v%04d%02d%02d-%02d%02d%02d-%x", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+  std::snprintf(id, sizeof id, "v%04d%02d%02dt%02d%02d%02d-%x", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                 tm.tm_hour, tm.tm_min, tm.tm_sec, (static_cast<unsigned>(now % 1000000) << 4) + (counter++ & 0xf));
   std::string text = id;
-  // Letters only after the time: a long digit run could look like a card number to the scanners.
+  // Letters between the digit groups: a run of 13+ digits (dashes allowed) that passes Luhn
+  // looks like a card number to the scanners, and the log would mask part of the id.
   for (char& c : text)
     if (c >= 'a' && c <= 'f') c = static_cast<char>('g' + (c - 'a'));
   return text;
@@ -187,9 +189,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         [this, body = std::move(request.body), signature] {
           auto event = verifier->Parse(body, signature);
           if (!event.ok()) {
-            ++webhooks_refused;
             const bool bad = event.status().code() == StatusCode::kPermissionDenied ||
                              event.status().code() == StatusCode::kInvalidArgument;
+            if (bad) ++webhooks_refused;
             logging::Warn("serve", "webhook refused", {{"reason", event.status().message()}});
             return bad ? Error(401, "Digital-Signature", event.status().message())
                        : Error(503, "public-key", event.status().message());
@@ -234,6 +236,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     if (request.query.rfind("day=", 0) == 0) day = request.query.substr(4);
     static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
     if (!std::regex_match(day, kDay)) return respond(Error(400, "day", "YYYY-MM-DD"));
+    const std::vector<std::string> ids = book->IdsOfDay(day);
+    if (std::all_of(ids.begin(), ids.end(), [this](const std::string& id) { return book->HasCopy(id); }))
+      return respond(JsonText(200, book->DayJson(day)));  // no need to wait for the driver thread
     return OnDriver(
         [this, day] {
           for (const std::string& id : book->IdsOfDay(day)) EnsureCopy(id);
