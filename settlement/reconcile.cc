@@ -14,7 +14,7 @@ namespace {
 using checkout::EntityKind;
 using checkout::Sale;
 
-std::string Brl(Cents cents) { return FormatBrl(cents, false); }
+std::string Brl(Cents cents) { return FormatBrl(cents); }
 
 std::string StateOf(const Sale& sale) { return checkout::StateName(static_cast<int>(sale.state.index())); }
 

@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string Brl(Cents cents) { return FormatBrl(cents, false); }
+std::string Brl(Cents cents) { return FormatBrl(cents); }
 
 ordered_json TotalJson(const MethodTotal& t) {
   return {{"method", t.method},   {"count", t.count}, {"gross", t.gross}, {"refund_count", t.refund_count},
