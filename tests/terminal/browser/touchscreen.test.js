@@ -36,6 +36,7 @@ test('a Pix sale and a card sale on the touchscreen', { timeout: 60000 }, async 
     assert.strictEqual(await page.textContent('#amount-display'), 'R$ 25,90');
     await page.click('#charge');
     await page.waitForSelector('#screen-method:not([hidden])', WAIT);
+    assert.strictEqual(await page.isVisible('#customer-form'), false);  // only once Boleto is chosen
     await page.click('#method-pix');
     await page.waitForSelector('#screen-qr:not([hidden])', WAIT);
     await page.waitForFunction(() => document.querySelector('#qr-image').naturalWidth > 0, null, WAIT);
