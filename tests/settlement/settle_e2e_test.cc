@@ -248,6 +248,26 @@ TEST_F(SettleE2E, ARunThatDiesBeforeItsRecordGivesTheSameTotalsWhenRunAgain) {
   EXPECT_EQ(report["total"]["net"], 5000);
 }
 
+// A pay-later invoice past due and a sale left showing its Pix QR: both for the operator.
+TEST_F(SettleE2E, AnOverdueInvoiceAndAnUnfinishedSaleNeedTheOperator) {
+  using namespace checkout;
+  settings_.invoice_due_s = 1;
+  const std::string overdue = NewSaleId(), unfinished = NewSaleId();
+  ASSERT_FALSE(PayLater(overdue, 4000).empty());
+  ASSERT_TRUE(std::holds_alternative<ShowingPix>(PixShown(unfinished, 1500).state));
+  AdvanceSandbox(2);  // past the invoice's due
+
+  auto settled = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  const json report = json::parse(settled->json);
+  EXPECT_EQ(SaleIn(report, overdue)["class"], "pay-later-overdue") << settled->text;
+  EXPECT_EQ(SaleIn(report, unfinished)["class"], "unfinished") << settled->text;
+  EXPECT_EQ(SaleIn(report, unfinished)["state"], "ShowingPix");
+  EXPECT_EQ(report["attention"], 2);
+  EXPECT_EQ(report["total"]["count"], 0);
+  EXPECT_FALSE(settled->reconciled);
+}
+
 // Store-and-forward card sales decided while the box was offline: the settlement reports
 // each outcome once (a declined one for the operator) and acknowledges them.
 TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
