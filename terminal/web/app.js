@@ -229,8 +229,12 @@ $('#operator-form').addEventListener('submit', async (e) => {
   const answer = await api('POST', '/api/sales/' + action.id + '/' + action.kind, body);
   if (!answer.ok) { $('#operator-error').textContent = errorText(answer); return; }
   $('#operator-dialog').close();
-  if (app.sale && app.sale.id === action.id) render(answer.json);
-  if (!$('#screen-sales').hidden) loadSales();
+  if ($('#screen-sales').hidden) {
+    if (app.sale && app.sale.id === action.id) render(answer.json);
+  } else {
+    if (app.sale && app.sale.id === action.id) app.sale = answer.json;
+    loadSales();  // stay on the list
+  }
 });
 $$('.cancel-sale').forEach((b) => b.addEventListener('click', () => app.sale && askOperator('cancel', app.sale)));
 
