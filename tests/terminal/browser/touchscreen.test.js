@@ -23,7 +23,8 @@ test('a Pix sale and a card sale on the touchscreen', { timeout: 60000 }, async 
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+           '--disable-background-networking', '--disable-component-update', '--disable-sync',
+           '--disable-dev-shm-usage'],  // containers often have a tiny /dev/shm
     viewport: { width: 900, height: 1100 },
   });
   try {
