@@ -40,23 +40,32 @@ const BankEntity* FindEntity(const std::vector<const BankEntity*>& entities, con
 // What the entity received before any reversal: its ledger credits, or (no credit yet) its amount.
 Cents Received(const BankEntity& e) { return e.ledger_in > 0 ? e.ledger_in : e.amount; }
 
-// The events the bank's view implies for a sale that has not heard them yet.
+// The invoice the sale is waiting on (shown, pay-later, being canceled); "" when none.
+std::string AwaitedInvoice(const checkout::State& state) {
+  if (const auto* s = std::get_if<checkout::ShowingInvoice>(&state)) return s->invoice.id;
+  if (const auto* s = std::get_if<checkout::PayLater>(&state)) return s->invoice.id;
+  if (const auto* s = std::get_if<checkout::CancelingInvoice>(&state)) return s->invoice.id;
+  return "";
+}
+
+// The events the bank's view implies for a sale that has not heard them yet: an invoice it
+// waits on that is no longer open (paid, canceled, expired), an invoice of its own paid that
+// its ledger lacks, a deposit of one of its brcodes that its ledger lacks.
 std::vector<checkout::Event> EventsFor(const Sale& sale, const std::vector<const BankEntity*>& entities,
                                        UnixMicros now) {
   std::vector<checkout::Event> events;
-  if (const auto* later = std::get_if<checkout::PayLater>(&sale.state)) {
-    if (const BankEntity* invoice = FindEntity(entities, later->invoice.id)) {
-      checkout::InvoiceStatus status;
-      if (checkout::ParseName(invoice->status, status) && !checkout::IsOpen(status)) {
-        const Cents amount = checkout::IsPaid(status) ? Received(*invoice) : invoice->amount;
-        events.push_back(checkout::InvoiceSeen{invoice->id, status, amount, now});
-      }
-    }
-  }
+  const std::string awaited = AwaitedInvoice(sale.state);
   for (const BankEntity* e : entities) {
-    if (e->kind != BankKind::kDeposit || sale.FindMoney(e->id) != nullptr) continue;
-    if (!sale.Knows(EntityKind::kBrcode, e->brcode_uuid)) continue;
-    events.push_back(checkout::DepositSeen{e->id, e->brcode_uuid, Received(*e), now});
+    if (sale.FindMoney(e->id) != nullptr) continue;
+    checkout::InvoiceStatus status;
+    if (e->kind == BankKind::kInvoice && sale.Knows(EntityKind::kInvoice, e->id) &&
+        checkout::ParseName(e->status, status) && !checkout::IsOpen(status) &&
+        (e->id == awaited || checkout::IsPaid(status))) {
+      const Cents amount = checkout::IsPaid(status) ? Received(*e) : e->amount;
+      events.push_back(checkout::InvoiceSeen{e->id, status, amount, now});
+    } else if (e->kind == BankKind::kDeposit && sale.Knows(EntityKind::kBrcode, e->brcode_uuid)) {
+      events.push_back(checkout::DepositSeen{e->id, e->brcode_uuid, Received(*e), now});
+    }
   }
   return events;
 }
@@ -128,10 +137,10 @@ SaleClass ClassOf(const Sale& before, const Sale& after, const std::vector<const
     }
     return SaleClass::kLateMoney;
   }
-  if (std::holds_alternative<checkout::PayLater>(before.state) && checkout::IsTerminal(after.state)) {
+  if (!AwaitedInvoice(before.state).empty() && checkout::IsTerminal(after.state)) {
     f.notes.push_back(std::holds_alternative<checkout::Paid>(after.state)
-                          ? "pay-later invoice paid at the bank: sale closed as paid"
-                          : "pay-later invoice closed at the bank unpaid: sale voided");
+                          ? "invoice paid at the bank: sale closed as paid"
+                          : "invoice closed at the bank unpaid: sale voided");
     return SaleClass::kPayLaterClosed;
   }
   if (const auto* later = std::get_if<checkout::PayLater>(&after.state)) {

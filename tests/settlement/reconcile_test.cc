@@ -238,6 +238,19 @@ TEST(Reconcile, DeferredFeedsKeepTheirSalesInScope) {
   EXPECT_EQ(nlohmann::json::parse(ReportJson(r))["fed_deferred"], true);
 }
 
+TEST(Reconcile, AnInvoiceStillOnTheCounterScreenButPaidClosesTheSaleToo) {
+  JournalSale sale = SaleBuilder("s-1", 5000)
+                         .Add(ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}})
+                         .Add(InvoiceCreated{1, "i-1", "000201inv", "https://bank/invoice/i-1", kNow})
+                         .Build();
+  ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(sale.sale.state));
+  const Report r = Reconcile(Day({sale}, {Invoice("s-1", "i-1", "paid", 5000, 5000)}));
+  ASSERT_EQ(r.feeds.size(), 1u);
+  EXPECT_EQ(Finding(r, "s-1").cls, SaleClass::kPayLaterClosed);
+  EXPECT_EQ(Finding(r, "s-1").state, "Paid");
+  EXPECT_TRUE(r.reconciled()) << ReportText(r);
+}
+
 TEST(Reconcile, APayLaterInvoiceCanceledAtTheBankVoidsTheSale) {
   JournalSale sale = SaleBuilder("s-1", 5000).PayLater("i-1", kNow + 86400 * kMicrosPerSecond).Build();
   const Report r = Reconcile(Day({sale}, {Invoice("s-1", "i-1", "canceled", 5000, 0)}));
