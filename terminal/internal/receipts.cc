@@ -37,7 +37,7 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
     }
     case checkout::Slip::kRefundReceipt: {
       printer::Refund refund{store.merchant, now, print.amount};
-      refund.method = payment && payment->method == checkout::Method::kCard ? "card" : "pix";
+      refund.method = payment ? checkout::Name(payment->method) : "pix";  // card, pix or invoice
       refund.reversal = true;
       refund.original_id = payment ? payment->kept.id : print.reference;
       refund.refund_id = print.reference;
