@@ -12,11 +12,11 @@
 #include "offline/journal.h"
 #include "offline/outbox.h"
 #include "offline/sealed_cards.h"
+#include "offline/settlement_records.h"
 #include "printer/profile.h"
 #include "printer/render.h"
 #include "printer/transport.h"
 #include "settlement/internal/bank_view.h"
-#include "settlement/internal/records.h"
 #include "settlement/report.h"
 
 namespace balcao::settlement {
@@ -71,8 +71,8 @@ Status FeedSales(offline::Store& store, const api::Bank& bank, const Clock& cloc
   return OkStatus();
 }
 
-internal::SettlementRow RowOf(const Report& report, const std::string& json, const std::string& text,
-                              std::int64_t now_ms) {
+offline::SettlementRow RowOf(const Report& report, const std::string& json, const std::string& text,
+                             std::int64_t now_ms) {
   return {report.day,
           now_ms,
           report.reconciled() ? "reconciled" : "attention",
@@ -95,7 +95,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   result.dry_run = options.dry_run;
 
   Status error;
-  if (auto row = internal::FindSettlement(store, options.day, error)) {
+  if (auto row = offline::FindSettlement(store, options.day, error)) {
     result.already_settled = true;
     result.settled_at_ms = row->settled_at_ms;
     result.reconciled = row->status == "reconciled";
@@ -113,10 +113,10 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   input.day = options.day;
   input.now = clock.Now();
   const std::int64_t from_ms = from / 1000, to_ms = to / 1000;
-  BALCAO_ASSIGN_OR_RETURN(auto summaries, internal::SalesInScope(store, from_ms, to_ms));
+  BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(store, from_ms, to_ms));
   offline::Journal journal(store);
   std::vector<std::string> ids;
-  for (const internal::ScopedSale& scoped : summaries) {
+  for (const offline::ScopedSale& scoped : summaries) {
     const offline::SaleSummary& s = scoped.summary;
     BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, ReplaySale(journal, s.sale_id));
     input.sales.push_back({std::move(sale), s.opened_at_ms * 1000, s.opened_at_ms >= from_ms, scoped.counted_before});
@@ -126,7 +126,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   std::set<std::string> also_journaled;
   BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day,
                           internal::ReadBank(bank, ids, from, to, [&](const std::string& sale_id) -> StatusOr<bool> {
-                            BALCAO_ASSIGN_OR_RETURN(bool known, internal::Journaled(store, sale_id));
+                            BALCAO_ASSIGN_OR_RETURN(bool known, offline::Journaled(store, sale_id));
                             if (known) also_journaled.insert(sale_id);
                             return known;
                           }));
@@ -164,18 +164,18 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   } else if (feed_here && !report.feeds_deferred) {
     BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
   }
-  std::vector<internal::SaleMark> marks;
+  std::vector<offline::SaleMark> marks;
   for (const SaleFinding& f : report.sales) marks.push_back({f.sale_id, f.counted, f.done});
   BALCAO_RETURN_IF_ERROR(
-      internal::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000), marks));
+      offline::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000), marks));
   for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
   return result;
 }
 
 StatusOr<std::vector<Settlement>> ListSettlements(offline::Store& store, int limit) {
-  BALCAO_ASSIGN_OR_RETURN(auto rows, internal::ListSettlements(store, limit));
+  BALCAO_ASSIGN_OR_RETURN(auto rows, offline::ListSettlements(store, limit));
   std::vector<Settlement> days;
-  for (const internal::SettlementRow& row : rows) {
+  for (const offline::SettlementRow& row : rows) {
     Settlement day;
     day.day = row.business_day;
     day.already_settled = true;

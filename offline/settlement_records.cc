@@ -1,13 +1,13 @@
-#include "settlement/internal/records.h"
+#include "offline/settlement_records.h"
 
 #include "offline/internal/db.h"
 
-namespace balcao::settlement::internal {
+namespace balcao::offline {
 
-using offline::internal::Stmt;
-using offline::internal::Txn;
+using internal::Stmt;
+using internal::Txn;
 
-std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::string& day, Status& error) {
+std::optional<SettlementRow> FindSettlement(Store& store, const std::string& day, Status& error) {
   Txn txn(store.impl(), Txn::kRead);
   if (!txn.status().ok()) {
     error = txn.status();
@@ -33,7 +33,7 @@ std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::st
                        stmt.Text(7)};
 }
 
-Status InsertSettlement(offline::Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks) {
+Status InsertSettlement(Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks) {
   Txn txn(store.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   {
@@ -67,7 +67,7 @@ Status InsertSettlement(offline::Store& store, const SettlementRow& row, const s
   return txn.Commit();
 }
 
-StatusOr<std::vector<SettlementRow>> ListSettlements(offline::Store& store, int limit) {
+StatusOr<std::vector<SettlementRow>> ListSettlements(Store& store, int limit) {
   Txn txn(store.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn,
@@ -83,7 +83,7 @@ StatusOr<std::vector<SettlementRow>> ListSettlements(offline::Store& store, int 
   }
 }
 
-StatusOr<std::vector<ScopedSale>> SalesInScope(offline::Store& store, std::int64_t from_ms, std::int64_t to_ms) {
+StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_ms, std::int64_t to_ms) {
   Txn txn(store.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn,
@@ -100,11 +100,11 @@ StatusOr<std::vector<ScopedSale>> SalesInScope(offline::Store& store, std::int64
   }
 }
 
-StatusOr<bool> Journaled(offline::Store& store, const std::string& sale_id) {
+StatusOr<bool> Journaled(Store& store, const std::string& sale_id) {
   Txn txn(store.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn, "SELECT 1 FROM sales WHERE sale_id=?1");
   return stmt.Bind(1, sale_id).Step();
 }
 
-}  // namespace balcao::settlement::internal
+}  // namespace balcao::offline

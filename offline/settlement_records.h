@@ -1,7 +1,7 @@
-// The settlement's rows in the box's store: the `settlements` table (migration
-// 0002_settlements.sql) and the journal's `sales` listed by business-day window. Uses the
-// store's own transaction plumbing (offline/internal/db.h) so it shares its lock and
-// durability rules. Thread-safety: as offline::Store.
+// The nightly settlement's rows in the box's store (settlement/ decides what goes in them):
+// the `settlements` and `settlement_sales` tables (migration 0002_settlements.sql) and the
+// journal's sales listed by business-day window. Here because offline/ owns the store's
+// tables and its transactions. Thread-safety: as offline::Store.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include "offline/journal.h"
 #include "offline/store.h"
 
-namespace balcao::settlement::internal {
+namespace balcao::offline {
 
 struct SettlementRow {
   std::string business_day;
@@ -34,22 +34,22 @@ struct SaleMark {
   bool done = false;     // final: out of later nights' scope
 };
 
-std::optional<SettlementRow> FindSettlement(offline::Store& store, const std::string& day, Status& error);
+std::optional<SettlementRow> FindSettlement(Store& store, const std::string& day, Status& error);
 // The day's row and its sales' marks, in one transaction. kAlreadyExists when the day was
 // settled meanwhile (another run won). A sale counted once keeps its counted day.
-Status InsertSettlement(offline::Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks);
+Status InsertSettlement(Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks);
 
 // The most recent settlements first (without their reports' text), at most `limit`.
-StatusOr<std::vector<SettlementRow>> ListSettlements(offline::Store& store, int limit);
+StatusOr<std::vector<SettlementRow>> ListSettlements(Store& store, int limit);
 
 struct ScopedSale {
-  offline::SaleSummary summary;
+  SaleSummary summary;
   bool counted_before = false;  // an earlier settlement counted its payment
 };
 // Sales opened before `to_ms` that opened in [from_ms, to_ms) or that no settlement has seen
 // final yet (still open, pay-later, late money, a discrepancy, or never settled).
-StatusOr<std::vector<ScopedSale>> SalesInScope(offline::Store& store, std::int64_t from_ms, std::int64_t to_ms);
+StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_ms, std::int64_t to_ms);
 // Whether the journal has the sale (any day).
-StatusOr<bool> Journaled(offline::Store& store, const std::string& sale_id);
+StatusOr<bool> Journaled(Store& store, const std::string& sale_id);
 
-}  // namespace balcao::settlement::internal
+}  // namespace balcao::offline
