@@ -13,6 +13,7 @@
 #include "api/bank.h"
 #include "api/internal/http_status.h"
 #include "tests/api/client_test_util.h"
+#include "tests/loopback.h"
 
 namespace balcao::api {
 namespace {
@@ -294,7 +295,7 @@ TEST(BadInput, FiftyMegabyteAnswerIsResourceExhausted) {
 TEST(Retries, ConnectionRefusedIsNotSentAndRetried) {
   auto key = PrivateKey::Generate();
   ClientOptions o;
-  o.base_url = "http://127.0.0.1:" + std::to_string(testing::ClosedPort());
+  o.base_url = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort());
   o.retry.initial_backoff = std::chrono::microseconds(1);
   auto client = Client::Create(Credentials::Project("1", key), o);
   ASSERT_TRUE(client.ok());

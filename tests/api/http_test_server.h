@@ -71,7 +71,4 @@ class HttpTestServer {
   std::vector<std::thread> workers_;
 };
 
-// A TCP port on 127.0.0.1 where nothing listens (connection refused).
-int ClosedPort();
-
 }  // namespace balcao::api::testing

@@ -1,37 +1,16 @@
 #include "tests/checkout/offline_fixture.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 
 #include "api/credentials.h"
 #include "offline/api_gateway.h"
+#include "tests/loopback.h"
 
 namespace balcao::checkout::e2e {
-namespace {
-
-// A loopback port nothing listens on: connecting is refused at once (not sent).
-int ClosedPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-}  // namespace
-
 api::Client UnreachableClient(const std::string& credentials_path) {
   auto config = api::LoadConfig(credentials_path);
   EXPECT_TRUE(config.ok()) << config.status().ToString();
-  config->options.base_url = "http://127.0.0.1:" + std::to_string(ClosedPort());
+  config->options.base_url = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort());
   config->options.retry.max_attempts = 1;
   auto client = api::Client::Create(config->credentials, config->options);
   EXPECT_TRUE(client.ok()) << client.status().ToString();

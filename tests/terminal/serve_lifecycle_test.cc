@@ -2,34 +2,18 @@
 // one applied), a restart (SIGKILL) with a sale open, and the offline path (the bank
 // unreachable: an invoice queued with its provisional receipt, the queue depth shown, card
 // and Pix refused with the reason; then the bank back and the invoice issued by the outbox).
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
 #include <thread>
 
 #include "sandbox/sandbox.h"
+#include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
 
 namespace balcao::terminal::testing {
 namespace {
-
-// A loopback port nothing listens on: connecting is refused at once (not sent).
-int ClosedPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
 
 std::string WriteConfig(const std::filesystem::path& dir, const Json& config) {
   const std::string path = (dir / "config.json").string();
@@ -125,7 +109,7 @@ TEST(ServeOffline, AnInvoiceIsQueuedWhileTheBankIsUnreachableAndIssuedWhenItIsBa
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config},
               {{"BALCAO_CREDENTIALS", credentials},
-               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(ClosedPort()) + "/v2"}});
+               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2"}});
   const std::string id = serve.NewSale(15000)["id"].get<std::string>();
   const Reply queued =
       serve.Post("/api/sales/" + id + "/method",
