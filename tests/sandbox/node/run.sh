@@ -7,14 +7,7 @@ set -euo pipefail
 CLI=$1
 WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
-command -v node >/dev/null || { echo "node is required for the Node SDK test" >&2; exit 1; }
-command -v npm >/dev/null || { echo "npm is required for the Node SDK test" >&2; exit 1; }
-mkdir -p "$WORK"
-cp "$HERE/package.json" "$HERE/package-lock.json" "$HERE/sdk.test.js" "$WORK/"
-if ! cmp -s "$HERE/package-lock.json" "$WORK/node_modules/.balcao-lock" 2>/dev/null; then
-  (cd "$WORK" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$HERE/package-lock.json" "$WORK/node_modules/.balcao-lock"
-fi
+bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/sdk.test.js"
 DATA=$(mktemp -d)
 "$CLI" sandbox --port 0 --https-port 0 --data-dir "$DATA/data" --db :memory: > "$DATA/sandbox.log" 2>&1 &
 PID=$!

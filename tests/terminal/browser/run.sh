@@ -9,15 +9,8 @@ CLI=$1
 mkdir -p "$2"
 WORK=$(cd "$2" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
-command -v node >/dev/null || { echo "node is required for the browser test" >&2; exit 1; }
-command -v npm >/dev/null || { echo "npm is required for the browser test" >&2; exit 1; }
 [ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium is required (deploy/install-deps.sh installs it)" >&2; exit 1; }
-mkdir -p "$WORK"
-cp "$HERE/package.json" "$HERE/package-lock.json" "$HERE/touchscreen.test.js" "$WORK/"
-if ! cmp -s "$HERE/package-lock.json" "$WORK/node_modules/.balcao-lock" 2>/dev/null; then
-  (cd "$WORK" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$HERE/package-lock.json" "$WORK/node_modules/.balcao-lock"
-fi
+bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/touchscreen.test.js"
 DATA=$(mktemp -d)
 "$CLI" --log-file "$DATA/balcao.log" serve --port 0 --data-dir "$DATA/data" > "$DATA/serve.out" 2>&1 &
 PID=$!
