@@ -56,12 +56,17 @@ Status InsertSettlement(Store& store, const SettlementRow& row, const std::vecto
                              .Run());
   for (const SaleMark& mark : marks) {
     Stmt upsert(txn,
-                "INSERT INTO settlement_sales (sale_id, counted_day, done) VALUES (?1, ?2, ?3) "
-                "ON CONFLICT (sale_id) DO UPDATE SET done=excluded.done, counted_day="
-                "CASE WHEN counted_day='' THEN excluded.counted_day ELSE counted_day END");
+                "INSERT INTO settlement_sales (sale_id, counted_day, done, seen_seq, refunds_counted, "
+                "late_returned_counted) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                "ON CONFLICT (sale_id) DO UPDATE SET done=excluded.done, seen_seq=excluded.seen_seq, "
+                "refunds_counted=excluded.refunds_counted, late_returned_counted=excluded.late_returned_counted, "
+                "counted_day=CASE WHEN counted_day='' THEN excluded.counted_day ELSE counted_day END");
     BALCAO_RETURN_IF_ERROR(upsert.Bind(1, mark.sale_id)
                                .Bind(2, mark.counted ? row.business_day : std::string())
                                .Bind(3, mark.done ? 1 : 0)
+                               .Bind(4, mark.seen_seq)
+                               .Bind(5, mark.refunds_counted)
+                               .Bind(6, mark.late_returned_counted)
                                .Run());
   }
   return txn.Commit();
@@ -88,15 +93,23 @@ StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_m
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn,
             "SELECT s.sale_id, s.opened_at, s.last_seq, coalesce(s.closed_at, 0), s.final_state, "
-            "coalesce(t.counted_day, '') != '' FROM sales s LEFT JOIN settlement_sales t ON t.sale_id = s.sale_id "
-            "WHERE s.opened_at < ?2 AND (s.opened_at >= ?1 OR coalesce(t.done, 0) = 0) "
+            "coalesce(t.counted_day, '') != '', coalesce(t.seen_seq, 0), t.refunds_counted IS NULL, "
+            "coalesce(t.refunds_counted, 0), coalesce(t.late_returned_counted, 0), t.sale_id IS NULL "
+            "FROM sales s LEFT JOIN settlement_sales t ON t.sale_id = s.sale_id "
+            "WHERE s.opened_at < ?2 AND (s.opened_at >= ?1 OR coalesce(t.done, 0) = 0 OR s.last_seq > t.seen_seq) "
             "ORDER BY s.opened_at, s.sale_id");
   stmt.Bind(1, from_ms).Bind(2, to_ms);
   std::vector<ScopedSale> sales;
   while (true) {
     BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) return sales;
-    sales.push_back({{stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)}, stmt.Int(5) != 0});
+    ScopedSale sale{{stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)}, stmt.Int(5) != 0, stmt.Int(6)};
+    const bool legacy = stmt.Int(7) != 0 && stmt.Int(10) == 0;  // a row kept before migration 0003
+    if (!legacy) {
+      sale.refunds_counted = stmt.Int(8);
+      sale.late_returned_counted = stmt.Int(9);
+    }
+    sales.push_back(std::move(sale));
   }
 }
 

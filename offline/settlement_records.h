@@ -30,8 +30,11 @@ struct SettlementRow {
 // What a settlement learned about one sale (table settlement_sales).
 struct SaleMark {
   std::string sale_id;
-  bool counted = false;  // its payment is in this day's totals
-  bool done = false;     // final: out of later nights' scope
+  bool counted = false;                    // its payment is in this day's totals
+  bool done = false;                       // final: out of later nights' scope
+  std::int64_t seen_seq = 0;               // the journal's last sequence this settlement read
+  std::int64_t refunds_counted = 0;        // cents of refunds all nights up to this one counted
+  std::int64_t late_returned_counted = 0;  // cents of late money given back, likewise
 };
 
 std::optional<SettlementRow> FindSettlement(Store& store, const std::string& day, Status& error);
@@ -45,9 +48,15 @@ StatusOr<std::vector<SettlementRow>> ListSettlements(Store& store, int limit);
 struct ScopedSale {
   SaleSummary summary;
   bool counted_before = false;  // an earlier settlement counted its payment
+  std::int64_t seen_seq = 0;    // the journal sequence the last settlement read (0: none)
+  // What earlier nights counted of its refunds and late-money returns; nullopt on a row kept
+  // before migration 0003 (its returns up to seen_seq were counted with the payment).
+  std::optional<std::int64_t> refunds_counted;
+  std::optional<std::int64_t> late_returned_counted;
 };
-// Sales opened before `to_ms` that opened in [from_ms, to_ms) or that no settlement has seen
-// final yet (still open, pay-later, late money, a discrepancy, or never settled).
+// Sales opened before `to_ms` that opened in [from_ms, to_ms), that no settlement has seen
+// final yet (still open, pay-later, late money, a discrepancy, or never settled), or whose
+// journal grew since the last settlement read it (a refund made after its night).
 StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_ms, std::int64_t to_ms);
 // Whether the journal has the sale (any day).
 StatusOr<bool> Journaled(Store& store, const std::string& sale_id);

@@ -1,6 +1,7 @@
 // The settlement's rules (docs/settlement.md): events the bank knows and the sale does not,
 // per-entity comparison of the journal's money with the bank's, classification, totals.
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 #include <variant>
@@ -13,6 +14,8 @@ namespace {
 
 using checkout::EntityKind;
 using checkout::Sale;
+
+constexpr UnixMicros kDayMicros = 86400LL * kMicrosPerSecond;
 
 std::string Brl(Cents cents) { return FormatBrl(cents); }
 
@@ -164,21 +167,52 @@ bool NeedsOperator(SaleClass c) {
          c == SaleClass::kUnfinished;
 }
 
-// A sale's payment is counted once, by the first settlement that sees it: the day it was rung
-// up, or (a pay-later paid days later) the night it was paid.
-bool AddToTotals(const JournalSale& js, const SaleFinding& f, const Sale& sale, Report& report) {
-  const checkout::Money* payment = sale.payment_line();
-  if (js.counted_before || payment == nullptr || payment->received == 0) return false;
+MethodTotal* TotalOf(const std::string& method, Report& report) {
   auto it = std::find_if(report.totals.begin(), report.totals.end(),
-                         [&](const MethodTotal& t) { return t.method == f.method; });
-  if (it == report.totals.end()) return false;
-  for (MethodTotal* t : {&*it, &report.total}) {
-    ++t->count;
-    t->gross += payment->received;
-    t->refunds += payment->returned;
-    if (payment->returned > 0) ++t->refund_count;
+                         [&](const MethodTotal& t) { return t.method == method; });
+  return it == report.totals.end() ? nullptr : &*it;
+}
+
+// A sale's payment is counted once, by the first settlement that sees it: the day it was rung
+// up, or (a pay-later paid days later) the night it was paid. What it gives back is counted by
+// the night of the day it was given back (or the first night after, when that night had run
+// already): each night counts what was returned by the day's end minus what earlier nights
+// counted, so a return is counted once whichever night counted the payment.
+void AddToTotals(const JournalSale& js, const Sale& sale, UnixMicros until, SaleFinding& f, Report& report) {
+  MethodTotal* method = TotalOf(f.method, report);
+  const checkout::Money* payment = sale.payment_line();
+  f.counted = !js.counted_before && payment != nullptr && payment->received > 0 && method != nullptr;
+  if (f.counted) {
+    for (MethodTotal* t : {method, &report.total}) {
+      ++t->count;
+      t->gross += payment->received;
+    }
   }
-  return true;
+  const Returns by_end = ReturnedBy(js, until);
+  f.refunds_counted = js.refunds_counted;
+  f.late_returned_counted = js.late_returned_counted;
+  if ((js.counted_before || f.counted) && method != nullptr && by_end.payment > js.refunds_counted) {
+    f.refunded_tonight = by_end.payment - js.refunds_counted;
+    f.refunds_counted = by_end.payment;
+    for (MethodTotal* t : {method, &report.total}) {
+      ++t->refund_count;
+      t->refunds += f.refunded_tonight;
+    }
+    if (!f.counted) f.notes.push_back(Brl(f.refunded_tonight) + " given back of a sale an earlier night counted");
+  }
+  if (by_end.late > js.late_returned_counted) {
+    f.late_returned_tonight = by_end.late - js.late_returned_counted;
+    f.late_returned_counted = by_end.late;
+    ++report.late_returned_count;
+    report.late_returned += f.late_returned_tonight;
+    f.notes.push_back(Brl(f.late_returned_tonight) + " of late money given back to the payer");
+  }
+}
+
+// Returns made after the day's end (a past day settled late) wait for a later night.
+bool ReturnsLeft(const Sale& sale, const SaleFinding& f, bool payment_counted) {
+  const Returns now = ReturnsOf(sale);
+  return (payment_counted && now.payment > f.refunds_counted) || now.late > f.late_returned_counted;
 }
 
 bool IsFinal(SaleClass c) {
@@ -223,6 +257,26 @@ Cents HeldBy(const BankEntity& e) {
   return 0;
 }
 
+Returns ReturnsOf(const Sale& sale) {
+  Returns returns;
+  for (const checkout::Money& line : sale.ledger) {
+    (line.role == checkout::MoneyRole::kPayment ? returns.payment : returns.late) += line.returned;
+  }
+  return returns;
+}
+
+Returns ReturnedBy(const JournalSale& js, UnixMicros until) {
+  if (js.events.empty()) return ReturnsOf(js.sale);
+  Sale sale;
+  Returns by;
+  for (const checkout::Event& event : js.events) {
+    checkout::Step step = checkout::Next(sale, event);
+    if (step.accepted()) sale = std::move(step.sale);
+    if (checkout::TimeOf(event) < until) by = ReturnsOf(sale);
+  }
+  return by;
+}
+
 bool AwaitingCapture(const BankEntity& e) { return e.kind == BankKind::kPurchase && e.status == "approved"; }
 
 Report Reconcile(const DayInput& input) {
@@ -231,6 +285,8 @@ Report Reconcile(const DayInput& input) {
   report.settled_at = input.now;
   for (const char* method : {"credit", "debit", "pix", "invoice"}) report.totals.push_back({method});
   report.total.method = "total";
+  const StatusOr<UnixMicros> day_start = BusinessDayStart(input.day);
+  const UnixMicros until = day_start.ok() ? *day_start + kDayMicros : std::numeric_limits<UnixMicros>::max();
 
   std::map<std::string, std::vector<const BankEntity*>> by_sale;
   for (const BankEntity& e : input.bank) {
@@ -264,8 +320,8 @@ Report Reconcile(const DayInput& input) {
     f.state = StateOf(sale);
     f.collected = sale.collected();
     f.late_outstanding = sale.late_outstanding();
-    f.counted = AddToTotals(js, f, sale, report);
-    f.done = IsFinal(f.cls);
+    AddToTotals(js, sale, until, f, report);
+    f.done = IsFinal(f.cls) && !ReturnsLeft(sale, f, js.counted_before || f.counted);
     report.sales.push_back(std::move(f));
   }
 

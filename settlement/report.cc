@@ -59,6 +59,8 @@ std::string ReportJson(const Report& r) {
                      {"collected", f.collected},
                      {"bank_net", f.bank_net},
                      {"late_outstanding", f.late_outstanding},
+                     {"refunded_tonight", f.refunded_tonight},
+                     {"late_returned_tonight", f.late_returned_tonight},
                      {"notes", f.notes}});
   }
   doc["sales"] = std::move(sales);
@@ -66,6 +68,7 @@ std::string ReportJson(const Report& r) {
   for (const MethodTotal& t : r.totals) totals.push_back(TotalJson(t));
   doc["totals"] = std::move(totals);
   doc["total"] = TotalJson(r.total);
+  doc["late_returned"] = {{"count", r.late_returned_count}, {"amount", r.late_returned}};
   ordered_json closed = ordered_json::array();
   for (const Feed& feed : r.feeds) {
     closed.push_back({{"sale_id", feed.sale_id}, {"event", ordered_json::parse(checkout::EventToJson(feed.event))}});
@@ -117,7 +120,7 @@ std::string ReportText(const Report& r) {
   Line(out, r.reconciled() ? "RECONCILED: the journal and the bank agree"
                            : "ATTENTION: " + std::to_string(r.attention) + " item(s) for the operator");
   Line(out, "");
-  Line(out, "Totals of the day's sales");
+  Line(out, "Totals of the day (payments counted tonight, refunds given back in the day)");
   for (const MethodTotal& t : r.totals) {
     Line(out, "  " + Pad(t.method, 9) + Pad(std::to_string(t.count) + " sale(s)", 12) + Pad(Brl(t.gross), 14) +
                   "refunds " + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) + "net " +
@@ -126,6 +129,10 @@ std::string ReportText(const Report& r) {
   const MethodTotal& t = r.total;
   Line(out, "  " + Pad("total", 9) + Pad(std::to_string(t.count) + " sale(s)", 12) + Pad(Brl(t.gross), 14) +
                 "refunds " + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) + "net " + Brl(t.net()));
+  if (r.late_returned_count > 0) {
+    Line(out, "Late money given back to payers: " + std::to_string(r.late_returned_count) + " / " +
+                  Brl(r.late_returned) + " (not revenue: not in the totals)");
+  }
   if (r.ledger.known) {
     Line(out, "Bank ledger of the day: " + std::to_string(r.ledger.count) + " transaction(s), credits " +
                   Brl(r.ledger.credits) + ", debits " + Brl(r.ledger.debits) + ", net " +

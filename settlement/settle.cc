@@ -24,18 +24,36 @@ namespace {
 
 constexpr std::int64_t kDayMicros = 86400LL * kMicrosPerSecond;
 
-StatusOr<checkout::Sale> ReplaySale(offline::Journal& journal, const std::string& sale_id) {
-  BALCAO_ASSIGN_OR_RETURN(auto entries, journal.Read(sale_id));
-  std::vector<checkout::Event> events;
+// A sale's journal, replayed; the events kept for when each return happened.
+StatusOr<JournalSale> ReadSale(offline::Journal& journal, const offline::ScopedSale& scoped, std::int64_t from_ms) {
+  const offline::SaleSummary& s = scoped.summary;
+  BALCAO_ASSIGN_OR_RETURN(auto entries, journal.Read(s.sale_id));
+  JournalSale sale;
+  std::size_t seen = 0;  // events up to the sequence the last settlement read
   for (const offline::JournalEntry& entry : entries) {
     StatusOr<checkout::Event> event = checkout::EventFromJson(entry.payload);
     if (!event.ok()) {
-      return Status(event.status().code(), "journal of sale " + sale_id + " event " + std::to_string(entry.seq) + ": " +
-                                               event.status().message());
+      return Status(event.status().code(), "journal of sale " + s.sale_id + " event " + std::to_string(entry.seq) +
+                                               ": " + event.status().message());
     }
-    events.push_back(*std::move(event));
+    sale.events.push_back(*std::move(event));
+    if (entry.seq <= scoped.seen_seq) seen = sale.events.size();
   }
-  return checkout::Replay(events);
+  sale.sale = checkout::Replay(sale.events);
+  sale.opened_at = s.opened_at_ms * 1000;
+  sale.in_day = s.opened_at_ms >= from_ms;
+  sale.counted_before = scoped.counted_before;
+  if (scoped.refunds_counted && scoped.late_returned_counted) {
+    sale.refunds_counted = *scoped.refunds_counted;
+    sale.late_returned_counted = *scoped.late_returned_counted;
+  } else if (scoped.counted_before) {
+    // Kept before migration 0003: the returns as they stood when last read were counted then.
+    const std::vector<checkout::Event> read(sale.events.begin(), sale.events.begin() + seen);
+    const Returns counted = ReturnsOf(checkout::Replay(read));
+    sale.refunds_counted = counted.payment;
+    sale.late_returned_counted = counted.late;
+  }
+  return sale;
 }
 
 StatusOr<std::vector<PendingRequest>> AtRisk(offline::Store& store, std::int64_t until_ms) {
@@ -116,12 +134,14 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(store, from_ms, to_ms));
   offline::Journal journal(store);
   std::vector<std::string> ids;
+  std::map<std::string, std::int64_t> seen_seq;
   for (const offline::ScopedSale& scoped : summaries) {
     const offline::SaleSummary& s = scoped.summary;
-    BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, ReplaySale(journal, s.sale_id));
-    input.sales.push_back({std::move(sale), s.opened_at_ms * 1000, s.opened_at_ms >= from_ms, scoped.counted_before});
+    BALCAO_ASSIGN_OR_RETURN(JournalSale sale, ReadSale(journal, scoped, from_ms));
+    input.sales.push_back(std::move(sale));
     input.journaled.insert(s.sale_id);
     ids.push_back(s.sale_id);
+    seen_seq[s.sale_id] = s.last_seq;
   }
   std::set<std::string> also_journaled;
   BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day,
@@ -164,8 +184,17 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   } else if (feed_here && !report.feeds_deferred) {
     BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
   }
+  if (feed_here && !report.feeds_deferred) {
+    // What this run journaled is read: it does not bring the sale back tomorrow.
+    for (const Feed& feed : report.feeds) {
+      BALCAO_ASSIGN_OR_RETURN(offline::SaleSummary fed, journal.Sale(feed.sale_id));
+      seen_seq[feed.sale_id] = fed.last_seq;
+    }
+  }
   std::vector<offline::SaleMark> marks;
-  for (const SaleFinding& f : report.sales) marks.push_back({f.sale_id, f.counted, f.done});
+  for (const SaleFinding& f : report.sales) {
+    marks.push_back({f.sale_id, f.counted, f.done, seen_seq[f.sale_id], f.refunds_counted, f.late_returned_counted});
+  }
   BALCAO_RETURN_IF_ERROR(
       offline::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000), marks));
   for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));

@@ -46,6 +46,11 @@ struct JournalSale {
   UnixMicros opened_at = 0;
   bool in_day = false;          // opened in the business day (else: an earlier day's, not done)
   bool counted_before = false;  // an earlier settlement's totals hold its payment already
+  // The journal's events (Replay gives `sale`): when each return happened. Empty: every
+  // return the sale carries counts as made by the day's end.
+  std::vector<checkout::Event> events;
+  Cents refunds_counted = 0;        // payment given back that earlier nights' totals hold
+  Cents late_returned_counted = 0;  // late money given back that earlier nights reported
 };
 
 // An outbox row not done (pending, inflight, unknown, failed, dead) and not dropped.
@@ -117,6 +122,11 @@ struct SaleFinding {
   Cents collected = 0;     // the journal's payment net
   Cents bank_net = 0;      // what the bank holds for the sale now
   Cents late_outstanding = 0;
+  Cents refunded_tonight = 0;       // payment given back that this report's totals count
+  Cents late_returned_tonight = 0;  // late money given back that this report shows
+  // What all nights up to this one counted (the edge keeps them for the next night).
+  Cents refunds_counted = 0;
+  Cents late_returned_counted = 0;
   std::vector<std::string> notes;  // why, in words
 };
 
@@ -144,6 +154,8 @@ struct Report {
   bool feeds_deferred = false;      // not journaled by this run (DeferFeeds)
   std::vector<MethodTotal> totals;  // credit, debit, pix, invoice (always the four)
   MethodTotal total;                // all methods ("total")
+  int late_returned_count = 0;      // late money given back in the day (not revenue: not in totals)
+  Cents late_returned = 0;
   std::vector<BankEntity> orphans;  // tagged for a sale this box never journaled
   std::vector<PendingRequest> outbox;
   Cents outbox_at_risk = 0;
@@ -160,6 +172,16 @@ StatusOr<UnixMicros> BusinessDayStart(std::string_view day);
 // The business day `t` falls in, and the one before it.
 std::string BusinessDayOf(UnixMicros t);
 std::string PreviousBusinessDay(UnixMicros now);
+
+// What a sale gave back: of its payment (refunds) and of late money.
+struct Returns {
+  Cents payment = 0;
+  Cents late = 0;
+};
+Returns ReturnsOf(const checkout::Sale& sale);
+// What the sale had given back by `until` (its events' times); `sale`'s returns when it has
+// no events.
+Returns ReturnedBy(const JournalSale& sale, UnixMicros until);
 
 // The rules (docs/settlement.md). Deterministic: equal inputs give equal reports.
 Report Reconcile(const DayInput& input);
