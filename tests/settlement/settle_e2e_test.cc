@@ -176,6 +176,74 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
   EXPECT_EQ(StateOf(Replayed(later)), "Paid");
 }
 
+// A Pix sale paid and settled yesterday, 20,00 of it given back today: today's night counts
+// the refund (not the sale again); yesterday's record stays as it was; each night run again
+// reads its record back.
+TEST_F(SettleE2E, ARefundMadeAfterItsSalesNightIsInTheTotalsOfTheDayItIsMade) {
+  using namespace checkout;
+  const std::string yesterday = PreviousBusinessDay(SystemClock::Instance().Now());
+  const std::string pix = NewSaleId();
+  Yesterday([&] { EXPECT_EQ(StateOf(Paid(pix, {.method = Method::kPix, .amount = 5000})), "Paid"); });
+
+  auto first = settlement::Settle(*store_, Bank(), clock_, {yesterday});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_TRUE(first->reconciled) << first->text;
+  const json night1 = json::parse(first->json);
+  EXPECT_EQ(SaleIn(night1, pix)["counted"], true);
+  EXPECT_EQ(SaleIn(night1, pix)["done"], true);
+  EXPECT_EQ(night1["total"]["gross"], 5000);
+  EXPECT_EQ(night1["total"]["refunds"], 0);
+
+  Fed(pix, Reverse{2000, "op-7", "one item back", Now()});
+  const Sale reversed = RunUntil(pix, [](const Sale& s) { return std::holds_alternative<checkout::Paid>(s.state); });
+  ASSERT_EQ(reversed.collected(), 3000) << StateOf(reversed);
+
+  auto second = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_TRUE(second->reconciled) << second->text;
+  const json night2 = json::parse(second->json);
+  ASSERT_EQ(night2["sales"].size(), 1u) << second->text << "the sale came back into scope with its refund";
+  const json sale = SaleIn(night2, pix);
+  EXPECT_EQ(sale["class"], "matched") << second->text;
+  EXPECT_EQ(sale["in_day"], false);
+  EXPECT_EQ(sale["counted"], false);
+  EXPECT_EQ(sale["refunded_tonight"], 2000);
+  EXPECT_EQ(sale["done"], true);
+  EXPECT_EQ(sale["bank_net"], 3000);
+  const json pix_total = TotalOf(night2, "pix");
+  EXPECT_EQ(pix_total["count"], 0);
+  EXPECT_EQ(pix_total["gross"], 0);
+  EXPECT_EQ(pix_total["refund_count"], 1);
+  EXPECT_EQ(pix_total["refunds"], 2000);
+  EXPECT_EQ(pix_total["net"], -2000);
+  EXPECT_EQ(second->sales, 0);
+  EXPECT_EQ(second->refunds, 2000);
+  EXPECT_NE(second->text.find("given back of a sale an earlier night counted"), std::string::npos) << second->text;
+
+  // Each night again: its record, byte for byte; nothing counted twice.
+  auto first_again = settlement::Settle(*store_, Bank(), clock_, {yesterday});
+  ASSERT_TRUE(first_again.ok());
+  EXPECT_TRUE(first_again->already_settled);
+  EXPECT_EQ(first_again->json, first->json);
+  auto second_again = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(second_again.ok());
+  EXPECT_TRUE(second_again->already_settled);
+  EXPECT_EQ(second_again->json, second->json);
+  auto days = settlement::ListSettlements(*store_);
+  ASSERT_TRUE(days.ok());
+  ASSERT_EQ(days->size(), 2u);
+  EXPECT_EQ((*days)[1].day, yesterday);
+  EXPECT_EQ((*days)[1].gross, 5000);
+  EXPECT_EQ((*days)[1].refunds, 0);
+  EXPECT_EQ((*days)[0].refunds, 2000);
+  // Tomorrow the sale, its refund counted, is out of scope again.
+  const std::string tomorrow = BusinessDayOf(*BusinessDayStart(Today()) + 36 * 3600 * kMicrosPerSecond);
+  auto third = settlement::Settle(*store_, Bank(), clock_, {tomorrow, /*dry_run=*/true});
+  ASSERT_TRUE(third.ok()) << third.status().ToString();
+  EXPECT_EQ(json::parse(third->json)["sales"].size(), 0u) << third->text;
+  EXPECT_EQ(third->refunds, 0);
+}
+
 // While the service owns the store, a `balcao settle` (a guest) does not journal what it learned
 // (it would race the service's driver for the sale's sequence): the sale stays in scope. The
 // next night's run, given the service's driver as its feeder, closes it — counted once.
