@@ -244,6 +244,34 @@ TEST_F(SettleE2E, ARefundMadeAfterItsSalesNightIsInTheTotalsOfTheDayItIsMade) {
   EXPECT_EQ(third->refunds, 0);
 }
 
+// A sale a settlement marked before migration 0003 (no return counters): the refunds it carried
+// then were counted with its payment; only what is given back afterwards counts again.
+TEST_F(SettleE2E, ASaleMarkedBeforeTheReturnCountersCountsOnlyNewRefunds) {
+  using namespace checkout;
+  const std::string pix = NewSaleId();
+  EXPECT_EQ(StateOf(Paid(pix, {.method = Method::kPix, .amount = 5000, .reverse = 1000})), "Paid");
+  auto first = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->refunds, 1000) << first->text;
+  {
+    offline::internal::Txn txn(store_->impl(), offline::internal::Txn::kWrite);
+    ASSERT_TRUE(txn.status().ok());
+    offline::internal::Stmt legacy(txn, "UPDATE settlement_sales SET refunds_counted=NULL, late_returned_counted=NULL");
+    ASSERT_TRUE(legacy.Run().ok());
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  Fed(pix, Reverse{1500, "op-7", "one more item back", Now()});
+  const Sale reversed = RunUntil(pix, [](const Sale& s) { return std::holds_alternative<checkout::Paid>(s.state); });
+  ASSERT_EQ(reversed.collected(), 2500) << StateOf(reversed);
+
+  const std::string tomorrow = BusinessDayOf(*BusinessDayStart(Today()) + 36 * 3600 * kMicrosPerSecond);
+  auto second = settlement::Settle(*store_, Bank(), clock_, {tomorrow, /*dry_run=*/true});
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_TRUE(second->reconciled) << second->text;
+  EXPECT_EQ(second->refunds, 1500) << second->text;
+  EXPECT_EQ(SaleIn(json::parse(second->json), pix)["refunded_tonight"], 1500);
+}
+
 // While the service owns the store, a `balcao settle` (a guest) does not journal what it learned
 // (it would race the service's driver for the sale's sequence): the sale stays in scope. The
 // next night's run, given the service's driver as its feeder, closes it — counted once.
