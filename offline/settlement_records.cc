@@ -88,29 +88,49 @@ StatusOr<std::vector<SettlementRow>> ListSettlements(Store& store, int limit) {
   }
 }
 
+namespace {
+
+// The columns ScopedOf reads, joined with the sale's marks (t).
+constexpr const char* kScopedSelect =
+    "SELECT s.sale_id, s.opened_at, s.last_seq, coalesce(s.closed_at, 0), s.final_state, "
+    "coalesce(t.counted_day, '') != '', coalesce(t.seen_seq, 0), t.refunds_counted IS NULL, "
+    "coalesce(t.refunds_counted, 0), coalesce(t.late_returned_counted, 0), t.sale_id IS NULL "
+    "FROM sales s LEFT JOIN settlement_sales t ON t.sale_id = s.sale_id ";
+
+ScopedSale ScopedOf(Stmt& stmt) {
+  ScopedSale sale{{stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)}, stmt.Int(5) != 0, stmt.Int(6)};
+  const bool legacy = stmt.Int(7) != 0 && stmt.Int(10) == 0;  // a row kept before migration 0003
+  if (!legacy) {
+    sale.refunds_counted = stmt.Int(8);
+    sale.late_returned_counted = stmt.Int(9);
+  }
+  return sale;
+}
+
+}  // namespace
+
 StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_ms, std::int64_t to_ms) {
   Txn txn(store.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
-  Stmt stmt(txn,
-            "SELECT s.sale_id, s.opened_at, s.last_seq, coalesce(s.closed_at, 0), s.final_state, "
-            "coalesce(t.counted_day, '') != '', coalesce(t.seen_seq, 0), t.refunds_counted IS NULL, "
-            "coalesce(t.refunds_counted, 0), coalesce(t.late_returned_counted, 0), t.sale_id IS NULL "
-            "FROM sales s LEFT JOIN settlement_sales t ON t.sale_id = s.sale_id "
-            "WHERE s.opened_at < ?2 AND (s.opened_at >= ?1 OR coalesce(t.done, 0) = 0 OR s.last_seq > t.seen_seq) "
-            "ORDER BY s.opened_at, s.sale_id");
+  Stmt stmt(txn, std::string(kScopedSelect) +
+                     "WHERE s.opened_at < ?2 AND (s.opened_at >= ?1 OR coalesce(t.done, 0) = 0 OR "
+                     "s.last_seq > t.seen_seq) ORDER BY s.opened_at, s.sale_id");
   stmt.Bind(1, from_ms).Bind(2, to_ms);
   std::vector<ScopedSale> sales;
   while (true) {
     BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) return sales;
-    ScopedSale sale{{stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)}, stmt.Int(5) != 0, stmt.Int(6)};
-    const bool legacy = stmt.Int(7) != 0 && stmt.Int(10) == 0;  // a row kept before migration 0003
-    if (!legacy) {
-      sale.refunds_counted = stmt.Int(8);
-      sale.late_returned_counted = stmt.Int(9);
-    }
-    sales.push_back(std::move(sale));
+    sales.push_back(ScopedOf(stmt));
   }
+}
+
+StatusOr<std::optional<ScopedSale>> ScopedSaleOf(Store& store, const std::string& sale_id) {
+  Txn txn(store.impl(), Txn::kRead);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  Stmt stmt(txn, std::string(kScopedSelect) + "WHERE s.sale_id = ?1");
+  BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Bind(1, sale_id).Step());
+  if (!row) return std::optional<ScopedSale>();
+  return std::optional<ScopedSale>(ScopedOf(stmt));
 }
 
 StatusOr<bool> Journaled(Store& store, const std::string& sale_id) {

@@ -58,6 +58,8 @@ struct ScopedSale {
 // final yet (still open, pay-later, late money, a discrepancy, or never settled), or whose
 // journal grew since the last settlement read it (a refund made after its night).
 StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_ms, std::int64_t to_ms);
+// One sale as SalesInScope gives it, whatever its marks; nullopt when the journal lacks it.
+StatusOr<std::optional<ScopedSale>> ScopedSaleOf(Store& store, const std::string& sale_id);
 // Whether the journal has the sale (any day).
 StatusOr<bool> Journaled(Store& store, const std::string& sale_id);
 

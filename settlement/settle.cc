@@ -135,21 +135,31 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   offline::Journal journal(store);
   std::vector<std::string> ids;
   std::map<std::string, std::int64_t> seen_seq;
-  for (const offline::ScopedSale& scoped : summaries) {
+  auto add = [&](const offline::ScopedSale& scoped) -> Status {
     const offline::SaleSummary& s = scoped.summary;
     BALCAO_ASSIGN_OR_RETURN(JournalSale sale, ReadSale(journal, scoped, from_ms));
     input.sales.push_back(std::move(sale));
     input.journaled.insert(s.sale_id);
     ids.push_back(s.sale_id);
     seen_seq[s.sale_id] = s.last_seq;
-  }
+    return OkStatus();
+  };
+  for (const offline::ScopedSale& scoped : summaries) BALCAO_RETURN_IF_ERROR(add(scoped));
   std::set<std::string> also_journaled;
-  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day,
-                          internal::ReadBank(bank, ids, from, to, [&](const std::string& sale_id) -> StatusOr<bool> {
-                            BALCAO_ASSIGN_OR_RETURN(bool known, offline::Journaled(store, sale_id));
-                            if (known) also_journaled.insert(sale_id);
-                            return known;
-                          }));
+  const internal::JournaledFn journaled = [&](const std::string& sale_id) -> StatusOr<bool> {
+    BALCAO_ASSIGN_OR_RETURN(bool known, offline::Journaled(store, sale_id));
+    if (known) also_journaled.insert(sale_id);
+    return known;
+  };
+  // A sale final since an earlier night whose money went back at the bank today without its
+  // journal knowing (a reversal at the dashboard): in scope again, so rule 2 shows it.
+  BALCAO_ASSIGN_OR_RETURN(std::set<std::string> debited, internal::SalesWithDebits(bank, from, to, journaled));
+  for (const std::string& sale_id : debited) {
+    if (seen_seq.count(sale_id)) continue;
+    BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
+    if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
+  }
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, internal::ReadBank(bank, ids, from, to, journaled));
   input.journaled.insert(also_journaled.begin(), also_journaled.end());
   input.bank = std::move(bank_day.entities);
   input.ledger = bank_day.ledger;

@@ -166,6 +166,36 @@ Status ReadOrphans(const api::Bank& bank, UnixMicros from, UnixMicros to, const 
 
 }  // namespace
 
+StatusOr<std::set<std::string>> SalesWithDebits(const api::Bank& bank, UnixMicros from, UnixMicros to,
+                                                const JournaledFn& journaled) {
+  BALCAO_ASSIGN_OR_RETURN(auto transactions, ListAll(bank.transaction(), InWindow(from, to)));
+  std::set<std::string> sales;
+  std::map<std::string, std::string> brcode_sales;  // uuid -> sale ("" when none)
+  auto brcode_sale = [&](const std::string& uuid) -> StatusOr<std::string> {
+    auto it = brcode_sales.find(uuid);
+    if (it != brcode_sales.end()) return it->second;
+    BALCAO_ASSIGN_OR_RETURN(auto brcodes, ListAll(bank.dynamic_brcode(), ListParams().Filter("uuids", uuid)));
+    const std::string sale =
+        brcodes.empty() ? std::string() : checkout::SaleIdFromTags(brcodes.front().tags.value_or(api::Strings{}));
+    return brcode_sales.emplace(uuid, sale).first->second;
+  };
+  for (const auto& tx : transactions) {
+    if (!CreatedIn(tx, from, to) || tx.amount.value_or(0) >= 0) continue;
+    const api::Strings tags = tx.tags.value_or(api::Strings{});
+    std::string sale = checkout::SaleIdFromTags(tags);
+    for (const std::string& tag : tags) {
+      if (!sale.empty()) break;
+      if (tag.starts_with(kBrcodeTagPrefix)) {
+        BALCAO_ASSIGN_OR_RETURN(sale, brcode_sale(tag.substr(kBrcodeTagPrefix.size())));
+      }
+    }
+    if (sale.empty() || sales.count(sale)) continue;
+    BALCAO_ASSIGN_OR_RETURN(bool known, journaled(sale));
+    if (known) sales.insert(sale);
+  }
+  return sales;
+}
+
 StatusOr<BankDay> ReadBank(const api::Bank& bank, const std::vector<std::string>& sale_ids, UnixMicros from,
                            UnixMicros to, const JournaledFn& journaled) {
   BankDay day;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct BankDay {
 
 // `journaled(sale_id)` says whether the journal has a sale (any day); errors end the read.
 using JournaledFn = std::function<StatusOr<bool>(const std::string& sale_id)>;
+
+// Sales of this box (`journaled`) whose money went back at the bank in [from, to): the debits
+// of the day's ledger that name a sale by its tag, or (a deposit's) through its brcode's tags.
+StatusOr<std::set<std::string>> SalesWithDebits(const api::Bank& bank, UnixMicros from, UnixMicros to,
+                                                const JournaledFn& journaled);
 
 StatusOr<BankDay> ReadBank(const api::Bank& bank, const std::vector<std::string>& sale_ids, UnixMicros from,
                            UnixMicros to, const JournaledFn& journaled);

@@ -244,6 +244,32 @@ TEST_F(SettleE2E, ARefundMadeAfterItsSalesNightIsInTheTotalsOfTheDayItIsMade) {
   EXPECT_EQ(third->refunds, 0);
 }
 
+// Money given back at the bank's dashboard today for a Pix settled yesterday: the box's journal
+// never heard of it, so no night counts it as a refund, but today's night finds the sale through
+// the day's ledger debit and shows the disagreement to the operator.
+TEST_F(SettleE2E, AReversalAtTheDashboardOfASaleSettledEarlierNeedsTheOperator) {
+  using namespace checkout;
+  const std::string yesterday = PreviousBusinessDay(SystemClock::Instance().Now());
+  const std::string pix = NewSaleId();
+  Sale paid;
+  Yesterday([&] { paid = Paid(pix, {.method = Method::kPix, .amount = 5000}); });
+  ASSERT_EQ(StateOf(paid), "Paid");
+  auto first = settlement::Settle(*store_, Bank(), clock_, {yesterday});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_TRUE(first->reconciled) << first->text;
+
+  ASSERT_EQ(api().Patch("/v2/deposit/" + paid.payment_line()->ref.id, {{"amount", 3000}}).status, 200);
+  auto second = settlement::Settle(*store_, Bank(), clock_, {Today()});
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  const json night2 = json::parse(second->json);
+  ASSERT_EQ(night2["sales"].size(), 1u) << second->text;
+  EXPECT_EQ(SaleIn(night2, pix)["class"], "discrepancy") << second->text;
+  EXPECT_EQ(SaleIn(night2, pix)["done"], false);
+  EXPECT_EQ(SaleIn(night2, pix)["bank_net"], 3000);
+  EXPECT_EQ(second->refunds, 0);
+  EXPECT_EQ(second->attention, 1);
+}
+
 // A sale a settlement marked before migration 0003 (no return counters): the refunds it carried
 // then were counted with its payment; only what is given back afterwards counts again.
 TEST_F(SettleE2E, ASaleMarkedBeforeTheReturnCountersCountsOnlyNewRefunds) {
