@@ -195,10 +195,14 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
   }
   if (feed_here && !report.feeds_deferred) {
-    // What this run journaled is read: it does not bring the sale back tomorrow.
-    for (const Feed& feed : report.feeds) {
-      BALCAO_ASSIGN_OR_RETURN(offline::SaleSummary fed, journal.Sale(feed.sale_id));
-      seen_seq[feed.sale_id] = fed.last_seq;
+    // What this run journaled is read: it does not bring the sale back tomorrow. Only when the
+    // journal grew by exactly those events: anything else (a refund the service journaled
+    // meanwhile) is for the next night to read.
+    std::map<std::string, std::int64_t> fed_count;
+    for (const Feed& feed : report.feeds) ++fed_count[feed.sale_id];
+    for (const auto& [sale_id, count] : fed_count) {
+      BALCAO_ASSIGN_OR_RETURN(offline::SaleSummary fed, journal.Sale(sale_id));
+      if (fed.last_seq == seen_seq[sale_id] + count) seen_seq[sale_id] = fed.last_seq;
     }
   }
   std::vector<offline::SaleMark> marks;

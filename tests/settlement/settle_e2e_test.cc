@@ -174,6 +174,11 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
   EXPECT_EQ(night2["total"]["count"], 1);
   EXPECT_NE(second->text.find("earlier day, counted tonight"), std::string::npos) << second->text;
   EXPECT_EQ(StateOf(Replayed(later)), "Paid");
+  // What tonight's run journaled itself does not bring the sale back tomorrow.
+  const std::string tomorrow = BusinessDayOf(*BusinessDayStart(Today()) + 36 * 3600 * kMicrosPerSecond);
+  auto third = settlement::Settle(*store_, Bank(), clock_, {tomorrow, /*dry_run=*/true});
+  ASSERT_TRUE(third.ok()) << third.status().ToString();
+  EXPECT_EQ(json::parse(third->json)["sales"].size(), 0u) << third->text;
 }
 
 // A Pix sale paid and settled yesterday, 20,00 of it given back today: today's night counts
