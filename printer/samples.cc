@@ -59,7 +59,9 @@ StatusOr<Document> SampleDocument(const std::string& kind, const SampleInputs& i
          {{"credit", 42, 1234567}, {"debit", 17, 345600}, {"pix", 63, 987650}, {"invoice", 2, 500000}},
          3,
          45000,
-         1},
+         1,
+         1,
+         1990},
         options);
   }
   if (kind == "qr") {

@@ -252,6 +252,12 @@ Document DaySummaryReceipt(const DaySummary& s, const ReceiptOptions& options) {
                     b.Money(-s.refunds_cents));
   }
   b.Total({"LÍQUIDO", "NET"}, total - s.refunds_cents);
+  if (s.late_returned_count > 0) {
+    b.doc().Columns(
+        b.T({"Devolvido a pagadores", "Given back to payers"}) + " (" + std::to_string(s.late_returned_count) + ")",
+        b.Money(s.late_returned_cents));
+    b.Note(b.T({"Pagamentos tardios devolvidos: fora do total", "Late payments given back: not in the totals"}));
+  }
   if (s.pending_offline > 0) {
     b.Note(std::to_string(s.pending_offline) +
            b.T({" venda(s) pendente(s) de envio ao banco", " sale(s) still to be sent to the bank"}));

@@ -137,6 +137,10 @@ struct DaySummary {
   int refund_count = 0;
   std::int64_t refunds_cents = 0;
   int pending_offline = 0;  // sales still waiting to reach the bank
+  // Money received after a sale moved on and given back to the payer this day: not revenue,
+  // so printed beside the totals, not in them.
+  int late_returned_count = 0;
+  std::int64_t late_returned_cents = 0;
 };
 Document DaySummaryReceipt(const DaySummary& summary, const ReceiptOptions& options = {});
 

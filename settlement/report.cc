@@ -197,6 +197,10 @@ StatusOr<printer::DaySummary> DaySummaryFromJson(std::string_view json, const pr
     summary.refund_count = doc.at("total").at("refund_count").get<int>();
     summary.refunds_cents = doc.at("total").at("refunds").get<std::int64_t>();
     summary.pending_offline = static_cast<int>(doc.at("outbox").size());
+    if (doc.contains("late_returned")) {
+      summary.late_returned_count = doc.at("late_returned").at("count").get<int>();
+      summary.late_returned_cents = doc.at("late_returned").at("amount").get<std::int64_t>();
+    }
   } catch (const nlohmann::json::exception& e) {
     return InvalidArgumentError(std::string("settlement report: ") + e.what());
   }

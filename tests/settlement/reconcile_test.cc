@@ -436,6 +436,11 @@ TEST(Reconcile, LateMoneyGivenBackIsShownTheNightItGoesBackOutsideTheTotals) {
   EXPECT_EQ(night2.total.count, 0);
   EXPECT_NE(ReportText(night2).find("Late money given back to payers: 1 / R$ 30,00"), std::string::npos);
   EXPECT_EQ(nlohmann::json::parse(ReportJson(night2))["late_returned"]["amount"], 3000);
+  // The printed summary shows it beside the totals.
+  auto printed = DaySummaryFromJson(ReportJson(night2), printer::Merchant{"PADARIA"}, kNow);
+  ASSERT_TRUE(printed.ok()) << printed.status().ToString();
+  EXPECT_EQ(printed->late_returned_count, 1);
+  EXPECT_EQ(printed->late_returned_cents, 3000);
   const Report night3 = Reconcile(Night(2, {Carry(voided.Build(), {Finding(night1, "s-1"), f})}, bank));
   EXPECT_EQ(night3.late_returned, 0);
 }
