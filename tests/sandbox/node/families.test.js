@@ -1,49 +1,15 @@
 // The official Node SDK (npm starkbank, pinned in package-lock.json) against the resource
 // families added after the sandbox core: card acquiring, transfers, payments, previews,
-// payment requests, boletos, holmes, splits, invoice pull subscriptions and requests. Same
-// connection setup as sdk.test.js (an https.Agent dialing the sandbox's HTTPS port).
+// payment requests, boletos, holmes, splits, invoice pull subscriptions and requests,
+// connected by sandbox_sdk.js like sdk.test.js.
 // The sandbox clock is advanced by well under the 5-minute Access-Time window in total,
 // because the SDK signs with the real time.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const http = require('node:http');
-const https = require('node:https');
-const tls = require('node:tls');
-const starkbank = require('starkbank');
+const { starkbank, cred, simulate, all } = require('./sandbox_sdk');
 
-const dir = process.env.SANDBOX_DATA_DIR;
-const cred = JSON.parse(fs.readFileSync(dir + '/credentials.json', 'utf8'));
-const httpsPort = Number(new URL(cred.httpsUrl).port);
-const ca = fs.readFileSync(cred.tlsCertPath);
-const agent = new https.Agent({ keepAlive: true });
-agent.createConnection = () => tls.connect({ host: '127.0.0.1', port: httpsPort, ca, servername: 'localhost' });
-starkbank.setHttpsAgent(agent);
-starkbank.user = new starkbank.Project({
-  environment: 'sandbox', id: cred.projectId, privateKey: fs.readFileSync(cred.privateKeyPath, 'utf8'),
-});
-
-function simulate(path, body) {
-  const url = new URL(cred.simulationUrl + path);
-  const data = body === undefined ? '' : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: body === undefined ? 'GET' : 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => { text += c; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(text))));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
 const advance = (seconds) => simulate('/clock', { advance: seconds });
-async function all(iterable) {
-  const out = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
 // Resources built on starkcore throw its InputErrors class, the others starkbank's: check the shape.
 const inputError = (code) => (err) => err.status === 400 && Array.isArray(err.errors) && err.errors[0].code === code;
 

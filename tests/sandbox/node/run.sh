@@ -7,7 +7,7 @@ set -euo pipefail
 CLI=$1
 WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
-bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/sdk.test.js"
+bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/sdk.test.js" "$HERE/sandbox_sdk.js"
 DATA=$(mktemp -d)
 "$CLI" sandbox --port 0 --https-port 0 --data-dir "$DATA/data" --db :memory: > "$DATA/sandbox.log" 2>&1 &
 PID=$!

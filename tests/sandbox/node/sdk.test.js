@@ -1,60 +1,19 @@
 // The bank's official Node SDK (npm starkbank, pinned in package-lock.json) against
-// `balcao sandbox`. Only where the SDK connects changes: an https.Agent whose
-// createConnection dials the sandbox's HTTPS port and trusts its self-signed certificate.
+// `balcao sandbox`, connected by sandbox_sdk.js.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const http = require('node:http');
-const https = require('node:https');
-const tls = require('node:tls');
-const starkbank = require('starkbank');
+const { starkbank, cred, simulate, all } = require('./sandbox_sdk');
 
-const dir = process.env.SANDBOX_DATA_DIR;
-const cred = JSON.parse(fs.readFileSync(dir + '/credentials.json', 'utf8'));
-const httpsPort = Number(new URL(cred.httpsUrl).port);
-const ca = fs.readFileSync(cred.tlsCertPath);
-
-const agent = new https.Agent({ keepAlive: true });
-agent.createConnection = (options) =>
-  tls.connect({ host: '127.0.0.1', port: httpsPort, ca, servername: 'localhost' });
-starkbank.setHttpsAgent(agent);
-
-const project = new starkbank.Project({
-  environment: 'sandbox', id: cred.projectId, privateKey: fs.readFileSync(cred.privateKeyPath, 'utf8'),
-});
 const organization = new starkbank.Organization({
   environment: 'sandbox', id: cred.organizationId,
   privateKey: fs.readFileSync(cred.organizationPrivateKeyPath, 'utf8'),
 });
-starkbank.user = project;
-
-// The simulation API (plain HTTP, outside /v2): the payer's side.
-function simulate(path, body) {
-  const url = new URL(cred.simulationUrl + path);
-  const data = body === undefined ? '' : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: body === undefined ? 'GET' : 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => { text += c; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(text))));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
-
 // The SDK throws starkcore's error classes (starkbank.error re-declares its own), so match by
 // class name and content.
 function isInputErrors(err) {
   return err.constructor.name === 'InputErrors' && Array.isArray(err.errors) && err.errors.length > 0;
-}
-
-async function all(iterable) {
-  const out = [];
-  for await (const item of iterable) out.push(item);
-  return out;
 }
 
 test('invoice: create, query, page, get, update, cancel, logs, qrcode, pdf', async () => {
