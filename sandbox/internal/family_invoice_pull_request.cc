@@ -4,6 +4,7 @@
 // success, the invoice is paid and credited) or the request fails when the invoice can no
 // longer be paid. DELETE while pending -> canceled.
 #include "sandbox/internal/family.h"
+#include "sandbox/internal/transition.h"
 #include "sandbox/internal/validate.h"
 
 namespace balcao::sandbox::internal {
@@ -66,18 +67,6 @@ void Pull(Context& ctx, const Json& payload) {
   ctx.AddLog(*e, e->status(), {{"errors", errors}});
 }
 
-void RemoveRequest(Context& ctx, Entity& e, Problems& problems) {
-  if (e.status() != "pending") {
-    problems.push_back(MakeProblem(
-        "invalidAction", "Only a pending pull request can be canceled (" + e.id + " is " + e.status() + ").",
-        "Só uma solicitação pendente pode ser cancelada (" + e.id + " está " + e.status() + ")."));
-    return;
-  }
-  e.doc["status"] = "canceled";
-  ctx.Save(e);
-  ctx.AddLog(e, "canceled");
-}
-
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(invoice_pull_request) {
@@ -86,7 +75,7 @@ BALCAO_SANDBOX_FAMILY(invoice_pull_request) {
   f.statuses = {"pending", "scheduled", "success", "failed", "canceled"};
   f.log_types = {"pending", "success", "failed", "canceled"};
   f.create = CreateRequest;
-  f.remove = RemoveRequest;
+  f.remove = CancelWhileIn("pending", "a pending pull request", "uma solicitação pendente");
   registry.Add(std::move(f));
   registry.AddJob("invoice-pull-request.pull", Pull);
 }

@@ -80,18 +80,6 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
   return e.doc;
 }
 
-void RemoveSubscription(Context& ctx, Entity& e, Problems& problems) {
-  if (e.status() != "active") {
-    problems.push_back(MakeProblem(
-        "invalidAction", "Only an active subscription can be canceled (" + e.id + " is " + e.status() + ").",
-        "Só uma assinatura ativa pode ser cancelada (" + e.id + " está " + e.status() + ")."));
-    return;
-  }
-  e.doc["status"] = "canceled";
-  ctx.Save(e);
-  ctx.AddLog(e, "canceled");
-}
-
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(invoice_pull_subscription) {
@@ -101,7 +89,7 @@ BALCAO_SANDBOX_FAMILY(invoice_pull_subscription) {
   f.statuses = {"created", "active", "canceled", "expired"};
   f.log_types = {"created", "active", "canceled", "expired"};
   f.create = CreateSubscription;
-  f.remove = RemoveSubscription;
+  f.remove = CancelWhileIn("active", "an active subscription", "uma assinatura ativa");
   registry.Add(std::move(f));
   registry.AddJob("invoice-pull-subscription.approve", MoveStatusJob("invoice-pull-subscription", "created", "active"));
 }

@@ -28,4 +28,22 @@ inline JobFn MoveStatusJob(std::string resource, std::string from, std::string t
   };
 }
 
+// A DELETE that cancels the entity while it is in `status` (logged "canceled"), and is
+// refused otherwise with invalidAction naming what can be canceled: `what_en` / `what_pt`
+// ("a pending pull request" / "uma solicitação pendente").
+inline DeleteFn CancelWhileIn(std::string status, std::string what_en, std::string what_pt) {
+  return [status = std::move(status), what_en = std::move(what_en), what_pt = std::move(what_pt)](
+             Context& ctx, Entity& e, Problems& problems) {
+    if (e.status() != status) {
+      problems.push_back(MakeProblem("invalidAction",
+                                     "Only " + what_en + " can be canceled (" + e.id + " is " + e.status() + ").",
+                                     "Só " + what_pt + " pode ser cancelada (" + e.id + " está " + e.status() + ")."));
+      return;
+    }
+    e.doc["status"] = "canceled";
+    ctx.Save(e);
+    ctx.AddLog(e, "canceled");
+  };
+}
+
 }  // namespace balcao::sandbox::internal
