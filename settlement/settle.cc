@@ -159,7 +159,10 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
     if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
   }
-  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, internal::ReadBank(bank, ids, from, to, journaled));
+  const auto sale_read = [&options](int done, int total) {
+    if (options.progress) options.progress("sales read at the bank", done, total);
+  };
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, internal::ReadBank(bank, ids, from, to, journaled, sale_read));
   input.journaled.insert(also_journaled.begin(), also_journaled.end());
   input.bank = std::move(bank_day.entities);
   input.ledger = bank_day.ledger;

@@ -32,6 +32,9 @@ struct SettleOptions {
   // driver of its own; a guest (the service holds the store) does not feed: it would race the
   // service's driver for the sales' journal sequence. The sales concerned stay in scope.
   Feeder feeder;
+  // Told what the run is doing (sales read from the bank so far, of how many) for a progress
+  // display; may be empty.
+  std::function<void(const std::string& stage, int done, int total)> progress;
 };
 
 struct Settlement {
