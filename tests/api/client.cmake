@@ -1,6 +1,6 @@
 # balcao_api_tests: the bank API client over real HTTP on loopback (140 endpoints from the
-# seeds, envelopes, signatures, error mapping, retries, bad input: malformed bodies,
-# truncated and oversized answers, refused and dropped connections). Its parsers and
+# seeds, envelopes, signatures, error mapping, retries, the call observer, bad input:
+# malformed bodies, truncated and oversized answers, refused and dropped connections). Its parsers and
 # bad-input cases also run under ASan+UBSan (label sanitize).
 balcao_test(balcao_api_tests
   SOURCES
@@ -8,6 +8,7 @@ balcao_test(balcao_api_tests
     ${CMAKE_CURRENT_LIST_DIR}/client_test_util.cc
     ${CMAKE_CURRENT_LIST_DIR}/client_endpoints_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/client_transport_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/client_observer_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/client_cli_test.cc
   LIBS balcao_api nlohmann_json::nlohmann_json Threads::Threads
   LABELS sanitize
