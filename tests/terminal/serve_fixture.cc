@@ -51,7 +51,7 @@ Reply Http(const std::string& method, const std::string& url, const std::string&
 ServeProcess::~ServeProcess() { Kill(); }
 
 void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vector<std::string>& args,
-                         const std::map<std::string, std::string>& env) {
+                         const std::map<std::string, std::string>& env, const std::vector<std::string>& launcher) {
   std::filesystem::create_directories(data_dir);  // the log file goes there
   output_.clear();
   url_.clear();
@@ -62,6 +62,7 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
                                    "serve",      "--port",         "0",
                                    "--data-dir", data_dir.string()};
   argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.begin(), launcher.begin(), launcher.end());
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
@@ -80,7 +81,10 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  ASSERT_EQ(posix_spawn(&pid_, BALCAO_CLI, &actions, nullptr, cargv.data(), cenv.data()), 0);
+  // Nothing else of this process: a socket inherited from a sandbox the test runs (Asio's
+  // are not close-on-exec) would keep that bank's port listening after the test stops it.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  ASSERT_EQ(posix_spawn(&pid_, cargv[0], &actions, nullptr, cargv.data(), cenv.data()), 0);
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   out_fd_ = fds[0];
