@@ -12,6 +12,8 @@ PACKAGES=(
   libsqlite3-dev sqlite3 libqrencode-dev libpng-dev libsecp256k1-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   zbar-tools qrencode poppler-utils wrk curl ca-certificates chromium
+  # the serve tests read /metrics with the reference Prometheus text parser (/usr/bin/python3)
+  python3-prometheus-client
 )
 
 missing=()

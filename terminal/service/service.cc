@@ -207,6 +207,11 @@ Service::~Service() { Stop(); }
 StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
+  BALCAO_ASSIGN_OR_RETURN(s.metrics, ServiceMetrics::Create());
+  // Every bank call of every client below (driver, intake, webhook key, drainer, probes).
+  const api::CallObserver observe_bank = [metrics = s.metrics.get()](const api::CallRecord& call) {
+    metrics->ObserveBankCall(call);
+  };
   BALCAO_ASSIGN_OR_RETURN(s.config, LoadServeConfig(options.config_path));
   BALCAO_ASSIGN_OR_RETURN(s.options, ResolveServeOptions(options, s.config));
   if (!s.config.log_file.empty()) BALCAO_RETURN_IF_ERROR(logging::SetFallbackLogFile(s.config.log_file));
@@ -237,7 +242,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     s.credentials_path = s.config.bank_credentials;
   }
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(s.credentials_path));
-  s.bank = std::make_unique<api::Bank>(client);
+  s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank));
 
   BALCAO_ASSIGN_OR_RETURN(s.store, offline::Store::Open((dir / "balcao.db").string()));
   if (!s.store->is_owner())
@@ -256,6 +261,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.driver->OnNotSent([&s] {
     if (s.monitor) s.monitor->ReportNotSent();
   });
+  s.driver->OnUnknownResolved(
+      [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
   s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
@@ -265,7 +272,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(s.options.address, *s.options.port));
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
-  s.gateway = std::make_unique<offline::ApiGateway>(drainer_client);
+  s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));
   s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
   s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
   s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
@@ -275,6 +282,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     logging::Info("serve", online ? "bank reachable" : "bank unreachable: offline");
     s.loop->Post([&s, online] { s.driver->SetBankOnline(online); });
   });
+  s.drainer->OnLookupAnswered(
+      [&s](const offline::OutboxItem&, bool found) { s.metrics->CountUnknownResolved("outbox", found); });
   s.drainer->OnSettled([&s](const offline::OutboxItem& item) {
     if (item.request.sale_id.empty()) return;
     s.loop->Post([&s, id = item.request.sale_id] {
