@@ -17,6 +17,7 @@ PACKAGES=(
   lintian    # deploy/package-check.sh: the package must have no lintian error
   adduser    # balcao's Depends (postinst creates the balcao user): dpkg -i in package-check
   tzdata     # balcao's Depends (the settlement timer's America/Sao_Paulo): same
+  strace     # package-check: serve's and settle's system calls against the units' filter
 )
 
 missing=()

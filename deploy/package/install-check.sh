@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The package's whole life on a scratch copy of this machine: `dpkg -i` (maintainer scripts
-# for real: user, folders, statoverride, units enabled), the service's user creating the
-# store, a reinstall that keeps an edited conffile, `dpkg -r`, `dpkg -P`, each checked.
+# for real: user, folders, statoverride, units enabled); as the balcao user, serve creating the
+# store and selling through its embedded sandbox while a settlement runs beside it, both under
+# strace, their system calls checked against the units' filter (syscall-check.sh); a
+# reinstall that keeps an edited conffile; `dpkg -r`; `dpkg -P`; each step checked.
 #   deploy/package/install-check.sh PATH.deb     (root; run by deploy/package-check.sh)
 # It re-runs itself in new mount and PID namespaces where /etc, /usr and /var are overlays
 # on throwaway folders and /run is an empty tmpfs: dpkg, adduser and the scripts write only
@@ -13,7 +15,7 @@ if [ "${BALCAO_INSTALL_CHECK_INSIDE:-}" != 1 ]; then
   deb=$(realpath "$1")
   scratch=$(mktemp -d /tmp/balcao-install-check.XXXXXX)
   status=0
-  BALCAO_INSTALL_CHECK_INSIDE=1 unshare --mount --pid --fork --propagation private \
+  BALCAO_INSTALL_CHECK_INSIDE=1 unshare --mount --pid --fork --mount-proc --propagation private \
     bash "$(realpath "$0")" "$deb" "$scratch" || status=$?
   # The namespaces are gone with their last process, and the overlays with them.
   rm -rf "$scratch"
@@ -22,6 +24,7 @@ fi
 
 deb=$1
 scratch=$2
+here=$(dirname "$(realpath "$0")")
 for dir in etc usr var; do
   mkdir -p "$scratch/$dir.upper" "$scratch/$dir.work"
   mount -t overlay overlay -o "lowerdir=/$dir,upperdir=$scratch/$dir.upper,workdir=$scratch/$dir.work" "/$dir"
@@ -55,9 +58,12 @@ expect_stat /usr/bin/balcao "755 root:root"
 [ -L /etc/systemd/system/timers.target.wants/balcao-settle.timer ] || fail "balcao-settle.timer is not enabled"
 runuser -u balcao -- balcao --version
 
-echo "install-check: the service's user opens the store in /var/lib/balcao"
-# setpriv execs balcao itself (runuser would stand between it and the SIGTERM below).
-setpriv --reuid balcao --regid balcao --init-groups balcao serve --port 0 --data-dir /var/lib/balcao \
+echo "install-check: as balcao, traced: serve (a Pix sale paid at its embedded sandbox) and a settlement beside it"
+# setpriv execs strace, which runs balcao itself (runuser would stand between them and SIGTERM).
+as_balcao() { setpriv --reuid balcao --regid balcao --init-groups "$@"; }
+traces=/run/balcao-traces  # /run is this namespace's own tmpfs; $scratch is root-only
+install -d -m 0700 -o balcao -g balcao "$traces"
+as_balcao strace -f -qq -o "$traces/serve.trace" balcao serve --port 0 --data-dir /var/lib/balcao \
   >"$scratch/serve.out" 2>"$scratch/serve.err" &
 serve_pid=$!
 port=""
@@ -68,10 +74,33 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$port" ] || fail "serve did not start: $(cat "$scratch/serve.err")"
-curl -sf "http://127.0.0.1:$port/api/status" >/dev/null || fail "GET /api/status"
-kill -TERM "$serve_pid"
+api() {  # METHOD PATH [BODY] -> the answer's body; fails on an HTTP error
+  curl -sf -X "$1" ${3:+-d "$3"} "http://127.0.0.1:$port$2" || fail "$1 $2 answered an error"
+}
+field() { /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['$1'])"; }
+sale=$(api POST /api/sales '{"amount": 2500}' | field id)
+api POST "/api/sales/$sale/method" '{"method": "pix"}' >/dev/null
+api POST "/api/sales/$sale/simulate" '{}' >/dev/null
+for _ in $(seq 1 100); do
+  [ "$(api GET "/api/sales/$sale" | field status)" = paid ] && break
+  sleep 0.1
+done
+[ "$(api GET "/api/sales/$sale" | field status)" = paid ] || fail "the Pix sale $sale was not paid"
+today=$(TZ=America/Sao_Paulo date +%F)
+settled=0
+BALCAO_CREDENTIALS=/var/lib/balcao/sandbox/credentials.json as_balcao strace -f -qq -o "$traces/settle.trace" \
+  balcao settle --db /var/lib/balcao/balcao.db --day "$today" >"$scratch/settle.out" 2>&1 || settled=$?
+[ "$settled" -le 1 ] || fail "balcao settle beside serve: exit $settled: $(cat "$scratch/settle.out")"
+kill -TERM "$(pgrep -u balcao -x balcao)"
 wait "$serve_pid" || fail "serve did not stop cleanly on SIGTERM"
 expect_stat /var/lib/balcao/balcao.db "600 balcao:balcao"
+# The units' SystemCallFilter= and MemoryDenyWriteExecute=yes (which refuses any mapping
+# made executable after the start, and any writable+executable one) against what ran.
+bash "$here/syscall-check.sh" /lib/systemd/system/balcao.service "$traces/serve.trace"
+bash "$here/syscall-check.sh" /lib/systemd/system/balcao-settle.service "$traces/settle.trace"
+if grep -hE 'mprotect\(.*PROT_EXEC|mmap\(.*PROT_WRITE\|PROT_EXEC' "$traces"/*.trace; then
+  fail "serve or settle asked for executable memory after the start: MemoryDenyWriteExecute=yes refuses it"
+fi
 
 echo "install-check: reinstall keeps an edited conffile and its statoverride"
 echo '// edited on this box' >>/etc/balcao/balcao.conf
