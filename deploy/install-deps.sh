@@ -18,6 +18,7 @@ PACKAGES=(
   adduser    # balcao's Depends (postinst creates the balcao user): dpkg -i in package-check
   tzdata     # balcao's Depends (the settlement timer's America/Sao_Paulo): same
   strace     # package-check: serve's and settle's system calls against the units' filter
+  iproute2   # package-check: `ip link set lo up` in the install check's network namespace
 )
 
 missing=()

@@ -5,17 +5,18 @@
 # strace, their system calls checked against the units' filter (syscall-check.sh); a
 # reinstall that keeps an edited conffile; `dpkg -r`; `dpkg -P`; each step checked.
 #   deploy/package/install-check.sh PATH.deb     (root; run by deploy/package-check.sh)
-# It re-runs itself in new mount and PID namespaces where /etc, /usr and /var are overlays
-# on throwaway folders and /run is an empty tmpfs: dpkg, adduser and the scripts write only
-# there, no systemd is reachable (the scripts' `[ -d /run/systemd/system ]` is false), and
-# every process it starts ends with it. The machine itself is left as it was.
+# It re-runs itself in new mount, PID and network namespaces where /etc, /usr and /var are
+# overlays on throwaway folders and /run is an empty tmpfs: dpkg, adduser and the scripts
+# write only there, no systemd is reachable (the scripts' `[ -d /run/systemd/system ]` is
+# false), the network is a loopback of its own, and every process it starts ends with it.
+# The machine itself is left as it was.
 set -euo pipefail
 
 if [ "${BALCAO_INSTALL_CHECK_INSIDE:-}" != 1 ]; then
   deb=$(realpath "$1")
   scratch=$(mktemp -d /tmp/balcao-install-check.XXXXXX)
   status=0
-  BALCAO_INSTALL_CHECK_INSIDE=1 unshare --mount --pid --fork --mount-proc --propagation private \
+  BALCAO_INSTALL_CHECK_INSIDE=1 unshare --mount --pid --net --fork --mount-proc --propagation private \
     bash "$(realpath "$0")" "$deb" "$scratch" || status=$?
   # The namespaces are gone with their last process, and the overlays with them.
   rm -rf "$scratch"
@@ -30,6 +31,7 @@ for dir in etc usr var; do
   mount -t overlay overlay -o "lowerdir=/$dir,upperdir=$scratch/$dir.upper,workdir=$scratch/$dir.work" "/$dir"
 done
 mount -t tmpfs tmpfs /run
+ip link set lo up  # a loopback of its own: any port is free, nothing reaches the machine's
 
 fail() {
   echo "install-check: FAIL: $*" >&2
