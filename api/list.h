@@ -105,6 +105,8 @@ class ItemRange {
 
   iterator begin() { return iterator(this); }
   iterator end() { return iterator(); }
+  // Pages requested from the bank so far (progress displays).
+  int pages_loaded() const { return pages_loaded_; }
 
  private:
   void Advance() {
@@ -122,6 +124,7 @@ class ItemRange {
       const int page_limit = remaining_ ? std::min(*remaining_, 100) : 100;
       auto page = load_(cursor_, page_limit);
       fetched_ = true;
+      ++pages_loaded_;
       if (!page.ok()) {
         current_.emplace(page.status());
         done_ = true;
@@ -146,6 +149,7 @@ class ItemRange {
   std::size_t next_ = 0;
   bool fetched_ = false;
   bool done_ = false;
+  int pages_loaded_ = 0;
   std::optional<StatusOr<T>> current_;
 };
 

@@ -191,6 +191,22 @@ void SetMinLevel(Level level) {
   sink.level_chosen = true;
 }
 
+Status SetFallbackLogFile(const std::string& path) {
+  Sink& sink = TheSink();
+  Configure(sink);
+  {
+    std::lock_guard<std::mutex> lock(sink.mu);
+    if (sink.fd != STDERR_FILENO) return OkStatus();
+  }
+  return SwitchTo(sink, path);
+}
+
+void SetFallbackMinLevel(Level level) {
+  Sink& sink = TheSink();
+  Configure(sink);
+  if (!sink.level_chosen.exchange(true)) sink.min_level = static_cast<int>(level);
+}
+
 void PreferQuietStderr() {
   Sink& sink = TheSink();
   Configure(sink);

@@ -61,6 +61,10 @@ bool Enabled(Level level);
 // previous destination stays).
 Status SetLogFile(const std::string& path);
 void SetMinLevel(Level level);
+// A config file's choice, weaker than the global options and the environment: applied only
+// when the log still goes to stderr / no level was chosen yet.
+Status SetFallbackLogFile(const std::string& path);
+void SetFallbackMinLevel(Level level);
 // For interactive commands (`balcao demo`, `balcao checkout`): when the log goes to stderr
 // and no level was chosen (SetMinLevel, $BALCAO_LOG_LEVEL), only warnings and errors are
 // written, so the operator trail does not drown the command's own output.

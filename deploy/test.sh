@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: installs dependencies, builds with warnings as errors, runs every
-# test (unit, loopback end-to-end against the embedded sandbox, official Node SDK
-# compatibility), the Debian package's checks, then the sanitizer run (ASan+UBSan) of the
-# bad-input tests.
+# The whole test suite: installs dependencies, checks the tree needs nothing beside it
+# (check-standalone.sh), builds with warnings as errors, runs every test (unit, loopback
+# end-to-end against the embedded sandbox, official Node SDK compatibility), the Debian
+# package's checks, then the sanitizer run (ASan+UBSan) of the bad-input tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -10,6 +10,7 @@ JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/balcao-ccache}
 
 bash deploy/install-deps.sh
+bash deploy/check-standalone.sh
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBALCAO_WERROR=ON >/dev/null
 cmake --build build -j "$JOBS"

@@ -295,6 +295,7 @@ StatusOr<DrainerStats> DrainNow(Outbox& outbox, BankGateway& bank, const Drainer
       (void)TrailStep(outbox, work[i], results[i]);
       if (!results[i].ok()) return results[i].status();
     }
+    if (options.on_round) options.on_round(stats);
   }
   return stats;
 }

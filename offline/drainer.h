@@ -26,6 +26,8 @@ struct DrainerOptions {
   int concurrency = 4;                            // rows in flight at once (different sales)
   std::chrono::milliseconds poll_interval{1000};  // look for due rows at least this often
   std::uint64_t seed = 0;                         // jitter; 0: random
+  // DrainNow only: called after each round with the totals so far (progress for the CLI).
+  std::function<void(const struct DrainerStats&)> on_round;
 };
 
 struct DrainerStats {

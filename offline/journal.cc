@@ -1,9 +1,10 @@
-// The sale journal on the store.
+// The sale journal on the store; its chain's reads and checks are in journal_chain_rows.cc.
 #include "offline/journal.h"
 
 #include "offline/card_scan.h"
 #include "offline/internal/db.h"
 #include "offline/internal/journal_rows.h"
+#include "offline/journal_chain.h"
 
 namespace balcao::offline {
 
@@ -34,8 +35,22 @@ Status AppendJournal(Txn& txn, const std::string& sale_id, std::int64_t seq, con
               "INSERT INTO sales (sale_id, opened_at, last_seq) VALUES (?1, ?2, ?3) "
               "ON CONFLICT (sale_id) DO UPDATE SET last_seq=excluded.last_seq");
   BALCAO_RETURN_IF_ERROR(upsert.Bind(1, sale_id).Bind(2, now).Bind(3, seq).Run());
-  Stmt insert(txn, "INSERT INTO sale_journal (sale_id, seq, kind, payload, created_at) VALUES (?1, ?2, ?3, ?4, ?5)");
-  return insert.Bind(1, sale_id).Bind(2, seq).Bind(3, kind).Bind(4, json_payload).Bind(5, now).Run();
+  // Read in this write transaction: no other writer can append between the read and the insert.
+  BALCAO_ASSIGN_OR_RETURN(ChainHead head, ReadChainHead(txn));
+  ChainRow row{head.rows + 1, sale_id, seq, kind, json_payload, now, head.hash, ""};
+  row.hash = ChainLink(row.prev, row);
+  Stmt insert(txn,
+              "INSERT INTO sale_journal (sale_id, seq, kind, payload, created_at, chain_seq, chain_prev, chain_hash) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+  return insert.Bind(1, sale_id)
+      .Bind(2, seq)
+      .Bind(3, kind)
+      .Bind(4, json_payload)
+      .Bind(5, now)
+      .Bind(6, row.position)
+      .BindBlob(7, row.prev)
+      .BindBlob(8, row.hash)
+      .Run();
 }
 
 }  // namespace internal

@@ -1,7 +1,9 @@
 // The sale journal: an append-only event log per sale, written by the checkout driver
 // before it runs an effect, replayed after a crash to restore each open sale.
 // Append is durable on return. Payloads are JSON and never carry card data: a payload
-// with a card number or security code is refused (card_scan.h).
+// with a card number or security code is refused (card_scan.h). Every row is chained to
+// the one appended before it by SHA-256 (journal_chain.h), so a row changed, deleted or
+// inserted behind the store's back shows in VerifyChain.
 // Thread-safety: as Store.
 #pragma once
 
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "offline/journal_chain.h"
 #include "offline/store.h"
 
 namespace balcao::offline {
@@ -49,6 +52,14 @@ class Journal {
   Status MarkClosed(const std::string& sale_id, const std::string& final_state);
   // A closed sale that must be looked at again (a refund on a paid sale, late money).
   Status Reopen(const std::string& sale_id);
+
+  // Reads the whole journal in chain order and checks it (ChainVerifier): every link, every
+  // head a nightly settlement recorded, and the store's sale index against the journal's
+  // last event of each sale. Reads only; works on a store opened with Store::OpenReadOnly.
+  // Reads in batches, each its own read transaction, so writers wait one batch at most.
+  // A broken chain is a verdict (ChainVerdict::broken), not an error; errors are the
+  // store's (kUnavailable when busy, kDataLoss on a corrupt file...).
+  StatusOr<ChainVerdict> VerifyChain();
 
  private:
   Store& store_;

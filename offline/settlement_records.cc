@@ -1,6 +1,7 @@
 #include "offline/settlement_records.h"
 
 #include "offline/internal/db.h"
+#include "offline/internal/journal_rows.h"
 
 namespace balcao::offline {
 
@@ -41,9 +42,11 @@ Status InsertSettlement(Store& store, const SettlementRow& row, const std::vecto
     BALCAO_ASSIGN_OR_RETURN(bool found, exists.Bind(1, row.business_day).Step());
     if (found) return AlreadyExistsError("settlement of " + row.business_day + ": already recorded");
   }
-  Stmt stmt(txn,
-            "INSERT INTO settlements (business_day, settled_at, status, attention, sales, gross, refunds, "
-            "report_json, report_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  BALCAO_ASSIGN_OR_RETURN(internal::ChainHead head, internal::ReadChainHead(txn));
+  Stmt stmt(
+      txn,
+      "INSERT INTO settlements (business_day, settled_at, status, attention, sales, gross, refunds, "
+      "report_json, report_text, journal_rows, journal_head) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
   BALCAO_RETURN_IF_ERROR(stmt.Bind(1, row.business_day)
                              .Bind(2, row.settled_at_ms)
                              .Bind(3, row.status)
@@ -53,6 +56,8 @@ Status InsertSettlement(Store& store, const SettlementRow& row, const std::vecto
                              .Bind(7, row.refunds)
                              .Bind(8, row.report_json)
                              .Bind(9, row.report_text)
+                             .Bind(10, head.rows)
+                             .BindBlob(11, head.hash)
                              .Run());
   for (const SaleMark& mark : marks) {
     Stmt upsert(txn,

@@ -39,7 +39,10 @@ struct SaleMark {
 
 std::optional<SettlementRow> FindSettlement(Store& store, const std::string& day, Status& error);
 // The day's row and its sales' marks, in one transaction. kAlreadyExists when the day was
-// settled meanwhile (another run won). A sale counted once keeps its counted day.
+// settled meanwhile (another run won). A sale counted once keeps its counted day. The row
+// also keeps the sale journal's head as it stands in that transaction (its last row's
+// position and hash, journal_chain.h): Journal::VerifyChain checks the chain still passes
+// through it.
 Status InsertSettlement(Store& store, const SettlementRow& row, const std::vector<SaleMark>& marks);
 
 // The most recent settlements first (without their reports' text), at most `limit`.

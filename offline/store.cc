@@ -77,6 +77,9 @@ Status Migrate(Store::Impl& s) {
       continue;
     }
     Status applied = Exec(s.db, m.sql);
+    if (applied.ok()) {
+      if (internal::MigrationStep step = internal::MigrationStepOf(m.name)) applied = step(txn);
+    }
     if (!applied.ok()) return InternalError(std::string("migration ") + m.name + ": " + applied.message());
     BALCAO_RETURN_IF_ERROR(Exec(s.db, ("PRAGMA user_version=" + std::to_string(m.number)).c_str()));
     BALCAO_RETURN_IF_ERROR(txn.Commit());
@@ -126,8 +129,32 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   return store;
 }
 
+StatusOr<std::unique_ptr<Store>> Store::OpenReadOnly(const std::string& path) {
+  if (InMemory(path)) return InvalidArgumentError("store path: a read-only open needs a file, not :memory:");
+  if (::access(path.c_str(), F_OK) != 0) return NotFoundError("store " + path + " does not exist");
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->read_only = true;
+  const int rc = sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) return internal::SqliteError(impl->db, rc, "open " + path);
+  sqlite3_extended_result_codes(impl->db, 1);
+  sqlite3_busy_timeout(impl->db, 5000);
+  BALCAO_ASSIGN_OR_RETURN(std::string text, PragmaText(impl->db, "PRAGMA user_version"));
+  impl->schema_version = std::stoi(text);
+  const int latest = static_cast<int>(internal::Migrations().size());
+  if (impl->schema_version > latest)
+    return FailedPreconditionError("store " + path + " has schema version " + text + ", newer than this build (" +
+                                   std::to_string(latest) + ")");
+  if (impl->schema_version < latest)
+    return FailedPreconditionError("store " + path + " has schema version " + text + ", older than this build's (" +
+                                   std::to_string(latest) +
+                                   "): a reader does not migrate; open it once with the service or `balcao queue`");
+  return std::unique_ptr<Store>(new Store(std::move(impl)));
+}
+
 Status Store::TryBecomeOwner() {
   if (impl_->owner) return OkStatus();
+  if (impl_->read_only) return FailedPreconditionError("store " + impl_->path + " was opened read-only");
   if (!TakeOwnerLock(*impl_)) return UnavailableError("another process owns store " + impl_->path);
   BALCAO_RETURN_IF_ERROR(RecoverAfterCrash(*impl_));
   impl_->owner = true;

@@ -21,6 +21,12 @@ class Store {
   // may have come after the bank committed) and print jobs left `printing` are queued
   // again. A guest (the lock was taken) never recovers: the owner may be mid-send.
   static StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
+  // A reader (`balcao journal verify`): opens an existing file read-only, never creates,
+  // migrates, takes the owner lock or recovers, so it may run beside the owner (the service)
+  // and changes nothing when none runs. kNotFound when the file is missing;
+  // kFailedPrecondition when its schema is not this build's (older: a writer's Open
+  // migrates it first). Every write on it fails.
+  static StatusOr<std::unique_ptr<Store>> OpenReadOnly(const std::string& path);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;

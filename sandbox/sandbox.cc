@@ -141,6 +141,13 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
     impl->own_data_dir = true;
   }
   ::mkdir(impl->data_dir.c_str(), 0700);
+  // credentials.json names files by absolute path, so that whoever reads it, from whatever
+  // directory, opens the same files (docs/api.md, "The credentials file").
+  std::error_code absolute_error;
+  const auto absolute_dir = std::filesystem::absolute(impl->data_dir, absolute_error);
+  if (absolute_error) return UnavailableError("data dir " + impl->data_dir + ": " + absolute_error.message());
+  impl->data_dir = absolute_dir.lexically_normal().string();
+  if (impl->data_dir.size() > 1 && impl->data_dir.back() == '/') impl->data_dir.pop_back();
   struct stat st {};
   if (::stat(impl->data_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     return UnavailableError("data dir " + impl->data_dir + " is not a usable directory");

@@ -329,10 +329,12 @@ Report Reconcile(const DayInput& input) {
   for (const PendingRequest& r : input.outbox) report.outbox_at_risk += r.amount;
   report.card_outcomes = input.card_outcomes;
   report.ledger = input.ledger;
+  report.journal = input.journal;
 
   for (const SaleFinding& f : report.sales) report.attention += f.attention ? 1 : 0;
   report.attention += static_cast<int>(report.orphans.size() + report.outbox.size());
   for (const ForwardedCard& c : report.card_outcomes) report.attention += c.outcome == "approved" ? 0 : 1;
+  if (report.journal.checked && !report.journal.verified) ++report.attention;
   return report;
 }
 

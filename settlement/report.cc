@@ -111,6 +111,18 @@ std::string ReportJson(const Report& r) {
   }
   if (r.ledger.balance_known) ledger["balance"] = r.ledger.balance;
   doc["ledger"] = std::move(ledger);
+  if (r.journal.checked) {
+    const JournalCheck& j = r.journal;
+    ordered_json journal = {{"verified", j.verified}, {"rows", j.rows}, {"head", j.head}};
+    if (!j.verified) {
+      journal["broken"] = {{"row", j.broken_row},
+                           {"sale_id", j.broken_sale_id},
+                           {"seq", j.broken_seq},
+                           {"kind", j.broken_kind},
+                           {"detail", j.broken_detail}};
+    }
+    doc["journal"] = std::move(journal);
+  }
   return doc.dump();
 }
 
@@ -119,6 +131,17 @@ std::string ReportText(const Report& r) {
   Line(out, "Settlement of " + r.day + " (America/Sao_Paulo), run at " + FormatTimestamp(r.settled_at));
   Line(out, r.reconciled() ? "RECONCILED: the journal and the bank agree"
                            : "ATTENTION: " + std::to_string(r.attention) + " item(s) for the operator");
+  if (r.journal.checked && r.journal.verified) {
+    Line(out, "Journal chain holds: " + std::to_string(r.journal.rows) + " row(s), head " + r.journal.head);
+  } else if (r.journal.checked) {
+    const JournalCheck& j = r.journal;
+    Line(out,
+         "! JOURNAL CHAIN BROKEN: " + j.broken_kind +
+             (j.broken_sale_id.empty() ? "" : " at sale " + j.broken_sale_id + " seq " + std::to_string(j.broken_seq)) +
+             (j.broken_row > 0 ? " (journal row " + std::to_string(j.broken_row) + ")" : ""));
+    Line(out, "    " + j.broken_detail);
+    Line(out, "    the journal was changed behind the store's back: this report may not show what happened");
+  }
   Line(out, "");
   Line(out, "Totals of the day (payments counted tonight, refunds given back in the day)");
   for (const MethodTotal& t : r.totals) {

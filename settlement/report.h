@@ -15,7 +15,9 @@ namespace balcao::settlement {
 
 // {"day", "settled_at", "status": "reconciled"|"attention", "attention", "sales": [...],
 //  "totals": [...], "total", "closed", "orphans", "outbox", "outbox_at_risk",
-//  "card_outcomes", "ledger"}: keys in a fixed order, so equal reports give equal bytes.
+//  "card_outcomes", "ledger", "journal" (when checked: "verified", "rows", "head" and, when
+//  broken, "broken": {"row", "sale_id", "seq", "kind", "detail"})}: keys in a fixed order,
+//  so equal reports give equal bytes.
 std::string ReportJson(const Report& report);
 // The human report (docs/settlement.md shows one).
 std::string ReportText(const Report& report);

@@ -89,6 +89,23 @@ Status FeedSales(offline::Store& store, const api::Bank& bank, const Clock& cloc
   return OkStatus();
 }
 
+JournalCheck CheckOf(const offline::ChainVerdict& verdict) {
+  JournalCheck check;
+  check.checked = true;
+  check.verified = verdict.ok();
+  check.rows = verdict.rows;
+  check.head = offline::HexOf(verdict.head);
+  if (verdict.broken) {
+    const offline::ChainBreak& b = *verdict.broken;
+    check.broken_row = b.position;
+    check.broken_sale_id = b.sale_id;
+    check.broken_seq = b.seq;
+    check.broken_kind = offline::ChainBreakName(b.kind);
+    check.broken_detail = b.detail;
+  }
+  return check;
+}
+
 offline::SettlementRow RowOf(const Report& report, const std::string& json, const std::string& text,
                              std::int64_t now_ms) {
   return {report.day,
@@ -131,8 +148,12 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   input.day = options.day;
   input.now = clock.Now();
   const std::int64_t from_ms = from / 1000, to_ms = to / 1000;
-  BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(store, from_ms, to_ms));
   offline::Journal journal(store);
+  // The journal's chain first: a report computed from a journal changed behind the store's
+  // back says so (one item for the operator).
+  BALCAO_ASSIGN_OR_RETURN(offline::ChainVerdict chain, journal.VerifyChain());
+  input.journal = CheckOf(chain);
+  BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(store, from_ms, to_ms));
   std::vector<std::string> ids;
   std::map<std::string, std::int64_t> seen_seq;
   auto add = [&](const offline::ScopedSale& scoped) -> Status {
@@ -159,7 +180,10 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
     if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
   }
-  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, internal::ReadBank(bank, ids, from, to, journaled));
+  const auto sale_read = [&options](int done, int total) {
+    if (options.progress) options.progress("sales read at the bank", done, total);
+  };
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, internal::ReadBank(bank, ids, from, to, journaled, sale_read));
   input.journaled.insert(also_journaled.begin(), also_journaled.end());
   input.bank = std::move(bank_day.entities);
   input.ledger = bank_day.ledger;

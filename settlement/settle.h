@@ -2,8 +2,10 @@
 // day from the box's store (sale journal, outbox, store-and-forward outcomes) and from the
 // bank, reconciles, feeds what the bank knows and the sales do not through the checkout
 // driver (a pay-later invoice paid at the bank closes its sale; a late Pix is flagged), marks
-// the card outcomes reported, and keeps the record. A day is settled once: running it again
-// reads the record back. `dry_run` computes the same report and writes nothing.
+// the card outcomes reported, and keeps the record. It also checks the sale journal's hash
+// chain (offline::Journal::VerifyChain): a broken chain is in the report and makes it need
+// the operator; the record keeps the journal's head. A day is settled once: running it again
+// reads the record back (no new check). `dry_run` computes the same report and writes nothing.
 // Ownership: borrows the store, the bank and the clock. Thread-safety: one run at a time.
 #pragma once
 
@@ -32,6 +34,9 @@ struct SettleOptions {
   // driver of its own; a guest (the service holds the store) does not feed: it would race the
   // service's driver for the sales' journal sequence. The sales concerned stay in scope.
   Feeder feeder;
+  // Told what the run is doing (sales read from the bank so far, of how many) for a progress
+  // display; may be empty.
+  std::function<void(const std::string& stage, int done, int total)> progress;
 };
 
 struct Settlement {

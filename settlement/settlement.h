@@ -85,6 +85,22 @@ struct LedgerDay {
   Cents balance = 0;
 };
 
+// The sale journal's hash chain as the run found it (offline/journal_chain.h): a broken
+// chain means the journal this report was computed from was changed behind the store's back.
+struct JournalCheck {
+  bool checked = false;  // false: not verified (hand-built inputs); the report says nothing
+  bool verified = false;
+  std::int64_t rows = 0;
+  std::string head;  // the last row's hash, hex
+  // The first break when not verified: where ("row" is the journal position; 0 for a sale
+  // whose last events are gone), which sale and event, what broke, in words.
+  std::int64_t broken_row = 0;
+  std::string broken_sale_id;
+  std::int64_t broken_seq = 0;
+  std::string broken_kind;  // "row missing", "link broken", "content changed", ...
+  std::string broken_detail;
+};
+
 struct DayInput {
   std::string day;  // "YYYY-MM-DD", America/Sao_Paulo
   UnixMicros now = 0;
@@ -94,6 +110,7 @@ struct DayInput {
   std::vector<PendingRequest> outbox;
   std::vector<ForwardedCard> card_outcomes;
   LedgerDay ledger;
+  JournalCheck journal;
 };
 
 enum class SaleClass {
@@ -161,7 +178,8 @@ struct Report {
   Cents outbox_at_risk = 0;
   std::vector<ForwardedCard> card_outcomes;
   LedgerDay ledger;
-  int attention = 0;  // items the operator must act on
+  JournalCheck journal;  // a broken chain is one item for the operator
+  int attention = 0;     // items the operator must act on
   bool reconciled() const { return attention == 0; }
 };
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "api/bank.h"
+#include "common/progress.h"
 #include "terminal/command.h"
 
 namespace balcao::terminal {
@@ -207,10 +208,14 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
         params.Filter(k, SplitComma(v));
       }
     }
+    ProgressLine progress("balcao api list " + name);
+    long long items = 0;
     if (a.Has("all") && !log) {  // every item, one JSON object per line, following the cursor
-      for (auto& item : rc.List(params)) {
+      auto range = rc.List(params);
+      for (auto& item : range) {
         if (!item.ok()) return Fail(item.status());
         std::cout << item->text << "\n";
+        progress.Update(std::to_string(range.pages_loaded()) + " pages, " + std::to_string(++items) + " items");
       }
       return 0;
     }
@@ -218,6 +223,7 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
       auto query = api::BuildListQuery(*spec, true, params);
       if (!query.ok()) return Fail(query.status());
       if (!spec->Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
+      long long pages = 0;
       while (true) {
         auto r = client.Call("GET", "/v2/" + name + "/log", *query);
         if (!r.ok()) return Fail(r.status());
@@ -229,6 +235,8 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
         if (!page.is_object() || !page.contains("logs") || !page["logs"].is_array())
           return Fail(InternalError("malformed bank response (GET /v2/" + name + "/log)"));
         for (const auto& item : page["logs"]) std::cout << item.dump() << "\n";
+        items += static_cast<long long>(page["logs"].size());
+        progress.Update(std::to_string(++pages) + " pages, " + std::to_string(items) + " logs");
         if (!page.contains("cursor") || !page["cursor"].is_string() || page["cursor"].get<std::string>().empty())
           return 0;
         query->Set("cursor", page["cursor"].get<std::string>());

@@ -15,6 +15,7 @@
 #include "printer/samples.h"
 #include "printer/transport.h"
 #include "terminal/command.h"
+#include "terminal/service/config.h"
 #ifdef BALCAO_PRINTER_HAS_SPOOLER
 #include "offline/print_jobs.h"
 #include "offline/store.h"
@@ -34,12 +35,14 @@ constexpr const char* kUsage =
     "  qr TEXT [--title T] [--profile 80mm] [--out FILE.bin | --to TARGET]\n"
     "  render --in FILE.bin [--text OUT.txt] [--png OUT.png] [--json OUT.json] [--profile 80mm]\n"
     "  profiles                                                   list printer profiles\n"
-    "  jobs [--db BOX.db] [--state queued|printing|printed|failed] the print queue ($BALCAO_DB)\n"
-    "  reprint --db BOX.db --id N                                  queue a job again\n"
-    "  spool --db BOX.db                                           print the queue once\n"
+    "  jobs [--db BOX.db] [--state queued|printing|printed|failed] the print queue (the box's store)\n"
+    "  reprint [--db BOX.db] --id N                                 queue a job again\n"
+    "  spool [--db BOX.db]                                         print the queue once\n"
     "TARGET: tcp://host:9100 | file:/dev/usb/lp0 | file:/path/out.bin | cups:QUEUE\n"
     "Without --out/--to the text rendering goes to stdout. With --queue [--db BOX.db] [--sale ID]\n"
-    "the job is queued for --to TARGET in the box's print queue instead of sent.\n";
+    "the job is queued for --to TARGET in the box's print queue instead of sent.\n"
+    "The box's store: --db BOX.db, else $BALCAO_DB, else the data_dir of the box's config\n"
+    "(--config FILE, $BALCAO_CONFIG, /etc/balcao/balcao.conf).\n";
 
 struct Args {
   std::vector<std::string> positional;
@@ -90,10 +93,9 @@ const PrinterProfile* ProfileFlag(const Args& a) {
 
 #ifdef BALCAO_PRINTER_HAS_SPOOLER
 int WithQueue(const Args& a, const std::function<int(offline::PrintJobs&)>& fn) {
-  const char* env = std::getenv("BALCAO_DB");
-  const std::string db = Flag(a, "db", env ? env : "");
-  if (db.empty()) return Fail(1, "needs --db BOX.db or $BALCAO_DB (the box's SQLite store)");
-  StatusOr<std::unique_ptr<offline::Store>> store = offline::Store::Open(db);
+  auto box = service::FindBox(Flag(a, "db", ""), Flag(a, "config", ""));
+  if (!box.ok()) return Fail(1, box.status().message());
+  StatusOr<std::unique_ptr<offline::Store>> store = offline::Store::Open(box->store_path);
   if (!store.ok()) return Fail(2, store.status().ToString());
   offline::PrintJobs jobs(**store);
   return fn(jobs);

@@ -5,7 +5,7 @@
 //   balcao queue drop ID --reason TEXT [--operator NAME]
 //   balcao queue drain [--wait] [--timeout SECONDS] [--concurrency N] [--credentials FILE]
 //   balcao queue metrics [--json]
-// The store is --db PATH, else $BALCAO_DB. Exit codes: 0 ok, 1 no/invalid, 2 errors.
+// The store is the box's (FindBox: --db, $BALCAO_DB, the config's data_dir). Exit codes: 0 ok, 1 no/invalid, 2 errors.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,12 +15,14 @@
 #include <vector>
 
 #include "common/money.h"
+#include "common/progress.h"
 #include "common/time.h"
 #include "offline/drainer.h"
 #include "offline/outbox.h"
 #include "offline/print_jobs.h"
 #include "offline/sealed_cards.h"
 #include "terminal/command.h"
+#include "terminal/service/config.h"
 #if defined(BALCAO_OFFLINE_HAS_API)
 #include "offline/api_gateway.h"
 #endif
@@ -43,7 +45,8 @@ constexpr const char* kUsage =
     "           [--backoff-ms N] first retry delay (default 1000; doubles up to 300x)\n"
     "           [--max-attempts N] sends before a request is dead (default 12)\n"
     "  metrics  depth, oldest age, amount at risk, failures\n"
-    "The store is --db PATH or $BALCAO_DB.\n";
+    "The store is --db PATH, else $BALCAO_DB, else the data_dir of the box's config (--config FILE,\n"
+    "$BALCAO_CONFIG, /etc/balcao/balcao.conf); drain's bank is --credentials FILE or the config's.\n";
 
 struct Args {
   std::vector<std::string> positional;
@@ -228,7 +231,15 @@ int Drain(offline::Store& store, Outbox& outbox, const Args& args) {
   options.poll_interval = std::chrono::milliseconds(200);
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(std::atoi(args.Get("--timeout", "600").c_str()));
+  ProgressLine progress("balcao queue drain");
+  options.on_round = [&progress, &outbox](const offline::DrainerStats& so_far) {
+    auto depth = outbox.Metrics();
+    progress.Update(std::to_string(so_far.sent) + " sent, " + std::to_string(so_far.done) + " done, " +
+                    std::to_string(so_far.lookups) + " looked up, " +
+                    (depth.ok() ? std::to_string(depth->depth) : std::string("?")) + " left");
+  };
   auto stats = offline::DrainNow(outbox, bank, options, args.Has("--wait"), deadline);
+  progress.Finish();
   if (!stats.ok()) return Fail(stats.status());
   auto m = outbox.Metrics();
   std::printf("sent=%lld done=%lld unknown=%lld lookups=%lld failed=%lld not_sent=%lld depth=%lld\n",
@@ -251,10 +262,11 @@ int RunQueue(const std::vector<std::string>& raw) {
     std::fputs(kUsage, args.positional.empty() && !args.Has("--help") ? stderr : stdout);
     return args.Has("--help") ? 0 : 2;
   }
-  const char* env = std::getenv("BALCAO_DB");
-  const std::string db = args.Get("--db", env != nullptr ? env : "");
-  if (db.empty()) return Fail(InvalidArgumentError("--db: which store? (or set BALCAO_DB)"));
-  auto store = offline::Store::Open(db);
+  auto box = service::FindBox(args.Get("--db"), args.Get("--config"));
+  if (!box.ok()) return Fail(box.status());
+  if (!args.Has("--credentials") && !box->credentials_path.empty())
+    args.options["--credentials"] = box->credentials_path;
+  auto store = offline::Store::Open(box->store_path);
   if (!store.ok()) return Fail(store.status());
   offline::OutboxPolicy policy;
   if (args.Has("--settle-ms")) policy.unknown_settle_ms = std::atoll(args.Get("--settle-ms").c_str());

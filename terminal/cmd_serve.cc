@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -19,17 +20,19 @@ namespace {
 constexpr const char* kUsage =
     "usage: balcao serve [--port N] [--address IP] [--data-dir DIR] [--printer URI] [--config FILE]\n"
     "The touchscreen service: open http://127.0.0.1:8080/ on the box's screen.\n"
-    "  --port N        HTTP port (default 8080; 0 picks a free one, printed at start)\n"
-    "  --address IP    where to listen (default 127.0.0.1: the touchscreen is on the box)\n"
+    "  --port N        HTTP port (default: the config's listen.port, else 8080; 0 picks a free one)\n"
+    "  --address IP    where to listen (default: the config's, else 127.0.0.1: the touchscreen is on the box)\n"
     "  --data-dir DIR  the box's database, sale index and, without a bank, the sandbox's state\n"
-    "                  (default ./balcao-data, created 0700)\n"
+    "                  (default: the config's data_dir, else ./balcao-data; created 0700)\n"
     "  --printer URI   tcp://host:9100, file:/dev/usb/lp0, file:/path/out.bin, cups:QUEUE\n"
     "                  (default file:DIR/printer.bin)\n"
-    "  --config FILE   store settings as JSON (docs/terminal.md)\n"
-    "Without BALCAO_CREDENTIALS (or BALCAO_BANK_URL...) the embedded bank sandbox is started.\n";
+    "  --config FILE   store settings as JSON with comments (docs/terminal.md; default $BALCAO_CONFIG)\n"
+    "Without BALCAO_CREDENTIALS (or BALCAO_BANK_URL...) nor the config's bank.credentials, the\n"
+    "embedded bank sandbox is started.\n";
 
 int RunServe(const std::vector<std::string>& args) {
   service::ServeOptions options;
+  if (const char* env = std::getenv("BALCAO_CONFIG"); env != nullptr) options.config_path = env;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& k = args[i];
     if (k == "--help" || k == "-h") return std::fputs(kUsage, stdout), 0;
@@ -68,7 +71,8 @@ int RunServe(const std::vector<std::string>& args) {
     std::fprintf(stderr, "balcao serve: %s\n", service.status().ToString().c_str());
     return service.status().code() == StatusCode::kInvalidArgument ? 1 : 2;
   }
-  std::printf("balcao serve: listening on %s (data dir %s)\n", (*service)->url().c_str(), options.data_dir.c_str());
+  std::printf("balcao serve: listening on %s (data dir %s)\n", (*service)->url().c_str(),
+              (*service)->data_dir().c_str());
   if (!(*service)->sandbox_url().empty())
     std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", (*service)->sandbox_url().c_str());
   std::fflush(stdout);

@@ -1,8 +1,9 @@
 // `balcao settle`: the nightly settlement of one business day (docs/settlement.md).
 //   balcao settle [--day YYYY-MM-DD] [--db FILE] [--json] [--print URI] [--dry-run]
-// The store is --db FILE or $BALCAO_DB; the bank is configured as for `balcao api`
-// (BALCAO_CREDENTIALS / BALCAO_BANK_URL...). Exit: 0 everything reconciles, 1 items for the
-// operator (discrepancies, late money, overdue invoices, requests at risk...), 2 errors
+// The store and the bank are those of the box (terminal/service/config.h, FindBox): --db,
+// $BALCAO_DB, or the config file's data_dir (--config, $BALCAO_CONFIG, /etc/balcao/balcao.conf);
+// the bank as for `balcao api` (BALCAO_CREDENTIALS / BALCAO_BANK_URL...) or the config's. Exit: 0 everything
+// reconciles, 1 items for the operator (discrepancies, late money, overdue invoices, requests at risk...), 2 errors
 // (bad arguments included, so that 1 always means "look at the report").
 #include <cstdio>
 #include <cstdlib>
@@ -14,18 +15,21 @@
 #include "api/bank.h"
 #include "common/log.h"
 #include "common/money.h"
+#include "common/progress.h"
 #include "offline/store.h"
 #include "settlement/settle.h"
 #include "terminal/command.h"
+#include "terminal/service/config.h"
 
 namespace balcao::terminal {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: balcao settle [--day YYYY-MM-DD] [--db FILE] [--json] [--print URI] [--dry-run]\n"
+    "usage: balcao settle [--day YYYY-MM-DD] [--db FILE] [--config FILE] [--json] [--print URI] [--dry-run]\n"
     "       balcao settle --list [--db FILE] [--json]   the days settled, the most recent first\n"
     "  --day      the business day, America/Sao_Paulo (default: yesterday)\n"
-    "  --db       the box's store (default: $BALCAO_DB)\n"
+    "  --db       the box's store (default: $BALCAO_DB, else the config's data_dir/balcao.db)\n"
+    "  --config   the box's config (default: $BALCAO_CONFIG, else /etc/balcao/balcao.conf if present)\n"
     "  --json     one JSON document on stdout instead of the text report\n"
     "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
@@ -38,12 +42,13 @@ int Fail(const std::string& message) {
 }
 
 struct Args {
-  std::string day, db, print;
+  std::string day, db, print, config;
   bool json = false, dry_run = false, list = false;
 };
 
 bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
-  const std::map<std::string, std::string*> values = {{"--day", &a.day}, {"--db", &a.db}, {"--print", &a.print}};
+  const std::map<std::string, std::string*> values = {
+      {"--day", &a.day}, {"--db", &a.db}, {"--print", &a.print}, {"--config", &a.config}};
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == "--json") {
       a.json = true;
@@ -107,11 +112,9 @@ int RunSettle(const std::vector<std::string>& args) {
     return 0;
   }
   if (!Parse(args, a, error)) return Fail(error + "\n" + kUsage);
-  if (a.db.empty()) {
-    const char* env = std::getenv("BALCAO_DB");
-    a.db = env ? env : "";
-  }
-  if (a.db.empty()) return Fail("needs --db FILE or $BALCAO_DB (the box's store)");
+  auto box = service::FindBox(a.db, a.config);
+  if (!box.ok()) return Fail(box.status().message());
+  a.db = box->store_path;
   if (a.list) {
     if (!a.day.empty() || !a.print.empty() || a.dry_run) return Fail("--list takes only --db and --json");
     auto store = offline::Store::Open(a.db);
@@ -124,12 +127,18 @@ int RunSettle(const std::vector<std::string>& args) {
 
   auto store = offline::Store::Open(a.db);
   if (!store.ok()) return Fail(store.status().ToString());
-  auto client = api::Client::FromEnvironment();
+  auto client = api::Client::FromEnvironment(box->credentials_path);
   if (!client.ok()) return Fail("bank: " + client.status().ToString());
   const api::Bank bank(*client);
 
   logging::PreferQuietStderr();
-  auto settled = settlement::Settle(**store, bank, SystemClock::Instance(), {a.day, a.dry_run});
+  ProgressLine progress("balcao settle " + a.day);
+  settlement::SettleOptions settle_options{a.day, a.dry_run};
+  settle_options.progress = [&progress](const std::string& stage, int done, int total) {
+    progress.Update(stage + " " + std::to_string(done) + "/" + std::to_string(total));
+  };
+  auto settled = settlement::Settle(**store, bank, SystemClock::Instance(), settle_options);
+  progress.Finish();
   if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
 
   if (a.json) {

@@ -26,7 +26,7 @@ struct Vector {
   std::string pem, content, signature;
 };
 Vector InvoiceVector() {
-  std::ifstream in(std::string(BALCAO_SHARED_DIR) + "/vectors/webhooks.json");
+  std::ifstream in(std::string(BALCAO_TEST_DATA_DIR) + "/webhooks.json");
   std::stringstream ss;
   ss << in.rdbuf();
   const auto j = nlohmann::json::parse(ss.str());

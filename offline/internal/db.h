@@ -31,6 +31,7 @@ struct Store::Impl {
   std::map<std::string, sqlite3_stmt*, std::less<>> statements;
   int owner_fd = -1;  // flock'ed "<path>-owner" while this Store is the owner
   bool owner = false;
+  bool read_only = false;  // Store::OpenReadOnly
 };
 
 namespace internal {

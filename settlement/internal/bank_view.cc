@@ -197,12 +197,15 @@ StatusOr<std::set<std::string>> SalesWithDebits(const api::Bank& bank, UnixMicro
 }
 
 StatusOr<BankDay> ReadBank(const api::Bank& bank, const std::vector<std::string>& sale_ids, UnixMicros from,
-                           UnixMicros to, const JournaledFn& journaled) {
+                           UnixMicros to, const JournaledFn& journaled,
+                           const std::function<void(int done, int total)>& on_sale_read) {
   BankDay day;
   LedgerBySource ledger;
   std::set<std::string> known_ids;
-  for (const std::string& sale_id : sale_ids) {
-    BALCAO_RETURN_IF_ERROR(ReadSale(bank, sale_id, day, ledger, known_ids));
+  const int total = static_cast<int>(sale_ids.size());
+  for (int done = 0; done < total; ++done) {
+    BALCAO_RETURN_IF_ERROR(ReadSale(bank, sale_ids[done], day, ledger, known_ids));
+    if (on_sale_read) on_sale_read(done + 1, total);
   }
   for (BankEntity& e : day.entities) ledger.Fill(e);
   BALCAO_RETURN_IF_ERROR(ReadOrphans(bank, from, to, journaled, known_ids, day));

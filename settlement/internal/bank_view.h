@@ -30,7 +30,9 @@ using JournaledFn = std::function<StatusOr<bool>(const std::string& sale_id)>;
 StatusOr<std::set<std::string>> SalesWithDebits(const api::Bank& bank, UnixMicros from, UnixMicros to,
                                                 const JournaledFn& journaled);
 
+// `on_sale_read(done, total)` after each sale's entities are read (may be empty).
 StatusOr<BankDay> ReadBank(const api::Bank& bank, const std::vector<std::string>& sale_ids, UnixMicros from,
-                           UnixMicros to, const JournaledFn& journaled);
+                           UnixMicros to, const JournaledFn& journaled,
+                           const std::function<void(int done, int total)>& on_sale_read = {});
 
 }  // namespace balcao::settlement::internal

@@ -1,10 +1,14 @@
 #include "terminal/service/config.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "common/log.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -60,6 +64,25 @@ Reader::Setter Millis(std::chrono::milliseconds& out) {
   };
 }
 
+Reader::Setter LogLevel(std::string& out) {
+  return [&out](const json& v, const std::string& name) {
+    if (!v.is_string() || !logging::ParseLevel(v.get<std::string>()).ok())
+      return InvalidArgumentError(name + ": must be one of debug, info, warn, error");
+    out = v.get<std::string>();
+    return OkStatus();
+  };
+}
+
+// A path in the file means the same file from whatever directory the tool runs in.
+void ResolveAgainst(const std::filesystem::path& folder, std::string& path) {
+  if (!path.empty() && std::filesystem::path(path).is_relative()) path = (folder / path).lexically_normal().string();
+}
+
+std::string Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
 }  // namespace
 
 StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -71,7 +94,7 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   if (!in) return NotFoundError("cannot read the config file " + path);
   std::stringstream text;
   text << in.rdbuf();
-  const json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (root.is_discarded()) return InvalidArgumentError(path + ": not valid JSON");
   Reader reader;
   auto& m = config.store.merchant;
@@ -96,6 +119,11 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                                               {"backoff_max_ms", Millis(c.backoff_max)}};
   const std::map<std::string, Reader::Setter> printer = {{"target", Text(config.printer)},
                                                          {"profile", Text(config.printer_profile)}};
+  const std::map<std::string, Reader::Setter> listen = {{"address", Text(config.address)},
+                                                        {"port", Number(config.port, 0, 65535)}};
+  const std::map<std::string, Reader::Setter> bank = {{"credentials", Text(config.bank_credentials)}};
+  const std::map<std::string, Reader::Setter> log = {{"file", Text(config.log_file)},
+                                                     {"level", LogLevel(config.log_level)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -105,8 +133,40 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"connectivity", nested(connectivity)},
                                       {"printer", nested(printer)},
                                       {"catch_up_interval_s", Number(config.catch_up_interval_s, 1, 86400)},
-                                      {"webhook_url", Text(config.webhook_url)}}));
+                                      {"webhook_url", Text(config.webhook_url)},
+                                      {"data_dir", Text(config.data_dir)},
+                                      {"listen", nested(listen)},
+                                      {"bank", nested(bank)},
+                                      {"log", nested(log)}}));
+  const auto folder = std::filesystem::absolute(path).parent_path();
+  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file})
+    ResolveAgainst(folder, *file);
   return config;
+}
+
+std::string FindConfigFile(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  if (std::string env = Env("BALCAO_CONFIG"); !env.empty()) return env;
+  std::error_code ec;
+  return std::filesystem::exists(kInstalledConfigPath, ec) ? kInstalledConfigPath : "";
+}
+
+StatusOr<BoxTarget> FindBox(const std::string& db_flag, const std::string& config_flag) {
+  BoxTarget box;
+  box.store_path = !db_flag.empty() ? db_flag : Env("BALCAO_DB");
+  box.config_path = FindConfigFile(config_flag);
+  if (!box.config_path.empty()) {
+    auto config = LoadServeConfig(box.config_path);
+    if (!config.ok()) return Status(config.status().code(), "--config " + config.status().message());
+    if (box.store_path.empty() && !config->data_dir.empty())
+      box.store_path = (std::filesystem::path(config->data_dir) / kStoreFileName).string();
+    if (Env("BALCAO_CREDENTIALS").empty()) box.credentials_path = config->bank_credentials;
+  }
+  if (box.store_path.empty())
+    return InvalidArgumentError(std::string("--db: which store? Give --db FILE, set BALCAO_DB, or name a config with "
+                                            "data_dir (--config FILE, BALCAO_CONFIG, ") +
+                                kInstalledConfigPath + ")");
+  return box;
 }
 
 }  // namespace balcao::terminal::service

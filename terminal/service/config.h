@@ -1,7 +1,8 @@
-// `balcao serve --config FILE`: the store's settings as JSON (docs/terminal.md,
-// "Configuration"). Every key is optional; a key of the wrong type or out of range is
-// refused naming it. Unknown keys are refused too (a typo must not silently do nothing).
-// Thread-safety: plain values.
+// `balcao serve --config FILE`: the store's settings as JSON with // and /* */ comments
+// (docs/terminal.md, "Configuration"). Every key is optional; a key of the wrong type or out
+// of range is refused naming it. Unknown keys are refused too (a typo must not silently do
+// nothing). The box's local tools (`queue`, `settle`, `print jobs`, `journal`) read the same
+// file to find the box's store and bank. Thread-safety: plain values.
 #pragma once
 
 #include <chrono>
@@ -22,9 +23,37 @@ struct ServeConfig {
   int catch_up_interval_s = 60;  // Intake::CatchUp period (webhooks missed)
   offline::ConnectivityOptions connectivity;
   std::string webhook_url;  // real bank: registered at start when no webhook has it
+
+  // Where the box lives. Relative paths in the file are relative to the file's folder.
+  std::string data_dir;             // the store's folder; "" = not set
+  std::string address;              // listen address; "" = not set
+  int port = -1;                    // listen port; -1 = not set
+  std::string bank_credentials;     // credentials.json of the bank; "" = embedded sandbox
+  std::string log_file, log_level;  // weaker than --log-file/--log-level and the environment
 };
+
+// The installed box's config file, read by the local tools when nothing else is named.
+inline constexpr const char* kInstalledConfigPath = "/etc/balcao/balcao.conf";
+// The store file inside a data dir.
+inline constexpr const char* kStoreFileName = "balcao.db";
 
 // Defaults when `path` is empty. kInvalidArgument naming the key; kNotFound for the file.
 StatusOr<ServeConfig> LoadServeConfig(const std::string& path);
+
+// The config file a local tool reads: `flag`, else $BALCAO_CONFIG, else kInstalledConfigPath
+// when it exists, else "" (none).
+std::string FindConfigFile(const std::string& flag);
+
+// What a local tool (`balcao queue`, `settle`, `print jobs`, `journal verify`) works on: the
+// store is `db_flag`, else $BALCAO_DB, else <data_dir>/balcao.db of the config file
+// (FindConfigFile(config_flag)); the bank's credentials file is $BALCAO_CREDENTIALS when set
+// (LoadConfig reads it), else the config's bank.credentials, else "" (the environment).
+// kInvalidArgument naming all three places when no store is named anywhere.
+struct BoxTarget {
+  std::string store_path;
+  std::string credentials_path;
+  std::string config_path;  // "" when no config file was read
+};
+StatusOr<BoxTarget> FindBox(const std::string& db_flag, const std::string& config_flag);
 
 }  // namespace balcao::terminal::service

@@ -187,36 +187,54 @@ void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond
 
 // --- start and stop ---
 
+StatusOr<ServeOptions> ResolveServeOptions(const ServeOptions& given, const ServeConfig& config) {
+  ServeOptions out = given;
+  if (out.address.empty()) out.address = config.address.empty() ? "127.0.0.1" : config.address;
+  if (!out.port) out.port = config.port >= 0 ? static_cast<unsigned short>(config.port) : 8080;
+  if (out.data_dir.empty()) out.data_dir = config.data_dir.empty() ? "balcao-data" : config.data_dir;
+  // Absolute once, here: the sandbox, the printer file and the log all name files inside it.
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(out.data_dir, ec);
+  if (ec) return InvalidArgumentError("--data-dir " + out.data_dir + ": " + ec.message());
+  out.data_dir = absolute.lexically_normal().string();
+  if (out.data_dir.size() > 1 && out.data_dir.back() == '/') out.data_dir.pop_back();
+  return out;
+}
+
 Service::Service(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Service::~Service() { Stop(); }
 
 StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
-  s.options = options;
   BALCAO_ASSIGN_OR_RETURN(s.config, LoadServeConfig(options.config_path));
+  BALCAO_ASSIGN_OR_RETURN(s.options, ResolveServeOptions(options, s.config));
+  if (!s.config.log_file.empty()) BALCAO_RETURN_IF_ERROR(logging::SetFallbackLogFile(s.config.log_file));
+  if (!s.config.log_level.empty()) logging::SetFallbackMinLevel(*logging::ParseLevel(s.config.log_level));
   s.profile = printer::FindProfile(s.config.printer_profile);
   if (s.profile == nullptr)
     return InvalidArgumentError("printer.profile: unknown printer profile '" + s.config.printer_profile + "'");
   std::error_code ec;
-  std::filesystem::create_directories(options.data_dir, ec);
-  if (ec) return FailedPreconditionError("cannot create the data dir " + options.data_dir + ": " + ec.message());
-  ::chmod(options.data_dir.c_str(), 0700);
-  const std::filesystem::path dir(options.data_dir);
-  s.printer_target = !options.printer.empty()    ? options.printer
+  std::filesystem::create_directories(s.options.data_dir, ec);
+  if (ec) return FailedPreconditionError("cannot create the data dir " + s.options.data_dir + ": " + ec.message());
+  ::chmod(s.options.data_dir.c_str(), 0700);
+  const std::filesystem::path dir(s.options.data_dir);
+  s.printer_target = !s.options.printer.empty()  ? s.options.printer
                      : !s.config.printer.empty() ? s.config.printer
                                                  : "file:" + std::filesystem::absolute(dir / "printer.bin").string();
   if (auto transport = printer::OpenTransport(s.printer_target); !transport.ok())
     return InvalidArgumentError("--printer: " + transport.status().message());
 
   // The bank: the configured one, or the embedded sandbox (its state kept in the data dir).
-  if (!BankConfiguredInEnvironment()) {
+  if (!BankConfiguredInEnvironment() && s.config.bank_credentials.empty()) {
     sandbox::SandboxOptions sandbox_options;
     sandbox_options.data_dir = (dir / "sandbox").string();
     sandbox_options.https = false;
     sandbox_options.tick_millis = 100;
     BALCAO_ASSIGN_OR_RETURN(s.sandbox, sandbox::Sandbox::Start(sandbox_options));
     s.credentials_path = s.sandbox->credentials().credentials_path;
+  } else if (std::getenv("BALCAO_CREDENTIALS") == nullptr) {
+    s.credentials_path = s.config.bank_credentials;
   }
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(s.credentials_path));
   s.bank = std::make_unique<api::Bank>(client);
@@ -244,7 +262,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.server = std::make_unique<HttpServer>(HttpServerOptions{}, [&s](HttpRequest request, Respond respond) {
     s.Handle(std::move(request), std::move(respond));
   });
-  BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(options.address, options.port));
+  BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(s.options.address, *s.options.port));
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
   s.gateway = std::make_unique<offline::ApiGateway>(drainer_client);
@@ -283,18 +301,19 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.drainer->Start();
   s.monitor->Start();
   s.spooler->Start();
-  if (options.address != "127.0.0.1" && options.address != "::1")
+  if (s.options.address != "127.0.0.1" && s.options.address != "::1")
     logging::Warn("serve", "listening beyond loopback: the card-entry API has no authentication nor TLS",
-                  {{"address", options.address}});
+                  {{"address", s.options.address}});
   logging::Info("serve", "listening",
-                {{"url", "http://" + options.address + ":" + std::to_string(s.port) + "/"},
-                 {"data_dir", options.data_dir},
+                {{"url", "http://" + s.options.address + ":" + std::to_string(s.port) + "/"},
+                 {"data_dir", s.options.data_dir},
                  {"bank", s.sandbox ? s.sandbox->credentials().base_url : client.base_url()},
                  {"printer", s.printer_target}});
   return std::unique_ptr<Service>(new Service(std::move(impl)));
 }
 
 unsigned short Service::port() const { return impl_->port; }
+const std::string& Service::data_dir() const { return impl_->options.data_dir; }
 
 std::string Service::url() const {
   return "http://" + impl_->options.address + ":" + std::to_string(impl_->port) + "/";

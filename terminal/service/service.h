@@ -9,23 +9,31 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/status.h"
 
 namespace balcao::terminal::service {
 
+// What the command line chose; an unset item comes from the config file, else the default.
 struct ServeOptions {
-  std::string address = "127.0.0.1";
-  unsigned short port = 8080;  // 0: any free port (tests)
-  std::string data_dir = "balcao-data";
-  std::string printer;      // transport target; empty: the config's, else file:<data_dir>/printer.bin
-  std::string config_path;  // JSON (docs/terminal.md, "Configuration"); empty: defaults
+  std::string address;                 // "" = config's listen.address, else 127.0.0.1
+  std::optional<unsigned short> port;  // 0: any free port (tests); unset = config's, else 8080
+  std::string data_dir;                // "" = config's data_dir, else ./balcao-data
+  std::string printer;                 // transport target; empty: the config's, else file:<data_dir>/printer.bin
+  std::string config_path;             // JSON (docs/terminal.md, "Configuration"); empty: defaults
 };
+
+struct ServeConfig;
+// Fills what `given` leaves unset from `config`, then the defaults; makes the data dir
+// absolute. kInvalidArgument when the data dir cannot be made absolute.
+StatusOr<ServeOptions> ResolveServeOptions(const ServeOptions& given, const ServeConfig& config);
 
 class Service {
  public:
-  // Opens the data dir (created 0700 if missing), loads the config, starts the bank (or the
+  // Loads the config, resolves the options against it (data dir made absolute), opens the
+  // data dir (created 0700 if missing), starts the bank (or the
   // embedded sandbox), resumes open sales from the journal, then listens. Errors:
   // kInvalidArgument (config), kFailedPrecondition (data dir, store), kUnavailable (port).
   static StatusOr<std::unique_ptr<Service>> Start(const ServeOptions& options);
@@ -34,7 +42,8 @@ class Service {
   Service& operator=(const Service&) = delete;
 
   unsigned short port() const;
-  std::string url() const;  // http://address:port/
+  const std::string& data_dir() const;  // absolute
+  std::string url() const;              // http://address:port/
   // The embedded sandbox's base URL (http://127.0.0.1:<port>), "" against a real bank.
   std::string sandbox_url() const;
   void Stop();

@@ -1,7 +1,7 @@
-# balcao_api_tests: the bank API client over real HTTP on loopback (140 endpoints from the
-# seeds, envelopes, signatures, error mapping, retries, bad input: malformed bodies,
-# truncated and oversized answers, refused and dropped connections). Its parsers and
-# bad-input cases also run under ASan+UBSan (label sanitize).
+# balcao_api_tests: the bank API client over real HTTP on loopback (the 140 endpoints of
+# tests/data/api_endpoints.txt, envelopes, signatures, error mapping, retries, bad input:
+# malformed bodies, truncated and oversized answers, refused and dropped connections). Its
+# parsers and bad-input cases also run under ASan+UBSan (label sanitize).
 balcao_test(balcao_api_tests
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/http_test_server.cc

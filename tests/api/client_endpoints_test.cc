@@ -1,5 +1,6 @@
-// Every endpoint of both seed documents, through the typed client, over real HTTP.
-// The endpoint list is read from ../shared/seeds/*.txt (not from the client's own table);
+// Every endpoint of both parts of the bank API v2 documentation ("the seeds"), through the
+// typed client, over real HTTP. The endpoint list is read from tests/data/api_endpoints.txt,
+// extracted from the documents' endpoint tables (not from the client's own table);
 // for each of the 140 method+path pairs the typed client is driven and a loopback server
 // records what arrives: method, path, query and body envelope are compared with what the
 // seeds and wire.md §6 prescribe, the signature is verified, and the server's answer in
@@ -8,10 +9,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "api/bank.h"
 #include "tests/api/client_test_util.h"
@@ -103,48 +105,41 @@ std::string ReadFile(const std::filesystem::path& p) {
   return s.str();
 }
 
-std::vector<std::string> SeedTexts() {
+// The lines of a tests/data extract, without '#' comment lines and blank lines.
+std::vector<std::string> DataLines(const std::string& name) {
+  const std::filesystem::path path = std::filesystem::path(BALCAO_TEST_DATA_DIR) / name;
+  std::istringstream text(ReadFile(path));
   std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(BALCAO_SHARED_DIR) + "/seeds"))
-    if (entry.path().extension() == ".txt") out.push_back(ReadFile(entry.path()));
+  std::string line;
+  while (std::getline(text, line))
+    if (!line.empty() && line[0] != '#') out.push_back(line);
+  EXPECT_FALSE(out.empty()) << "no data lines in " << path;
   return out;
 }
 
-// "| POST | /v2/invoice | ..." rows of the seeds' endpoint tables.
+// "POST /v2/invoice" lines of api_endpoints.txt (the documents' endpoint tables).
 std::set<std::pair<std::string, std::string>> SeedEndpoints() {
   std::set<std::pair<std::string, std::string>> out;
-  const std::regex row(R"(^\| (GET|POST|PUT|PATCH|DELETE) \| (/v2/[^ |]*) \|)");
-  for (const auto& text : SeedTexts()) {
-    std::istringstream lines(text);
-    std::string line;
-    std::smatch m;
-    while (std::getline(lines, line))
-      if (std::regex_search(line, m, row)) out.insert({m[1], m[2]});
+  for (const auto& line : DataLines("api_endpoints.txt")) {
+    const auto space = line.find(' ');
+    EXPECT_NE(space, std::string::npos) << "not METHOD PATH: " << line;
+    if (space != std::string::npos) out.insert({line.substr(0, space), line.substr(space + 1)});
   }
   return out;
 }
 
-// Field names of the seeds' "Resources and their fields" tables: heading -> names.
+// Field names of api_fields.tsv (part, resource, field, type; the documents' "Resources and
+// their fields" tables): resource heading -> names.
 std::map<std::string, std::set<std::string>> SeedFieldTables() {
   std::map<std::string, std::set<std::string>> out;
-  const std::regex row(R"(^\| ([a-zA-Z0-9, ]+) \| (STRING|INTEGER|FLOAT|LIST|BOOLEAN|OBJECT|timestamp)[^|]*\|)");
-  for (const auto& text : SeedTexts()) {
-    std::istringstream lines(text);
-    std::string line, heading;
-    bool in_resources = false;
-    std::smatch m;
-    while (std::getline(lines, line)) {
-      if (line.rfind("## ", 0) == 0) in_resources = line.find("Resources and their fields") != std::string::npos;
-      if (line.rfind("### ", 0) == 0) heading = line.substr(4);
-      if (!in_resources || !std::regex_search(line, m, row)) continue;
-      std::stringstream names(m[1].str());
-      std::string name;
-      while (std::getline(names, name, ',')) {
-        name.erase(0, name.find_first_not_of(' '));
-        name.erase(name.find_last_not_of(' ') + 1);
-        if (!name.empty()) out[heading].insert(name);
-      }
-    }
+  const auto lines = DataLines("api_fields.tsv");
+  for (std::size_t i = 1; i < lines.size(); ++i) {  // lines[0] is the column header
+    std::vector<std::string> cells;
+    std::stringstream row(lines[i]);
+    std::string cell;
+    while (std::getline(row, cell, '\t')) cells.push_back(cell);
+    EXPECT_EQ(cells.size(), 4u) << "not part, resource, field, type: " << lines[i];
+    if (cells.size() == 4) out[cells[1]].insert(cells[2]);
   }
   return out;
 }

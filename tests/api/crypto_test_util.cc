@@ -15,7 +15,7 @@
 namespace balcao::api::testing {
 
 WebhookVectors LoadWebhookVectors() {
-  const auto j = nlohmann::json::parse(ReadFileOrDie(std::string(BALCAO_SHARED_DIR) + "/vectors/webhooks.json"));
+  const auto j = nlohmann::json::parse(ReadFileOrDie(std::string(BALCAO_TEST_DATA_DIR) + "/webhooks.json"));
   WebhookVectors out;
   out.public_key_pem = j.at("public_key_pem").get<std::string>();
   for (const auto& v : j.at("vectors")) {

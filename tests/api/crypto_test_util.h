@@ -16,7 +16,7 @@ struct WebhookVectors {
   std::string public_key_pem;
   std::vector<WebhookVector> vectors;
 };
-// ../shared/vectors/webhooks.json
+// tests/data/webhooks.json: the bank's signed sample deliveries and its public key
 WebhookVectors LoadWebhookVectors();
 
 std::string ReadFileOrDie(const std::string& path);

@@ -1,4 +1,4 @@
-# balcao_formats: vectors from ../shared/vectors/formats.json, round trips, mutations,
+# balcao_formats: vectors from tests/data/formats.json, round trips, mutations,
 # robustness on hostile input (sanitize), and the `balcao format check` CLI.
 balcao_test(balcao_formats_tests
   SOURCES

@@ -1,4 +1,4 @@
-// Every vector of ../shared/vectors/formats.json (read at run time) gives its expected
+// Every vector of tests/data/formats.json (read at run time) gives its expected
 // verdict, fields and errors.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -22,8 +22,8 @@ using ::testing::HasSubstr;
 
 const json& Vectors() {
   static const json vectors = [] {
-    std::ifstream in(std::string(BALCAO_SHARED_DIR) + "/vectors/formats.json");
-    EXPECT_TRUE(in.good()) << "cannot open formats.json under " << BALCAO_SHARED_DIR;
+    std::ifstream in(std::string(BALCAO_TEST_DATA_DIR) + "/formats.json");
+    EXPECT_TRUE(in.good()) << "cannot open formats.json under " << BALCAO_TEST_DATA_DIR;
     return json::parse(in);
   }();
   return vectors;

@@ -1,6 +1,6 @@
 // Every QR the printer emits, native (GS ( k) or raster (GS v 0), is decoded by the real
 // `zbarimg` from the PNG the interpreter draws, and must equal the payload byte for byte:
-// real BR Codes (from the formats builder and the shared vectors) and a 3-D Secure
+// real BR Codes (from the formats builder and the public vectors of tests/data) and a 3-D Secure
 // challenge URL, on every profile. CODE128 barcodes are decoded the same way.
 #include <gtest/gtest.h>
 
@@ -59,8 +59,8 @@ TEST_P(QrDecode, EveryTemplateWithACodeDecodesExactly) {
 }
 
 // Both paper widths, raster (58mm) and native (80mm), every valid BR Code of the vectors.
-TEST(QrDecode, SharedBrCodeVectorsDecodeExactly) {
-  const std::vector<std::string> codes = testing::SharedBrCodes();
+TEST(QrDecode, PublicBrCodeVectorsDecodeExactly) {
+  const std::vector<std::string> codes = testing::PublicBrCodes();
   ASSERT_GE(codes.size(), 3u);
   for (const char* profile : {"58mm", "80mm"}) {
     const PrinterProfile& p = *FindProfile(profile);

@@ -1,5 +1,5 @@
 // Helpers shared by the printer's I/O tests: temp dirs, files, the real zbarimg binary,
-// the shared BR Code vectors, waiting for the virtual printer's job files.
+// the public BR Code vectors, waiting for the virtual printer's job files.
 #pragma once
 
 #include <chrono>
@@ -62,9 +62,9 @@ inline std::vector<std::string> Zbarimg(const std::filesystem::path& png, const 
   return symbols;
 }
 
-// Valid BR Codes of the public vectors (../shared/vectors/formats.json, group brcode).
-inline std::vector<std::string> SharedBrCodes() {
-  const std::string text = ReadFile(std::filesystem::path(BALCAO_SHARED_DIR) / "vectors" / "formats.json");
+// Valid BR Codes of the public vectors (tests/data/formats.json, group brcode).
+inline std::vector<std::string> PublicBrCodes() {
+  const std::string text = ReadFile(std::filesystem::path(BALCAO_TEST_DATA_DIR) / "formats.json");
   std::vector<std::string> out;
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) return out;

@@ -470,6 +470,33 @@ TEST(Reconcile, OutboxRowsAreMoneyAtRiskAndCardOutcomesAreReported) {
   EXPECT_EQ(text.find("4242424242424242"), std::string::npos);
 }
 
+TEST(Reconcile, ABrokenJournalChainIsAnItemForTheOperator) {
+  DayInput in = Day({SaleBuilder("s-pix", 3000).PixPaid("b-1", "d-1", 3000).Build()},
+                    {Deposit("s-pix", "d-1", "b-1", 3000, 3000)});
+  EXPECT_EQ(nlohmann::json::parse(ReportJson(Reconcile(in))).contains("journal"), false) << "not checked: not said";
+  in.journal = {true, true, 12, std::string(64, 'a')};
+  Report r = Reconcile(in);
+  EXPECT_TRUE(r.reconciled()) << ReportText(r);
+  auto doc = nlohmann::json::parse(ReportJson(r));
+  EXPECT_EQ(doc["journal"], nlohmann::json({{"verified", true}, {"rows", 12}, {"head", std::string(64, 'a')}}));
+  EXPECT_NE(ReportText(r).find("Journal chain holds: 12 row(s)"), std::string::npos) << ReportText(r);
+
+  in.journal = {
+      true, false, 12, std::string(64, 'a'), 5, "s-pix", 2, "content changed", "row 5 (sale s-pix seq 2) ..."};
+  r = Reconcile(in);
+  EXPECT_FALSE(r.reconciled());
+  EXPECT_EQ(r.attention, 1);
+  doc = nlohmann::json::parse(ReportJson(r));
+  EXPECT_EQ(doc["status"], "attention");
+  EXPECT_EQ(doc["journal"]["verified"], false);
+  EXPECT_EQ(doc["journal"]["broken"]["row"], 5);
+  EXPECT_EQ(doc["journal"]["broken"]["sale_id"], "s-pix");
+  EXPECT_EQ(doc["journal"]["broken"]["kind"], "content changed");
+  const std::string text = ReportText(r);
+  EXPECT_NE(text.find("! JOURNAL CHAIN BROKEN: content changed at sale s-pix seq 2 (journal row 5)"), std::string::npos)
+      << text;
+}
+
 TEST(Report, TheJsonIsDeterministicAndGivesTheSummaryBack) {
   DayInput in = Day({SaleBuilder("s-card", 5000)
                          .CardPaid("p-1", 5000)

@@ -53,15 +53,21 @@ ServeProcess::~ServeProcess() { Kill(); }
 void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vector<std::string>& args,
                          const std::map<std::string, std::string>& env) {
   std::filesystem::create_directories(data_dir);  // the log file goes there
+  std::vector<std::string> argv = {BALCAO_CLI,   "--log-file",     (data_dir / "balcao.log").string(),
+                                   "serve",      "--port",         "0",
+                                   "--data-dir", data_dir.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  StartProgram(argv, std::filesystem::current_path(), env);
+}
+
+void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const std::filesystem::path& cwd,
+                                const std::map<std::string, std::string>& env) {
   output_.clear();
   url_.clear();
   sandbox_.clear();
   int fds[2];
   ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
-  std::vector<std::string> argv = {BALCAO_CLI,   "--log-file",     (data_dir / "balcao.log").string(),
-                                   "serve",      "--port",         "0",
-                                   "--data-dir", data_dir.string()};
-  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> argv = argv_in;
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
@@ -80,7 +86,8 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  ASSERT_EQ(posix_spawn(&pid_, BALCAO_CLI, &actions, nullptr, cargv.data(), cenv.data()), 0);
+  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  ASSERT_EQ(posix_spawnp(&pid_, argv[0].c_str(), &actions, nullptr, cargv.data(), cenv.data()), 0);
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   out_fd_ = fds[0];
@@ -98,7 +105,8 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
     }
     if (std::regex_search(output_, m, listening)) {
       url_ = m[1].str();
-      if (!env.empty()) return;  // a configured bank: no sandbox line
+      if (env.count("BALCAO_CREDENTIALS") || env.count("BALCAO_BANK_URL"))
+        return;  // a configured bank: no sandbox line
       if (std::regex_search(output_, m, sandbox)) {
         sandbox_ = m[1].str();
         return;

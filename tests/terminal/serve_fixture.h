@@ -34,6 +34,10 @@ class ServeProcess {
   // with `env` added to the environment, and waits for its "listening" line.
   void Start(const std::filesystem::path& data_dir, const std::vector<std::string>& args = {},
              const std::map<std::string, std::string>& env = {});
+  // Runs `argv` (a program that ends in `balcao serve`, e.g. deploy/run.sh) in `cwd` and
+  // waits for its "listening" line; `env` as for Start.
+  void StartProgram(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                    const std::map<std::string, std::string>& env = {});
   void Stop();  // SIGTERM, and the exit status must be 0
   void Kill();  // SIGKILL (a crash or a power cut)
   bool running() const { return pid_ > 0; }

@@ -13,6 +13,7 @@
 
 #include "terminal/service/config.h"
 #include "terminal/service/sale_book.h"
+#include "terminal/service/service.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -73,6 +74,76 @@ TEST(ServeConfig, RefusesBadKeysByName) {
         << text << " -> " << config.status().message();
   }
   EXPECT_EQ(LoadServeConfig("/nonexistent/balcao.json").status().code(), StatusCode::kNotFound);
+}
+
+TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
+  auto config = ConfigFrom(R"(// the installed box
+    {
+      "data_dir": "state",            /* relative: to the file's folder */
+      "listen": {"address": "0.0.0.0", "port": 8443},
+      "bank": {"credentials": "/etc/balcao/credentials.json"},
+      "log": {"file": "logs/balcao.log", "level": "warn"}
+    })");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  const auto folder = std::filesystem::temp_directory_path();
+  EXPECT_EQ(config->data_dir, (folder / "state").string());
+  EXPECT_EQ(config->address, "0.0.0.0");
+  EXPECT_EQ(config->port, 8443);
+  EXPECT_EQ(config->bank_credentials, "/etc/balcao/credentials.json");
+  EXPECT_EQ(config->log_file, (folder / "logs" / "balcao.log").string());
+  EXPECT_EQ(config->log_level, "warn");
+  EXPECT_EQ(ConfigFrom(R"({"listen": {"port": 70000}})").status().message(),
+            "listen.port: must be a whole number from 0 to 65535");
+  EXPECT_EQ(ConfigFrom(R"({"log": {"level": "loud"}})").status().message(),
+            "log.level: must be one of debug, info, warn, error");
+  EXPECT_EQ(ConfigFrom(R"({"bank": {"key": "x"}})").status().message(), "bank.key: unknown key");
+}
+
+TEST(ServeOptions, TheCommandLineWinsThenTheConfigThenTheDefaults) {
+  ServeConfig config;
+  auto defaults = ResolveServeOptions({}, config);
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->address, "127.0.0.1");
+  EXPECT_EQ(*defaults->port, 8080);
+  EXPECT_EQ(defaults->data_dir, (std::filesystem::current_path() / "balcao-data").string());
+  config.address = "0.0.0.0";
+  config.port = 9000;
+  config.data_dir = "/var/lib/balcao";
+  auto from_config = ResolveServeOptions({}, config);
+  EXPECT_EQ(from_config->address, "0.0.0.0");
+  EXPECT_EQ(*from_config->port, 9000);
+  EXPECT_EQ(from_config->data_dir, "/var/lib/balcao");
+  ServeOptions given;
+  given.port = 0;
+  given.data_dir = "./rel-data/";
+  auto from_flags = ResolveServeOptions(given, config);
+  EXPECT_EQ(*from_flags->port, 0);
+  EXPECT_EQ(from_flags->data_dir, (std::filesystem::current_path() / "rel-data").string());
+}
+
+TEST(FindBox, StoreFromTheFlagThenTheEnvironmentThenTheConfig) {
+  const auto dir = Temp("findbox");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "balcao.conf") << R"({"data_dir": "/var/lib/balcao", "bank": {"credentials": "creds.json"}})";
+  ::unsetenv("BALCAO_DB");
+  ::unsetenv("BALCAO_CREDENTIALS");
+  ::setenv("BALCAO_CONFIG", (dir / "balcao.conf").c_str(), 1);
+  auto box = FindBox("", "");
+  ASSERT_TRUE(box.ok()) << box.status().ToString();
+  EXPECT_EQ(box->store_path, "/var/lib/balcao/balcao.db");
+  EXPECT_EQ(box->credentials_path, (dir / "creds.json").string());
+  ::setenv("BALCAO_DB", "/tmp/env.db", 1);
+  EXPECT_EQ(FindBox("", "")->store_path, "/tmp/env.db");
+  EXPECT_EQ(FindBox("/tmp/flag.db", "")->store_path, "/tmp/flag.db");
+  ::unsetenv("BALCAO_DB");
+  ::unsetenv("BALCAO_CONFIG");
+  if (!std::filesystem::exists(kInstalledConfigPath)) {
+    auto none = FindBox("", "");
+    EXPECT_EQ(none.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(none.status().message().find("--db: which store?"), std::string::npos);
+  }
+  EXPECT_EQ(FindBox("", (dir / "missing.conf").string()).status().code(), StatusCode::kNotFound);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SaleBook, TheDayIndexSurvivesAReloadAndSkipsTornLines) {
