@@ -65,8 +65,12 @@ echo "install-check: as balcao, traced: serve (a Pix sale paid at its embedded s
 as_balcao() { setpriv --reuid balcao --regid balcao --init-groups "$@"; }
 traces=/run/balcao-traces  # /run is this namespace's own tmpfs; $scratch is root-only
 install -d -m 0700 -o balcao -g balcao "$traces"
-as_balcao strace -f -qq -o "$traces/serve.trace" balcao serve --port 0 --data-dir /var/lib/balcao \
-  >"$scratch/serve.out" 2>"$scratch/serve.err" &
+# Exactly the units' commands: the shipped config (data_dir, listen 127.0.0.1:8080 on this
+# namespace's own loopback, log file in /var/log/balcao, the embedded sandbox).
+serve_command=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/balcao.service)
+settle_command=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/balcao-settle.service)
+# shellcheck disable=SC2086 # the unit's command line, split into words as systemd does
+as_balcao strace -f -qq -o "$traces/serve.trace" $serve_command >"$scratch/serve.out" 2>"$scratch/serve.err" &
 serve_pid=$!
 port=""
 for _ in $(seq 1 100); do
@@ -90,12 +94,21 @@ done
 [ "$(api GET "/api/sales/$sale" | field status)" = paid ] || fail "the Pix sale $sale was not paid"
 today=$(TZ=America/Sao_Paulo date +%F)
 settled=0
+# The embedded sandbox lives in serve: the settlement reaches it through the credentials
+# serve wrote (a configured box names its bank in the config instead).
+# shellcheck disable=SC2086
 BALCAO_CREDENTIALS=/var/lib/balcao/sandbox/credentials.json as_balcao strace -f -qq -o "$traces/settle.trace" \
-  balcao settle --db /var/lib/balcao/balcao.db --day "$today" >"$scratch/settle.out" 2>&1 || settled=$?
+  $settle_command --day "$today" >"$scratch/settle.out" 2>&1 || settled=$?
 [ "$settled" -le 1 ] || fail "balcao settle beside serve: exit $settled: $(cat "$scratch/settle.out")"
+head -2 "$scratch/settle.out"
+# The operator's tools find the store through /etc/balcao/balcao.conf, beside the service.
+as_balcao balcao journal verify || fail "balcao journal verify beside serve"
+as_balcao balcao queue list >/dev/null || fail "balcao queue list beside serve"
 kill -TERM "$(pgrep -u balcao -x balcao)"
 wait "$serve_pid" || fail "serve did not stop cleanly on SIGTERM"
 expect_stat /var/lib/balcao/balcao.db "600 balcao:balcao"
+expect_stat /var/log/balcao/balcao.log "600 balcao:balcao"
+grep -q 'serve: listening' /var/log/balcao/balcao.log || fail "the operator log has no 'listening' record"
 # The units' SystemCallFilter= and MemoryDenyWriteExecute=yes (which refuses any mapping
 # made executable after the start, and any writable+executable one) against what ran.
 bash "$here/syscall-check.sh" /lib/systemd/system/balcao.service "$traces/serve.trace"
