@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "checkout/journal_codec.h"
 #include "common/log.h"
@@ -245,6 +246,13 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank));
 
   BALCAO_ASSIGN_OR_RETURN(s.store, offline::Store::Open((dir / "balcao.db").string()));
+  // A tool may hold the store for a moment (the nightly settlement a box catches up on at
+  // boot, `balcao queue drain`): wait for it rather than fail the start.
+  for (int waited = 0; !s.store->is_owner() && waited < s.options.owner_wait_s; ++waited) {
+    if (waited == 0) logging::Warn("serve", "another process holds the store: waiting", {{"db", s.store->path()}});
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    (void)s.store->TryBecomeOwner();
+  }
   if (!s.store->is_owner())
     return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
                                    " (is another `balcao serve` running on this data dir?)");
