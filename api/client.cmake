@@ -1,4 +1,4 @@
-# The bank API client (issue 2 items 1, 3-5): credentials, transport, error mapping,
+# The bank API client: credentials, transport, error mapping,
 # models, generic resource operations. JSON conversions are compiled in three TUs only
 # (json_codec, models_json, operations) plus two small readers (http_status, credentials).
 target_sources(balcao_api PRIVATE

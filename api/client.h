@@ -1,7 +1,7 @@
 // balcao::api::Client: a signed, retrying HTTP client for the bank API v2. Every request
-// goes through Call(): the body is serialised once by the caller, signed (wire.md §2:
-// Access-Id, Access-Time, Access-Signature over "id:time:body"), sent over libcurl with
-// keep-alive, and the answer is mapped to a Status in one place (style.md G3).
+// goes through Call(): the body is serialised once by the caller, signed (docs/wire.md,
+// "Signing": Access-Id, Access-Time, Access-Signature over "id:time:body"), sent over libcurl
+// with keep-alive, and the answer is mapped to a Status in one place (docs/style.md S2).
 // Typed resource operations live in api/resource.h and api/bank.h, on top of Call().
 //
 // Ownership: Client is a cheap copyable handle; copies share one connection pool.

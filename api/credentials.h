@@ -1,5 +1,5 @@
 // Who signs the requests: a project, an organization, or an organization acting in one of
-// its workspaces (wire.md §2: Access-Id "project/<id>", "organization/<id>",
+// its workspaces (docs/wire.md, "Signing": Access-Id "project/<id>", "organization/<id>",
 // "organization/<id>/workspace/<wid>"), with its secp256k1 private key.
 // LoadConfig() reads them, with the bank URL, from the environment and/or the
 // credentials.json the local sandbox writes. Thread-safety: immutable values.

@@ -1,4 +1,4 @@
-# Signing, keys and webhook event verification (issue 2 items 1-2 and 6).
+# Signing, keys and webhook event verification (docs/api-crypto.md).
 # libsecp256k1 does the curve math; OpenSSL parses keys and hashes; nlohmann reads events.
 target_sources(balcao_api PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/crypto.cc

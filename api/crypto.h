@@ -1,4 +1,5 @@
-// ECDSA over secp256k1 with SHA-256, as the bank signs requests and webhooks (wire.md §2, §9).
+// ECDSA over secp256k1 with SHA-256, as the bank signs requests and webhooks (docs/wire.md,
+// "Signing" and "Webhooks").
 // libsecp256k1 does the curve math (sign ~30 µs, verify ~30 µs); OpenSSL parses PEM/DER
 // and hashes. Signatures are DER, then standard Base64. Signing uses RFC 6979 nonces and
 // produces low-S; verification accepts high-S and low-S.

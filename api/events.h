@@ -1,7 +1,8 @@
-// Webhook events (wire.md §9): the bank POSTs {"event": {...}} to the merchant's URL and
-// signs the exact body bytes in the Digital-Signature header with its own key, served at
-// GET /v2/public-key. ParseEvent reads a body; EventVerifier checks the signature with a
-// cached copy of that key, fetching it again once when a signature does not match.
+// Webhook events (docs/wire.md, "Webhooks"): the bank POSTs {"event": {...}} to the
+// merchant's URL and signs the exact body bytes in the Digital-Signature header with its own
+// key, served at GET /v2/public-key. ParseEvent reads a body; EventVerifier checks the
+// signature with a cached copy of that key, fetching it again once when a signature does not
+// match.
 // Thread-safety: Event is a value type; EventVerifier is thread-safe (one per process).
 #pragma once
 
@@ -48,9 +49,10 @@ struct Event {
 StatusOr<Event> ParseEvent(std::string_view body);
 
 struct EventVerifierOptions {
-  // wire.md §9.2: a signature that does not match the cached key makes the SDKs fetch the
-  // key again once. To keep a flood of forged deliveries from turning into a flood of
-  // fetches (reliability.md §6b), such refetches happen at most once per this interval.
+  // docs/wire.md, "Webhook signatures": a signature that does not match the cached key makes
+  // the SDKs fetch the key again once. To keep a flood of forged deliveries from turning into
+  // a flood of fetches (docs/reliability.md, "Webhook keys"), such refetches happen at most
+  // once per this interval.
   UnixMicros min_refetch_interval = 60 * kMicrosPerSecond;
   const Clock* clock = nullptr;  // SystemClock when null
 };

@@ -1,5 +1,6 @@
 // Listing: the parameters of a list call, one page of results, and ItemRange, the lazy
-// input range that follows the bank's cursor page by page (wire.md §5, style.md G8).
+// input range that follows the bank's cursor page by page (docs/wire.md, "Paging";
+// docs/style.md S6).
 //   for (StatusOr<Invoice>& invoice : bank.invoice().List(ListParams().Filter("status", "paid"))) {
 //     if (!invoice.ok()) { /* one error, then the range ends */ break; }
 //   }

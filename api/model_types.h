@@ -5,7 +5,7 @@
 // and its JSON conversions, which are defined once in api/internal/models_json.cc from the
 // same field list. Every field is optional: absent on the wire = nullopt, and an empty
 // optional is never sent (not even as null). Unknown wire keys are ignored.
-// Only <nlohmann/json_fwd.hpp> is included here (compile time, style.md §3).
+// Only <nlohmann/json_fwd.hpp> is included here (compile time, docs/style.md S10).
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,9 @@
-// Typed models of every bank resource: every field named in the seeds and in wire.md §7
-// and §11, under its wire key. Money is int64 cents; statuses and other enums are plain
-// strings (the bank adds values; unknown ones must pass through); timestamps are
-// Timestamp; free-form objects are RawJson. Request-only fields (card data, picture)
-// sit in the same struct as the response fields and are simply left empty when reading.
+// Typed models of every bank resource: every field named in the API documentation and in
+// docs/wire.md ("Resources", "Card acceptance"), under its wire key. Money is int64 cents;
+// statuses and other enums are plain strings (the bank adds values; unknown ones must pass
+// through); timestamps are Timestamp; free-form objects are RawJson. Request-only fields
+// (card data, picture) sit in the same struct as the response fields and are simply left
+// empty when reading.
 // Conversions: api/internal/models_json.cc. Thread-safety: plain values.
 #pragma once
 
@@ -152,7 +153,7 @@ BALCAO_MODEL(InvoicePullSubscription, BALCAO_INVOICE_PULL_SUBSCRIPTION_FIELDS)
   X(Timestamp, updated, "updated")
 BALCAO_MODEL(InvoicePullRequest, BALCAO_INVOICE_PULL_REQUEST_FIELDS)
 
-// ---- Card acceptance (wire.md §11) ----
+// ---- Card acceptance (docs/wire.md, "Card acceptance") ----
 #define BALCAO_MERCHANT_SESSION_FIELDS(X)                                                                   \
   X(std::string, id, "id") X(std::string, uuid, "uuid") X(std::string, status, "status")                     \
   X(Strings, allowed_funding_types, "allowedFundingTypes")                                                   \
@@ -271,8 +272,9 @@ BALCAO_MODEL(BankEvent, BALCAO_EVENT_FIELDS)  // GET /v2/event items (webhook bo
 BALCAO_MODEL(EventAttempt, BALCAO_EVENT_ATTEMPT_FIELDS)
 
 // ---- Logs ----
-// What every log carries besides the entity (wire.md §6); `errors` is a list of strings
-// or of {code,message} objects depending on the resource, hence RawJson.
+// What every log carries besides the entity (docs/wire.md, "Envelopes and naming");
+// `errors` is a list of strings or of {code,message} objects depending on the resource,
+// hence RawJson.
 #define BALCAO_LOG_HEADER_FIELDS(X)                                                                       \
   X(std::string, id, "id") X(Timestamp, created, "created") X(std::string, type, "type")                  \
   X(RawJson, errors, "errors") X(Timestamp, updated, "updated") X(std::string, description, "description") \

@@ -22,7 +22,7 @@ enum class Environment { kSandbox, kProduction };
 const char* BaseUrlOf(Environment env);
 
 // Which requests are retried, and how long to wait between attempts. Only two kinds of
-// failure are ever retried (wire.md §8, style.md G3/G4):
+// failure are ever retried (docs/wire.md, "Retries"; docs/style.md S3):
 //   - not sent (resolve, connect, TLS handshake failed): any method;
 //   - GET answered 5xx, or GET whose outcome is unknown (timeout/reset after sending).
 // A POST/PATCH/PUT/DELETE that may have reached the bank is never re-sent silently.

@@ -1,6 +1,7 @@
-// URL query parameters as the bank's SDKs encode them (wire.md §4): lists are joined with
-// commas into one value, then every value is percent-encoded (RFC 3986 unreserved kept,
-// so the comma goes out as %2C and a space as %20). Order of insertion is kept.
+// URL query parameters as the bank's SDKs encode them (docs/wire.md, "Query strings"):
+// lists are joined with commas into one value, then every value is percent-encoded (RFC 3986
+// unreserved kept, so the comma goes out as %2C and a space as %20). Order of insertion is
+// kept.
 // Thread-safety: value type.
 #pragma once
 

@@ -1,8 +1,9 @@
 // The bank API's resources, each declared once. The client (api/) and the emulator
 // (sandbox/) both derive their routes, envelope keys and filters from this table,
-// so the 140 method+path pairs of the seeds come from ~35 declarations.
-// Envelope rule (wire.md §6): single key = last kebab word, plural = single + "s"
-// ("y" -> "ies", unchanged when it ends in "s"); exceptions are spelled out.
+// so the 140 method+path pairs of the API documentation come from ~35 declarations.
+// Envelope rule (docs/wire.md, "Envelopes and naming"): single key = last kebab word,
+// plural = single + "s" ("y" -> "ies", unchanged when it ends in "s"); exceptions are
+// spelled out.
 // Thread-safety: immutable static data.
 #pragma once
 
@@ -34,7 +35,7 @@ struct ResourceSpec {
   std::string_view single_key;            // envelope key of one entity: "invoice", "holmes", "brcode"
   std::string_view plural_key;            // envelope key of a list: "invoices", "holmes", "brcodes"
   unsigned ops;                           // bitwise OR of Op
-  std::vector<std::string_view> filters;  // list query parameters accepted (seeds), besides limit/cursor
+  std::vector<std::string_view> filters;  // list query parameters accepted (API docs), besides limit/cursor
   std::string_view log_entity_key = {};   // key of the entity inside its logs ("invoice", "payment")
   std::string_view log_id_filter = {};    // id filter of its log list ("invoiceIds")
   std::string_view subscription = {};     // webhook subscription that carries its logs, if any
@@ -53,7 +54,7 @@ struct Endpoint {
 
 const std::vector<ResourceSpec>& Resources();
 const ResourceSpec* FindResource(std::string_view name);
-// Every endpoint of both seed documents, derived from Resources(): 140 pairs.
+// Every endpoint of both parts of the API documentation, derived from Resources(): 140 pairs.
 const std::vector<Endpoint>& Endpoints();
 // The template of the endpoint a request addresses ("GET", "/v2/invoice/5730" ->
 // "/v2/invoice/{id}"; the query is not part of `path`). Where two match, the one with more
@@ -61,9 +62,9 @@ const std::vector<Endpoint>& Endpoints();
 // endpoint of that method matches. A bounded set of values (metrics labels), never an id.
 std::string_view EndpointTemplateOf(std::string_view method, std::string_view path);
 
-// Query parameters every log list accepts (seeds, part 1 "Shared rules").
+// Query parameters every log list accepts (API documentation, part 1, "Shared rules").
 inline constexpr std::string_view kLogListFilters[] = {"after", "before", "cursor", "fields", "limit", "types"};
-// Webhook subscriptions the seeds name.
+// Webhook subscriptions the API documentation names.
 const std::vector<std::string_view>& Subscriptions();
 
 }  // namespace balcao::api

@@ -1,8 +1,8 @@
-// The checkout: one pure state machine per sale (G10). Next(sale, event) returns the new
-// sale and the effects to run, or a rejection with a reason; it does no I/O, reads no
-// clock, starts no thread and draws no random number. Every transition is one row of the
-// literal table in checkout/internal/table.cc, which Next() is driven by; Rows() exposes it
-// (docs/checkout.md renders it and the tests walk it).
+// The checkout: one pure state machine per sale (docs/style.md S8). Next(sale, event)
+// returns the new sale and the effects to run, or a rejection with a reason; it does no I/O,
+// reads no clock, starts no thread and draws no random number. Every transition is one row
+// of the literal table in checkout/internal/table.cc, which Next() is driven by; Rows()
+// exposes it (docs/checkout.md renders it and the tests walk it).
 // Thread-safety: pure functions over values.
 #pragma once
 

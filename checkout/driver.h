@@ -35,7 +35,7 @@ struct CardData {
   std::string holder_email;
   std::string holder_phone;
 };
-// 3-D Secure browser data from the touchscreen (wire.md §11 metadata).
+// 3-D Secure browser data from the touchscreen (the metadata of docs/wire.md, "Card acceptance").
 struct BrowserData {
   std::string user_agent = "balcao-touchscreen";
   std::string user_ip = "127.0.0.1";

@@ -78,7 +78,7 @@ struct GetInvoice {
   std::string invoice_id;
   BALCAO_CHECKOUT_EFFECT(GetInvoice);
 };
-// The G4 lookup after an outcome unknown: list `kind` filtered by the attempt tag.
+// The lookup after an outcome unknown (docs/style.md S3): list `kind` filtered by the attempt tag.
 // Answered by the matching *Created / PurchaseSeen event, or NothingFound{kind, attempt}.
 struct FindByTag {
   EntityKind kind = EntityKind::kSession;

@@ -1,6 +1,6 @@
 // The states of one sale: a std::variant of structs, each carrying only what is valid in
-// that state (G10). The sale-wide facts (id, amount, settings, what exists at the bank,
-// the money ledger) live in checkout::Sale beside the state.
+// that state (docs/style.md S8). The sale-wide facts (id, amount, settings, what exists at
+// the bank, the money ledger) live in checkout::Sale beside the state.
 // Thread-safety: plain values.
 #pragma once
 

@@ -18,7 +18,8 @@ using Cents = std::int64_t;
 
 enum class Method { kCard, kPix, kInvoice };
 enum class FundingType { kCredit, kDebit };
-// Purchase statuses as the bank spells them (seeds part 2, wire.md §7c).
+// Purchase statuses as the bank spells them (API documentation, part 2, "Merchant Purchase";
+// docs/wire.md, "Statuses and log types").
 enum class PurchaseStatus {
   kCreated,
   kPending,
@@ -46,8 +47,8 @@ enum class Call {
   kReversal,
   kLateReturn
 };
-// How a failed call failed (G3/G4): the bank refused it (it did not happen), it never left
-// the box (it did not happen), or the answer was lost (it may have happened).
+// How a failed call failed (docs/style.md S2, S3): the bank refused it (it did not happen),
+// it never left the box (it did not happen), or the answer was lost (it may have happened).
 enum class Failure { kRejected, kNotSent, kOutcomeUnknown };
 enum class Timer { kPoll, kSessionExpiry, kBrcodeExpiry, kLookupRetry };
 // Whether money the bank received for the sale is the sale's payment or money to give back.
@@ -117,7 +118,7 @@ struct Settings {
   bool allow_debit = true;
   bool challenge_enabled = true;  // merchant session challengeMode (3-D Secure)
   std::int64_t card_session_expiration_s = 600;
-  std::int64_t pix_expiration_s = 600;          // issue 4: default 10 minutes
+  std::int64_t pix_expiration_s = 600;          // default 10 minutes
   std::int64_t invoice_due_s = 2 * 86400;       // due = start of the invoice + this
   std::int64_t invoice_expiration_s = 5097600;  // seconds after due (bank default, 59 days)
   std::int64_t poll_interval_s = 3;             // status polls while the customer pays

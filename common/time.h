@@ -1,6 +1,6 @@
 // Time as the bank writes it: UTC microseconds since the Unix epoch, formatted as
 // "YYYY-MM-DDTHH:MM:SS.ffffff+00:00". Parsing accepts what the SDKs send
-// (wire.md §3): date-only, 'Z' or any ±HH:MM offset, 0 to 9 fraction digits.
+// (docs/wire.md, "Timestamps"): date-only, 'Z' or any ±HH:MM offset, 0 to 9 fraction digits.
 // Clock is the only source of "now"; pure code receives time inside its inputs.
 #pragma once
 

@@ -6,12 +6,12 @@
 #      `shared/notes|vectors|seeds`: test data lives in tests/data/ (tests/data/README.md).
 #   2. No C++ or JavaScript source outside tests/ cites outside notes or tickets in its
 #      comments (`wire.md §`, `style.md G<digit>`, `reliability.md §`, `issue <number>`):
-#      comments say why in their own words. Reported as a warning while
-#      CITATIONS_ARE_ERRORS=0; set it to 1 once the tree is clean of them.
+#      comments say why in their own words, and cite docs/ (docs/style.md S15). An error
+#      (CITATIONS_ARE_ERRORS=1); 0 would only warn.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CITATIONS_ARE_ERRORS=0
+CITATIONS_ARE_ERRORS=1
 SELF=deploy/check-standalone.sh
 
 # Tracked files, NUL-separated; outside a git checkout, every file but build output.

@@ -1,6 +1,6 @@
 // What the drainer and the connectivity monitor need from the bank: one request at a
 // time, answered with the body of a 200 or a Status that says how far it got
-// (Delivery: not sent / outcome unknown / answered, style.md G3). ApiGateway
+// (Delivery: not sent / outcome unknown / answered, docs/style.md S2 and S7). ApiGateway
 // (api_gateway.h) implements it over api::Client; tests may use the sandbox through it.
 // Thread-safety: implementations must allow concurrent Call()s.
 #pragma once

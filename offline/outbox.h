@@ -5,7 +5,7 @@
 // Crash contract (LevelDB `sync` wording): when Enqueue returns OK the row survives
 // power loss; a row is never sent twice without a lookup in between, except PATCH and
 // DELETE, which are idempotent and re-sent directly.
-// States (style.md G11): pending -> inflight -> done | pending (not sent) | unknown
+// States (docs/style.md S9): pending -> inflight -> done | pending (not sent) | unknown
 // (outcome unknown) | failed (the bank said 400) | dead (attempts or age ran out);
 // unknown -> done (found) | pending (confirmed absent). Nothing is deleted: failed and
 // dead rows stay for the operator (Retry, or Drop with a reason).

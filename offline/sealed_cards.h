@@ -5,7 +5,8 @@
 // known the record is destroyed: wrapped key and ciphertext overwritten, row deleted
 // (secure_delete), WAL checkpointed with TRUNCATE. Records older than the age limit
 // are declined locally and flagged. Each outcome is kept (masked, no card data) until
-// the operator and settlement took it (PCI DSS 3.3.1 / 3.3.2, reliability.md §1b).
+// the operator and settlement took it (PCI DSS 3.3.1 / 3.3.2; docs/reliability.md, "Card
+// data handling").
 // Thread-safety: as Store.
 #pragma once
 

@@ -50,7 +50,8 @@ Status Configure(Store::Impl& s) {
   if (mode != "wal" && !(InMemory(s.path) && mode == "memory"))
     return FailedPreconditionError("store " + s.path + " cannot use WAL (journal_mode=" + mode + ")");
   // FULL: one WAL sync per commit, so an acknowledged write survives power loss.
-  // secure_delete: freed pages are zeroed (sealed card records, reliability.md §1b).
+  // secure_delete: freed pages are zeroed (sealed card records; docs/reliability.md, "Card
+  // data handling").
   return Exec(s.db, "PRAGMA synchronous=FULL; PRAGMA secure_delete=ON; PRAGMA foreign_keys=ON;");
 }
 

@@ -1,4 +1,4 @@
-// Boleto bancário: formats.md §2 (bar code, line, DVs, due factor and its rollover).
+// Boleto bancário: docs/formats.md, "Boleto" (bar code, line, DVs, due factor and its rollover).
 #include "api/formats/boleto.h"
 
 #include <algorithm>
@@ -33,7 +33,7 @@ std::string ExpectedGeneralDv(std::string_view barcode) {
   return std::string(1, DigitChar(internal::Mod11Boleto(body)));
 }
 
-// Line from a 44-digit bar code, field DVs recomputed (formats.md §2.5).
+// Line from a 44-digit bar code, field DVs recomputed (docs/formats.md, "Conversions").
 std::string LineOf(std::string_view b) {
   std::string fields[3] = {std::string(b.substr(0, 4)) + std::string(b.substr(19, 5)), std::string(b.substr(24, 10)),
                            std::string(b.substr(34, 10))};

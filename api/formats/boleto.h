@@ -1,6 +1,7 @@
 // Boleto bancário (cobrança): 44-digit bar code <-> 47-digit linha digitável, every check
 // digit (mod 10 per field, mod 11 general DV), the due factor with its 2025-02-22 rollover,
-// and a bar code builder. formats.md §2. Pure functions and value types; thread-safe.
+// and a bar code builder. docs/formats.md, "Boleto". Pure functions and value types;
+// thread-safe.
 #pragma once
 
 #include <chrono>

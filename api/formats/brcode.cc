@@ -1,4 +1,5 @@
-// BR Code reading and validation: formats.md §1 (strict rule set; §7 for the choices).
+// BR Code reading and validation: docs/formats.md, "BR Code" (strict rule set; "Decisions
+// where sources disagree" for the choices).
 #include "api/formats/brcode.h"
 
 #include <algorithm>
@@ -59,7 +60,7 @@ bool IsValidTxid(std::string_view txid) {
   return txid == "***" || (!txid.empty() && txid.size() <= 25 && std::all_of(txid.begin(), txid.end(), IsAlnum));
 }
 
-// Checks the CRC tail (formats.md §1.5) and fills crc_declared / crc_computed.
+// Checks the CRC tail (docs/formats.md, "CRC") and fills crc_declared / crc_computed.
 void CheckCrc(std::string_view payload, BrCodeReport& r) {
   std::size_t n = payload.size();
   bool tail = n >= 8 && payload.substr(n - 8, 4) == "6304" && std::all_of(payload.end() - 4, payload.end(), IsHex);
@@ -96,7 +97,7 @@ std::vector<TlvObject> ReadTemplate(const TlvObject& object, BrCodeReport& r) {
   return std::move(nested).value();
 }
 
-// Template 26 (or whichever of 26-51 carries the Pix GUI): formats.md §1.3.
+// Template 26 (or whichever of 26-51 carries the Pix GUI): docs/formats.md, "Pix template".
 void ReadPixTemplate(const std::string& id, const std::vector<TlvObject>& sub, BrCodeReport& r) {
   BrCode& c = r.code;
   c.pix_template_id = id;
@@ -125,7 +126,7 @@ void ReadPixTemplate(const std::string& id, const std::vector<TlvObject>& sub, B
   }
 }
 
-// Root objects 52-62 (formats.md §1.2, §1.4).
+// Root objects 52-62 (docs/formats.md, "Root objects" and "Txid").
 void CheckRootFields(const std::vector<TlvObject>& root, BrCodeReport& r) {
   BrCode& c = r.code;
   c.mcc = Get(root, "52");

@@ -1,6 +1,6 @@
 // Pix BR Code: EMV merchant-presented QR payload as profiled by the BCB. TLV parsing,
-// strict validation (formats.md §1: mandatory objects, template 26, txid, amount, CRC),
-// and builders for static (key) and dynamic (location URL) payloads.
+// strict validation (docs/formats.md, "BR Code": mandatory objects, template 26, txid,
+// amount, CRC), and builders for static (key) and dynamic (location URL) payloads.
 // Pure functions and value types; thread-safe.
 #pragma once
 

@@ -1,4 +1,4 @@
-// BR Code builders and the accent folding they rely on (formats.md §1.1-§1.5).
+// BR Code builders and the accent folding they rely on (docs/formats.md, "BR Code").
 #include <algorithm>
 #include <cstdio>
 

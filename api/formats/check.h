@@ -50,8 +50,8 @@ struct CheckResult {
 };
 
 struct CheckOptions {
-  // Resolves boleto due factors (formats.md §2.3); pass the processing date. Without it
-  // the candidates are listed but no due_date is chosen.
+  // Resolves boleto due factors (docs/formats.md, "Due factor"); pass the processing date.
+  // Without it the candidates are listed but no due_date is chosen.
   std::optional<Date> reference_date;
 };
 

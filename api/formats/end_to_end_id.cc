@@ -1,4 +1,4 @@
-// Pix EndToEndId: formats.md §5.1.
+// Pix EndToEndId: docs/formats.md, "Pix end-to-end id".
 #include "api/formats/end_to_end_id.h"
 
 #include <algorithm>

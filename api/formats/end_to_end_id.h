@@ -1,5 +1,5 @@
 // Pix EndToEndId: "E" + ISPB (8 digits) + yyyyMMddHHmm (UTC) + 11 alphanumerics = 32
-// characters (bacen/pix-api schema [a-zA-Z0-9]{32}; formats.md §5.1).
+// characters (bacen/pix-api schema [a-zA-Z0-9]{32}; docs/formats.md, "Pix end-to-end id").
 // Pure functions and value types; thread-safe.
 #pragma once
 

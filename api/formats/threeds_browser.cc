@@ -1,4 +1,4 @@
-// 3-D Secure browser data limits: formats.md §6.
+// 3-D Secure browser data limits: docs/formats.md, "3-D Secure browser data".
 #include "api/formats/threeds_browser.h"
 
 #include <arpa/inet.h>

@@ -1,5 +1,6 @@
-// EMV 3-D Secure 2.x browser data (formats.md §6): the limits an AReq's browser fields must
-// meet, and helpers that produce conforming values (colour depth, time-zone sign).
+// EMV 3-D Secure 2.x browser data (docs/formats.md, "3-D Secure browser data"): the limits
+// an AReq's browser fields must meet, and helpers that produce conforming values (colour
+// depth, time-zone sign).
 // Verify against the EMVCo version you certify on (limits here are those of 2.1/2.2).
 // Pure functions and value types; thread-safe.
 #pragma once

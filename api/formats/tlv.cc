@@ -1,4 +1,4 @@
-// TLV splitting and the CRC of BR Code payloads (formats.md §1.1, §1.5).
+// TLV splitting and the CRC of BR Code payloads (docs/formats.md, "TLV grammar" and "CRC").
 #include <array>
 
 #include "api/formats/brcode.h"

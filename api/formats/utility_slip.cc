@@ -1,4 +1,4 @@
-// Arrecadação / convênio slips: formats.md §3.
+// Arrecadação / convênio slips: docs/formats.md, "Arrecadação slips".
 #include "api/formats/utility_slip.h"
 
 #include "api/formats/internal/digits.h"

@@ -1,6 +1,7 @@
 // Arrecadação / convênio slips (utilities, taxes, DARF numerado): 44-digit bar codes that
 // start with 8 and 48-digit lines of four 11+1 blocks. The value identifier (3rd digit)
-// picks mod 10 (6, 7) or mod 11 (8, 9) for every check digit. formats.md §3.
+// picks mod 10 (6, 7) or mod 11 (8, 9) for every check digit. docs/formats.md,
+// "Arrecadação slips".
 // Pure functions and value types; thread-safe.
 #pragma once
 
@@ -45,7 +46,8 @@ StatusOr<UtilitySlip> ParseUtilitySlip(std::string_view barcode_or_line);
 
 // The check digit of `digits` under the slip's modulus. mod 10: weights 2,1 from the
 // right, digits of each product summed, (10 - S%10) % 10. mod 11: weights 2..9 from the
-// right, r = S%11, DV = 0 when r < 2, else 11 - r (unlike the boleto rule, formats.md §3.3).
+// right, r = S%11, DV = 0 when r < 2, else 11 - r (unlike the boleto rule; docs/formats.md,
+// "Check digits").
 char UtilityCheckDigit(std::string_view digits, int modulus);
 
 StatusOr<std::string> UtilityLineFromBarcode(std::string_view barcode);

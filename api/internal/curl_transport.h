@@ -1,7 +1,7 @@
 // The one owner of libcurl handles. Send() takes an easy handle from a pool (keep-alive:
 // each handle keeps its connections), performs one request and returns the handle.
 // It decides, where curl's state is visible, whether a failed request could have reached
-// the server (style.md G9): nothing is "sent" until curl's PREREQ callback fires for a
+// the server (docs/style.md S7): nothing is "sent" until curl's PREREQ callback fires for a
 // connected socket. A request that must not be repeated (POST/PATCH/PUT/DELETE) is
 // aborted if curl tries to replay it on a fresh connection after a dead reused one.
 // Thread-safety: Send() may be called concurrently.

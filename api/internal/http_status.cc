@@ -25,7 +25,8 @@ std::string Pascal(std::string_view name) {
   return out;
 }
 
-// invalid<Resource> codes, derived from the resource table (wire.md §8.2 pattern), plus
+// invalid<Resource> codes, derived from the resource table (the pattern of docs/wire.md,
+// "Error codes"), plus
 // the irregular ones seen in the SDK tests.
 const std::set<std::string, std::less<>>& UnknownIdCodes() {
   static const std::set<std::string, std::less<>> codes = [] {

@@ -1,4 +1,4 @@
-// The one mapping from the bank's answer to a Status (style.md G3):
+// The one mapping from the bank's answer to a Status (docs/style.md S2):
 //   200                                   OK
 //   400 + {"errors":[{code,message}...]}  by the bank's code:
 //        unknown id on a by-id route (invalid<Resource>, invalidWebhookId...) kNotFound

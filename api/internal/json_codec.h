@@ -1,4 +1,4 @@
-// The only place that turns text into JSON and back (style.md G7): nlohmann's parser and
+// The only place that turns text into JSON and back (docs/style.md S5): nlohmann's parser and
 // serializer are instantiated once, here. Parse never throws; a syntax error becomes
 // kInternal "malformed bank response" naming what was being read.
 #pragma once

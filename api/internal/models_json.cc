@@ -32,7 +32,7 @@ using nlohmann::json;
 // ---- Reading (streaming, from the bank's answers) ----
 
 void Read(JsonReader& r, std::string& out) {
-  if (r.Peek() == '0') {  // e.g. pullRetryLimit: 3 where the seeds say STRING
+  if (r.Peek() == '0') {  // e.g. pullRetryLimit: 3 where the API documentation says STRING
     bool is_integer;
     std::int64_t n;
     double d;

@@ -10,7 +10,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::size_t kMaxBatch = 100;  // seeds: "Batch creations accept up to 100 items per request"
+constexpr std::size_t kMaxBatch = 100;  // API documentation, part 1, "Limits": batches of up to 100
 
 std::string BasePath(const Target& t) {
   std::string p = "/v2/" + std::string(t.spec->name);

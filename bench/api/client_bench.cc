@@ -1,4 +1,4 @@
-// CPU cost of the client's hot paths (issue 2 targets: <= 0.2 ms per signed create,
+// CPU cost of the client's hot paths (budget: <= 0.2 ms per signed create,
 // <= 0.6 ms per 100-item page). The loopback server runs in another thread of this
 // process; Google Benchmark's "CPU" column counts the calling thread only, i.e. the
 // client's cost: serialise, sign (secp256k1), send over keep-alive, receive, parse.
@@ -17,7 +17,7 @@ using testing::HttpTestServer;
 using testing::RecordedRequest;
 using testing::Reply;
 
-// One invoice as the bank returns it (fields of the seeds, realistic sizes).
+// One invoice as the bank returns it (fields of the API documentation, realistic sizes).
 std::string InvoiceJson(int i) {
   char buf[1400];
   std::snprintf(

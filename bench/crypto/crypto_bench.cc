@@ -1,6 +1,6 @@
 // CPU cost of the crypto on the request and webhook paths: signing one request
-// (wire.md §2), verifying one delivery, parsing one event; and OpenSSL's own secp256k1
-// signing as the reference that made us pick libsecp256k1 (docs/api-crypto.md).
+// (docs/wire.md, "Signing"), verifying one delivery, parsing one event; and OpenSSL's own
+// secp256k1 signing as the reference that made us pick libsecp256k1 (docs/api-crypto.md).
 #include <benchmark/benchmark.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>

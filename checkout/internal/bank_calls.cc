@@ -15,7 +15,7 @@ Failure Classify(const Status& s) {
   if (s.delivery() == Delivery::kNotSent || s.code() == StatusCode::kUnavailable) return Failure::kNotSent;
   if (s.delivery() == Delivery::kOutcomeUnknown || s.code() == StatusCode::kDeadlineExceeded ||
       s.code() == StatusCode::kInternal || s.code() == StatusCode::kUnknown) {
-    return Failure::kOutcomeUnknown;  // G4: a write that may have happened
+    return Failure::kOutcomeUnknown;  // docs/style.md S3: a write that may have happened
   }
   return Failure::kRejected;
 }

@@ -1,7 +1,8 @@
-// Rules for requests that wait in the outbox while the bank cannot be reached (issue 5, item
-// 4): the invoice fallback (the customer leaves with a provisional receipt carrying the sale
-// id; the invoice slip prints when the invoice exists), an invoice cancellation and a
-// reversal ("requested, queued" until the bank answers). Card and Pix need the bank now.
+// Rules for requests that wait in the outbox while the bank cannot be reached
+// (docs/offline.md, "What queues while offline"): the invoice fallback (the customer leaves
+// with a provisional receipt carrying the sale id; the invoice slip prints when the invoice
+// exists), an invoice cancellation and a reversal ("requested, queued" until the bank
+// answers). Card and Pix need the bank now.
 #include <optional>
 #include <string>
 

@@ -1,6 +1,7 @@
-// The outbox side of the driver (issue 5, item 4): which bank calls may wait in the outbox
-// while the bank cannot be reached, the exact request each one becomes (the bodies the
-// direct call sends, from bank_calls.h), and the event a settled outbox row is for its sale.
+// The outbox side of the driver (docs/offline.md, "What queues while offline"): which bank
+// calls may wait in the outbox while the bank cannot be reached, the exact request each one
+// becomes (the bodies the direct call sends, from bank_calls.h), and the event a settled
+// outbox row is for its sale.
 // Everything else (card purchases, sessions, dynamic brcodes, reads) needs the bank now.
 #pragma once
 

@@ -26,7 +26,7 @@ struct Store::Impl {
   std::string path;
   int schema_version = 0;
   // After an I/O error on commit the handle is not trusted again (fsyncgate lesson,
-  // reliability.md §3c): every later call fails until the store is reopened.
+  // docs/reliability.md, "Store failures"): every later call fails until the store is reopened.
   bool poisoned = false;
   std::map<std::string, sqlite3_stmt*, std::less<>> statements;
   int owner_fd = -1;  // flock'ed "<path>-owner" while this Store is the owner

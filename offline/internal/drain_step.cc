@@ -1,4 +1,4 @@
-// Send or look up one outbox row (the G4 rule: an unknown outcome is resolved by
+// Send or look up one outbox row (docs/style.md S3: an unknown outcome is resolved by
 // asking the bank before anything is sent again).
 #include "offline/internal/drain_step.h"
 

@@ -2,7 +2,7 @@
 -- operator actions and settings. Times are Unix epoch milliseconds (UTC), money is
 -- int64 cents. Applied in one BEGIN IMMEDIATE transaction with PRAGMA user_version.
 
--- Requests that must reach the bank exactly once (docs/offline.md, style.md G11).
+-- Requests that must reach the bank exactly once (docs/offline.md, docs/style.md S9).
 CREATE TABLE outbox (
   id              INTEGER PRIMARY KEY AUTOINCREMENT,   -- operator-facing number
   key             TEXT NOT NULL UNIQUE,                -- client-minted idempotency key (lowercase)

@@ -1,8 +1,9 @@
-// Card acquiring shared by the merchant-* families (seeds part 2, wire.md §11): the test
-// card table, the purchase fields both purchase routes validate, and the issuer decision
-// that stores a purchase with its card, installments, logs and confirmation. Card numbers
-// and security codes never leave the request handler: only the last four digits, the
-// BIN-derived network and the expiration month are kept. Thread-safety: as Context.
+// Card acquiring shared by the merchant-* families (API documentation, part 2, "Merchant
+// Session" and "Merchant Purchase"; docs/wire.md, "Card acceptance"): the test card table,
+// the purchase fields both purchase routes validate, and the issuer decision that stores a
+// purchase with its card, installments, logs and confirmation. Card numbers and security
+// codes never leave the request handler: only the last four digits, the BIN-derived network
+// and the expiration month are kept. Thread-safety: as Context.
 #pragma once
 
 #include <optional>

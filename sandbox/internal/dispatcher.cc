@@ -86,7 +86,8 @@ Problem Unsupported(const Route& r) {
                      "Este sandbox ainda não emula " + r.template_path + " para este método.");
 }
 
-// Access-Id / Access-Time / Access-Signature (wire.md §2). Appends problems on failure.
+// Access-Id / Access-Time / Access-Signature (docs/wire.md, "Signing"). Appends problems on
+// failure.
 std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems& problems) {
   const std::string_view id = req.Header("access-id"), time = req.Header("access-time"),
                          signature = req.Header("access-signature");

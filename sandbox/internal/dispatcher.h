@@ -1,6 +1,7 @@
 // From an HTTP request to an answer: fault script, tolerant parsing, routing derived from
-// api/resources.h, authentication, envelopes (wire.md §6-7), the generic operations, and
-// the simulation API under /sandbox/. No Beast here (see http_server.h).
+// api/resources.h, authentication, envelopes (docs/wire.md, "Envelopes and naming" and
+// "Resources"), the generic operations, and the simulation API under /sandbox/. No Beast
+// here (see http_server.h).
 // Thread-safety: Dispatch is called concurrently; state lives in the Engine and FaultScript.
 #pragma once
 
@@ -16,7 +17,7 @@
 
 namespace balcao::sandbox::internal {
 
-// Scripted faults per route (style.md G16): "POST /v2/invoice" (or an exact path, or a
+// Scripted faults per route (docs/style.md S11): "POST /v2/invoice" (or an exact path, or a
 // route template such as "GET /v2/invoice/{id}") -> faults applied to the next requests in
 // order: "http-500", "delay-<ms>", "reset-before-processing", "commit-then-drop-response".
 class FaultScript {

@@ -24,7 +24,7 @@ using Json = nlohmann::json;
 enum class Lang { kEnUs, kPtBr };
 
 // One problem reported to the caller as {"code","message"}; the message is picked by
-// Accept-Language. One Problem per thing wrong (wire.md §8.1).
+// Accept-Language. One Problem per thing wrong (docs/wire.md, "Errors").
 struct Problem {
   std::string code;
   std::string en;
@@ -32,7 +32,7 @@ struct Problem {
 };
 using Problems = std::vector<Problem>;
 
-// Who signed the request (wire.md §2 Access-Id forms).
+// Who signed the request (the Access-Id forms of docs/wire.md, "Signing").
 struct Caller {
   enum class Kind { kProject, kOrganization, kSimulation };
   Kind kind = Kind::kProject;

@@ -1,9 +1,10 @@
-// Boletos (seeds part 1): batch create with customer data, bar code and line built with
-// api/formats (bank 462, the boleto id in the free field), fine / interest / discounts,
-// overdueLimit 0-59, receiverName + receiverTaxId pair, splits; overdue after due on the
-// sandbox clock; DELETE cancels the registration (twice -> invalidBoleto); about 90% are
-// paid automatically within an hour of sandbox time (deterministic by id); payer action
-// POST /sandbox/boleto/pay {id | line | barCode, amount?, payer...}; public PDF.
+// Boletos (API documentation, part 1, "Boleto"): batch create with customer data, bar code
+// and line built with api/formats (bank 462, the boleto id in the free field), fine /
+// interest / discounts, overdueLimit 0-59, receiverName + receiverTaxId pair, splits;
+// overdue after due on the sandbox clock; DELETE cancels the registration (twice ->
+// invalidBoleto); about 90% are paid automatically within an hour of sandbox time
+// (deterministic by id); payer action POST /sandbox/boleto/pay {id | line | barCode,
+// amount?, payer...}; public PDF.
 #include <algorithm>
 #include <cctype>
 #include <cmath>

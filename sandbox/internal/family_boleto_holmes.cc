@@ -1,8 +1,9 @@
-// Boleto holmes (seeds part 1): POST starts an investigation of a boleto against the
-// interbank registry: status solving, `result` empty; 10 minutes of sandbox time later it is
-// solved with result paid, canceled or registered (the boleto's state then) and a log
-// "solved". A second investigation while one is solving -> repeatedHolmes; after one solved
-// with a final result (paid, canceled) -> finalHolmesStatus.
+// Boleto holmes (API documentation, part 1, "Boleto Holmes"): POST starts an investigation
+// of a boleto against the interbank registry: status solving, `result` empty; 10 minutes of
+// sandbox time later it is solved with result paid, canceled or registered (the boleto's
+// state then) and a log "solved". A second investigation while one is solving ->
+// repeatedHolmes; after one solved with a final result (paid, canceled) ->
+// finalHolmesStatus.
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/validate.h"

@@ -1,7 +1,7 @@
-// Boleto payments (seeds part 2): pay a boleto by line or bar code (both must match), amount
-// defaulting to what the boleto costs now. A boleto issued by this sandbox is paid as a
-// payer when processing starts (its workspace is credited; a refusal fails the payment and
-// refunds it). Life cycle: payment_flow.h.
+// Boleto payments (API documentation, part 2, "Boleto Payment"): pay a boleto by line or
+// bar code (both must match), amount defaulting to what the boleto costs now. A boleto
+// issued by this sandbox is paid as a payer when processing starts (its workspace is
+// credited; a refusal fails the payment and refunds it). Life cycle: payment_flow.h.
 #include "sandbox/internal/payment_flow.h"
 #include "sandbox/internal/slip.h"
 

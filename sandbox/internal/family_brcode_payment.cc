@@ -1,7 +1,8 @@
-// Brcode payments (seeds part 2): pay a Pix BR Code (validated with api/formats). When it is
-// an invoice or dynamic brcode of this sandbox, processing pays it as a payer (the receiving
-// workspace is credited; a refused payment fails and is refunded). PATCH {"status":
-// "canceled"} cancels it before processing. Life cycle: payment_flow.h.
+// Brcode payments (API documentation, part 2, "Brcode Payment"): pay a Pix BR Code
+// (validated with api/formats). When it is an invoice or dynamic brcode of this sandbox,
+// processing pays it as a payer (the receiving workspace is credited; a refused payment
+// fails and is refunded). PATCH {"status": "canceled"} cancels it before processing. Life
+// cycle: payment_flow.h.
 #include "api/formats/brcode.h"
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/payment_flow.h"

@@ -1,6 +1,6 @@
-// DARF payments (seeds part 2): revenueCode (4 digits), taxId, competence, due, nominal /
-// fine / interest amounts (amount = their sum), referenceNumber; logs created, processing,
-// success, failed, canceling, canceled (payment_flow.h).
+// DARF payments (API documentation, part 2, "Darf Payment"): revenueCode (4 digits), taxId,
+// competence, due, nominal / fine / interest amounts (amount = their sum), referenceNumber;
+// logs created, processing, success, failed, canceling, canceled (payment_flow.h).
 #include <algorithm>
 #include <cctype>
 

@@ -1,5 +1,5 @@
 // Deposits: passive cash-ins (simulation POST /sandbox/deposit, dynamic brcode payments),
-// with partial and full reversal by PATCH {amount} (seeds part 1, Deposit).
+// with partial and full reversal by PATCH {amount} (API documentation, part 1, "Deposit").
 #include <algorithm>
 
 #include "api/formats/end_to_end_id.h"

@@ -1,6 +1,6 @@
-// Dynamic brcodes (seeds part 1): one-time BR Codes looked up by uuid, payable once before
-// `expiration` seconds after creation; paying one (POST /sandbox/dynamic-brcode/pay)
-// creates a deposit tagged dynamic-brcode/<uuid>.
+// Dynamic brcodes (API documentation, part 1, "Dynamic Brcode"): one-time BR Codes looked
+// up by uuid, payable once before `expiration` seconds after creation; paying one (POST
+// /sandbox/dynamic-brcode/pay) creates a deposit tagged dynamic-brcode/<uuid>.
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/payer.h"

@@ -1,7 +1,8 @@
-// Invoices (seeds part 1): create with defaults and validation, BR Code, due / fine /
-// interest / discounts, overdue and expiration on the sandbox clock, PATCH cancel / amount
-// / due / expiration, reversal of a paid invoice by lowering its amount, the payment
-// sub-resource, QR code and PDFs; payer simulation POST /sandbox/invoice/pay.
+// Invoices (API documentation, part 1, "Invoice"): create with defaults and validation, BR
+// Code, due / fine / interest / discounts, overdue and expiration on the sandbox clock,
+// PATCH cancel / amount / due / expiration, reversal of a paid invoice by lowering its
+// amount, the payment sub-resource, QR code and PDFs; payer simulation POST
+// /sandbox/invoice/pay.
 #include <algorithm>
 #include <cmath>
 

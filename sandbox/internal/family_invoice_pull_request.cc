@@ -1,8 +1,8 @@
-// Invoice pull requests (seeds part 2): ask the debtor's bank to pay an invoice under an
-// active subscription: subscriptionId, invoiceId, due, attemptType default | retry, tags.
-// Status pending; at `due` on the sandbox clock the debtor pays the invoice (status
-// success, the invoice is paid and credited) or the request fails when the invoice can no
-// longer be paid. DELETE while pending -> canceled.
+// Invoice pull requests (API documentation, part 2, "Invoice Pull Request"): ask the
+// debtor's bank to pay an invoice under an active subscription: subscriptionId, invoiceId,
+// due, attemptType default | retry, tags. Status pending; at `due` on the sandbox clock the
+// debtor pays the invoice (status success, the invoice is paid and credited) or the request
+// fails when the invoice can no longer be paid. DELETE while pending -> canceled.
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/transition.h"
 #include "sandbox/internal/validate.h"

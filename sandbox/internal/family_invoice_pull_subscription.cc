@@ -1,8 +1,9 @@
-// Invoice pull subscriptions (seeds part 2; Pix Automático): a recurring-billing contract a
-// debtor approves. externalId and referenceCode are unique in the workspace; amount (fixed)
-// or amountMinLimit (variable) is needed; `data` is needed except for type qrcode. Status
-// created -> active when the debtor approves (the sandbox debtor approves 60 s of sandbox
-// time after creation); DELETE only while active -> canceled.
+// Invoice pull subscriptions (API documentation, part 2, "Invoice Pull Subscription"; Pix
+// Automático): a recurring-billing contract a debtor approves. externalId and referenceCode
+// are unique in the workspace; amount (fixed) or amountMinLimit (variable) is needed;
+// `data` is needed except for type qrcode. Status created -> active when the debtor
+// approves (the sandbox debtor approves 60 s of sandbox time after creation); DELETE only
+// while active -> canceled.
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/transition.h"
 #include "sandbox/internal/validate.h"

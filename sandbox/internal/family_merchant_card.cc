@@ -1,7 +1,8 @@
-// Merchant cards (seeds part 2; wire.md §11): created by approved session purchases (ending,
-// BIN network, expiration at the end of its month in BRT, funding type, holder name),
-// status active until that moment, then expired. Also the test card table and the purchase
-// fields shared by both purchase routes (card.h).
+// Merchant cards (API documentation, part 2, "Merchant Card and Installment"; docs/wire.md,
+// "Card acceptance"): created by approved session purchases (ending, BIN network,
+// expiration at the end of its month in BRT, funding type, holder name), status active
+// until that moment, then expired. Also the test card table and the purchase fields shared
+// by both purchase routes (card.h).
 #include <algorithm>
 #include <cctype>
 #include <cstdio>

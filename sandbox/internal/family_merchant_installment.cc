@@ -1,8 +1,9 @@
-// Merchant installments (seeds part 2; wire.md §11): one per installment of an approved
-// purchase ("even single payments get one installment"): amount, fee, nominalDue (credit:
-// every 30 days; debit: next day), due (nominalDue moved to a weekday), status created ->
-// paid when due arrives on the sandbox clock; canceled / voided with their purchase.
-// The ledger side is the purchase's (credited at confirmation, see docs/sandbox.md).
+// Merchant installments (API documentation, part 2, "Merchant Card and Installment";
+// docs/wire.md, "Card acceptance"): one per installment of an approved purchase ("even
+// single payments get one installment"): amount, fee, nominalDue (credit: every 30 days;
+// debit: next day), due (nominalDue moved to a weekday), status created -> paid when due
+// arrives on the sandbox clock; canceled / voided with their purchase. The ledger side is
+// the purchase's (credited at confirmation, see docs/sandbox.md).
 #include <algorithm>
 
 #include "sandbox/internal/card.h"

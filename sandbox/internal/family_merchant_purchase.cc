@@ -1,9 +1,10 @@
-// Merchant purchases (seeds part 2; wire.md §11): the issuer decision by test card
-// (approved, denied with a reason, pending behind a 3-D Secure challenge, slow issuer),
-// confirmation 30 s of sandbox time after approval (ledger credit), PATCH cancel of an
-// approved purchase (amount 0) and partial / full reversal of a confirmed one (ledger
-// debit; full reversal -> voided), direct purchases by a saved cardId, and the challenge
-// simulation POST /sandbox/challenge/pass|fail {"id"}.
+// Merchant purchases (API documentation, part 2, "Merchant Purchase"; docs/wire.md, "Card
+// acceptance"): the issuer decision by test card (approved, denied with a reason, pending
+// behind a 3-D Secure challenge, slow issuer), confirmation 30 s of sandbox time after
+// approval (ledger credit), PATCH cancel of an approved purchase (amount 0) and partial /
+// full reversal of a confirmed one (ledger debit; full reversal -> voided), direct
+// purchases by a saved cardId, and the challenge simulation POST
+// /sandbox/challenge/pass|fail {"id"}.
 #include "sandbox/internal/card.h"
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"

@@ -1,8 +1,9 @@
-// Merchant sessions (seeds part 2; wire.md §11): unwrapped create (allowedFundingTypes,
-// allowedInstallments [{totalAmount,count}], expiration, challengeMode, allowedIps, tags),
-// a 32-hex uuid, status active -> expired on the sandbox clock, or -> success once a
-// purchase is approved; and POST /v2/merchant-session/{uuid}/purchase, which validates the
-// card (Luhn, YYYY-MM in the future), the installment option and the 3-D Secure fields.
+// Merchant sessions (API documentation, part 2, "Merchant Session"; docs/wire.md, "Card
+// acceptance"): unwrapped create (allowedFundingTypes, allowedInstallments
+// [{totalAmount,count}], expiration, challengeMode, allowedIps, tags), a 32-hex uuid,
+// status active -> expired on the sandbox clock, or -> success once a purchase is approved;
+// and POST /v2/merchant-session/{uuid}/purchase, which validates the card (Luhn, YYYY-MM in
+// the future), the installment option and the 3-D Secure fields.
 #include <algorithm>
 #include <cctype>
 

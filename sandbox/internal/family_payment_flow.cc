@@ -183,7 +183,7 @@ void AddFlow(Registry& registry, Family family, FlowSpec spec) {
     family.remove = [canceling](Context& ctx, Entity& e, Problems& problems) {
       if (canceling && e.status() == "created") {
         Json before = e.doc;
-        before["status"] = "processing";  // the canceling log carries status processing (seeds)
+        before["status"] = "processing";  // the canceling log carries status processing (API docs, part 2)
         Entity shown = e;
         shown.doc = std::move(before);
         ctx.AddLog(shown, "canceling");

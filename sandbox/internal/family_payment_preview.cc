@@ -1,8 +1,9 @@
-// Payment previews (seeds part 2; wire.md §7a): POST /v2/payment-preview {"previews":
-// [{"id": brcode | line | bar code, "scheduled"?}]} -> {id, scheduled, type, payment{...}},
-// type brcode-payment, boleto-payment, utility-payment or tax-payment. Receivables of this
-// sandbox (invoices, dynamic brcodes, boletos) are previewed with their live data.
-// Also the slip reading shared by the payment families (slip.h).
+// Payment previews (API documentation, part 2, "Payment Preview and Payment Request";
+// docs/wire.md, "Resources"): POST /v2/payment-preview {"previews": [{"id": brcode | line |
+// bar code, "scheduled"?}]} -> {id, scheduled, type, payment{...}}, type brcode-payment,
+// boleto-payment, utility-payment or tax-payment. Receivables of this sandbox (invoices,
+// dynamic brcodes, boletos) are previewed with their live data. Also the slip reading
+// shared by the payment families (slip.h).
 #include <algorithm>
 #include <chrono>
 

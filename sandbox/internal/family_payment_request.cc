@@ -1,8 +1,9 @@
-// Payment requests (seeds part 2; wire.md §7a): a payment submitted for approval by the
-// workspace's controllers in a cost center. centerId is required on create and on list;
-// every item carries `payment` (object) and `type`; status pending. Approval is a
-// simulation: POST /sandbox/payment-request/approve {"id"} creates the payment through its
-// own family (same validation) and moves the request to approved; .../deny -> denied.
+// Payment requests (API documentation, part 2, "Payment Preview and Payment Request";
+// docs/wire.md, "Resources"): a payment submitted for approval by the workspace's
+// controllers in a cost center. centerId is required on create and on list; every item
+// carries `payment` (object) and `type`; status pending. Approval is a simulation: POST
+// /sandbox/payment-request/approve {"id"} creates the payment through its own family (same
+// validation) and moves the request to approved; .../deny -> denied.
 #include <algorithm>
 
 #include "sandbox/internal/dispatcher.h"

@@ -1,7 +1,7 @@
-// Splits (seeds part 1; wire.md §12): created when an invoice or boleto that lists `splits`
-// is paid, tagged "<resource>/<id>", status created -> success after the workspace's
-// split-profile delay (default: immediately), when the amount leaves the ledger for the
-// receiver. Read-only routes.
+// Splits (API documentation, part 1, "Split"; docs/wire.md, "Sandbox behaviour"): created
+// when an invoice or boleto that lists `splits` is paid, tagged "<resource>/<id>", status
+// created -> success after the workspace's split-profile delay (default: immediately), when
+// the amount leaves the ledger for the receiver. Read-only routes.
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/split.h"

@@ -1,6 +1,7 @@
-// Split profiles (seeds part 2): PUT /v2/split-profile {"profiles": [one profile]} creates
-// the workspace's profile or updates its rules (delay in milliseconds the split amount stays
-// in the workspace, interval day / week / month, default week; tags).
+// Split profiles (API documentation, part 2, "Split Profile"): PUT /v2/split-profile
+// {"profiles": [one profile]} creates the workspace's profile or updates its rules (delay
+// in milliseconds the split amount stays in the workspace, interval day / week / month,
+// default week; tags).
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/validate.h"

@@ -1,6 +1,7 @@
-// Split receivers (seeds part 2): the accounts splits are paid to. Batch create with
-// accountNumber / branchCode ('-' before a verifier digit), bankCode (8-digit ISPB: Pix;
-// 1-3 digits: wire), accountType, name, taxId, tags; status created.
+// Split receivers (API documentation, part 2, "Split Receiver"): the accounts splits are
+// paid to. Batch create with accountNumber / branchCode ('-' before a verifier digit),
+// bankCode (8-digit ISPB: Pix; 1-3 digits: wire), accountType, name, taxId, tags; status
+// created.
 #include <regex>
 
 #include "sandbox/internal/family.h"

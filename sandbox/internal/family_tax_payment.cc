@@ -1,6 +1,7 @@
-// Tax payments (seeds part 2): arrecadação slips of government segments (1 municipal,
-// 5 federal, 7 traffic fines), amount computed from the bar code, `type` from the segment;
-// logs created, processing, success, failed, canceling, canceled (payment_flow.h).
+// Tax payments (API documentation, part 2, "Tax Payment"): arrecadação slips of government
+// segments (1 municipal, 5 federal, 7 traffic fines), amount computed from the bar code,
+// `type` from the segment; logs created, processing, success, failed, canceling, canceled
+// (payment_flow.h).
 #include "sandbox/internal/payment_flow.h"
 #include "sandbox/internal/slip.h"
 

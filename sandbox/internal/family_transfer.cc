@@ -1,8 +1,9 @@
-// Transfers (seeds part 2): batch create with validation, Pix (8-digit ISPB, 24/7) or wire
-// (1-3 digit bank code; scheduled for today after 16:00 BRT, or on a weekend, moves to the
-// next business day), externalId unique, and by default one transfer per account + amount
-// + day unless an externalId is given; then the shared life cycle of payment_flow.h
-// (created -> processing -> success, failed with refund, DELETE before processing).
+// Transfers (API documentation, part 2, "Transfer"): batch create with validation, Pix
+// (8-digit ISPB, 24/7) or wire (1-3 digit bank code; scheduled for today after 16:00 BRT,
+// or on a weekend, moves to the next business day), externalId unique, and by default one
+// transfer per account + amount + day unless an externalId is given; then the shared life
+// cycle of payment_flow.h (created -> processing -> success, failed with refund, DELETE
+// before processing).
 #include <algorithm>
 #include <cctype>
 #include <regex>

@@ -1,5 +1,6 @@
-// Utility payments (seeds part 2): arrecadação slips of utility segments (2, 3, 4, 6, 9),
-// by line or bar code (both must match), amount from the slip; life cycle payment_flow.h.
+// Utility payments (API documentation, part 2, "Utility Payment"): arrecadação slips of
+// utility segments (2, 3, 4, 6, 9), by line or bar code (both must match), amount from the
+// slip; life cycle payment_flow.h.
 #include "sandbox/internal/payment_flow.h"
 #include "sandbox/internal/slip.h"
 

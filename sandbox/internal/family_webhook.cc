@@ -1,6 +1,7 @@
-// Webhooks and events (seeds part 2): webhook create / delete, event PATCH isDelivered /
-// DELETE. Events themselves are written by Context::AddLog and delivered by the
-// WebhookSender; failed attempts are stored as event/attempt.
+// Webhooks and events (API documentation, part 2, "Webhook", "Event and Event Attempt"):
+// webhook create / delete, event PATCH isDelivered / DELETE. Events themselves are written
+// by Context::AddLog and delivered by the WebhookSender; failed attempts are stored as
+// event/attempt.
 #include <algorithm>
 
 #include "sandbox/internal/family.h"

@@ -1,4 +1,4 @@
-// The only sandbox TU that includes Asio/Beast (style.md G13/G14). Shape follows Beast's
+// The only sandbox TU that includes Asio/Beast (docs/style.md S10). Shape follows Beast's
 // advanced_server_flex (1.74): one session template for plain and TLS streams, a strand
 // per connection, a fresh parser per request.
 #include "sandbox/internal/http_server.h"

@@ -1,5 +1,6 @@
-// Generic lists over stored collections (wire.md §4-5, §7b): limit, cursor, after, before,
-// ids, status, tags, types, sort, fields and the per-resource filters of the table.
+// Generic lists over stored collections (docs/wire.md, "Query strings", "Paging" and "List
+// filters"): limit, cursor, after, before, ids, status, tags, types, sort, fields and the
+// per-resource filters of the table.
 #include <algorithm>
 
 #include "sandbox/internal/dispatcher.h"

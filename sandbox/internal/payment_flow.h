@@ -1,9 +1,10 @@
 // The life cycle shared by transfers and the brcode / boleto / utility / tax / darf
-// payments (seeds part 2): created (log created) -> processing at `scheduled` on the
-// sandbox clock (ledger debit of amount + fee; insufficient balance fails it) -> success
-// after the family's settle delay; failed refunds the debit; DELETE (or brcode PATCH)
-// cancels only before processing (invalidAction otherwise); receipts exist for created,
-// processing and success. Each family declares its FlowSpec once with AddFlow.
+// payments (API documentation, part 2, "States and transitions"): created (log created) ->
+// processing at `scheduled` on the sandbox clock (ledger debit of amount + fee;
+// insufficient balance fails it) -> success after the family's settle delay; failed refunds
+// the debit; DELETE (or brcode PATCH) cancels only before processing (invalidAction
+// otherwise); receipts exist for created, processing and success. Each family declares its
+// FlowSpec once with AddFlow.
 // Thread-safety: as Context; specs are registered at startup and then only read.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Webhook bodies are written the way the bank writes them (wire.md §9.1): Python's
+// Webhook bodies are written the way the bank writes them (docs/wire.md, "Webhooks"): Python's
 // json.dumps(obj, sort_keys=True): ", " and ": " separators, non-ASCII as \uXXXX.
 #include <cstdio>
 

@@ -1,6 +1,7 @@
-// Splits of a paid receivable (seeds part 1 "Split"; wire.md §12): each entry of an invoice's
-// or boleto's `splits` becomes a split tagged "<resource>/<id>", status created, then success
-// after the workspace's split-profile delay, when the amount leaves the ledger.
+// Splits of a paid receivable (API documentation, part 1, "Split"; docs/wire.md, "Sandbox
+// behaviour"): each entry of an invoice's or boleto's `splits` becomes a split tagged
+// "<resource>/<id>", status created, then success after the workspace's split-profile
+// delay, when the amount leaves the ledger.
 // Implemented in family_split.cc. Thread-safety: as Context.
 #pragma once
 

@@ -1,7 +1,7 @@
-// Tolerant request-target parsing (wire.md §1, §4, §13.6): double slashes collapse, a
-// trailing slash is dropped, empty query pairs ("?", "?&k=v", "k=") are ignored, "+" is a
-// space, %2C and raw commas both separate list items, repeated keys join with commas.
-// Pure functions; thread-safe.
+// Tolerant request-target parsing (docs/wire.md, "Tolerated request shapes"): double
+// slashes collapse, a trailing slash is dropped, empty query pairs ("?", "?&k=v", "k=") are
+// ignored, "+" is a space, %2C and raw commas both separate list items, repeated keys join
+// with commas. Pure functions; thread-safe.
 #pragma once
 
 #include <string>

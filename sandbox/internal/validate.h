@@ -2,7 +2,7 @@
 // collects one Problem per broken rule, naming the field and the rule in en-US and pt-BR.
 // Each getter returns nullopt when the field is absent or invalid (the problem is already
 // recorded). RejectUnknown() then reports every key no getter asked for (invalidJson),
-// as the bank does for unknown fields (wire.md §8.2).
+// as the bank does for unknown fields (docs/wire.md, "Error codes").
 // Thread-safety: a Reader is a short-lived local of one handler.
 #pragma once
 
@@ -38,7 +38,7 @@ class Reader {
   std::optional<std::string> Enum(std::string_view key, Need need, const std::vector<std::string>& allowed,
                                   std::string_view code);
   std::optional<bool> Bool(std::string_view key, Need need, std::string_view code);
-  // Date or timestamp (wire.md §3 forms); returned as UTC micros.
+  // Date or timestamp (the forms of docs/wire.md, "Timestamps"); returned as UTC micros.
   std::optional<UnixMicros> Time(std::string_view key, Need need, std::string_view code);
   // CPF or CNPJ, formatted or not, check digits verified; returned formatted.
   std::optional<std::string> TaxId(std::string_view key, Need need);

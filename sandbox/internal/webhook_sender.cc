@@ -1,5 +1,6 @@
-// Delivers due webhook events by HTTP(S) POST with libcurl (wire.md §9.1): the body is the
-// exact text stored at event creation, signed with the sandbox key (Digital-Signature).
+// Delivers due webhook events by HTTP(S) POST with libcurl (docs/wire.md, "Webhooks"): the
+// body is the exact text stored at event creation, signed with the sandbox key
+// (Digital-Signature).
 #include "sandbox/internal/webhook_sender.h"
 
 #include <curl/curl.h>

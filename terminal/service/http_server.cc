@@ -1,4 +1,4 @@
-// The only service TU that includes Beast (style.md G13/G14). Shape follows Beast's
+// The only service TU that includes Beast (docs/style.md S10). Shape follows Beast's
 // advanced_server (1.74): a strand per connection, a fresh parser per request with a body
 // limit, a read timeout; the answer may come later from another thread (posted back onto
 // the connection's strand). One request at a time per connection (HTTP/1.1 keep-alive).

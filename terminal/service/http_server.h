@@ -1,5 +1,5 @@
 // The touchscreen service's HTTP/1.1 server: Boost.Beast behind a pimpl (Beast lives only in
-// http_server.cc, style.md G13). It owns the process's one io_context (the offline drainer and
+// http_server.cc, docs/style.md S10). It owns the process's one io_context (the offline drainer and
 // the connectivity monitor run their timers on it too) and the threads that run it.
 // Handlers are asynchronous: a handler gets the request and a Respond callback that may be
 // called later, from any thread, exactly once (the driver's thread answers most API calls).

@@ -1,10 +1,11 @@
-// Every endpoint of both parts of the bank API v2 documentation ("the seeds"), through the
+// Every endpoint of both parts of the bank API v2 documentation, through the
 // typed client, over real HTTP. The endpoint list is read from tests/data/api_endpoints.txt,
 // extracted from the documents' endpoint tables (not from the client's own table);
 // for each of the 140 method+path pairs the typed client is driven and a loopback server
 // records what arrives: method, path, query and body envelope are compared with what the
-// seeds and wire.md §6 prescribe, the signature is verified, and the server's answer in
-// the recorded envelope shape is parsed back into the model and compared.
+// API documentation and docs/wire.md, "Envelopes and naming", prescribe, the signature is
+// verified, and the server's answer in the recorded envelope shape is parsed back into the
+// model and compared.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -360,7 +361,7 @@ TEST(ClientEndpoints, EverySeedEndpointThroughTheTypedClientOverHttp) {
   EXPECT_EQ(driven, 140);
 }
 
-// Every field the seeds' tables name is a key the typed model writes (and so reads).
+// Every field the documentation's tables name is a key the typed model writes (and so reads).
 TEST(ClientEndpoints, ModelsCarryEveryFieldOfTheSeedTables) {
   const std::map<std::string, json> models = {
       {"Workspace", AsJson(Sample<Workspace>())},

@@ -10,7 +10,7 @@ std::mutex handler_mu;
 SignedServer::SignedServer(HttpTestServer::Handler handler)
     : key_(PrivateKey::Generate()), handler_(std::make_shared<HttpTestServer::Handler>(std::move(handler))) {
   server_ = std::make_unique<HttpTestServer>([this](const RecordedRequest& req) {
-    // wire.md §2: message = Access-Id ":" Access-Time ":" exact body bytes.
+    // docs/wire.md, "Signing": message = Access-Id ":" Access-Time ":" exact body bytes.
     const std::string id = req.Header("access-id");
     const std::string time = req.Header("access-time");
     const bool integer_time = !time.empty() && time.find_first_not_of("0123456789") == std::string::npos;

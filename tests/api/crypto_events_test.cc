@@ -38,7 +38,8 @@ struct KeyServer {
 };
 
 std::string Tampered(std::string signature) {
-  // wire.md §9.6: the SDK tests' "invalid" signature changes the last character.
+  // docs/wire.md, "Webhook test vectors": the SDK tests' "invalid" signature changes the last
+  // character.
   signature.back() = signature.back() == '6' ? '5' : '6';
   return signature;
 }
@@ -70,13 +71,14 @@ TEST(ParseEvent, ReadsRealDeliveries) {
 }
 
 TEST(ParseEvent, FindsTheEntityOfEverySubscriptionShape) {
-  // wire.md §9.6, second example: merchant-card logs hold the entity under "card".
+  // A merchant-card delivery from the SDK tests (docs/wire.md, "Webhooks"): merchant-card logs
+  // hold the entity under "card".
   auto card = ParseEvent(
       R"({"event": {"created": "2025-10-16T19:33:33.957137+00:00", "id": "4824539051589632", "log": {"card": {"created": "2025-10-16T19:33:33.667314+00:00", "ending": "9733", "id": "5596404638547968", "status": "active"}, "created": "2025-10-16T19:33:33.672780+00:00", "errors": [], "id": "6722304545390592", "type": "active"}, "subscription": "merchant-card", "workspaceId": "6314371953197056"}})");
   ASSERT_TRUE(card.ok()) << card.status().ToString();
   EXPECT_EQ(card->log.entity_key, "card");
   EXPECT_EQ(card->log.entity_id, "5596404638547968");
-  // payment-request logs also carry the acting user (wire.md §7c).
+  // payment-request logs also carry the acting user (docs/wire.md, "Statuses and log types").
   auto request = ParseEvent(
       R"({"event": {"created": "2021-01-01T00:00:00+00:00", "id": "1", "subscription": "payment-request", "log": {"created": "2021-01-01", "errors": [{"code": "x"}], "id": "2", "type": "created", "updated": "2021-01-01", "user": {"id": "9", "type": "member"}, "request": {"id": "3", "status": "pending"}}}})");
   ASSERT_TRUE(request.ok()) << request.status().ToString();

@@ -27,8 +27,8 @@ using testing::ScratchDir;
 using testing::ShellQuote;
 using testing::WriteFileOrDie;
 
-// What the client signs (wire.md §2): id:time:body, with an empty body for GET, plus
-// non-ASCII and large bodies.
+// What the client signs (docs/wire.md, "Signing"): id:time:body, with an empty body for
+// GET, plus non-ASCII and large bodies.
 std::vector<std::string> Messages() {
   std::vector<std::string> m = {
       "project/5656565656565656:1795272727:",

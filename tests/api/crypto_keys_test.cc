@@ -219,7 +219,7 @@ TEST(Webhooks, EverySingleByteChangeOfSignatureFails) {
 }
 
 TEST(Webhooks, MalformedSignaturesAreClearErrors) {
-  // The SDK tests' own malformed and tampered examples (wire.md §9.6).
+  // The SDK tests' own malformed and tampered examples (docs/wire.md, "Webhook test vectors").
   auto garbage = Signature::FromBase64("something is definitely wrong");
   ASSERT_FALSE(garbage.ok());
   EXPECT_THAT(garbage.status().message(), HasSubstr("Base64"));

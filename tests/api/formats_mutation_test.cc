@@ -1,5 +1,5 @@
 // Single-character mutations of valid codes. Each verdict of the library must equal the
-// verdict of a small independent oracle written here from formats.md, and the oracle shows
+// verdict of a small independent oracle written here from docs/formats.md, and the oracle shows
 // how few changes the check digits cannot see (mod 11 maps two remainders to one DV).
 #include <gtest/gtest.h>
 
@@ -13,7 +13,8 @@
 namespace balcao::formats {
 namespace {
 
-// --- Oracles (formats.md §2.2, §2.4, §3.3, §4) -----------------------------------------
+// --- Oracles (docs/formats.md: "General check digit", "Digitable line", "Check digits",
+// "CPF and CNPJ") ---------------------------------------------------------------------
 
 int Mod11Sum(std::string_view digits) {
   int sum = 0;

@@ -320,7 +320,7 @@ TEST(UtilityBuild, EveryValueIdAndCompanyIdWidthRoundTrips) {
 }
 
 TEST(UtilityBuild, Mod11SpecialCases) {
-  // formats.md §3.3: r = 1 gives DV 0 (not 1); r = 0 gives 0.
+  // docs/formats.md, "Check digits": r = 1 gives DV 0 (not 1); r = 0 gives 0.
   EXPECT_EQ(UtilityCheckDigit("83148300001", 11), '0');
   EXPECT_EQ(UtilityCheckDigit("83860000005", 11), '0');
   UtilitySlipSpec bad{

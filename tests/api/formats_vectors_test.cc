@@ -140,8 +140,8 @@ TEST(FormatsVectors, PixEndToEndId) {
   EXPECT_EQ(RunGroup("pix_e2e", FormatKind::kPixEndToEndId), GroupSize("pix_e2e"));
 }
 
-// The `cnpj` group is judged by a numeric-only validator (formats.md §4.2): letters are a
-// shape error there, while the alphanumeric default accepts them.
+// The `cnpj` group is judged by a numeric-only validator (docs/formats.md, "CPF and CNPJ"):
+// letters are a shape error there, while the alphanumeric default accepts them.
 TEST(FormatsVectors, CnpjNumericOnly) {
   int ran = 0;
   for (const auto& [name, entry] : Entries("cnpj")) {
@@ -162,7 +162,8 @@ TEST(FormatsVectors, CnpjNumericOnly) {
     ++ran;
   }
   EXPECT_EQ(ran, GroupSize("cnpj"));
-  // The same letters pass as an alphanumeric CNPJ (formats.md §7 item 8 context).
+  // The same letters pass as an alphanumeric CNPJ (docs/formats.md, "Decisions where sources
+  // disagree", item 8).
   EXPECT_TRUE(IsValidCnpj("Q0SLFMBD7VX439"));
 }
 

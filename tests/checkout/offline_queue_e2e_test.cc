@@ -1,9 +1,9 @@
-// What queues while the store is offline (issue 5, item 4), end to end: the driver with a
-// real SQLite store (journal + outbox in one file), a bank that cannot be reached (a client
-// pointed at a closed loopback port), then the in-process sandbox when the connection is back,
-// drained by the real drainer (offline::DrainNow over offline::ApiGateway). Restarts in
-// between are new Store/Journal/Outbox/Driver objects on the same file. Receipts are rendered
-// by printer/ and decoded back from the ESC/POS bytes.
+// What queues while the store is offline (docs/offline.md, "What queues while offline"),
+// end to end: the driver with a real SQLite store (journal + outbox in one file), a bank that
+// cannot be reached (a client pointed at a closed loopback port), then the in-process sandbox
+// when the connection is back, drained by the real drainer (offline::DrainNow over
+// offline::ApiGateway). Restarts in between are new Store/Journal/Outbox/Driver objects on
+// the same file. Receipts are rendered by printer/ and decoded back from the ESC/POS bytes.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -1,10 +1,10 @@
-// Issue 5's kill test: 1,000 mixed requests (invoice creates, transfers with externalId,
-// dynamic BR Codes, invoice cancellations) are drained by `balcao queue drain` against
-// the real sandbox over loopback HTTP while the sandbox injects HTTP 500s, resets
-// before processing and commit-then-drop-response faults, and the drainer process is
-// SIGKILLed at >= 200 random points and restarted. At the end every request exists
-// exactly once at the bank, the totals match to the cent, and the test prints
-// `lost=0 duplicated=0 kills=N`.
+// The kill test (docs/reliability.md, "Kill test"): 1,000 mixed requests (invoice creates,
+// transfers with externalId, dynamic BR Codes, invoice cancellations) are drained by
+// `balcao queue drain` against the real sandbox over loopback HTTP while the sandbox
+// injects HTTP 500s, resets before processing and commit-then-drop-response faults, and the
+// drainer process is SIGKILLed at >= 200 random points and restarted. At the end every
+// request exists exactly once at the bank, the totals match to the cent, and the test
+// prints `lost=0 duplicated=0 kills=N`.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -1,10 +1,10 @@
-// Issue 3 must-show: the C++ client (api::Client, signed requests over loopback HTTP) runs
-// every one of the 140 endpoints of api::Endpoints() against an in-process sandbox and each
-// call succeeds (HTTP 200; PDF and QR code answers are checked by their magic bytes).
-// Entities are created first (creates, PUT, session purchase), the payer side is driven
-// through the unsigned simulation API, then one generic pass reads every list / get / pdf /
-// qrcode / payment / log endpoint with ids of those entities, then PATCHes and DELETEs
-// (on entities made for that purpose). The set of endpoints called must equal all of them.
+// The C++ client (api::Client, signed requests over loopback HTTP) runs every one of the 140
+// endpoints of api::Endpoints() against an in-process sandbox and each call succeeds (HTTP
+// 200; PDF and QR code answers are checked by their magic bytes). Entities are created
+// first (creates, PUT, session purchase), the payer side is driven through the unsigned
+// simulation API, then one generic pass reads every list / get / pdf / qrcode / payment /
+// log endpoint with ids of those entities, then PATCHes and DELETEs (on entities made for
+// that purpose). The set of endpoints called must equal all of them.
 #include <curl/curl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
