@@ -22,8 +22,10 @@
 #include <charconv>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/log.h"
@@ -259,18 +261,24 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     discard_done_ = std::move(done);
     discard_buffer_.resize(16 << 10);
     Lowest().expires_after(options().read_timeout);
+    reading_ = true;  // what is discarded is a refused request: Stop() need not wait for it
     DiscardSome();
   }
 
   void DiscardSome() {
-    if (discard_left_ == 0) return std::exchange(discard_done_, nullptr)(true);
+    if (discard_left_ == 0) return EndDiscard(true);
     const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(discard_left_, discard_buffer_.size()));
     stream_.async_read_some(net::buffer(discard_buffer_.data(), chunk),
                             [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
                               self->discard_left_ -= std::min<std::uint64_t>(n, self->discard_left_);
-                              if (ec) return std::exchange(self->discard_done_, nullptr)(false);
+                              if (ec) return self->EndDiscard(false);
                               self->DiscardSome();
                             });
+  }
+
+  void EndDiscard(bool complete) {
+    reading_ = false;
+    std::exchange(discard_done_, nullptr)(complete);
   }
 
   void Close(bool reset) {
@@ -294,7 +302,7 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
   std::uint64_t id_ = 0;  // in shared_->connections
   std::string remote_address_;
   unsigned short remote_port_ = 0;
-  bool reading_ = false;   // a handshake or a request read is pending: Shutdown closes it
+  bool reading_ = false;   // a handshake, a request read or a discard is pending: Shutdown closes it
   bool stopping_ = false;  // Shutdown() came: no further request
   bool keep_alive_ = true;
   bool linger_ = false;  // after this answer, Linger() rather than read or close

@@ -72,6 +72,13 @@ TEST(Server, AnswersMayComeLaterFromAnotherThreadOnce) {
   for (auto& worker : workers) worker.join();
 }
 
+// The server closes the connection (FIN) without a byte of answer.
+void ExpectClosedWithoutAnswer(RawConnection& connection) {
+  const Ending ending = connection.ReadUntilClosed(milliseconds(2000));
+  EXPECT_EQ(ending.how, "eof");
+  EXPECT_EQ(ending.bytes, "");
+}
+
 TEST(Server, AnUnansweredRequestClosesItsConnectionAndAThrowingHandlerIs500) {
   Handler handler = [](HttpRequest request, Respond /*dropped unanswered*/) {
     if (request.path == "/throw") throw std::runtime_error("bug");
@@ -79,9 +86,7 @@ TEST(Server, AnUnansweredRequestClosesItsConnectionAndAThrowingHandlerIs500) {
   LoopbackServer s(ServerOptions{}, handler);
   RawConnection dropped(s.port);
   ASSERT_TRUE(dropped.Send(Get("/drop")));
-  const Ending ending = dropped.ReadUntilClosed(milliseconds(2000));
-  EXPECT_EQ(ending.how, "eof");
-  EXPECT_EQ(ending.bytes, "");
+  ExpectClosedWithoutAnswer(dropped);
   RawConnection thrown(s.port);
   ASSERT_TRUE(thrown.Send(Get("/throw")));
   auto response = thrown.ReadResponse();
@@ -126,9 +131,7 @@ TEST(Server, DispositionsResetDropAndDelay) {
   EXPECT_EQ(reset.ReadUntilClosed(milliseconds(2000)).how, "reset");
   RawConnection drop(s.port);
   ASSERT_TRUE(drop.Send(Get("/drop")));
-  const Ending dropped = drop.ReadUntilClosed(milliseconds(2000));
-  EXPECT_EQ(dropped.how, "eof");
-  EXPECT_EQ(dropped.bytes, "");
+  ExpectClosedWithoutAnswer(drop);
   RawConnection delay(s.port);
   const auto start = std::chrono::steady_clock::now();
   ASSERT_TRUE(delay.Send(Get("/delay")));
