@@ -14,28 +14,23 @@
 #include "offline/journal_chain.h"
 #include "offline/store.h"
 #include "terminal/command.h"
+#include "terminal/service/config.h"
 
 namespace balcao::terminal {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: balcao journal verify [--db FILE] [--json]\n"
+    "usage: balcao journal verify [--db FILE] [--config FILE] [--json]\n"
     "  verify  check the sale journal's hash chain: every row, every head a nightly settlement\n"
     "          recorded, and the sales' last events; read-only (runs beside `balcao serve`)\n"
-    "  --db    the box's store (default: $BALCAO_DB)\n"
-    "  --json  one JSON document on stdout\n"
+    "  --db      the box's store (default: $BALCAO_DB, else the config's data_dir/balcao.db)\n"
+    "  --config  the box's config (default: $BALCAO_CONFIG, else /etc/balcao/balcao.conf if present)\n"
+    "  --json    one JSON document on stdout\n"
     "Exit: 0 the chain holds, 1 it is broken (the first broken row is named), 2 errors.\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "balcao journal: %s\n", message.c_str());
   return 2;
-}
-
-// Where the store is: --db, else $BALCAO_DB; "" when neither names one.
-std::string StorePath(const std::string& db_flag) {
-  if (!db_flag.empty()) return db_flag;
-  const char* env = std::getenv("BALCAO_DB");
-  return env != nullptr ? env : "";
 }
 
 void PrintJson(const offline::ChainVerdict& v) {
@@ -72,21 +67,24 @@ int RunJournal(const std::vector<std::string>& args) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] != "verify") return Fail("unknown subcommand '" + args[0] + "'\n" + kUsage);
-  std::string db_flag;
+  std::string db_flag, config_flag;
   bool as_json = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--json") {
       as_json = true;
     } else if (args[i] == "--db" && i + 1 < args.size() && !args[i + 1].empty()) {
       db_flag = args[++i];
-    } else if (args[i] == "--db") {
-      return Fail("--db: needs a value");
+    } else if (args[i] == "--config" && i + 1 < args.size() && !args[i + 1].empty()) {
+      config_flag = args[++i];
+    } else if (args[i] == "--db" || args[i] == "--config") {
+      return Fail(args[i] + ": needs a value");
     } else {
       return Fail("unknown argument '" + args[i] + "'\n" + kUsage);
     }
   }
-  const std::string db = StorePath(db_flag);
-  if (db.empty()) return Fail("needs --db FILE or $BALCAO_DB (the box's store)");
+  auto box = service::FindBox(db_flag, config_flag);
+  if (!box.ok()) return Fail(box.status().message());
+  const std::string db = box->store_path;
   auto store = offline::Store::OpenReadOnly(db);
   if (!store.ok()) return Fail(store.status().ToString());
   offline::Journal journal(**store);
