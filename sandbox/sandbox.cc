@@ -56,7 +56,7 @@ struct Sandbox::Impl {
   internal::FaultScript faults;
   std::unique_ptr<internal::WebhookSender> sender;
   internal::Services services;
-  std::unique_ptr<internal::HttpServer> server;
+  std::unique_ptr<http::Server> server;
   unsigned short port = 0, https_port = 0;
 
   std::mutex tick_mu;
@@ -176,19 +176,22 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   impl->services.demo_organization_id = cred.organization_id;
   impl->services.demo_workspace_id = cred.workspace_id;
 
-  internal::HttpServerOptions server_options;
+  http::ServerOptions server_options;
   server_options.threads = options.threads;
+  server_options.server_name = "balcao-sandbox";
+  server_options.refusal = internal::RefusalResponse;
   if (options.https) {
     BALCAO_ASSIGN_OR_RETURN(auto tls, internal::LoadOrCreateTlsCert(dir));
     server_options.tls_cert_pem = tls.cert_pem;
     server_options.tls_key_pem = tls.key_pem;
     cred.tls_cert_path = dir + "/tls-cert.pem";
   }
-  impl->server = std::make_unique<internal::HttpServer>(
-      server_options, [raw](internal::HttpRequest& req) { return internal::Dispatch(raw->services, req); });
-  BALCAO_ASSIGN_OR_RETURN(impl->port, impl->server->ListenHttp(options.port));
+  impl->server = std::make_unique<http::Server>(server_options, http::Synchronous([raw](internal::HttpRequest& req) {
+                                                  return internal::Dispatch(raw->services, req);
+                                                }));
+  BALCAO_ASSIGN_OR_RETURN(impl->port, impl->server->Listen("127.0.0.1", options.port));
   if (options.https) {
-    BALCAO_ASSIGN_OR_RETURN(impl->https_port, impl->server->ListenHttps(options.https_port));
+    BALCAO_ASSIGN_OR_RETURN(impl->https_port, impl->server->ListenTls("127.0.0.1", options.https_port));
   }
   impl->engine->set_public_base_url("http://127.0.0.1:" + std::to_string(impl->port));
   cred.base_url = "http://127.0.0.1:" + std::to_string(impl->port) + "/v2";

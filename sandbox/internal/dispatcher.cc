@@ -378,6 +378,28 @@ HttpResponse InternalErrorResponse(const Status& status) {
                       {{"errors", {{{"code", "internalServerError"}, {"message", "Houston, we have a problem."}}}}});
 }
 
+HttpResponse RefusalResponse(const http::Refusal& refusal) {
+  const std::string limit = http::DescribeBytes(refusal.limit);
+  switch (refusal.status) {
+    case 413:
+      return ErrorResponse(413,
+                           {MakeProblem("payloadTooLarge", "Request body exceeds " + limit + ".",
+                                        "O corpo da requisição excede " + limit + ".")},
+                           Lang::kEnUs);
+    case 431:
+      return ErrorResponse(431,
+                           {MakeProblem("headersTooLarge", "Request headers exceed " + limit + ".",
+                                        "Os cabeçalhos da requisição excedem " + limit + ".")},
+                           Lang::kEnUs);
+    case 500:
+      return InternalErrorResponse(InternalError("request failed: " + refusal.rule));
+    default:
+      return ErrorResponse(refusal.status,
+                           {MakeProblem("invalidRequest", "Malformed HTTP request.", "Requisição HTTP malformada.")},
+                           Lang::kEnUs);
+  }
+}
+
 std::optional<Json> ParseBody(std::string_view body, Problems& problems) {
   // nlohmann's parser is iterative, but deep documents are still no valid API input;
   // refuse them before parsing (1,000-deep nesting is a bad-input test case).
@@ -456,7 +478,7 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
     if (problems.empty()) res = Serve(s, *route, *caller, query, req, lang);
   }
   if (!problems.empty()) res = ErrorResponse(400, problems, lang);
-  if (fault && fault->rfind("delay-", 0) == 0) res.delay_ms = std::atoi(fault->c_str() + 6);
+  if (fault && fault->rfind("delay-", 0) == 0) res.delay = std::chrono::milliseconds(std::atoi(fault->c_str() + 6));
   if (fault == "commit-then-drop-response") res.disposition = Disposition::kDrop;
   return res;
 }

@@ -1,7 +1,7 @@
 // From an HTTP request to an answer: fault script, tolerant parsing, routing derived from
 // api/resources.h, authentication, envelopes (docs/wire.md, "Envelopes and naming" and
-// "Resources"), the generic operations, and the simulation API under /sandbox/. No Beast
-// here (see http_server.h).
+// "Resources"), the generic operations, and the simulation API under /sandbox/. The HTTP
+// server is balcao_http (http/server.h).
 // Thread-safety: Dispatch is called concurrently; state lives in the Engine and FaultScript.
 #pragma once
 
@@ -12,10 +12,14 @@
 #include <optional>
 #include <string>
 
+#include "http/server.h"
 #include "sandbox/internal/engine_core.h"
-#include "sandbox/internal/http_server.h"
 
 namespace balcao::sandbox::internal {
+
+using http::Disposition;
+using http::HttpRequest;
+using http::HttpResponse;
 
 // Scripted faults per route (docs/style.md S11): "POST /v2/invoice" (or an exact path, or a
 // route template such as "GET /v2/invoice/{id}") -> faults applied to the next requests in
@@ -43,6 +47,9 @@ struct Services {
 };
 
 HttpResponse Dispatch(Services& services, HttpRequest& request);
+// What the server answers by itself (malformed HTTP, a body or headers over the limit, a
+// handler that threw), in the API's error envelope, naming the limit in force.
+HttpResponse RefusalResponse(const http::Refusal& refusal);
 
 // Shared by the dispatcher, listing and simulation code.
 Lang LangOf(const HttpRequest& request);

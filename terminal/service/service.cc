@@ -274,9 +274,11 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
-  s.server = std::make_unique<HttpServer>(HttpServerOptions{}, [&s](HttpRequest request, Respond respond) {
-    s.Handle(std::move(request), std::move(respond));
-  });
+  http::ServerOptions server_options;
+  server_options.body_limit = 64 << 10;  // far above the API's bodies and the bank's webhook events
+  server_options.response_headers = {{"Cache-Control", "no-store"}};
+  s.server = std::make_unique<http::Server>(
+      server_options, [&s](HttpRequest request, Respond respond) { s.Handle(std::move(request), std::move(respond)); });
   BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(s.options.address, *s.options.port));
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));

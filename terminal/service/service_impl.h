@@ -17,6 +17,7 @@
 #include "api/events.h"
 #include "checkout/driver.h"
 #include "checkout/intake.h"
+#include "http/server.h"
 #include "offline/api_gateway.h"
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
@@ -29,12 +30,15 @@
 #include "sandbox/sandbox.h"
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
-#include "terminal/service/http_server.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
 
 namespace balcao::terminal::service {
+
+using http::HttpRequest;
+using http::HttpResponse;
+using http::Respond;
 
 inline constexpr const char* kWebhookPath = "/bank/webhook";
 
@@ -57,7 +61,7 @@ struct Service::Impl {
   std::unique_ptr<checkout::Intake> intake;
   std::unique_ptr<api::EventVerifier> verifier;
   std::unique_ptr<offline::ApiGateway> gateway;
-  std::unique_ptr<HttpServer> server;
+  std::unique_ptr<http::Server> server;
   std::unique_ptr<offline::Drainer> drainer;
   std::unique_ptr<offline::ConnectivityMonitor> monitor;
   std::unique_ptr<printer::Spooler> spooler;
