@@ -27,6 +27,7 @@
 #include "printer/profile.h"
 #include "printer/spooler.h"
 #include "sandbox/sandbox.h"
+#include "terminal/service/access.h"
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
 #include "terminal/service/http_server.h"
@@ -34,8 +35,6 @@
 #include "terminal/service/service.h"
 
 namespace balcao::terminal::service {
-
-inline constexpr const char* kWebhookPath = "/bank/webhook";
 
 struct Service::Impl {
   ServeOptions options;
