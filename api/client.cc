@@ -1,6 +1,7 @@
 #include "api/client.h"
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <thread>
 
@@ -86,6 +87,16 @@ std::chrono::microseconds Backoff(const RetryPolicy& p, int failed_attempts) {
   return std::chrono::microseconds(static_cast<std::int64_t>(dist(rng)));
 }
 
+// CallRecord::outcome of a call's result (api/options.h).
+std::string_view OutcomeOf(const Status& status, int http_status) {
+  if (status.ok()) return "ok";
+  if (status.delivery() == Delivery::kNotSent) return "not_sent";
+  if (status.delivery() == Delivery::kOutcomeUnknown) return "unknown";
+  if (http_status >= 400 && http_status <= 499) return "rejected";
+  if (http_status >= 500 && http_status <= 599) return "server_error";
+  return "bad_answer";
+}
+
 Status WithAttempts(Status s, int attempts) {
   if (attempts <= 1) return s;
   return Status(s.code(), s.message() + " (after " + std::to_string(attempts) + " attempts)", s.detail());
@@ -128,6 +139,12 @@ StatusOr<Client> Client::InWorkspace(std::string workspace_id) const {
   return Client(std::move(impl));
 }
 
+Client Client::WithObserver(CallObserver observer) const {
+  auto impl = std::make_shared<Impl>(*impl_);
+  impl->options.observer = std::move(observer);
+  return Client(std::move(impl));
+}
+
 const ClientOptions& Client::options() const { return impl_->options; }
 const std::string& Client::base_url() const { return impl_->base_url; }
 const Credentials& Client::credentials() const { return impl_->credentials; }
@@ -159,6 +176,22 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
   const bool by_id = IsByIdRoute(full_path);
 
   const std::string& access_id = impl.credentials.access_id();
+  const auto started = std::chrono::steady_clock::now();
+  int http_status = 0;
+  // Every return from here on is a call that went out: the observer hears of it.
+  const auto observed = [&](StatusOr<Response> result, int attempts) {
+    if (impl.options.observer) {
+      CallRecord record;
+      record.method = request.method;
+      record.route = EndpointTemplateOf(request.method, full_path);
+      record.outcome = OutcomeOf(result.ok() ? OkStatus() : result.status(), http_status);
+      record.elapsed = std::chrono::steady_clock::now() - started;
+      record.attempts = attempts;
+      record.http_status = http_status;
+      impl.options.observer(record);
+    }
+    return result;
+  };
   Status last;
   const int max_attempts = impl.options.retry.max_attempts;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
@@ -177,16 +210,19 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
     bool retryable;
     if (!answer.ok()) {
       last = answer.status();
+      http_status = last.http_status();
       retryable = last.delivery() == Delivery::kNotSent || (is_get && last.delivery() == Delivery::kOutcomeUnknown);
     } else {
+      http_status = answer->status;
       last = internal::AsStatus(answer->status, answer->body, what, by_id);
-      if (last.ok()) return Response{answer->status, std::move(answer->body), std::move(answer->content_type)};
+      if (last.ok())
+        return observed(Response{answer->status, std::move(answer->body), std::move(answer->content_type)}, attempt);
       retryable = is_get && answer->status >= 500 && answer->status <= 599;
     }
-    if (!retryable || attempt == max_attempts) return WithAttempts(std::move(last), attempt);
+    if (!retryable || attempt == max_attempts) return observed(WithAttempts(std::move(last), attempt), attempt);
     std::this_thread::sleep_for(Backoff(impl.options.retry, attempt));
   }
-  return last;
+  return observed(last, max_attempts);
 }
 
 }  // namespace balcao::api

@@ -49,6 +49,9 @@ class Client {
 
   // The same organization credentials acting in a workspace; shares the connection pool.
   StatusOr<Client> InWorkspace(std::string workspace_id) const;
+  // The same client (credentials, options, connection pool) telling `observer` about every
+  // call (ClientOptions::observer); copies made before keep their own observer.
+  Client WithObserver(CallObserver observer) const;
 
   const ClientOptions& options() const;
   const std::string& base_url() const;  // normalised: no trailing "/" and no "/v2"

@@ -1,5 +1,6 @@
 // Options of a bank API client: where the bank is, language, TLS, timeouts, response
-// size cap and the retry policy. Plain values, copied into the client at creation.
+// size cap, the retry policy and an optional observer of every call (for metrics). Plain
+// values, copied into the client at creation.
 // Defaults follow the bank's SDKs and Azure's RetryOptions (3 attempts, 800 ms base,
 // 60 s cap). TLS verification is always on: there is deliberately no switch to turn it off.
 // Thread-safety: value types.
@@ -7,7 +8,9 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "common/time.h"
 
@@ -30,6 +33,23 @@ struct RetryPolicy {
   double multiplier = 2.0;  // > 1; each delay is then jittered down to [delay/2, delay]
 };
 
+// What one Client::Call did, told to ClientOptions::observer when it returns: one record per
+// call, retries included (the time is what the caller waited, backoff too). Calls refused
+// before anything is sent (a bad path or method) are not observed.
+struct CallRecord {
+  std::string_view method;  // "GET", "POST"...
+  std::string_view route;   // the endpoint's template ("/v2/invoice/{id}"), "other" when none matches
+  // "ok"; "not_sent" (Delivery::kNotSent); "unknown" (kOutcomeUnknown: sent, no answer);
+  // "rejected" (the bank answered 4xx); "server_error" (5xx); "bad_answer" (anything else,
+  // e.g. an answer over max_response_bytes).
+  std::string_view outcome;
+  std::chrono::nanoseconds elapsed{0};
+  int attempts = 0;
+  int http_status = 0;  // of the last answer, 0 when none came
+};
+// Called on the calling thread, after the answer; it must be quick and must not throw.
+using CallObserver = std::function<void(const CallRecord&)>;
+
 struct ClientOptions {
   // Scheme + host [+ port] [+ prefix], with or without a trailing "/v2". Empty: the
   // environment's URL. http:// is accepted only for loopback hosts (the local sandbox).
@@ -43,6 +63,7 @@ struct ClientOptions {
   std::size_t max_response_bytes = 20u << 20;  // larger answers fail with kResourceExhausted
   RetryPolicy retry;
   const Clock* clock = nullptr;  // source of Access-Time; null: SystemClock
+  CallObserver observer;         // optional: every call's route, outcome and time
 };
 
 }  // namespace balcao::api

@@ -172,6 +172,43 @@ const std::vector<Endpoint>& Endpoints() {
   return endpoints;
 }
 
+std::string_view EndpointTemplateOf(std::string_view method, std::string_view path) {
+  const auto segments = [](std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      std::size_t end = text.find('/', start);
+      if (end == std::string_view::npos) end = text.size();
+      out.push_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+    return out;
+  };
+  const std::vector<std::string_view> asked = segments(path);
+  std::string_view best = "other";
+  int best_literals = -1;
+  for (const Endpoint& endpoint : Endpoints()) {
+    if (endpoint.method != method) continue;
+    const std::vector<std::string_view> wanted = segments(endpoint.path);
+    if (wanted.size() != asked.size()) continue;
+    int literals = 0;
+    bool match = true;
+    for (std::size_t i = 0; i < wanted.size() && match; ++i) {
+      if (!wanted[i].empty() && wanted[i].front() == '{') {
+        match = !asked[i].empty();
+      } else {
+        match = wanted[i] == asked[i];
+        ++literals;
+      }
+    }
+    if (match && literals > best_literals) {
+      best = endpoint.path;
+      best_literals = literals;
+    }
+  }
+  return best;
+}
+
 const std::vector<std::string_view>& Subscriptions() {
   static const std::vector<std::string_view> subs = {"deposit",
                                                      "invoice",

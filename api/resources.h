@@ -55,6 +55,11 @@ const std::vector<ResourceSpec>& Resources();
 const ResourceSpec* FindResource(std::string_view name);
 // Every endpoint of both seed documents, derived from Resources(): 140 pairs.
 const std::vector<Endpoint>& Endpoints();
+// The template of the endpoint a request addresses ("GET", "/v2/invoice/5730" ->
+// "/v2/invoice/{id}"; the query is not part of `path`). Where two match, the one with more
+// literal segments wins ("/v2/event/attempt" over "/v2/event/{id}"); "other" when no
+// endpoint of that method matches. A bounded set of values (metrics labels), never an id.
+std::string_view EndpointTemplateOf(std::string_view method, std::string_view path);
 
 // Query parameters every log list accepts (seeds, part 1 "Shared rules").
 inline constexpr std::string_view kLogListFilters[] = {"after", "before", "cursor", "fields", "limit", "types"};

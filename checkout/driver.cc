@@ -101,6 +101,10 @@ Status Driver::Apply(OpenSale& open, Event first) {
         if (held != cards_.end()) cards_.erase(held);  // the card lives for one call only
         if (!answer.ok()) return answer.status();
         LogAnswer(sale_id, *call, *answer);
+        if (const auto* lookup = std::get_if<FindByTag>(call); lookup && on_unknown_resolved_ &&
+                                                               !std::holds_alternative<CallFailed>(*answer) &&
+                                                               !std::holds_alternative<Queued>(*answer))
+          on_unknown_resolved_(lookup->kind, !std::holds_alternative<NothingFound>(*answer));
         if (Crash("called")) break;
         queue.push_back(*std::move(answer));
       }

@@ -80,6 +80,12 @@ class Driver {
   // Called after any bank call that could not be sent (connect or TLS failed): wire it to
   // offline::ConnectivityMonitor::ReportNotSent so the box learns at once that it is offline.
   void OnNotSent(std::function<void()> listener) { on_not_sent_ = std::move(listener); }
+  // Called when the lookup after an outcome unknown (FindByTag, docs/adr/0002) is answered:
+  // `found` when the bank had the entity, false when it had nothing (the create is sent
+  // again). A lookup that fails, or that goes to the outbox, resolves nothing yet.
+  void OnUnknownResolved(std::function<void(EntityKind kind, bool found)> listener) {
+    on_unknown_resolved_ = std::move(listener);
+  }
   bool bank_online() const { return bank_online_; }
   // Feeds the sale the outcome of the outbox row it waits for, if the row has settled (done:
   // the bank's answer; refused or given up: CallFailed). Call it on the driver's thread after
@@ -108,6 +114,7 @@ class Driver {
   offline::Outbox* outbox_ = nullptr;
   bool bank_online_ = true;
   std::function<void()> on_not_sent_;
+  std::function<void(EntityKind, bool)> on_unknown_resolved_;
   const Clock& clock_;
   Observer observer_;
   CrashHook crash_hook_;

@@ -13,6 +13,15 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsodium-dev  # Argon2id for operator PINs
   zbar-tools qrencode poppler-utils wrk curl ca-certificates chromium
+  # the serve tests read /metrics with the reference Prometheus text parser (/usr/bin/python3)
+  python3-prometheus-client
+  dpkg-dev   # dpkg-shlibdeps: the Debian package's library Depends (deploy/package.sh, CPack)
+  file       # CPack's DEB generator finds the ELF files to strip and to scan with it
+  lintian    # deploy/package-check.sh: the package must have no lintian error
+  adduser    # balcao's Depends (postinst creates the balcao user): dpkg -i in package-check
+  tzdata     # balcao's Depends (the settlement timer's America/Sao_Paulo): same
+  strace     # package-check: serve's and settle's system calls against the units' filter
+  iproute2   # package-check: `ip link set lo up` in the install check's network namespace
 )
 
 missing=()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs dependencies, checks the tree needs nothing beside it
 # (check-standalone.sh), builds with warnings as errors, runs every test (unit, loopback
-# end-to-end against the embedded sandbox, official Node SDK compatibility), then the
-# sanitizer run (ASan+UBSan) of the bad-input tests.
+# end-to-end against the embedded sandbox, official Node SDK compatibility), the Debian
+# package's checks, then the sanitizer run (ASan+UBSan) of the bad-input tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -15,6 +15,8 @@ bash deploy/check-standalone.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBALCAO_WERROR=ON >/dev/null
 cmake --build build -j "$JOBS"
 (cd build && ctest --output-on-failure -j "$JOBS" --timeout 600)
+# The Debian package of the binary just tested: lintian, systemd units, install and purge.
+bash deploy/package-check.sh
 
 if [ "${BALCAO_SKIP_SANITIZE:-0}" != 1 ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBALCAO_WERROR=ON -DBALCAO_SANITIZE=ON \

@@ -165,6 +165,7 @@ struct Drainer::Impl : std::enable_shared_from_this<Impl> {
   DrainerStats stats;
   std::mt19937_64 rng;
   std::function<void(const OutboxItem&)> on_settled;
+  std::function<void(const OutboxItem&, bool)> on_lookup_answered;
 
   double Jitter() {
     std::lock_guard<std::mutex> lock(mu);
@@ -214,12 +215,17 @@ struct Drainer::Impl : std::enable_shared_from_this<Impl> {
     if (lane != busy_lanes.end()) busy_lanes.erase(lane);
     --in_flight;
     std::function<void(const OutboxItem&)> callback;
+    std::function<void(const OutboxItem&, bool)> lookup_callback;
     {
       std::lock_guard<std::mutex> lock(mu);
       Count(stats, work, result);
       callback = on_settled;
+      lookup_callback = on_lookup_answered;
     }
     auto item = TrailStep(outbox, work, result);
+    if (lookup_callback && work.action == OutboxWork::kLookup && result.ok() &&
+        (*result == StepResult::kDone || *result == StepResult::kAbsent))
+      lookup_callback(work.item, *result == StepResult::kDone);
     if (!running) return;
     if (callback) {
       if (item.ok() && (item->state == OutboxState::kDone || item->state == OutboxState::kFailed ||
@@ -258,6 +264,11 @@ void Drainer::SetOnline(bool online) {
 void Drainer::OnSettled(std::function<void(const OutboxItem&)> callback) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->on_settled = std::move(callback);
+}
+
+void Drainer::OnLookupAnswered(std::function<void(const OutboxItem&, bool)> callback) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->on_lookup_answered = std::move(callback);
 }
 
 DrainerStats Drainer::stats() const {

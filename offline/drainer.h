@@ -51,6 +51,10 @@ class Drainer {
   void SetOnline(bool online);
   // Called on the io_context after every row that reached done, failed or dead.
   void OnSettled(std::function<void(const OutboxItem&)> callback);
+  // Called on the io_context when the lookup of a row whose outcome was unknown is answered
+  // (docs/adr/0002): `found` when the bank has it (the row is done), false when it has
+  // nothing (the row is sent again with the same key). A failed lookup resolves nothing.
+  void OnLookupAnswered(std::function<void(const OutboxItem& item, bool found)> callback);
 
   DrainerStats stats() const;
   int in_flight() const;

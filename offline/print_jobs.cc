@@ -132,4 +132,47 @@ StatusOr<std::vector<PrintJob>> PrintJobs::List(std::optional<PrintJobState> sta
   return jobs;
 }
 
+StatusOr<PrintJobStats> PrintJobs::Stats() {
+  Txn txn(store_.impl(), Txn::kRead);
+  PrintJobStats stats;
+  std::int64_t newest_printed = 0, newest_failed = 0;
+  {
+    Stmt counts(txn, "SELECT state, count(*), max(id) FROM print_jobs GROUP BY state");
+    while (true) {
+      BALCAO_ASSIGN_OR_RETURN(bool row, counts.Step());
+      if (!row) break;
+      BALCAO_ASSIGN_OR_RETURN(PrintJobState state, ParseState(counts.Text(0)));
+      const std::int64_t n = counts.Int(1);
+      switch (state) {
+        case PrintJobState::kQueued:
+          stats.queued = n;
+          break;
+        case PrintJobState::kPrinting:
+          stats.printing = n;
+          break;
+        case PrintJobState::kPrinted:
+          stats.printed = n;
+          newest_printed = counts.Int(2);
+          break;
+        case PrintJobState::kFailed:
+          stats.failed = n;
+          newest_failed = counts.Int(2);
+          break;
+      }
+    }
+  }
+  {
+    Stmt oldest(txn, "SELECT coalesce(min(created_at), 0) FROM print_jobs WHERE state IN ('queued','printing')");
+    BALCAO_ASSIGN_OR_RETURN(bool row, oldest.Step());
+    if (row) stats.oldest_waiting_created_at_ms = oldest.Int(0);
+  }
+  if (newest_failed > newest_printed) {
+    stats.last_failed = true;
+    Stmt error(txn, "SELECT last_error FROM print_jobs WHERE id=?1");
+    BALCAO_ASSIGN_OR_RETURN(bool row, error.Bind(1, newest_failed).Step());
+    if (row) stats.last_error = error.Text(0);
+  }
+  return stats;
+}
+
 }  // namespace balcao::offline

@@ -31,6 +31,15 @@ struct PrintJob {
   std::int64_t updated_at_ms = 0;
 };
 
+// What the queue says about the printer, from the index by state (cheap to read often).
+struct PrintJobStats {
+  std::int64_t queued = 0, printing = 0, printed = 0, failed = 0;  // jobs in each state
+  std::int64_t oldest_waiting_created_at_ms = 0;                   // of the queued and printing jobs; 0 when none
+  // The newest job (by id) that reached an end failed: the printer is not printing now.
+  bool last_failed = false;
+  std::string last_error;  // that job's error
+};
+
 class PrintJobs {
  public:
   explicit PrintJobs(Store& store);
@@ -46,6 +55,7 @@ class PrintJobs {
   Status Requeue(std::int64_t id);                               // reprint (failed or printed)
   StatusOr<PrintJob> Get(std::int64_t id);
   StatusOr<std::vector<PrintJob>> List(std::optional<PrintJobState> state = std::nullopt, int limit = 100);
+  StatusOr<PrintJobStats> Stats();
 
  private:
   Store& store_;

@@ -161,6 +161,15 @@ Status Store::TryBecomeOwner() {
   return OkStatus();
 }
 
+Status Store::ProbeWrite() {
+  internal::Txn txn(*impl_, internal::Txn::kWrite);
+  internal::Stmt probe(txn,
+                       "INSERT INTO settings (name, value) VALUES ('health.write_probe', ?1) "
+                       "ON CONFLICT (name) DO UPDATE SET value=excluded.value");
+  BALCAO_RETURN_IF_ERROR(probe.Bind(1, std::to_string(internal::NowMs())).Run());
+  return txn.Commit();
+}
+
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Store::~Store() {

@@ -39,6 +39,11 @@ class Store {
   // A guest retries ownership (e.g. once the CLI that held it has exited); on success
   // runs the crash recovery described at Open. kUnavailable while another holds it.
   Status TryBecomeOwner();
+  // A real, durable write, for a readiness check: upserts the `settings` row
+  // "health.write_probe" (the time) in one BEGIN IMMEDIATE transaction, committed as every
+  // write is (synchronous=FULL). Errors as any write: SQLite's (read-only file, disk full,
+  // I/O error) or kFailedPrecondition once an I/O error poisoned the store.
+  Status ProbeWrite();
 
   struct Impl;
   Impl& impl() { return *impl_; }  // for the other offline/ components

@@ -162,6 +162,13 @@ StatusOr<BoxTarget> FindBox(const std::string& db_flag, const std::string& confi
       box.store_path = (std::filesystem::path(config->data_dir) / kStoreFileName).string();
     if (Env("BALCAO_CREDENTIALS").empty()) box.credentials_path = config->bank_credentials;
   }
+  // A box without a bank runs the embedded sandbox inside `balcao serve`: its tools talk to
+  // that one (reachable while the service runs) rather than fail for want of credentials.
+  if (box.credentials_path.empty() && Env("BALCAO_CREDENTIALS").empty() && Env("BALCAO_BANK_URL").empty()) {
+    const auto sandbox = std::filesystem::path(box.store_path).parent_path() / "sandbox" / "credentials.json";
+    std::error_code ec;
+    if (std::filesystem::exists(sandbox, ec)) box.credentials_path = sandbox.string();
+  }
   if (box.store_path.empty())
     return InvalidArgumentError(std::string("--db: which store? Give --db FILE, set BALCAO_DB, or name a config with "
                                             "data_dir (--config FILE, BALCAO_CONFIG, ") +

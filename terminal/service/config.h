@@ -47,7 +47,8 @@ std::string FindConfigFile(const std::string& flag);
 // What a local tool (`balcao queue`, `settle`, `print jobs`, `journal verify`) works on: the
 // store is `db_flag`, else $BALCAO_DB, else <data_dir>/balcao.db of the config file
 // (FindConfigFile(config_flag)); the bank's credentials file is $BALCAO_CREDENTIALS when set
-// (LoadConfig reads it), else the config's bank.credentials, else "" (the environment).
+// (LoadConfig reads it), else the config's bank.credentials, else, on a box without a bank,
+// the embedded sandbox's <data_dir>/sandbox/credentials.json when it exists, else "".
 // kInvalidArgument naming all three places when no store is named anywhere.
 struct BoxTarget {
   std::string store_path;

@@ -173,6 +173,11 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   const bool get = request.method == "GET" || request.method == "HEAD";
   const bool post = request.method == "POST";
 
+  // Probes and metrics (health.cc): answered at once, never behind the driver.
+  if (get && path == "/healthz") return respond(Healthz());
+  if (get && path == "/readyz") return respond(Readyz());
+  if (get && path == "/metrics") return respond(MetricsPage());
+
   // The web app.
   if (get && path.rfind("/api/", 0) != 0) {
     const std::string name = path == "/" ? "index.html" : path.substr(1);
@@ -192,11 +197,13 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
             const bool bad = event.status().code() == StatusCode::kPermissionDenied ||
                              event.status().code() == StatusCode::kInvalidArgument;
             if (bad) ++webhooks_refused;
+            metrics->CountWebhook(bad ? "rejected" : "unavailable");
             logging::Warn("serve", "webhook refused", {{"reason", event.status().message()}});
             return bad ? Error(401, "Digital-Signature", event.status().message())
                        : Error(503, "public-key", event.status().message());
           }
           auto taken = intake->Take(*event);
+          metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
           if (!taken.ok()) return Error(503, "event", taken.status().message());
           if (!taken->sale_id.empty()) touched.insert(taken->sale_id);
           const char* outcome = checkout::Name(taken->outcome);

@@ -284,6 +284,25 @@ std::string SaleBook::DayJson(const std::string& day) const {
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+std::vector<SaleBook::Tally> SaleBook::TallyOfDay(const std::string& day) const {
+  const std::vector<std::string> ids = IdsOfDay(day);
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<std::pair<std::string, std::string>, Tally> tallies;
+  for (const std::string& id : ids) {
+    const Entry& entry = entries_.at(id);
+    if (!entry.sale) continue;
+    const Screen screen = ScreenOf(*entry.sale);
+    Tally& tally = tallies[{screen.method, screen.status}];
+    tally.method = screen.method;
+    tally.status = screen.status;
+    ++tally.sales;
+    tally.collected += entry.sale->collected();
+  }
+  std::vector<Tally> out;
+  for (auto& [key, tally] : tallies) out.push_back(std::move(tally));
+  return out;
+}
+
 std::vector<std::string> SaleBook::Unsettled() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> ids;

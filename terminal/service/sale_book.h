@@ -50,6 +50,15 @@ class SaleBook {
   std::vector<std::string> IdsOfDay(const std::string& day) const;
   // {"day":..., "sales":[views...], "totals":{...}} of the sales of `day` that have a copy.
   std::string DayJson(const std::string& day) const;
+  // The sales of `day` that have a copy, counted by method ("" before one was chosen) and
+  // status (the view's: paid, refunded, voided, pay-later, queued, pix...), with the cents
+  // they collected; ordered by method then status (GET /metrics).
+  struct Tally {
+    std::string method, status;
+    int sales = 0;
+    checkout::Cents collected = 0;
+  };
+  std::vector<Tally> TallyOfDay(const std::string& day) const;
   // Sales not yet over (for the status line): ids.
   std::vector<std::string> Unsettled() const;
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "checkout/journal_codec.h"
 #include "common/log.h"
@@ -207,6 +208,11 @@ Service::~Service() { Stop(); }
 StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
+  BALCAO_ASSIGN_OR_RETURN(s.metrics, ServiceMetrics::Create());
+  // Every bank call of every client below (driver, intake, webhook key, drainer, probes).
+  const api::CallObserver observe_bank = [metrics = s.metrics.get()](const api::CallRecord& call) {
+    metrics->ObserveBankCall(call);
+  };
   BALCAO_ASSIGN_OR_RETURN(s.config, LoadServeConfig(options.config_path));
   BALCAO_ASSIGN_OR_RETURN(s.options, ResolveServeOptions(options, s.config));
   if (!s.config.log_file.empty()) BALCAO_RETURN_IF_ERROR(logging::SetFallbackLogFile(s.config.log_file));
@@ -237,9 +243,16 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     s.credentials_path = s.config.bank_credentials;
   }
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(s.credentials_path));
-  s.bank = std::make_unique<api::Bank>(client);
+  s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank));
 
   BALCAO_ASSIGN_OR_RETURN(s.store, offline::Store::Open((dir / "balcao.db").string()));
+  // A tool may hold the store for a moment (the nightly settlement a box catches up on at
+  // boot, `balcao queue drain`): wait for it rather than fail the start.
+  for (int waited = 0; !s.store->is_owner() && waited < s.options.owner_wait_s; ++waited) {
+    if (waited == 0) logging::Warn("serve", "another process holds the store: waiting", {{"db", s.store->path()}});
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    (void)s.store->TryBecomeOwner();
+  }
   if (!s.store->is_owner())
     return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
                                    " (is another `balcao serve` running on this data dir?)");
@@ -256,6 +269,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.driver->OnNotSent([&s] {
     if (s.monitor) s.monitor->ReportNotSent();
   });
+  s.driver->OnUnknownResolved(
+      [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
   s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
@@ -265,7 +280,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(s.options.address, *s.options.port));
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
-  s.gateway = std::make_unique<offline::ApiGateway>(drainer_client);
+  s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));
   s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
   s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
   s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
@@ -275,6 +290,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     logging::Info("serve", online ? "bank reachable" : "bank unreachable: offline");
     s.loop->Post([&s, online] { s.driver->SetBankOnline(online); });
   });
+  s.drainer->OnLookupAnswered(
+      [&s](const offline::OutboxItem&, bool found) { s.metrics->CountUnknownResolved("outbox", found); });
   s.drainer->OnSettled([&s](const offline::OutboxItem& item) {
     if (item.request.sale_id.empty()) return;
     s.loop->Post([&s, id = item.request.sale_id] {

@@ -23,6 +23,7 @@ struct ServeOptions {
   std::string data_dir;                // "" = config's data_dir, else ./balcao-data
   std::string printer;                 // transport target; empty: the config's, else file:<data_dir>/printer.bin
   std::string config_path;             // JSON (docs/terminal.md, "Configuration"); empty: defaults
+  int owner_wait_s = 120;              // how long to wait for a tool that holds the store
 };
 
 struct ServeConfig;

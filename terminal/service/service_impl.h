@@ -33,10 +33,12 @@
 #include "terminal/service/http_server.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
+#include "terminal/service/service_metrics.h"
 
 namespace balcao::terminal::service {
 
 struct Service::Impl {
+  std::unique_ptr<ServiceMetrics> metrics;  // first in, last out: the clients' observers use it
   ServeOptions options;
   ServeConfig config;
   std::string printer_target;
@@ -86,6 +88,10 @@ struct Service::Impl {
 
   // --- HTTP (routes.cc), any io thread ---
   void Handle(HttpRequest request, Respond respond);
+  // --- probes and metrics (health.cc), any io thread ---
+  HttpResponse Healthz() const;  // 200 {"status":"ok"}
+  HttpResponse Readyz();         // 200, or 503 naming each failing check
+  HttpResponse MetricsPage();    // Prometheus text format 0.0.4
 };
 
 }  // namespace balcao::terminal::service

@@ -1,9 +1,10 @@
 // The driver end to end against the in-process sandbox (real signed HTTP on loopback, a
 // real SQLite journal file): card approved / denied / 3-D Secure passed and failed, Pix
-// paid, Pix lost-response, invoice paid, refunds; crash-and-restart at every journal write
-// and every bank call of a Pix sale (in-process stop) and of a card sale (forked child killed
-// with SIGKILL, with and without the sandbox's commit-then-drop fault), each ending as an
-// undisturbed run would: Paid, with exactly one brcode / one purchase at the bank.
+// paid, Pix lost-response (its lookup reported found or absent), invoice paid, refunds;
+// crash-and-restart at every journal write and every bank call of a Pix sale (in-process
+// stop) and of a card sale (forked child killed with SIGKILL, with and without the sandbox's
+// commit-then-drop fault), each ending as an undisturbed run would: Paid, with exactly one
+// brcode / one purchase at the bank.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -129,6 +130,26 @@ TEST_F(DriverE2E, LostCreateResponseIsLookedUpNotResent) {
   for (const auto& e : *entries) kinds += e.kind + " ";
   EXPECT_EQ(kinds, "Start ChooseMethod CallFailed BrcodeCreated ");
   EXPECT_EQ(AtBank("dynamic-brcode", id), 1u);
+}
+
+// OnUnknownResolved (the metric of unknown outcomes resolved): the lookup after a lost answer
+// reports found; after a request the bank never processed, absent (and the create is resent).
+TEST_F(DriverE2E, EachAnsweredLookupIsReportedFoundOrAbsent) {
+  std::vector<std::pair<EntityKind, bool>> resolved;
+  driver_->OnUnknownResolved([&](EntityKind kind, bool found) { resolved.emplace_back(kind, found); });
+  Fault("POST /v2/dynamic-brcode", "commit-then-drop-response");
+  const std::string found = NewSaleId();
+  ASSERT_TRUE(driver_->Open(found, 700, settings_).ok());
+  auto sale = driver_->Feed(found, ChooseMethod{Method::kPix, {}, Now()});
+  ASSERT_TRUE(sale.ok() && std::holds_alternative<ShowingPix>(sale->state));
+  Fault("POST /v2/dynamic-brcode", "reset-before-processing");
+  const std::string absent = NewSaleId();
+  ASSERT_TRUE(driver_->Open(absent, 800, settings_).ok());
+  sale = driver_->Feed(absent, ChooseMethod{Method::kPix, {}, Now()});
+  ASSERT_TRUE(sale.ok() && std::holds_alternative<ShowingPix>(sale->state));
+  EXPECT_EQ(AtBank("dynamic-brcode", absent), 1u);
+  EXPECT_EQ(resolved,
+            (std::vector<std::pair<EntityKind, bool>>{{EntityKind::kBrcode, true}, {EntityKind::kBrcode, false}}));
 }
 
 // Crash after the k-th journal write or bank call of a Pix sale, restart, finish: always

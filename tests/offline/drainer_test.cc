@@ -249,6 +249,28 @@ TEST_F(DrainerTest, NotSentWhileOfflineNothingIsTried) {
   drainer.Stop();
 }
 
+// OnLookupAnswered (the metric of unknown outcomes resolved): a lost answer whose write took
+// effect is found, one whose write never arrived is absent; each lookup is reported once.
+TEST_F(DrainerTest, ReportsEachAnsweredLookupFoundOrAbsent) {
+  FakeBank bank;
+  // k1: committed, answer lost; its lookup finds it. k2: reset before processing; its
+  // lookup finds nothing and it is sent again.
+  bank.Script({FakeBank::kCommitThenDrop, FakeBank::kNone, FakeBank::kResetBefore});
+  ASSERT_TRUE(outbox_->Enqueue(Create("k1", "s1")).ok());
+  ASSERT_TRUE(outbox_->Enqueue(Create("k2", "s1")).ok());
+  boost::asio::io_context io;
+  std::vector<std::pair<std::string, bool>> answered;  // io thread only
+  Drainer drainer(io, *store_, *outbox_, bank, {.poll_interval = std::chrono::milliseconds(5)});
+  drainer.OnLookupAnswered([&](const OutboxItem& item, bool found) { answered.emplace_back(item.request.key, found); });
+  drainer.Start();
+  for (int i = 0; i < 500 && outbox_->Metrics()->depth > 0; ++i) io.run_for(std::chrono::milliseconds(10));
+  drainer.Stop();
+  io.run_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(bank.Effects("k1"), 1);
+  EXPECT_EQ(bank.Effects("k2"), 1);
+  EXPECT_EQ(answered, (std::vector<std::pair<std::string, bool>>{{"k1", true}, {"k2", false}}));
+}
+
 TEST(DrainStep, ExtractsIdsFromEveryEnvelope) {
   EXPECT_EQ(internal::ExtractBankId(R"({"invoices":[{"id":"123"}]})"), "123");
   EXPECT_EQ(internal::ExtractBankId(R"({"session":{"id":"abc"}})"), "abc");

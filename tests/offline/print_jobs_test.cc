@@ -1,5 +1,5 @@
 // The print-job queue: durable jobs, claim order, failure stays visible, reprint,
-// and a job interrupted mid-print is queued again when the store is reopened.
+// a job interrupted mid-print queued again when the store is reopened, and the stats by state.
 #include "offline/print_jobs.h"
 
 #include <gtest/gtest.h>
@@ -84,6 +84,50 @@ TEST(PrintJobs, AJobInterruptedMidPrintIsQueuedAgainOnReopen) {
   ASSERT_TRUE(store.ok());
   PrintJobs jobs(**store);
   EXPECT_EQ(jobs.Get(id)->state, PrintJobState::kQueued);
+}
+
+// Stats: what /readyz and /metrics read about the printer, from the index by state.
+TEST(PrintJobs, StatsCountByStateAndTellWhetherTheNewestFinishedJobFailed) {
+  auto store = Store::Open(":memory:");
+  ASSERT_TRUE(store.ok());
+  PrintJobs jobs(**store);
+  auto empty = jobs.Stats();
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_EQ(empty->queued + empty->printing + empty->printed + empty->failed, 0);
+  EXPECT_EQ(empty->oldest_waiting_created_at_ms, 0);
+  EXPECT_FALSE(empty->last_failed);
+
+  auto a = jobs.Enqueue("sale-1", "card", "file:/tmp/p", "one");
+  auto b = jobs.Enqueue("sale-2", "pix", "file:/tmp/p", "two");
+  auto c = jobs.Enqueue("sale-3", "pix", "file:/tmp/p", "three");
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  ASSERT_TRUE(jobs.ClaimNext().ok());
+  ASSERT_TRUE(jobs.MarkPrinted(*a).ok());
+  ASSERT_TRUE(jobs.ClaimNext().ok());
+  ASSERT_TRUE(jobs.MarkFailed(*b, "paper out").ok());
+  auto stats = jobs.Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->queued, 1);
+  EXPECT_EQ(stats->printing, 0);
+  EXPECT_EQ(stats->printed, 1);
+  EXPECT_EQ(stats->failed, 1);
+  EXPECT_EQ(stats->oldest_waiting_created_at_ms, jobs.Get(*c)->created_at_ms);
+  EXPECT_TRUE(stats->last_failed);
+  EXPECT_EQ(stats->last_error, "paper out");
+
+  // The printer is back: the failed job reprinted, then the queued one.
+  ASSERT_TRUE(jobs.Requeue(*b).ok());
+  for (int i = 0; i < 2; ++i) {
+    auto next = jobs.ClaimNext();
+    ASSERT_TRUE(next.ok() && next->has_value());
+    ASSERT_TRUE(jobs.MarkPrinted((*next)->id).ok());
+  }
+  stats = jobs.Stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->printed, 3);
+  EXPECT_EQ(stats->queued + stats->failed, 0);
+  EXPECT_EQ(stats->oldest_waiting_created_at_ms, 0);
+  EXPECT_FALSE(stats->last_failed);
 }
 
 }  // namespace

@@ -68,6 +68,20 @@ TEST(Store, ReopenIsIdempotentAndKeepsData) {
   EXPECT_EQ(QueryText(path, "SELECT value FROM settings WHERE name='x'"), "1");
 }
 
+// ProbeWrite (the readiness check) commits a real row, every time, and keeps only one.
+TEST(Store, ProbeWriteCommitsARowThatAnotherConnectionReads) {
+  TempDir dir;
+  const std::string path = dir.File("box.db");
+  auto store = Store::Open(path);
+  ASSERT_TRUE(store.ok());
+  ASSERT_TRUE((*store)->ProbeWrite().ok());
+  const std::string first = QueryText(path, "SELECT value FROM settings WHERE name='health.write_probe'");
+  EXPECT_FALSE(first.empty());
+  EXPECT_GT(std::stoll(first), 1'600'000'000'000LL);  // epoch milliseconds
+  ASSERT_TRUE((*store)->ProbeWrite().ok());
+  EXPECT_EQ(QueryText(path, "SELECT count(*) FROM settings WHERE name='health.write_probe'"), "1");
+}
+
 TEST(Store, PragmasAreDurableOnTheConnection) {
   TempDir dir;
   auto store = Store::Open(dir.File("box.db"));

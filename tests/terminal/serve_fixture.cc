@@ -51,12 +51,13 @@ Reply Http(const std::string& method, const std::string& url, const std::string&
 ServeProcess::~ServeProcess() { Kill(); }
 
 void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vector<std::string>& args,
-                         const std::map<std::string, std::string>& env) {
+                         const std::map<std::string, std::string>& env, const std::vector<std::string>& launcher) {
   std::filesystem::create_directories(data_dir);  // the log file goes there
   std::vector<std::string> argv = {BALCAO_CLI,   "--log-file",     (data_dir / "balcao.log").string(),
                                    "serve",      "--port",         "0",
                                    "--data-dir", data_dir.string()};
   argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.begin(), launcher.begin(), launcher.end());
   StartProgram(argv, std::filesystem::current_path(), env);
 }
 
@@ -87,6 +88,9 @@ void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const s
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
   posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  // Nothing else of this process: a socket inherited from a sandbox the test runs (Asio's
+  // are not close-on-exec) would keep that bank's port listening after the test stops it.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   ASSERT_EQ(posix_spawnp(&pid_, argv[0].c_str(), &actions, nullptr, cargv.data(), cenv.data()), 0);
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);

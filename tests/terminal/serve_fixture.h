@@ -31,9 +31,11 @@ class ServeProcess {
   ServeProcess() = default;
   ~ServeProcess();  // Kill()s
   // Starts `balcao --log-file <data_dir>/balcao.log serve --port 0 --data-dir <data_dir> ...`
-  // with `env` added to the environment, and waits for its "listening" line.
+  // with `env` added to the environment, and waits for its "listening" line. `launcher`, when
+  // given, is a program (absolute path) and its arguments that exec balcao in its own process
+  // (setpriv ... --), so the pid is still balcao's.
   void Start(const std::filesystem::path& data_dir, const std::vector<std::string>& args = {},
-             const std::map<std::string, std::string>& env = {});
+             const std::map<std::string, std::string>& env = {}, const std::vector<std::string>& launcher = {});
   // Runs `argv` (a program that ends in `balcao serve`, e.g. deploy/run.sh) in `cwd` and
   // waits for its "listening" line; `env` as for Start.
   void StartProgram(const std::vector<std::string>& argv, const std::filesystem::path& cwd,

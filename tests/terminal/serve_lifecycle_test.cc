@@ -2,7 +2,10 @@
 // one applied), a restart (SIGKILL) with a sale open, and the offline path (the bank
 // unreachable: an invoice queued with its provisional receipt, the queue depth shown, card
 // and Pix refused with the reason; then the bank back and the invoice issued by the outbox).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -145,6 +148,34 @@ TEST(ServeOffline, AnInvoiceIsQueuedWhileTheBankIsUnreachableAndIssuedWhenItIsBa
   })) << status.dump();
   serve.Stop();
   (*bank)->Stop();
+}
+
+}  // namespace
+}  // namespace balcao::terminal::testing
+
+namespace balcao::terminal::testing {
+namespace {
+
+// The box boots while a tool (the nightly settlement it catches up on) owns the store: the
+// service waits for it instead of failing its start.
+TEST(ServeStart, WaitsForAToolThatHoldsTheStore) {
+  const auto dir = FreshDir("owner-wait");
+  std::filesystem::create_directories(dir / "data");
+  const int fd = ::open((dir / "data" / "balcao.db-owner").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  std::thread tool([fd] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    ::close(fd);  // the tool is done
+  });
+  const auto started = std::chrono::steady_clock::now();
+  ServeProcess serve;
+  serve.Start(dir / "data");
+  tool.join();
+  ASSERT_FALSE(serve.url().empty()) << serve.output();
+  EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+  EXPECT_EQ(serve.Get("/healthz").status, 200);
+  serve.Stop();
 }
 
 }  // namespace

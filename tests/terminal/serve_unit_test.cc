@@ -1,6 +1,7 @@
 // The service's pure pieces, without a process: the config file (each bad key refused by
 // name), the sale book's day index (a torn or foreign line skipped, days in Brasília time),
-// and the QR SVG, drawn back into pixels and decoded with zbarimg. Labelled `sanitize`.
+// the QR SVG, drawn back into pixels and decoded with zbarimg, and the metric families.
+// Labelled `sanitize`.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "terminal/service/config.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
+#include "terminal/service/service_metrics.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -214,6 +216,32 @@ TEST(QrSvg, DecodesBackToThePixCode) {
 TEST(StoreDay, IsBrasiliaTime) {
   EXPECT_EQ(StoreDay(*ParseTimestamp("2026-01-01T02:59:59+00:00")), "2025-12-31");
   EXPECT_EQ(StoreDay(*ParseTimestamp("2026-01-01T03:00:00+00:00")), "2026-01-01");
+}
+
+TEST(ServiceMetrics, FamiliesAreDeclaredRightAndRecordWhatTheyAreTold) {
+  ASSERT_TRUE(ScrapeGauges::Create().ok());
+  auto metrics = ServiceMetrics::Create();
+  ASSERT_TRUE(metrics.ok()) << metrics.status().ToString();
+  api::CallRecord call;
+  call.method = "GET";
+  call.route = "/v2/invoice/{id}";
+  call.outcome = "ok";
+  call.elapsed = std::chrono::milliseconds(30);
+  (*metrics)->ObserveBankCall(call);
+  (*metrics)->CountWebhook("rejected");
+  (*metrics)->CountUnknownResolved("outbox", true);
+  const std::string text = (*metrics)->Render();
+  for (const char* line :
+       {"balcao_bank_call_duration_seconds_bucket{method=\"GET\",route=\"/v2/invoice/"
+        "{id}\",outcome=\"ok\",le=\"0.025\"} 0\n",
+        "balcao_bank_call_duration_seconds_bucket{method=\"GET\",route=\"/v2/invoice/"
+        "{id}\",outcome=\"ok\",le=\"0.05\"} 1\n",
+        "balcao_bank_call_duration_seconds_count{method=\"GET\",route=\"/v2/invoice/{id}\",outcome=\"ok\"} 1\n",
+        "balcao_webhook_deliveries_total{result=\"rejected\"} 1\n",
+        "balcao_webhook_deliveries_total{result=\"applied\"} 0\n",
+        "balcao_unknown_outcomes_resolved_total{where=\"outbox\",result=\"found\"} 1\n",
+        "balcao_unknown_outcomes_resolved_total{where=\"checkout\",result=\"absent\"} 0\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
 }
 
 }  // namespace
