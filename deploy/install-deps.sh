@@ -11,6 +11,7 @@ PACKAGES=(
   libboost-dev libboost-system-dev libcurl4-openssl-dev nlohmann-json3-dev libssl-dev openssl
   libsqlite3-dev sqlite3 libqrencode-dev libpng-dev libsecp256k1-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libsodium-dev  # Argon2id for operator PINs
   zbar-tools qrencode poppler-utils wrk curl ca-certificates chromium
   # the serve tests read /metrics with the reference Prometheus text parser (/usr/bin/python3)
   python3-prometheus-client

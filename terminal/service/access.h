@@ -1,0 +1,54 @@
+// Who may call what on `balcao serve` (docs/security.md): the checks every request passes
+// before any handler runs. Pure: no I/O, tested without sockets.
+//  1. Host: only the names the service answers to (default 127.0.0.1:PORT, localhost:PORT,
+//     plus the configured ones): a DNS-rebinding page reaches the box under a foreign name
+//     and gets 421 before anything else.
+//  2. State-changing methods (anything but GET/HEAD): `Content-Type: application/json` (a
+//     browser sends that cross-site only after a CORS preflight, which the service never
+//     grants) and, when an `Origin` is sent, one of the service's own origins: else 403.
+//  3. The route's audience: public (the web app's files, /healthz, /readyz, /metrics, the
+//     login), the bank (the signed webhook: its signature is checked by its handler), or a
+//     logged-in operator (every other /api/ route): else 401.
+// Thread-safety: immutable after construction.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace balcao::terminal::service {
+
+struct RequestFacts {
+  std::string_view method, path, host, origin, content_type;
+  bool has_session = false;
+};
+
+struct Denial {
+  int status;         // 421, 403, 415 or 401
+  std::string field;  // what was wrong: "Host", "Origin", "Content-Type", "session"
+  std::string rule;   // in words, for the JSON error
+};
+
+// The bank's webhook deliveries (POST, signed).
+inline constexpr const char* kWebhookPath = "/bank/webhook";
+
+enum class Audience { kAnyone, kBank, kOperator };
+
+class AccessPolicy {
+ public:
+  // `port`: the port the service listens on; `names`: extra host names (no port: the
+  // service's port is implied; with a port: as given); `tls`: the scheme of its origins.
+  AccessPolicy(unsigned short port, const std::vector<std::string>& names, bool tls);
+
+  static Audience AudienceOf(std::string_view path);
+  std::optional<Denial> Check(const RequestFacts& request) const;
+
+  const std::vector<std::string>& hosts() const { return hosts_; }
+
+ private:
+  std::vector<std::string> hosts_;    // "127.0.0.1:8080"
+  std::vector<std::string> origins_;  // "http://127.0.0.1:8080"
+};
+
+}  // namespace balcao::terminal::service
