@@ -48,6 +48,18 @@ StatusOr<IntakeResult> Intake::Take(const api::BankEvent& event) {
 }
 
 StatusOr<IntakeResult> Intake::Take(const api::Event& event) {
+  if (applied_ == nullptr) return TakeNew(event);
+  BALCAO_ASSIGN_OR_RETURN(std::optional<offline::AppliedEvent> seen, applied_->Find(event.id));
+  if (seen) return IntakeResult{IntakeOutcome::kReplayed, seen->sale_id, "event " + event.id + " was taken before"};
+  BALCAO_ASSIGN_OR_RETURN(IntakeResult taken, TakeNew(event));
+  if (taken.outcome == IntakeOutcome::kApplied || taken.outcome == IntakeOutcome::kIgnored) {
+    // After the sale took it, never before: recorded first, a crash would lose the event.
+    BALCAO_RETURN_IF_ERROR(applied_->Record({event.id, taken.sale_id, Name(taken.outcome), event.created, 0}));
+  }
+  return taken;
+}
+
+StatusOr<IntakeResult> Intake::TakeNew(const api::Event& event) {
   const UnixMicros now = clock_.Now();
   const std::string& subscription = event.subscription;
   if (subscription == "deposit") {

@@ -140,7 +140,9 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   const std::map<std::string, Reader::Setter> log = {{"file", Text(config.log_file)},
                                                      {"level", LogLevel(config.log_level)}};
   const std::map<std::string, Reader::Setter> security = {
-      {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)}, {"host_names", Names(config.host_names)}};
+      {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)},
+      {"host_names", Names(config.host_names)},
+      {"webhook_retention_days", Number(config.webhook_retention_days, 1, 365)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };

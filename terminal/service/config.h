@@ -34,6 +34,7 @@ struct ServeConfig {
 
   // Who may call (docs/security.md).
   int session_idle_s = 900;             // an operator's session ends after this long idle
+  int webhook_retention_days = 7;       // the replay window of webhook deliveries (offline/applied_events.h)
   std::vector<std::string> host_names;  // Host names the service answers to, beyond 127.0.0.1/localhost
 };
 

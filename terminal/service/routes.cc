@@ -1,5 +1,5 @@
 // The HTTP face of the service: the embedded web app, the JSON API under /api/ and the bank's
-// webhook endpoint. Handlers decode and validate on the io thread (bad input: 400
+// webhook endpoint (webhook.cc). Handlers decode and validate on the io thread (bad input: 400
 // {"error":{"field","rule"}}), then post the driver work to the driver's thread.
 // Card data: the body of POST /api/sales/{id}/card is read into checkout::CardData, then the
 // body and the parsed JSON are overwritten; neither is logged.
@@ -190,40 +190,15 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   if (get && path == "/readyz") return respond(Readyz());
   if (get && path == "/metrics") return respond(MetricsPage());
 
+  // The bank's webhook (webhook.cc): every method, so that only its own answers it.
+  if (path == kWebhookPath) return OnWebhook(std::move(request), std::move(respond));
+
   // The web app.
   if (get && path.rfind("/api/", 0) != 0) {
     const std::string name = path == "/" ? "index.html" : path.substr(1);
     auto it = WebAssets().find(name);
     if (it == WebAssets().end()) return respond(Error(404, "path", "no such page"));
     return respond(HttpResponse{200, ContentType(name), std::string(it->second), {}});
-  }
-
-  // The bank's webhook: acknowledged (200) only once applied or ignored, so the bank delivers
-  // anything else again; a bad signature is 401 and never reaches a sale.
-  if (post && path == kWebhookPath) {
-    const std::string signature(request.Header("digital-signature"));
-    return OnDriver(
-        [this, body = std::move(request.body), signature] {
-          auto event = verifier->Parse(body, signature);
-          if (!event.ok()) {
-            const bool bad = event.status().code() == StatusCode::kPermissionDenied ||
-                             event.status().code() == StatusCode::kInvalidArgument;
-            if (bad) ++webhooks_refused;
-            metrics->CountWebhook(bad ? "rejected" : "unavailable");
-            logging::Warn("serve", "webhook refused", {{"reason", event.status().message()}});
-            return bad ? Error(401, "Digital-Signature", event.status().message())
-                       : Error(503, "public-key", event.status().message());
-          }
-          auto taken = intake->Take(*event);
-          metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
-          if (!taken.ok()) return Error(503, "event", taken.status().message());
-          if (!taken->sale_id.empty()) touched.insert(taken->sale_id);
-          const char* outcome = checkout::Name(taken->outcome);
-          if (taken->outcome == checkout::IntakeOutcome::kNotYet) return Error(409, "event", taken->reason);
-          ++webhooks_applied;
-          return Json(200, {{"outcome", outcome}, {"sale", taken->sale_id}});
-        },
-        std::move(respond));
   }
 
   if (path == "/api/status" && get) {

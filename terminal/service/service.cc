@@ -111,6 +111,12 @@ void Service::Impl::Tick() {
     (void)sale;
     touched.insert(id);
   }
+  // The ids of events gone past the replay window (at the first tick, then hourly).
+  if (auto forgotten = applied_events->PruneIfDue(); !forgotten.ok()) {
+    logging::Warn("serve", "applied events not pruned", {{"reason", forgotten.status().message()}});
+  } else if (*forgotten > 0) {
+    logging::Info("serve", "applied events pruned", {{"forgotten", *forgotten}});
+  }
   if (now >= next_catch_up && online.load()) {
     next_catch_up = now + config.catch_up_interval_s * kMicrosPerSecond;
     EnsureWebhook();
@@ -261,6 +267,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.journal = std::make_unique<offline::Journal>(*s.store);
   s.outbox = std::make_unique<offline::Outbox>(*s.store);
   s.print_jobs = std::make_unique<offline::PrintJobs>(*s.store);
+  s.applied_events = std::make_unique<offline::AppliedEvents>(*s.store, SystemClock::Instance(),
+                                                              std::chrono::hours(24 * s.config.webhook_retention_days));
   s.book = std::make_unique<SaleBook>((dir / "sales.idx").string());
   BALCAO_RETURN_IF_ERROR(s.book->Load());
 
@@ -274,6 +282,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.driver->OnUnknownResolved(
       [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
   s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
+  s.intake->SetAppliedEvents(s.applied_events.get());
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
   http::ServerOptions server_options;

@@ -21,6 +21,7 @@
 #include "checkout/intake.h"
 #include "http/server.h"
 #include "offline/api_gateway.h"
+#include "offline/applied_events.h"
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
 #include "offline/journal.h"
@@ -63,6 +64,7 @@ struct Service::Impl {
   std::unique_ptr<offline::Journal> journal;
   std::unique_ptr<offline::Outbox> outbox;
   std::unique_ptr<offline::PrintJobs> print_jobs;
+  std::unique_ptr<offline::AppliedEvents> applied_events;  // the intake's: made before it, gone after it
   std::unique_ptr<checkout::Driver> driver;
   std::unique_ptr<checkout::Intake> intake;
   std::unique_ptr<api::EventVerifier> verifier;
@@ -102,6 +104,8 @@ struct Service::Impl {
 
   // --- HTTP (routes.cc), any io thread ---
   void Handle(HttpRequest request, Respond respond);
+  // Every request to kWebhookPath (webhook.cc): the bank's signed deliveries.
+  void OnWebhook(HttpRequest request, Respond respond);
   // --- who is at the counter (login.cc), any io thread ---
   // The refusal of a request the access policy denies; `session` is set when there is one.
   std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Session>& session);

@@ -69,16 +69,19 @@ StatusOr<std::unique_ptr<ServiceMetrics>> ServiceMetrics::Create() {
                               "sale's driver; outbox: the drainer) and result (found: it had taken effect; absent: it "
                               "had not, sent again). Since the process started.",
                               {"where", "result"}));
-  BALCAO_ASSIGN_OR_RETURN(
-      m->webhooks_, m->registry_.AddCounter("balcao_webhook_deliveries_total",
-                                            "Bank webhook deliveries received, by result: applied, ignored, "
-                                            "not-yet (409), rejected (bad or missing signature, 401), unavailable "
-                                            "(key or bank unreadable, 503). Since the process started.",
-                                            {"result"}));
+  BALCAO_ASSIGN_OR_RETURN(m->webhooks_,
+                          m->registry_.AddCounter("balcao_webhook_deliveries_total",
+                                                  "Bank webhook deliveries received, by result: applied, ignored, "
+                                                  "not-yet (409), replayed (an event taken before: 200, nothing done), "
+                                                  "rejected (bad or missing signature 401, unreadable event 400), "
+                                                  "too-old (older than the replay window, 422), unavailable (key, bank "
+                                                  "or store unreadable, 503). Since the process started.",
+                                                  {"result"}));
   // The known label values show as 0 from the start, so a rate over them is defined.
   for (const char* where : {"checkout", "outbox"})
     for (const char* result : {"found", "absent"}) m->unknown_resolved_->With({where, result});
-  for (const char* result : {"applied", "ignored", "not-yet", "rejected", "unavailable"}) m->webhooks_->With({result});
+  for (const char* result : {"applied", "ignored", "not-yet", "replayed", "rejected", "too-old", "unavailable"})
+    m->webhooks_->With({result});
   return m;
 }
 

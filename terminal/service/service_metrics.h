@@ -47,8 +47,9 @@ class ServiceMetrics {
   void ObserveBankCall(const api::CallRecord& call);
   // `where`: "checkout" (the driver's lookup) or "outbox" (the drainer's).
   void CountUnknownResolved(std::string_view where, bool found);
-  // `result`: "applied", "ignored", "not-yet" (the intake's), "rejected" (bad or missing
-  // signature, 401) or "unavailable" (the key or the bank could not be read, 503).
+  // `result`: "applied", "ignored", "not-yet", "replayed" (the intake's), "rejected" (bad or
+  // missing signature 401, unreadable event 400), "too-old" (older than the replay window,
+  // 422) or "unavailable" (the key, the bank or the store could not be read, 503).
   void CountWebhook(std::string_view result);
 
   std::string Render() const;  // the text exposition of these families

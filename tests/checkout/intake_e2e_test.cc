@@ -3,7 +3,8 @@
 // the sandbox sent, checked by api::EventVerifier) or from GET /v2/event; delivered twice and in
 // reverse order they change nothing; a Pix paid after the sale was voided is flagged to the
 // operator once; events of no sale on this box are ignored; a card purchase's confirmation
-// arrives as an event, after which it can be reversed partly and then fully.
+// arrives as an event, after which it can be reversed partly and then fully; with the record
+// of applied events, an event taken once is not fed again, by webhook or by the catch-up.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include "api/events.h"
 #include "checkout/intake.h"
+#include "offline/applied_events.h"
 #include "tests/checkout/driver_fixture.h"
 
 namespace balcao::checkout {
@@ -245,6 +247,51 @@ TEST_F(IntakeE2E, ConfirmedPurchaseReversedPartlyThenFully) {
   EXPECT_EQ(*driver_->Get(id), full);
   EXPECT_TRUE(Flags(id).empty());
   EXPECT_EQ(Prints(id, Slip::kRefundReceipt).size(), 2u);
+}
+
+// With the store's record of applied events: an event is fed once, whichever way it comes
+// again (a replayed delivery, the same event from GET /v2/event); the catch-up still marks it
+// delivered. An event fed but not recorded (a crash in between) is fed once more on its next
+// delivery, which the sale takes as a duplicate (one more journal row, nothing else), and
+// recorded then.
+TEST_F(IntakeE2E, AnEventTakenOnceIsReplayedWhicheverWayItComesAgain) {
+  offline::AppliedEvents applied(*store_, clock_);
+  const std::string id = NewSaleId();
+  const ShowingPix pix = StartPix(id, 1500);
+  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix.brcode.uuid}}).status, 200);
+  const std::vector<api::Event> events = Delivered();
+  ASSERT_FALSE(events.empty());
+
+  // The first event is fed before the crash but never recorded.
+  ASSERT_TRUE(intake_->Take(events.front()).ok());
+  const std::size_t rows_before_restart = journal_->Read(id)->size();
+  intake_->SetAppliedEvents(&applied);
+  EXPECT_GE(TakeAll(events, id), 1);
+  Sale paid = *driver_->Get(id);
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
+  EXPECT_GT(journal_->Read(id)->size(), rows_before_restart) << "the unrecorded event was fed again";
+  for (const api::Event& event : events) {
+    auto seen = applied.Find(event.id);
+    ASSERT_TRUE(seen.ok() && seen->has_value()) << event.id << " not recorded";
+  }
+
+  const std::size_t rows = journal_->Read(id)->size();
+  for (const api::Event& event : Twice(events)) {
+    auto taken = intake_->Take(event);
+    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    EXPECT_EQ(taken->outcome, IntakeOutcome::kReplayed);
+  }
+  // The webhook never reached (127.0.0.1:9): the catch-up reads the same events from the bank.
+  auto caught_up = intake_->CatchUp();
+  ASSERT_TRUE(caught_up.ok()) << caught_up.status().ToString();
+  EXPECT_EQ(*caught_up, 0) << "nothing applied a second time";
+  EXPECT_EQ(journal_->Read(id)->size(), rows) << "a replay reached the journal";
+  EXPECT_EQ(*driver_->Get(id), paid);
+  EXPECT_EQ(Prints(id, Slip::kSaleReceipt).size(), 1u);
+  auto left = bank_->event().ListPage(api::ListParams().Filter("isDelivered", "false").Limit(100));
+  ASSERT_TRUE(left.ok()) << left.status().ToString();
+  for (const api::BankEvent& event : left->items)
+    for (const api::Event& taken : events) EXPECT_NE(event.id.value_or(""), taken.id) << "not marked delivered";
 }
 
 }  // namespace

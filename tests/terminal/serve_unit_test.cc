@@ -38,13 +38,15 @@ TEST(ServeConfig, DefaultsWithoutAFile) {
   EXPECT_EQ(config->settings.installments.max_count, 12);
   EXPECT_EQ(config->printer_profile, "80mm");
   EXPECT_EQ(config->catch_up_interval_s, 60);
+  EXPECT_EQ(config->webhook_retention_days, 7);
 }
 
 TEST(ServeConfig, ReadsEveryPart) {
   auto config = ConfigFrom(R"({"merchant": {"name": "PADARIA", "cnpj": "11222333000181"},
       "checkout": {"max_installments": 6, "pix_expiration_s": 300, "challenge_enabled": false},
       "printer": {"target": "tcp://10.0.0.5:9100", "profile": "58mm"},
-      "connectivity": {"online_interval_ms": 5000}, "catch_up_interval_s": 30})");
+      "connectivity": {"online_interval_ms": 5000}, "catch_up_interval_s": 30,
+      "security": {"webhook_retention_days": 14}})");
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   EXPECT_EQ(config->store.merchant.name, "PADARIA");
   EXPECT_EQ(config->settings.installments.max_count, 6);
@@ -53,6 +55,7 @@ TEST(ServeConfig, ReadsEveryPart) {
   EXPECT_EQ(config->printer, "tcp://10.0.0.5:9100");
   EXPECT_EQ(config->connectivity.online_interval.count(), 5000);
   EXPECT_EQ(config->catch_up_interval_s, 30);
+  EXPECT_EQ(config->webhook_retention_days, 14);
 }
 
 TEST(ServeConfig, RefusesBadKeysByName) {
@@ -65,6 +68,8 @@ TEST(ServeConfig, RefusesBadKeysByName) {
       {R"({"checkout": {"challenge_enabled": 1}})", "checkout.challenge_enabled: must be true or false"},
       {R"({"connectivity": {"online_interval_ms": 1}})", "connectivity.online_interval_ms: must be a whole number"},
       {R"({"printers": {}})", "printers: unknown key"},
+      {R"({"security": {"webhook_retention_days": 0}})",
+       "security.webhook_retention_days: must be a whole number from 1 to 365"},
       {R"([1, 2])", "must be an object"},
       {R"({"checkout": )", "not valid JSON"},
   };
@@ -239,6 +244,8 @@ TEST(ServiceMetrics, FamiliesAreDeclaredRightAndRecordWhatTheyAreTold) {
         "balcao_bank_call_duration_seconds_count{method=\"GET\",route=\"/v2/invoice/{id}\",outcome=\"ok\"} 1\n",
         "balcao_webhook_deliveries_total{result=\"rejected\"} 1\n",
         "balcao_webhook_deliveries_total{result=\"applied\"} 0\n",
+        "balcao_webhook_deliveries_total{result=\"replayed\"} 0\n",
+        "balcao_webhook_deliveries_total{result=\"too-old\"} 0\n",
         "balcao_unknown_outcomes_resolved_total{where=\"outbox\",result=\"found\"} 1\n",
         "balcao_unknown_outcomes_resolved_total{where=\"checkout\",result=\"absent\"} 0\n"})
     EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
