@@ -39,7 +39,17 @@ HttpResponse Refusal(const Status& status, const std::string& pin_field) {
 }  // namespace
 
 std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Session>& session) {
-  session = sessions->Touch(Sessions::TokenIn(request.Header("cookie")));
+  const std::string token = Sessions::TokenIn(request.Header("cookie"));
+  session = sessions->Touch(token);
+  // `balcao operator disable` runs in another process: a disabled operator's session ends at
+  // their next request.
+  if (session) {
+    auto op = operators->Get(session->operator_name);
+    if (!op.ok() || op->disabled) {
+      sessions->CloseAllOf(session->operator_name);
+      session.reset();
+    }
+  }
   RequestFacts facts;
   facts.method = request.method;
   facts.path = request.path;
