@@ -248,6 +248,7 @@ function countdown() {
 setInterval(countdown, 1000);
 
 function render(view) {
+  if (!app.operator) return;  // an answer that came back after the session ended
   app.sale = view;
   $$('.sale-amount').forEach((el) => { el.textContent = money(view.amount); });
   const st = view.status;

@@ -16,7 +16,9 @@ function loginRefusal(answer) {
     const m = /(\d+)\s*s\b/.exec(e.rule || '');
     return 'Operador bloqueado por muitos PINs errados' + (m ? ': tente de novo em ' + waitText(m[1]) : '');
   }
-  if (answer.status === 403 && e.field === 'operator') return 'Operador desativado: fale com o supervisor';
+  if (answer.status === 403 && e.field !== 'Origin' && e.field !== 'Content-Type') {
+    return 'Operador desativado: fale com o supervisor';
+  }
   return errorText(answer);
 }
 

@@ -154,11 +154,29 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.waitForSelector('#action-dialog', { state: 'hidden', ...WAIT });
     await page.waitForFunction((row) => /Estorna/.test(document.querySelector(row + ' .badge').textContent),
                                cardRow, WAIT);
-    await page.click('#nav-sales');  // the refund settles at the sandbox: the list shows it done
-    await page.waitForFunction((row) => {
-      const badge = document.querySelector(row + ' .badge');
-      return badge && badge.textContent === 'Estornada';
-    }, cardRow, WAIT);
+    for (let reloads = 0; ; reloads++) {  // the refund settles at the sandbox; the list is read again
+      const refunded = await page.waitForFunction((row) => {
+        const badge = document.querySelector(row + ' .badge');
+        return badge && badge.textContent === 'Estornada';
+      }, cardRow, { timeout: 1000 }).then(() => true, () => false);
+      if (refunded) break;
+      assert.ok(reloads < 15, 'the refunded sale shows as Estornada');
+      await page.click('#nav-sales');
+    }
+
+    // Canceling a sale that collected nothing needs no supervisor: reason and confirm.
+    await page.click('#nav-new');
+    await typeAmount(page, ['5', '0', '0']);
+    await page.click('#charge');
+    await page.waitForSelector('#screen-method:not([hidden])', WAIT);
+    await page.click('#screen-method .cancel-sale');
+    await page.waitForSelector('#action-dialog[open]', WAIT);
+    assert.strictEqual(await page.textContent('#action-title'), 'Cancelar R$ 5,00');
+    assert.strictEqual(await page.isVisible('#approval'), false);
+    await page.fill('#action-reason', 'valor digitado errado');
+    await page.click('#action-confirm');
+    await page.waitForSelector('#action-dialog', { state: 'hidden', ...WAIT });
+    await page.waitForFunction(() => document.querySelector('#outcome-title').textContent === 'Cancelada', null, WAIT);
 
     // The session ends under the page (as after the idle timeout): the next poll gets a 401
     // and the page is back at the login, saying why.
