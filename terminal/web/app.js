@@ -67,11 +67,11 @@ function waitText(seconds) {
 }
 // The service's refusals of a supervisor approval (English, as in the operator log).
 const APPROVAL_RULES = [
-  [/lock\D*(\d+)\s*s\b/i, (m) => 'supervisor bloqueado por muitos PINs errados: tente de novo em ' + waitText(m[1])],
+  [/locked.*\bin (\d+) s\b/i, (m) => 'supervisor bloqueado por muitos PINs errados: tente de novo em ' + waitText(m[1])],
   [/disabled/i, () => 'supervisor desativado'],
   [/not a supervisor|supervisor role|only a supervisor|must be a supervisor/i, () => 'só um supervisor pode aprovar'],
   [/wrong|incorrect/i, () => 'supervisor ou PIN incorretos'],
-  [/required|missing|needs/i, () => 'um supervisor precisa aprovar (nome e PIN)'],
+  [/needed|required|missing/i, () => 'um supervisor precisa aprovar (nome e PIN)'],
 ];
 function errorText(answer) {
   const e = answer.json && answer.json.error;

@@ -13,7 +13,7 @@ function loginRefusal(answer) {
   const e = (answer.json && answer.json.error) || {};
   if (answer.status === 401) return 'Operador ou PIN incorretos';
   if (answer.status === 423) {
-    const m = /(\d+)\s*s\b/.exec(e.rule || '');
+    const m = /\bin (\d+) s\b/.exec(e.rule || '');  // "... locked ...; try again in N s"
     return 'Operador bloqueado por muitos PINs errados' + (m ? ': tente de novo em ' + waitText(m[1]) : '');
   }
   if (answer.status === 403 && e.field !== 'Origin' && e.field !== 'Content-Type') {

@@ -3,7 +3,8 @@
 // sandbox's simulated payer and a card sale typed into the form, then refunds the card sale
 // with the supervisor approving on screen (after one wrong supervisor PIN). Then the session
 // ends under the page (its cookie dropped: the next request is a 401) and the page is back at
-// the login saying so; the supervisor logs in and "Trocar operador" logs them out.
+// the login saying so; the supervisor logs in and "Trocar operador" logs them out; the
+// cashier logs in and leaves the screen untouched past the idle timeout: logged out again.
 // The operators are made by run.sh (BALCAO_CASHIER, BALCAO_SUPERVISOR and their PINs).
 // Waits on selectors only (no fixed sleeps).
 'use strict';
@@ -51,6 +52,8 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     viewport: { width: 900, height: 1100 },
   });
   try {
+    // The page's clock runs on as usual but can be moved ahead (for the idle logout at the end).
+    await context.clock.install();
     const page = context.pages()[0] || await context.newPage();
     await page.goto(URL, WAIT);
 
@@ -143,7 +146,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await tapPin(page, '#approval-pad', '999999');
     await page.click('#approval-pad button[data-pin="enter"]');
     await page.waitForFunction(() => document.querySelector('#action-error').textContent !== '', null, WAIT);
-    assert.match(await page.textContent('#action-error'), /^Aprovação recusada: /);
+    assert.strictEqual(await page.textContent('#action-error'), 'Aprovação recusada: supervisor ou PIN incorretos');
     assert.strictEqual(await dots(page, '#approval-pad'), '0');
     assert.strictEqual(await page.isVisible('#action-dialog'), true);
     await page.screenshot({ path: path.join(SHOTS, 'touchscreen-approval-refused.png') });
@@ -194,6 +197,16 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     assert.strictEqual(await page.isVisible('#login-notice'), false);
     assert.strictEqual(await page.inputValue('#login-operator'), '');
     assert.strictEqual(await page.evaluate(() => fetch('/api/session').then((r) => r.status)), 401);
+
+    // Nobody touches the screen for the idle timeout (the polls do not count): the page logs
+    // out by itself and says why.
+    await login(page, CASHIER, CASHIER_PIN);
+    const idle = await page.evaluate(() => fetch('/api/session').then((r) => r.json()).then((j) => j.idle_timeout_s));
+    assert.ok(idle >= 60, 'GET /api/session tells the idle timeout');
+    await page.clock.fastForward((idle + 10) * 1000);
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    assert.match(await page.textContent('#login-notice'), /^Sessão expirada por inatividade/);
+    await page.waitForFunction(() => fetch('/api/session').then((r) => r.status === 401), null, WAIT);
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
