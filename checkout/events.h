@@ -44,9 +44,10 @@ struct SubmitCard {
   BALCAO_CHECKOUT_EVENT(SubmitCard);
 };
 struct Cancel {
-  std::string operator_id;
+  std::string operator_id;  // who asked
   std::string reason;
   UnixMicros at = 0;
+  std::string approved_by;  // the supervisor who approved money going back; "" when none was needed
   BALCAO_CHECKOUT_EVENT(Cancel);
 };
 // Try the previous method again (after a decline or an expired Pix).
@@ -73,9 +74,10 @@ struct PrintCode {
 // Give back `amount` of the sale's payment (partial or full).
 struct Reverse {
   Cents amount = 0;
-  std::string operator_id;
+  std::string operator_id;  // who asked
   std::string reason;
   UnixMicros at = 0;
+  std::string approved_by;  // the supervisor who approved
   BALCAO_CHECKOUT_EVENT(Reverse);
 };
 // Give back late money (flagged) received through `entity_id`.

@@ -15,6 +15,11 @@ namespace {
 
 using nlohmann::json;
 
+// A field added after journals were written: absent in old rows (read as empty), written only
+// when set, so an old build's reader and old rows stay compatible.
+struct Optional {};
+inline constexpr Optional kOptional{};
+
 // ---- the field lists (the only place that names the journal's keys) ----
 template <typename V>
 void Fields(V& v, InstallmentPolicy& p) {
@@ -65,6 +70,7 @@ void Fields(V& v, Cancel& e) {
   v("operator_id", e.operator_id);
   v("reason", e.reason);
   v("at", e.at);
+  v("approved_by", e.approved_by, kOptional);
 }
 template <typename V>
 void Fields(V& v, Retry& e) {
@@ -89,6 +95,7 @@ void Fields(V& v, Reverse& e) {
   v("operator_id", e.operator_id);
   v("reason", e.reason);
   v("at", e.at);
+  v("approved_by", e.approved_by, kOptional);
 }
 template <typename V>
 void Fields(V& v, ReturnLateMoney& e) {
@@ -185,6 +192,9 @@ struct Writer {
   void operator()(const char* key, T& value) {
     out[key] = Write(value);
   }
+  void operator()(const char* key, std::string& value, Optional) {
+    if (!value.empty()) out[key] = value;
+  }
 
   template <typename T>
   static json Write(T& value) {
@@ -206,6 +216,9 @@ struct Reader {
   std::string path;
   Status status;
 
+  void operator()(const char* key, std::string& value, Optional) {
+    if (status.ok() && in.contains(key)) (*this)(key, value);
+  }
   template <typename T>
   void operator()(const char* key, T& value) {
     if (!status.ok()) return;

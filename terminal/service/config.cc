@@ -1,5 +1,6 @@
 #include "terminal/service/config.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -64,6 +65,20 @@ Reader::Setter Millis(std::chrono::milliseconds& out) {
   };
 }
 
+Reader::Setter Names(std::vector<std::string>& out) {
+  return [&out](const json& v, const std::string& name) {
+    const auto is_name = [](const json& item) {
+      return item.is_string() && !item.get<std::string>().empty() && item.get<std::string>().size() <= 253 &&
+             item.get<std::string>().find_first_of(" /\\@") == std::string::npos;
+    };
+    if (!v.is_array() || !std::all_of(v.begin(), v.end(), is_name))
+      return InvalidArgumentError(name + R"(: must be a list of host names, e.g. ["caixa1.loja.lan"])");
+    out.clear();
+    for (const auto& item : v) out.push_back(item.get<std::string>());
+    return OkStatus();
+  };
+}
+
 Reader::Setter LogLevel(std::string& out) {
   return [&out](const json& v, const std::string& name) {
     if (!v.is_string() || !logging::ParseLevel(v.get<std::string>()).ok())
@@ -124,6 +139,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   const std::map<std::string, Reader::Setter> bank = {{"credentials", Text(config.bank_credentials)}};
   const std::map<std::string, Reader::Setter> log = {{"file", Text(config.log_file)},
                                                      {"level", LogLevel(config.log_level)}};
+  const std::map<std::string, Reader::Setter> security = {
+      {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)}, {"host_names", Names(config.host_names)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -137,7 +154,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"data_dir", Text(config.data_dir)},
                                       {"listen", nested(listen)},
                                       {"bank", nested(bank)},
-                                      {"log", nested(log)}}));
+                                      {"log", nested(log)},
+                                      {"security", nested(security)}}));
   const auto folder = std::filesystem::absolute(path).parent_path();
   for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file})
     ResolveAgainst(folder, *file);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "checkout/types.h"
 #include "common/status.h"
@@ -30,6 +31,10 @@ struct ServeConfig {
   int port = -1;                    // listen port; -1 = not set
   std::string bank_credentials;     // credentials.json of the bank; "" = embedded sandbox
   std::string log_file, log_level;  // weaker than --log-file/--log-level and the environment
+
+  // Who may call (docs/security.md).
+  int session_idle_s = 900;             // an operator's session ends after this long idle
+  std::vector<std::string> host_names;  // Host names the service answers to, beyond 127.0.0.1/localhost
 };
 
 // The installed box's config file, read by the local tools when nothing else is named.

@@ -32,12 +32,13 @@ HttpResponse JsonText(int status, std::string body) {
   return HttpResponse{status, "application/json; charset=utf-8", std::move(body), {}};
 }
 HttpResponse Error(int status, const std::string& field, const std::string& rule) {
-  return Json(status, {{"error", {{"field", field}, {"rule", rule}}}});
+  return ErrorResponse(status, field, rule);
 }
 
 // What a driver call that did not go through answers: a refusal of the sale's state machine
 // (or of the offline rule) is 409 with its reason; anything else 503.
 HttpResponse DriverError(const Status& status) {
+  if (status.code() == StatusCode::kPermissionDenied) return Error(403, "approval", status.message());
   if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
     return Error(409, "state", status.message());
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
@@ -168,10 +169,21 @@ std::optional<HttpResponse> ReadCard(const Body& body, const checkout::Settings&
 
 }  // namespace
 
+HttpResponse ErrorResponse(int status, const std::string& field, const std::string& rule) {
+  return Json(status, {{"error", {{"field", field}, {"rule", rule}}}});
+}
+
 void Service::Impl::Handle(HttpRequest request, Respond respond) {
   const std::string& path = request.path;
   const bool get = request.method == "GET" || request.method == "HEAD";
   const bool post = request.method == "POST";
+
+  // Who may call what, before anything else (access.h): Host, cross-site writes, a session.
+  std::optional<Session> session;
+  if (auto refused = Gate(request, session)) return respond(std::move(*refused));
+  if (post && path == "/api/login") return respond(Login(request));
+  if (post && path == "/api/logout") return respond(Logout(request));
+  if (get && path == "/api/session") return respond(SessionInfo(session));
 
   // Probes and metrics (health.cc): answered at once, never behind the driver.
   if (get && path == "/healthz") return respond(Healthz());
@@ -350,12 +362,24 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     });
   }
   if (action == "cancel" || action == "refund") {
-    const std::string operator_id = body.Text("operator"), reason = body.Text("reason");
-    if (operator_id.empty() || operator_id.size() > 40) return respond(Error(400, "operator", "1 to 40 characters"));
+    // The operator is the session's; money going back needs a supervisor's PIN now (login.cc).
+    const std::string operator_id = session ? session->operator_name : "";
+    const std::string reason = body.Text("reason");
     if (reason.size() < 3 || reason.size() > 200) return respond(Error(400, "reason", "3 to 200 characters"));
+    std::string approved_by;
+    if (body.Has("approval") || action == "refund") {
+      auto approver = Approve(body.value["approval"]);
+      if (!approver.ok()) return respond(Error(403, "approval", approver.status().message()));
+      approved_by = *approver;
+      logging::Info("serve", "money back approved",
+                    {{"sale", id}, {"action", action}, {"operator", operator_id}, {"supervisor", approved_by}});
+    }
     if (action == "cancel")
-      return feed([this, id, operator_id, reason, now] {
-        return driver->Feed(id, checkout::Cancel{operator_id, reason, now});
+      return feed([this, id, operator_id, reason, approved_by, now]() -> StatusOr<checkout::Sale> {
+        BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, driver->Get(id));
+        if (sale.collected() > 0 && approved_by.empty())
+          return PermissionDeniedError("a supervisor's PIN is needed to cancel a sale that collected money");
+        return driver->Feed(id, checkout::Cancel{operator_id, reason, now, approved_by});
       });
     long long amount = -1;  // default: what the sale collected
     if (body.Has("amount")) {
@@ -364,13 +388,13 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         return respond(Error(400, "amount", "a whole number of cents from 1"));
       amount = a.get<long long>();
     }
-    return feed([this, id, operator_id, reason, amount, now]() -> StatusOr<checkout::Sale> {
+    return feed([this, id, operator_id, reason, approved_by, amount, now]() -> StatusOr<checkout::Sale> {
       BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, driver->Get(id));
       const checkout::Cents cents = amount < 0 ? sale.collected() : amount;
       if (cents > sale.collected())
         return FailedPreconditionError("amount: at most what the sale collected (" + std::to_string(sale.collected()) +
                                        " cents)");
-      return driver->Feed(id, checkout::Reverse{cents, operator_id, reason, now});
+      return driver->Feed(id, checkout::Reverse{cents, operator_id, reason, now, approved_by});
     });
   }
   if (action == "retry") return feed([this, id, now] { return driver->Feed(id, checkout::Retry{now}); });

@@ -256,6 +256,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   if (!s.store->is_owner())
     return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
                                    " (is another `balcao serve` running on this data dir?)");
+  s.operators = std::make_unique<offline::Operators>(*s.store);
+  s.sessions = std::make_unique<Sessions>(SystemClock::Instance(), std::chrono::seconds(s.config.session_idle_s));
   s.journal = std::make_unique<offline::Journal>(*s.store);
   s.outbox = std::make_unique<offline::Outbox>(*s.store);
   s.print_jobs = std::make_unique<offline::PrintJobs>(*s.store);
@@ -278,6 +280,9 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     s.Handle(std::move(request), std::move(respond));
   });
   BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(s.options.address, *s.options.port));
+  std::vector<std::string> names = s.config.host_names;
+  if (s.options.address != "0.0.0.0" && s.options.address != "::") names.push_back(s.options.address);
+  s.access = std::make_unique<AccessPolicy>(s.port, names, /*tls=*/false);
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
   s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));

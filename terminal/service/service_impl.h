@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -21,6 +23,7 @@
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
 #include "offline/journal.h"
+#include "offline/operators.h"
 #include "offline/outbox.h"
 #include "offline/print_jobs.h"
 #include "offline/store.h"
@@ -34,8 +37,12 @@
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
+#include "terminal/service/sessions.h"
 
 namespace balcao::terminal::service {
+
+// {"error": {"field", "rule"}} with `status` (routes.cc): every refusal of the API.
+HttpResponse ErrorResponse(int status, const std::string& field, const std::string& rule);
 
 struct Service::Impl {
   std::unique_ptr<ServiceMetrics> metrics;  // first in, last out: the clients' observers use it
@@ -62,6 +69,9 @@ struct Service::Impl {
   std::unique_ptr<printer::Spooler> spooler;
   std::unique_ptr<DriverLoop> loop;
   std::unique_ptr<SaleBook> book;
+  std::unique_ptr<offline::Operators> operators;
+  std::unique_ptr<Sessions> sessions;
+  std::unique_ptr<AccessPolicy> access;
   std::atomic<bool> online{true};
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
@@ -88,6 +98,15 @@ struct Service::Impl {
 
   // --- HTTP (routes.cc), any io thread ---
   void Handle(HttpRequest request, Respond respond);
+  // --- who is at the counter (login.cc), any io thread ---
+  // The refusal of a request the access policy denies; `session` is set when there is one.
+  std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Session>& session);
+  HttpResponse Login(HttpRequest& request);  // wipes the body
+  HttpResponse Logout(const HttpRequest& request);
+  HttpResponse SessionInfo(const std::optional<Session>& session) const;
+  // The supervisor named in `approval` ({"supervisor", "pin"}, the PIN wiped) when their PIN
+  // is right; kPermissionDenied with the reason otherwise.
+  StatusOr<std::string> Approve(nlohmann::json& approval);
   // --- probes and metrics (health.cc), any io thread ---
   HttpResponse Healthz() const;  // 200 {"status":"ok"}
   HttpResponse Readyz();         // 200, or 503 naming each failing check

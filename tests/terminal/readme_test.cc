@@ -91,9 +91,11 @@ TEST(Readme, ServeFromAFreshDirectoryTakesASaleWithItsDefaultDataDir) {
   const auto dir = FreshDir("readme-serve") / "fresh";
   std::filesystem::create_directories(dir);
   ServeProcess serve;
+  ServeProcess::AddOperators(dir / "balcao-data" / "balcao.db");
   serve.StartProgram({"bash", (kSource / "deploy" / "run.sh").string(), "serve", "--port", "0"}, dir,
                      {{"BALCAO_PREBUILT", BALCAO_CLI}});
   ASSERT_FALSE(serve.url().empty()) << serve.output();
+  ASSERT_EQ(serve.LogIn(kCashier, kCashierPin).status, 200);
   EXPECT_NE(serve.output().find("(data dir " + (dir / "balcao-data").string() + ")"), std::string::npos)
       << serve.output();
   const Json sale = serve.NewSale(1990);
@@ -114,7 +116,7 @@ TEST(Readme, ServeTakesARelativeDataDirAsTyped) {
   ServeProcess serve;
   serve.StartProgram({BALCAO_CLI, "serve", "--port", "0", "--data-dir", "./rel-data"}, dir);
   ASSERT_FALSE(serve.url().empty()) << serve.output();
-  EXPECT_EQ(serve.Get("/api/status").status, 200);
+  EXPECT_EQ(serve.Get("/healthz").status, 200);
   serve.Stop();
   EXPECT_TRUE(std::filesystem::exists(dir / "rel-data" / "balcao.db"));
   std::filesystem::remove_all(dir.parent_path());

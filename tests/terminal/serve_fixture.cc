@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 extern char** environ;
 
@@ -24,7 +26,8 @@ Reply Http(const std::string& method, const std::string& url, const std::string&
            const std::map<std::string, std::string>& headers) {
   Reply reply;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
-  curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  curl_slist* list =
+      headers.count("Content-Type") ? nullptr : curl_slist_append(nullptr, "Content-Type: application/json");
   for (const auto& [name, value] : headers) list = curl_slist_append(list, (name + ": " + value).c_str());
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> owned(list, &curl_slist_free_all);
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
@@ -33,6 +36,17 @@ Reply Http(const std::string& method, const std::string& url, const std::string&
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, list);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 40L);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &reply.body);
+  curl_easy_setopt(curl.get(), CURLOPT_HEADERDATA, &reply.set_cookie);
+  curl_easy_setopt(
+      curl.get(), CURLOPT_HEADERFUNCTION, +[](char* data, size_t size, size_t count, void* user) {
+        const std::string line(data, size * count);
+        if (line.size() > 12 && strncasecmp(line.c_str(), "set-cookie: ", 12) == 0) {
+          auto* out = static_cast<std::string*>(user);
+          *out = line.substr(12);
+          while (!out->empty() && (out->back() == '\r' || out->back() == '\n')) out->pop_back();
+        }
+        return size * count;
+      });
   curl_easy_setopt(
       curl.get(), CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t count, void* user) {
         static_cast<std::string*>(user)->append(data, size * count);
@@ -58,7 +72,41 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
                                    "--data-dir", data_dir.string()};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.begin(), launcher.begin(), launcher.end());
+  AddOperators(data_dir / "balcao.db");
   StartProgram(argv, std::filesystem::current_path(), env);
+  if (!url_.empty()) {
+    const Reply in = LogIn(kCashier, kCashierPin);
+    EXPECT_EQ(in.status, 200) << in.body;
+  }
+}
+
+void ServeProcess::AddOperators(const std::filesystem::path& db) {
+  std::filesystem::create_directories(db.parent_path());
+  for (const auto& [name, role, pin] :
+       {std::tuple{kCashier, "cashier", kCashierPin}, std::tuple{kSupervisor, "supervisor", kSupervisorPin}}) {
+    // Exit 1 when they exist already (a restart on the same data dir): fine.
+    const std::string command = std::string("echo ") + pin + " | " + BALCAO_CLI + " operator add " + name + " --role " +
+                                role + " --db '" + db.string() + "' >/dev/null 2>&1";
+    (void)std::system(command.c_str());
+  }
+}
+
+Reply ServeProcess::LogIn(const std::string& name, const std::string& pin) {
+  cookie_.clear();
+  Reply reply = Http("POST", url_ + "/api/login", Json{{"operator", name}, {"pin", pin}}.dump());
+  if (reply.status == 200) cookie_ = reply.set_cookie.substr(0, reply.set_cookie.find(';'));
+  return reply;
+}
+
+Reply ServeProcess::Call(const std::string& method, const std::string& path, const std::string& body,
+                         std::map<std::string, std::string> headers) const {
+  if (!cookie_.empty() && !headers.count("Cookie")) headers["Cookie"] = cookie_;
+  return Http(method, url_ + path, body, headers);
+}
+
+Json ServeProcess::Approved(Json body) {
+  body["approval"] = {{"supervisor", kSupervisor}, {"pin", kSupervisorPin}};
+  return body;
 }
 
 void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const std::filesystem::path& cwd,

@@ -20,7 +20,8 @@ struct Reply {
   long status = 0;  // 0: no answer
   std::string body;
   std::string content_type;
-  Json json;  // discarded when the body is not JSON
+  Json json;               // discarded when the body is not JSON
+  std::string set_cookie;  // the Set-Cookie header's value, "" when none
 };
 Reply Http(const std::string& method, const std::string& url, const std::string& body = "",
            const std::map<std::string, std::string>& headers = {});
@@ -48,8 +49,20 @@ class ServeProcess {
   const std::string& sandbox() const { return sandbox_; }  // embedded sandbox, "" when none
   std::string output() const;                              // what it printed so far
 
-  Reply Get(const std::string& path) const { return Http("GET", url_ + path); }
-  Reply Post(const std::string& path, const Json& body) const { return Http("POST", url_ + path, body.dump()); }
+  // The operators every test box has (cashier kCashier/kCashierPin, supervisor kSupervisor/
+  // kSupervisorPin), added to the store at `db` before serve starts (Start does it).
+  static void AddOperators(const std::filesystem::path& db);
+  // POST /api/login; later calls carry its session cookie. Start logs the cashier in.
+  Reply LogIn(const std::string& name, const std::string& pin);
+  void LogOut() { cookie_.clear(); }
+
+  // With the session cookie, when logged in.
+  Reply Call(const std::string& method, const std::string& path, const std::string& body = "",
+             std::map<std::string, std::string> headers = {}) const;
+  Reply Get(const std::string& path) const { return Call("GET", path); }
+  Reply Post(const std::string& path, const Json& body) const { return Call("POST", path, body.dump()); }
+  // `body` with the supervisor's approval added (refunds, cancelling a paid sale).
+  static Json Approved(Json body);
   // POST /api/sales, then the method; returns the sale's view.
   Json NewSale(long long amount);
   // Polls GET /api/sales/{id} until `status` (or ~20 s); returns the last view.
@@ -62,7 +75,13 @@ class ServeProcess {
   int out_fd_ = -1;
   std::string output_;
   std::string url_, sandbox_;
+  std::string cookie_;  // "balcao_session=..." once logged in
 };
+
+inline constexpr const char* kCashier = "caixa";
+inline constexpr const char* kCashierPin = "73914682";
+inline constexpr const char* kSupervisor = "gerente";
+inline constexpr const char* kSupervisorPin = "58203917";
 
 // A fresh directory under the temp dir, removed first if it exists.
 std::filesystem::path FreshDir(const std::string& name);

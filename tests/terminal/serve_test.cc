@@ -131,19 +131,32 @@ TEST_F(Serve, InvoicePaidAndAnotherKeptOpen) {
   EXPECT_EQ(kept.json["status"], "pay-later");
 }
 
-TEST_F(Serve, RefundNeedsAnOperatorAndAReason) {
+TEST_F(Serve, RefundNeedsASupervisorAndAReason) {
   // A card authorization not yet confirmed is canceled in full.
   const std::string card = serve_.NewSale(2000)["id"].get<std::string>();
   Choose(card, {{"method", "card"}});
   ASSERT_EQ(serve_.Post("/api/sales/" + card + "/card", Card(kApproved)).json["status"], "paid");
   Reply refused = serve_.Post("/api/sales/" + card + "/refund", {{"reason", "cliente desistiu"}});
-  EXPECT_EQ(refused.status, 400);
-  EXPECT_EQ(refused.json["error"]["field"], "operator");
-  refused = serve_.Post("/api/sales/" + card + "/refund", {{"operator", "ana"}});
+  EXPECT_EQ(refused.status, 403) << refused.body;  // the cashier alone may not give money back
+  EXPECT_EQ(refused.json["error"]["field"], "approval");
+  refused =
+      serve_.Post("/api/sales/" + card + "/refund",
+                  {{"reason", "cliente desistiu"}, {"approval", {{"supervisor", kSupervisor}, {"pin", "000000"}}}});
+  EXPECT_EQ(refused.status, 403) << refused.body;
+  refused =
+      serve_.Post("/api/sales/" + card + "/refund",
+                  {{"reason", "cliente desistiu"}, {"approval", {{"supervisor", kCashier}, {"pin", kCashierPin}}}});
+  EXPECT_EQ(refused.status, 403) << refused.body;  // a cashier cannot approve
+  EXPECT_NE(refused.json["error"]["rule"].get<std::string>().find("not a supervisor"), std::string::npos);
+  refused = serve_.Post("/api/sales/" + card + "/refund", ServeProcess::Approved({}));
   EXPECT_EQ(refused.json["error"]["field"], "reason");
-  refused = serve_.Post("/api/sales/" + card + "/refund", {{"operator", "ana"}, {"reason", "troca"}, {"amount", 2001}});
+  refused =
+      serve_.Post("/api/sales/" + card + "/refund", ServeProcess::Approved({{"reason", "troca"}, {"amount", 2001}}));
   EXPECT_EQ(refused.status, 409) << refused.body;
-  Reply full = serve_.Post("/api/sales/" + card + "/refund", {{"operator", "ana"}, {"reason", "cliente desistiu"}});
+  // Cancelling a sale that collected money needs the approval too.
+  refused = serve_.Post("/api/sales/" + card + "/cancel", {{"reason", "cliente desistiu"}});
+  EXPECT_EQ(refused.status, 403) << refused.body;
+  Reply full = serve_.Post("/api/sales/" + card + "/refund", ServeProcess::Approved({{"reason", "cliente desistiu"}}));
   ASSERT_EQ(full.status, 200) << full.body;
   EXPECT_EQ(full.json["status"], "refunded");
   EXPECT_EQ(full.json["collected"], 0);
@@ -154,11 +167,11 @@ TEST_F(Serve, RefundNeedsAnOperatorAndAReason) {
   ASSERT_EQ(serve_.Simulate("dynamic-brcode/pay", {{"uuid", BankId(shown, "brcode")}}).status, 200);
   serve_.WaitFor(pix, "paid");
   Reply partial =
-      serve_.Post("/api/sales/" + pix + "/refund", {{"operator", "ana"}, {"reason", "troca"}, {"amount", 500}});
+      serve_.Post("/api/sales/" + pix + "/refund", ServeProcess::Approved({{"reason", "troca"}, {"amount", 500}}));
   ASSERT_EQ(partial.status, 200) << partial.body;
   EXPECT_EQ(partial.json["status"], "paid");
   EXPECT_EQ(partial.json["collected"], 2500);
-  Reply rest = serve_.Post("/api/sales/" + pix + "/refund", {{"operator", "ana"}, {"reason", "devolucao"}});
+  Reply rest = serve_.Post("/api/sales/" + pix + "/refund", ServeProcess::Approved({{"reason", "devolucao"}}));
   ASSERT_EQ(rest.status, 200) << rest.body;
   EXPECT_EQ(rest.json["status"], "refunded");
   EXPECT_EQ(rest.json["collected"], 0);
@@ -174,7 +187,7 @@ TEST_F(Serve, BadInputNamesTheFieldAndTheRule) {
   EXPECT_EQ(r.status, 400);
   EXPECT_EQ(error_of(r), "amount: a whole number of cents from 1 to 100000000");
   EXPECT_EQ(serve_.Post("/api/sales", {{"amount", 0}}).status, 400);
-  EXPECT_EQ(Http("POST", serve_.url() + "/api/sales", "{not json").json["error"]["field"], "body");
+  EXPECT_EQ(serve_.Call("POST", "/api/sales", "{not json").json["error"]["field"], "body");
   const std::string id = serve_.NewSale(1000)["id"].get<std::string>();
   r = serve_.Post("/api/sales/" + id + "/method", {{"method", "cash"}});
   EXPECT_EQ(error_of(r), "method: card, pix or invoice");

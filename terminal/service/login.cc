@@ -1,0 +1,101 @@
+// Who is at the counter (docs/security.md): the gate every request passes first (access.h),
+// the operator's login, logout and session, and the supervisor's one-shot approval of money
+// going back. PINs are read from the request body, checked, and wiped; never logged.
+#include <openssl/crypto.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/log.h"
+#include "terminal/service/service_impl.h"
+
+namespace balcao::terminal::service {
+namespace {
+
+using nlohmann::json;
+
+HttpResponse JsonOk(const json& body, std::vector<std::pair<std::string, std::string>> headers = {}) {
+  return HttpResponse{200, "application/json; charset=utf-8", body.dump(), std::move(headers)};
+}
+
+void Wipe(std::string& secret) {
+  if (!secret.empty()) OPENSSL_cleanse(secret.data(), secret.size());
+  secret.clear();
+}
+
+// The PIN attempt's refusal as an HTTP answer: 401 wrong, 423 locked, 403 disabled.
+HttpResponse Refusal(const Status& status, const std::string& pin_field) {
+  switch (status.code()) {
+    case StatusCode::kPermissionDenied:
+      return ErrorResponse(401, pin_field, status.message());
+    case StatusCode::kResourceExhausted:
+      return ErrorResponse(423, "operator", status.message());
+    case StatusCode::kFailedPrecondition:
+      return ErrorResponse(403, "operator", status.message());
+    default:
+      return ErrorResponse(503, "store", status.message());
+  }
+}
+
+}  // namespace
+
+std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Session>& session) {
+  session = sessions->Touch(Sessions::TokenIn(request.Header("cookie")));
+  RequestFacts facts;
+  facts.method = request.method;
+  facts.path = request.path;
+  facts.host = request.Header("host");
+  facts.origin = request.Header("origin");
+  facts.content_type = request.Header("content-type");
+  facts.has_session = session.has_value();
+  auto denial = access->Check(facts);
+  if (!denial) return std::nullopt;
+  if (denial->status != 401)
+    logging::Warn("serve", "request refused",
+                  {{"status", denial->status}, {"field", denial->field}, {"path", std::string(request.path)}});
+  return ErrorResponse(denial->status, denial->field, denial->rule);
+}
+
+HttpResponse Service::Impl::Login(HttpRequest& request) {
+  json body = json::parse(request.body, nullptr, false);
+  Wipe(request.body);
+  if (!body.is_object() || !body["operator"].is_string() || !body["pin"].is_string())
+    return ErrorResponse(400, "body", R"(a JSON object {"operator": NAME, "pin": DIGITS})");
+  std::string pin = body["pin"].get<std::string>();
+  Wipe(body["pin"].get_ref<std::string&>());
+  auto op = operators->Authenticate(body["operator"].get<std::string>(), pin);
+  Wipe(pin);
+  if (!op.ok()) return Refusal(op.status(), "pin");
+  const std::string token = sessions->Open(*op);
+  return JsonOk({{"operator", op->name},
+                 {"role", offline::OperatorRoleName(op->role)},
+                 {"idle_timeout_s", config.session_idle_s}},
+                {{"Set-Cookie", sessions->Cookie(token, false)}, {"Cache-Control", "no-store"}});
+}
+
+HttpResponse Service::Impl::Logout(const HttpRequest& request) {
+  sessions->Close(Sessions::TokenIn(request.Header("cookie")));
+  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", sessions->Cookie("", false)}});
+}
+
+HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) const {
+  if (!session) return ErrorResponse(401, "session", "log in first (POST /api/login)");
+  return JsonOk({{"operator", session->operator_name},
+                 {"role", offline::OperatorRoleName(session->role)},
+                 {"idle_timeout_s", config.session_idle_s}});
+}
+
+StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
+  if (!approval.is_object() || !approval["supervisor"].is_string() || !approval["pin"].is_string())
+    return PermissionDeniedError(
+        R"(a supervisor's PIN is needed to give money back: {"supervisor": NAME, "pin": DIGITS})");
+  std::string pin = approval["pin"].get<std::string>();
+  Wipe(approval["pin"].get_ref<std::string&>());
+  auto supervisor = operators->Authenticate(approval["supervisor"].get<std::string>(), pin);
+  Wipe(pin);
+  if (!supervisor.ok()) return PermissionDeniedError("approval: " + supervisor.status().message());
+  if (supervisor->role != offline::OperatorRole::kSupervisor)
+    return PermissionDeniedError("approval: " + supervisor->name + " is not a supervisor");
+  return supervisor->name;
+}
+
+}  // namespace balcao::terminal::service
