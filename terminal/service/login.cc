@@ -40,7 +40,8 @@ HttpResponse Refusal(const Status& status, const std::string& pin_field) {
 
 std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Session>& session) {
   const std::string token = Sessions::TokenIn(request.Header("cookie"));
-  session = sessions->Touch(token);
+  // The touchscreen marks its own polls: they keep the screen current, not the session alive.
+  session = sessions->Touch(token, request.Header("x-balcao-background") != "1");
   // `balcao operator disable` runs in another process: a disabled operator's session ends at
   // their next request.
   if (session) {

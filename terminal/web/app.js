@@ -87,11 +87,15 @@ function errorText(answer) {
   return (FIELDS[e.field] || e.field) + ': ' + (RULES[e.rule] || e.rule);
 }
 
-async function api(method, path, body) {
+// `background`: a poll the screen makes by itself, not the cashier's action; the server does
+// not count it as activity, so an untouched screen's session still ends after the idle time.
+async function api(method, path, body, background) {
   let answer;
+  const headers = body ? { 'Content-Type': 'application/json' } : {};
+  if (background) headers['X-Balcao-Background'] = '1';
   try {
     const res = await fetch(path, {
-      method, headers: body ? { 'Content-Type': 'application/json' } : {},
+      method, headers,
       body: body ? JSON.stringify(body) : undefined, cache: 'no-store', credentials: 'same-origin',
     });
     let json = null;
@@ -305,7 +309,7 @@ function render(view) {
 async function poll() {
   if (!app.operator || !app.sale || app.busy || FINAL.has(app.sale.status)) return;
   const id = app.sale.id;
-  const answer = await api('GET', '/api/sales/' + id);
+  const answer = await api('GET', '/api/sales/' + id, undefined, true);
   if (answer.ok && app.sale && app.sale.id === id && !app.busy) {
     const screenNow = $$('.screen').find((s) => !s.hidden);
     if (screenNow && screenNow.id === 'screen-sales') { app.sale = answer.json; return; }
@@ -359,7 +363,7 @@ $('#nav-sales').addEventListener('click', () => { show('sales'); loadSales(); })
 // --- connection and queue indicator ---
 async function status() {
   if (!app.operator) return;
-  const answer = await api('GET', '/api/status');
+  const answer = await api('GET', '/api/status', undefined, true);
   const pill = $('#connection');
   if (answer.status === 401) return;
   if (!answer.ok) {
