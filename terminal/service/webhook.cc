@@ -4,7 +4,8 @@
 // deliveries never queue behind the sales; an event older than the replay window is refused by
 // its age (its id may be forgotten); the rest is taken by the intake on the driver's thread,
 // which answers an event taken before (a replay, or a redelivery) without feeding it again.
-// The body is at most ServerOptions::body_limit (service.cc): larger ones get 413 unread.
+// The body is at most ServerOptions::body_limit (service.cc): the server answers a larger one
+// 413 and discards it.
 // The bank delivers again whatever is not answered 200 (after 5, 30 and 120 minutes).
 #include <nlohmann/json.hpp>
 
