@@ -57,13 +57,13 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
         auto taken = intake->Take(event);
         metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
         if (!taken.ok()) return ErrorResponse(503, "event", taken.status().message());
-        if (taken->outcome == checkout::IntakeOutcome::kNotYet) return ErrorResponse(409, "event", taken->reason);
         if (taken->outcome == checkout::IntakeOutcome::kReplayed) {
           logging::Info("serve", "webhook replayed: nothing done", {{"event", event.id}, {"sale", taken->sale_id}});
-        } else {
-          if (!taken->sale_id.empty()) touched.insert(taken->sale_id);
-          ++webhooks_applied;
+        } else if (!taken->sale_id.empty()) {
+          touched.insert(taken->sale_id);
         }
+        if (taken->outcome == checkout::IntakeOutcome::kNotYet) return ErrorResponse(409, "event", taken->reason);
+        if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++webhooks_applied;
         const nlohmann::json answer = {{"outcome", checkout::Name(taken->outcome)}, {"sale", taken->sale_id}};
         return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};
       },
