@@ -69,12 +69,12 @@ HttpResponse Service::Impl::Login(HttpRequest& request) {
   return JsonOk({{"operator", op->name},
                  {"role", offline::OperatorRoleName(op->role)},
                  {"idle_timeout_s", config.session_idle_s}},
-                {{"Set-Cookie", sessions->Cookie(token, false)}, {"Cache-Control", "no-store"}});
+                {{"Set-Cookie", sessions->Cookie(token, request.tls)}, {"Cache-Control", "no-store"}});
 }
 
 HttpResponse Service::Impl::Logout(const HttpRequest& request) {
   sessions->Close(Sessions::TokenIn(request.Header("cookie")));
-  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", sessions->Cookie("", false)}});
+  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", sessions->Cookie("", request.tls)}});
 }
 
 HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) const {

@@ -237,6 +237,8 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
                    {"max_installments", config.settings.installments.max_count},
                    {"min_installment", config.settings.installments.min_installment},
                    {"merchant", config.store.merchant.name},
+                   {"tls", tls},
+                   {"tls_fingerprint", tls_fingerprint},
                    {"version", BALCAO_VERSION}};
     if (auto metrics = outbox->Metrics(); metrics.ok()) {
       status["queue"] = {{"depth", metrics->depth},

@@ -55,6 +55,8 @@ struct Service::Impl {
   std::string printer_target;
   const printer::PrinterProfile* profile = nullptr;
   unsigned short port = 0;
+  bool tls = false;             // the listener is TLS
+  std::string tls_fingerprint;  // of its certificate, "" without TLS
 
   std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
   std::string credentials_path;               // the sandbox's, or "" (environment)
