@@ -182,6 +182,23 @@ void ServeProcess::Stop() {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "balcao serve exit status " << status;
 }
 
+bool ServeProcess::Alive() {
+  if (pid_ <= 0) return false;
+  int status = 0;
+  if (::waitpid(pid_, &status, WNOHANG) == 0) return true;
+  // What it wrote last (a sanitizer's report goes to stderr).
+  for (pollfd p{out_fd_, POLLIN, 0}; ::poll(&p, 1, 1000) > 0;) {
+    char buffer[4096];
+    const ssize_t n = ::read(out_fd_, buffer, sizeof buffer);
+    if (n <= 0) break;
+    output_.append(buffer, static_cast<std::size_t>(n));
+  }
+  ADD_FAILURE() << "balcao serve ended, status " << status << ":\n" << output_;
+  pid_ = -1;
+  ::close(out_fd_);
+  return false;
+}
+
 void ServeProcess::Kill() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGKILL);

@@ -45,6 +45,8 @@ class ServeProcess {
   void Stop();  // SIGTERM, and the exit status must be 0
   void Kill();  // SIGKILL (a crash or a power cut)
   bool running() const { return pid_ > 0; }
+  // Whether the process is still there (it has not exited nor been killed by a signal).
+  bool Alive();
 
   // Calls over https:// verify the service against this certificate (before Start: the login).
   void Trust(const std::filesystem::path& cert_pem) { ca_file_ = cert_pem.string(); }
@@ -60,6 +62,7 @@ class ServeProcess {
   // POST /api/login; later calls carry its session cookie. Start logs the cashier in.
   Reply LogIn(const std::string& name, const std::string& pin);
   void LogOut() { cookie_.clear(); }
+  const std::string& cookie() const { return cookie_; }  // "balcao_session=<token>", "" when logged out
 
   // With the session cookie, when logged in.
   Reply Call(const std::string& method, const std::string& path, const std::string& body = "",
