@@ -40,7 +40,18 @@ HttpResponse Refusal(const Status& status, const std::string& pin_field) {
 }  // namespace
 
 std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Session>& session) {
-  session = sessions->Touch(Sessions::TokenIn(request.Header("cookie")));
+  const std::string token = Sessions::TokenIn(request.Header("cookie"));
+  // The touchscreen marks its own polls: they keep the screen current, not the session alive.
+  session = sessions->Touch(token, request.Header("x-balcao-background") != "1");
+  // `balcao operator disable` runs in another process: a disabled operator's session ends at
+  // their next request.
+  if (session) {
+    auto op = operators->Get(session->operator_name);
+    if (!op.ok() || op->disabled) {
+      sessions->CloseAllOf(session->operator_name);
+      session.reset();
+    }
+  }
   RequestFacts facts;
   facts.method = request.method;
   facts.path = request.path;

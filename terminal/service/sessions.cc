@@ -23,7 +23,7 @@ std::string Sessions::Open(const offline::Operator& op) {
   return token;
 }
 
-std::optional<Session> Sessions::Touch(std::string_view token) {
+std::optional<Session> Sessions::Touch(std::string_view token, bool activity) {
   if (token.empty()) return std::nullopt;
   std::lock_guard lock(mu_);
   auto it = sessions_.find(token);
@@ -33,7 +33,7 @@ std::optional<Session> Sessions::Touch(std::string_view token) {
     sessions_.erase(it);
     return std::nullopt;
   }
-  it->second.last_seen = now;
+  if (activity) it->second.last_seen = now;
   return it->second;
 }
 

@@ -31,8 +31,9 @@ class Sessions {
 
   // A new session for a logged-in operator; returns its token (64 hex digits).
   std::string Open(const offline::Operator& op);
-  // The live session of `token`, its idle timer restarted; nullopt when unknown or idle too long.
-  std::optional<Session> Touch(std::string_view token);
+  // The live session of `token`, its idle timer restarted when the request is the operator's
+  // `activity` (not a screen's own background poll); nullopt when unknown or idle too long.
+  std::optional<Session> Touch(std::string_view token, bool activity = true);
   void Close(std::string_view token);
   // Every session of one operator (disabled, or their PIN reset).
   void CloseAllOf(std::string_view operator_name);

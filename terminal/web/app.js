@@ -1,7 +1,11 @@
 // The cashier's touchscreen: plain JS over the JSON API of `balcao serve` (docs/terminal.md).
+// Nothing works before an operator logs in (session.js); the session is the service's HttpOnly
+// cookie, so the page keeps no secret of its own: no PIN, token or card in storage, the URL or
+// a variable after its request. Any 401 means the session is gone (idle timeout, logout,
+// service restart): api() goes back to the login screen.
 // One sale at a time on screen; its state is polled from GET /api/sales/{id}. Card data is
-// read from the form, sent once to POST /api/sales/{id}/card and the form cleared: it is
-// never kept in a variable after the request, never put in storage or in the URL.
+// read from the form, sent once to POST /api/sales/{id}/card and the form cleared.
+// Canceling and refunding, with a supervisor's approval when money goes back: approval.js.
 'use strict';
 
 const $ = (sel) => document.querySelector(sel);
@@ -18,8 +22,9 @@ const FIELDS = {
   number: 'Número do cartão', expiry: 'Validade', security_code: 'Código de segurança',
   holder_name: 'Nome no cartão', installments: 'Parcelas', funding: 'Tipo', amount: 'Valor',
   'customer': 'Cliente', 'customer.name': 'Nome do cliente', 'customer.tax_id': 'CPF ou CNPJ',
-  operator: 'Operador', reason: 'Motivo',
+  operator: 'Operador', reason: 'Motivo', pin: 'PIN', approval: 'Aprovação', session: 'Sessão',
 };
+const ROLES = { cashier: 'Caixa', supervisor: 'Supervisor' };
 const RULES = {
   '13 to 19 digits passing the Luhn check': 'número inválido',
   'MM/AA': 'use MM/AA', 'MM/AA, not in the past': 'cartão vencido',
@@ -46,32 +51,71 @@ function pt(message) {
 }
 
 const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallments: 12, minInstallment: 500,
-              clockOffset: 0, qrKey: '', busy: false };
+              clockOffset: 0, qrKey: '', busy: false,
+              operator: null,  // { name, role } while logged in
+              idleTimeoutS: 0, lastActivity: Date.now() };
 
 function money(cents) {
   const reais = Math.floor(Math.abs(cents) / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   return (cents < 0 ? '-' : '') + 'R$ ' + reais + ',' + String(Math.abs(cents) % 100).padStart(2, '0');
 }
 
+// "30 s", "4 min": how long a lock still lasts.
+function waitText(seconds) {
+  const s = Number(seconds);
+  return s < 120 ? s + ' s' : Math.ceil(s / 60) + ' min';
+}
+// The service's refusals of a supervisor approval (English, as in the operator log).
+const APPROVAL_RULES = [
+  [/locked.*\bin (\d+) s\b/i, (m) => 'supervisor bloqueado por muitos PINs errados: tente de novo em ' + waitText(m[1])],
+  [/disabled/i, () => 'supervisor desativado'],
+  [/not a supervisor|supervisor role|only a supervisor|must be a supervisor/i, () => 'só um supervisor pode aprovar'],
+  [/wrong|incorrect/i, () => 'supervisor ou PIN incorretos'],
+  [/needed|required|missing/i, () => 'um supervisor precisa aprovar (nome e PIN)'],
+];
 function errorText(answer) {
   const e = answer.json && answer.json.error;
   if (!e) return 'Erro ' + answer.status;
   if (e.field === 'state' || e.field === 'bank' || e.field === 'sale') return pt(e.rule.replace(/^.*?: \w+: /, ''));
+  if (e.field === 'approval') {
+    for (const [pattern, text] of APPROVAL_RULES) {
+      const m = pattern.exec(e.rule);
+      if (m) return 'Aprovação recusada: ' + text(m);
+    }
+    return 'Aprovação recusada: ' + e.rule;
+  }
   return (FIELDS[e.field] || e.field) + ': ' + (RULES[e.rule] || e.rule);
 }
 
-async function api(method, path, body) {
+// `background`: a poll the screen makes by itself, not the cashier's action; the server does
+// not count it as activity, so an untouched screen's session still ends after the idle time.
+async function api(method, path, body, background) {
+  let answer;
+  const headers = body ? { 'Content-Type': 'application/json' } : {};
+  if (background) headers['X-Balcao-Background'] = '1';
   try {
     const res = await fetch(path, {
-      method, headers: body ? { 'Content-Type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined, cache: 'no-store',
+      method, headers,
+      body: body ? JSON.stringify(body) : undefined, cache: 'no-store', credentials: 'same-origin',
     });
     let json = null;
     try { json = await res.json(); } catch (_) { /* not JSON */ }
-    return { ok: res.ok, status: res.status, json };
+    answer = { ok: res.ok, status: res.status, json };
   } catch (err) {
-    return { ok: false, status: 0, json: { error: { field: 'bank', rule: 'o serviço não respondeu' } } };
+    answer = { ok: false, status: 0, json: { error: { field: 'bank', rule: 'o serviço não respondeu' } } };
   }
+  // A wrong PIN at the login is a 401 too, but not the end of a session.
+  if (answer.status === 401 && app.operator && path !== '/api/login') {
+    showLogin('Sessão expirada: entre de novo para continuar.');
+  }
+  return answer;
+}
+// Tells the cashier why a request failed (in `box`, or an alert), unless the session ended:
+// the login screen already says so.
+function tell(answer, box) {
+  if (answer.status === 401) return;
+  if (box) box.textContent = errorText(answer);
+  else alert(errorText(answer));
 }
 
 function show(name) {
@@ -94,7 +138,7 @@ $('#charge').addEventListener('click', async () => {
   app.busy = true;
   const answer = await api('POST', '/api/sales', { amount: app.cents });
   app.busy = false;
-  if (!answer.ok) return alert(errorText(answer));
+  if (!answer.ok) return tell(answer);
   app.qrKey = '';
   render(answer.json);
 });
@@ -120,10 +164,7 @@ async function act(action, body, errorBox) {
   if (answer.ok && answer.json && answer.json.id) render(answer.json);
   else {
     if (app.sale) render(app.sale);
-    if (!answer.ok) {
-      if (errorBox) errorBox.textContent = errorText(answer);
-      else alert(errorText(answer));
-    }
+    if (!answer.ok) tell(answer, errorBox);
   }
   return answer;
 }
@@ -145,7 +186,7 @@ $('#print-code').addEventListener('click', () => act('print'));
 $('#keep-open').addEventListener('click', () => act('keep-open'));
 $('#simulate').addEventListener('click', async () => {
   const answer = await api('POST', '/api/sales/' + app.sale.id + '/simulate', {});
-  if (!answer.ok) alert(errorText(answer));
+  if (!answer.ok) tell(answer);
   poll();
 });
 
@@ -200,44 +241,6 @@ $('#card-form').addEventListener('submit', (e) => {
   act('card', body, error);
 });
 
-// --- cancel / refund with operator and reason ---
-let pendingOperatorAction = null;
-function askOperator(kind, sale) {
-  pendingOperatorAction = { kind, id: sale.id };
-  $('#operator-title').textContent = (kind === 'refund' ? 'Estornar ' : 'Cancelar ') + money(kind === 'refund' ? sale.collected : sale.amount);
-  $('#refund-amount-label').hidden = kind !== 'refund';
-  $('#refund-amount').value = kind === 'refund' ? money(sale.collected).replace('R$ ', '') : '';
-  $('#operator-error').textContent = '';
-  $('#operator-reason').value = '';
-  $('#operator-dialog').showModal();
-}
-function parseReais(text) {
-  const m = /^\s*(?:R\$\s*)?(\d{1,3}(?:\.\d{3})*|\d+)(?:,(\d{1,2}))?\s*$/.exec(text);
-  if (!m) return null;
-  return Number(m[1].replace(/\./g, '')) * 100 + Number((m[2] || '0').padEnd(2, '0'));
-}
-$('#operator-cancel').addEventListener('click', () => $('#operator-dialog').close());
-$('#operator-form').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const action = pendingOperatorAction;
-  const body = { operator: $('#operator-name').value.trim(), reason: $('#operator-reason').value.trim() };
-  if (action.kind === 'refund') {
-    const cents = parseReais($('#refund-amount').value);
-    if (cents === null || cents <= 0) { $('#operator-error').textContent = 'Valor: use 12,50'; return; }
-    body.amount = cents;
-  }
-  const answer = await api('POST', '/api/sales/' + action.id + '/' + action.kind, body);
-  if (!answer.ok) { $('#operator-error').textContent = errorText(answer); return; }
-  $('#operator-dialog').close();
-  if ($('#screen-sales').hidden) {
-    if (app.sale && app.sale.id === action.id) render(answer.json);
-  } else {
-    if (app.sale && app.sale.id === action.id) app.sale = answer.json;
-    loadSales();  // stay on the list
-  }
-});
-$$('.cancel-sale').forEach((b) => b.addEventListener('click', () => app.sale && askOperator('cancel', app.sale)));
-
 // --- rendering the sale on screen ---
 function countdown() {
   const s = app.sale;
@@ -249,6 +252,7 @@ function countdown() {
 setInterval(countdown, 1000);
 
 function render(view) {
+  if (!app.operator) return;  // an answer that came back after the session ended
   app.sale = view;
   $$('.sale-amount').forEach((el) => { el.textContent = money(view.amount); });
   const st = view.status;
@@ -303,9 +307,9 @@ function render(view) {
 }
 
 async function poll() {
-  if (!app.sale || app.busy || FINAL.has(app.sale.status)) return;
+  if (!app.operator || !app.sale || app.busy || FINAL.has(app.sale.status)) return;
   const id = app.sale.id;
-  const answer = await api('GET', '/api/sales/' + id);
+  const answer = await api('GET', '/api/sales/' + id, undefined, true);
   if (answer.ok && app.sale && app.sale.id === id && !app.busy) {
     const screenNow = $$('.screen').find((s) => !s.hidden);
     if (screenNow && screenNow.id === 'screen-sales') { app.sale = answer.json; return; }
@@ -347,8 +351,8 @@ async function loadSales() {
       b.addEventListener('click', fn);
       actions.appendChild(b);
     };
-    if (sale.can.refund) add('Estornar', 'refund', () => askOperator('refund', sale));
-    if (sale.can.cancel) add('Cancelar', 'cancel', () => askOperator('cancel', sale));
+    if (sale.can.refund) add('Estornar', 'refund', () => askAction('refund', sale));
+    if (sale.can.cancel) add('Cancelar', 'cancel', () => askAction('cancel', sale));
     if (!FINAL.has(sale.status)) add('Abrir', 'open', () => { app.qrKey = ''; render(sale); });
     tr.appendChild(actions);
     body.appendChild(tr);
@@ -358,8 +362,10 @@ $('#nav-sales').addEventListener('click', () => { show('sales'); loadSales(); })
 
 // --- connection and queue indicator ---
 async function status() {
-  const answer = await api('GET', '/api/status');
+  if (!app.operator) return;
+  const answer = await api('GET', '/api/status', undefined, true);
   const pill = $('#connection');
+  if (answer.status === 401) return;
   if (!answer.ok) {
     pill.dataset.online = 'false';
     pill.textContent = 'Serviço fora do ar';
@@ -387,5 +393,4 @@ async function status() {
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
 }
 setInterval(status, 2000);
-status();
 renderAmount();

@@ -102,6 +102,13 @@ TEST(Sessions, OpaqueTokensIdleTimeoutAndCookie) {
   clock.Advance(901);
   EXPECT_FALSE(sessions.Touch(token));
   EXPECT_FALSE(sessions.Touch(token));  // gone for good
+  // A screen's background poll does not keep an idle session alive.
+  const std::string polled = sessions.Open(ana);
+  ASSERT_TRUE(sessions.Touch(polled));
+  clock.Advance(600);
+  ASSERT_TRUE(sessions.Touch(polled, /*activity=*/false));
+  clock.Advance(301);
+  EXPECT_FALSE(sessions.Touch(polled, /*activity=*/false));
   const std::string other = *tokens.rbegin();
   sessions.CloseAllOf("ana");
   EXPECT_FALSE(sessions.Touch(other));

@@ -72,6 +72,15 @@ TEST_F(ServeSecurity, EveryApiRouteNeedsASession) {
   EXPECT_EQ(serve_.Post("/api/logout", Json::object()).status, 200);
 }
 
+TEST_F(ServeSecurity, DisablingAnOperatorEndsTheirSession) {
+  ASSERT_EQ(serve_.Get("/api/sales").status, 200);
+  const std::string disable = std::string(BALCAO_CLI) + " operator disable " + kCashier + " --db '" +
+                              (dir_ / "data" / "balcao.db").string() + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(disable.c_str()), 0);
+  EXPECT_EQ(serve_.Get("/api/sales").status, 401);
+  EXPECT_EQ(serve_.LogIn(kCashier, kCashierPin).status, 403);
+}
+
 TEST_F(ServeSecurity, TheSixthWrongPinIsRefusedEvenWithTheRightPin) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(serve_.LogIn(kCashier, "0000").status, 401) << i;
   Reply sixth = serve_.LogIn(kCashier, kCashierPin);

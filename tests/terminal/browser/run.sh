@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ctest driver for the touchscreen browser test: installs the pinned playwright-core (npm ci,
-# cached in the build dir), starts `balcao serve` on a free port with a temp data dir (the
-# embedded sandbox), runs touchscreen.test.js against it in Debian's /usr/bin/chromium
-# (headless), then stops serve. The screenshots land in the work dir.
+# cached in the build dir), creates a cashier and a supervisor in a temp data dir's store with
+# `balcao operator add` (PIN on stdin, as root does on a box), starts `balcao serve` on a free
+# port over that data dir (the embedded sandbox), runs touchscreen.test.js against it in
+# Debian's /usr/bin/chromium (headless), then stops serve. The screenshots land in the work dir.
 # usage: run.sh <balcao executable> <work dir under the build tree>
 set -euo pipefail
 CLI=$1
@@ -12,6 +13,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 [ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium is required (deploy/install-deps.sh installs it)" >&2; exit 1; }
 bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/touchscreen.test.js"
 DATA=$(mktemp -d)
+trap 'rm -rf "$DATA"' EXIT
+mkdir -p "$DATA/data"
+export BALCAO_CASHIER=ana BALCAO_CASHIER_PIN=4821 BALCAO_SUPERVISOR=bruno BALCAO_SUPERVISOR_PIN=736451
+echo "$BALCAO_CASHIER_PIN" | "$CLI" --log-file "$DATA/balcao.log" operator add "$BALCAO_CASHIER" --role cashier \
+  --db "$DATA/data/balcao.db"
+echo "$BALCAO_SUPERVISOR_PIN" | "$CLI" --log-file "$DATA/balcao.log" operator add "$BALCAO_SUPERVISOR" --role supervisor \
+  --db "$DATA/data/balcao.db"
 "$CLI" --log-file "$DATA/balcao.log" serve --port 0 --data-dir "$DATA/data" > "$DATA/serve.out" 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DATA"' EXIT

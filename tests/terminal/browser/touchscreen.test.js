@@ -1,6 +1,12 @@
-// The touchscreen of `balcao serve` in a real browser (Debian's Chromium, headless): a Pix
-// sale rung up on the keypad and paid by the sandbox's simulated payer, then a card sale
-// typed into the form and approved. Waits on selectors only (no fixed sleeps).
+// The touchscreen of `balcao serve` in a real browser (Debian's Chromium, headless): the
+// cashier logs in on the PIN keypad (after one wrong PIN), rings up a Pix sale paid by the
+// sandbox's simulated payer and a card sale typed into the form, then refunds the card sale
+// with the supervisor approving on screen (after one wrong supervisor PIN). Then the session
+// ends under the page (its cookie dropped: the next request is a 401) and the page is back at
+// the login saying so; the supervisor logs in and "Trocar operador" logs them out; the
+// cashier logs in and leaves the screen untouched past the idle timeout: logged out again.
+// The operators are made by run.sh (BALCAO_CASHIER, BALCAO_SUPERVISOR and their PINs).
+// Waits on selectors only (no fixed sleeps).
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert');
@@ -13,11 +19,29 @@ const URL = process.env.BALCAO_URL;
 const SHOTS = process.env.SCREENSHOT_DIR || '.';
 const WAIT = { timeout: 15000 };
 
+const CASHIER = process.env.BALCAO_CASHIER;
+const CASHIER_PIN = process.env.BALCAO_CASHIER_PIN;
+const SUPERVISOR = process.env.BALCAO_SUPERVISOR;
+const SUPERVISOR_PIN = process.env.BALCAO_SUPERVISOR_PIN;
+
 async function typeAmount(page, digits) {
   for (const d of digits) await page.click(`.keypad button[data-key="${d}"]`);
 }
+// Taps a PIN on the on-screen keypad inside `pad` (a selector), as a finger would.
+async function tapPin(page, pad, pin) {
+  for (const d of pin) await page.click(`${pad} button[data-digit="${d}"]`);
+}
+async function dots(page, pad) {
+  return page.getAttribute(`${pad} .pin-dots`, 'data-count');
+}
+async function login(page, name, pin) {
+  await page.fill('#login-operator', name);
+  await tapPin(page, '#login-pad', pin);
+  await page.click('#login-pad button[data-pin="enter"]');
+  await page.waitForSelector('#screen-keypad:not([hidden])', WAIT);
+}
 
-test('a Pix sale and a card sale on the touchscreen', { timeout: 60000 }, async () => {
+test('login, a Pix sale, a card sale and its refund approved by the supervisor', { timeout: 90000 }, async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
@@ -28,9 +52,39 @@ test('a Pix sale and a card sale on the touchscreen', { timeout: 60000 }, async 
     viewport: { width: 900, height: 1100 },
   });
   try {
+    // The page's clock runs on as usual but can be moved ahead (for the idle logout at the end).
+    await context.clock.install();
     const page = context.pages()[0] || await context.newPage();
     await page.goto(URL, WAIT);
+
+    // The login: nothing else on screen until someone logs in; a wrong PIN is refused and cleared.
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    assert.strictEqual(await page.isVisible('#nav-sales'), false);
+    assert.strictEqual(await page.isVisible('#switch-operator'), false);
+    await page.fill('#login-operator', CASHIER);
+    await tapPin(page, '#login-pad', '0000');
+    assert.strictEqual(await page.textContent('#login-pad .pin-dots'), '••••');
+    await page.click('#login-pad button[data-pin="enter"]');
+    await page.waitForFunction(() => document.querySelector('#login-error').textContent !== '', null, WAIT);
+    assert.strictEqual(await page.textContent('#login-error'), 'Operador ou PIN incorretos');
+    assert.strictEqual(await dots(page, '#login-pad'), '0');
+    await tapPin(page, '#login-pad', CASHIER_PIN.slice(0, 3));
+    await page.screenshot({ path: path.join(SHOTS, 'touchscreen-login.png') });
+    await tapPin(page, '#login-pad', CASHIER_PIN.slice(3));
+    await page.click('#login-pad button[data-pin="enter"]');
+    await page.waitForSelector('#screen-keypad:not([hidden])', WAIT);
+    assert.strictEqual(await page.textContent('#operator-shown'), CASHIER);
+    assert.strictEqual(await page.textContent('#operator-role'), 'Caixa');
+    assert.strictEqual(await page.isVisible('#switch-operator'), true);
     await page.waitForSelector('#sandbox-badge:not([hidden])', WAIT);
+    // The session is an HttpOnly, SameSite=Strict cookie the page cannot read; nothing in storage.
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'balcao_session');
+    assert.ok(session, 'the login set the balcao_session cookie');
+    assert.strictEqual(session.httpOnly, true);
+    assert.strictEqual(session.sameSite, 'Strict');
+    assert.strictEqual(await page.evaluate(() => document.cookie), '');
+    assert.deepStrictEqual(await page.evaluate(() => [localStorage.length, sessionStorage.length]), [0, 0]);
 
     // Pix: R$ 25,90 on the keypad, the QR with its countdown, the customer pays.
     await typeAmount(page, ['2', '5', '9', '0']);
@@ -77,6 +131,82 @@ test('a Pix sale and a card sale on the touchscreen', { timeout: 60000 }, async 
     const badges = await page.$$eval('#sales-table .badge', (els) => els.map((e) => e.textContent));
     assert.deepStrictEqual(badges, ['Paga', 'Paga']);
     await page.screenshot({ path: path.join(SHOTS, 'touchscreen-sales.png') });
+
+    // Refunding the card sale asks the supervisor: a wrong PIN is refused in the dialog and
+    // cleared, the right one sends the refund.
+    const cardId = await page.$eval('#sales-table tbody tr:has(td:text-is("R$ 120,00"))', (tr) => tr.dataset.id);
+    const cardRow = `#sales-table tbody tr[data-id="${cardId}"]`;
+    await page.click(`${cardRow} button.refund`);
+    await page.waitForSelector('#action-dialog[open]', WAIT);
+    assert.strictEqual(await page.textContent('#action-title'), 'Aprovação do supervisor');
+    assert.match(await page.textContent('#action-summary'), new RegExp('Estornar R\\$ 120,00, pedido por ' + CASHIER));
+    assert.strictEqual(await page.inputValue('#refund-amount'), '120,00');
+    await page.fill('#action-reason', 'cliente desistiu da compra');
+    await page.fill('#approval-supervisor', SUPERVISOR);
+    await tapPin(page, '#approval-pad', '999999');
+    await page.click('#approval-pad button[data-pin="enter"]');
+    await page.waitForFunction(() => document.querySelector('#action-error').textContent !== '', null, WAIT);
+    assert.strictEqual(await page.textContent('#action-error'), 'Aprovação recusada: supervisor ou PIN incorretos');
+    assert.strictEqual(await dots(page, '#approval-pad'), '0');
+    assert.strictEqual(await page.isVisible('#action-dialog'), true);
+    await page.screenshot({ path: path.join(SHOTS, 'touchscreen-approval-refused.png') });
+    await tapPin(page, '#approval-pad', SUPERVISOR_PIN);
+    assert.strictEqual(await dots(page, '#approval-pad'), String(SUPERVISOR_PIN.length));
+    await page.screenshot({ path: path.join(SHOTS, 'touchscreen-approval.png') });
+    await page.click('#approval-pad button[data-pin="enter"]');
+    await page.waitForSelector('#action-dialog', { state: 'hidden', ...WAIT });
+    await page.waitForFunction((row) => /Estorna/.test(document.querySelector(row + ' .badge').textContent),
+                               cardRow, WAIT);
+    for (let reloads = 0; ; reloads++) {  // the refund settles at the sandbox; the list is read again
+      const refunded = await page.waitForFunction((row) => {
+        const badge = document.querySelector(row + ' .badge');
+        return badge && badge.textContent === 'Estornada';
+      }, cardRow, { timeout: 1000 }).then(() => true, () => false);
+      if (refunded) break;
+      assert.ok(reloads < 15, 'the refunded sale shows as Estornada');
+      await page.click('#nav-sales');
+    }
+
+    // Canceling a sale that collected nothing needs no supervisor: reason and confirm.
+    await page.click('#nav-new');
+    await typeAmount(page, ['5', '0', '0']);
+    await page.click('#charge');
+    await page.waitForSelector('#screen-method:not([hidden])', WAIT);
+    await page.click('#screen-method .cancel-sale');
+    await page.waitForSelector('#action-dialog[open]', WAIT);
+    assert.strictEqual(await page.textContent('#action-title'), 'Cancelar R$ 5,00');
+    assert.strictEqual(await page.isVisible('#approval'), false);
+    await page.fill('#action-reason', 'valor digitado errado');
+    await page.click('#action-confirm');
+    await page.waitForSelector('#action-dialog', { state: 'hidden', ...WAIT });
+    await page.waitForFunction(() => document.querySelector('#outcome-title').textContent === 'Cancelada', null, WAIT);
+
+    // The session ends under the page (as after the idle timeout): the next poll gets a 401
+    // and the page is back at the login, saying why.
+    await context.clearCookies();
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    assert.match(await page.textContent('#login-notice'), /^Sessão expirada/);
+    assert.strictEqual(await page.isVisible('#nav-sales'), false);
+    assert.strictEqual(await page.textContent('#sales-table tbody'), '');
+
+    // The supervisor logs in; "Trocar operador" ends the session at the service too.
+    await login(page, SUPERVISOR, SUPERVISOR_PIN);
+    assert.strictEqual(await page.textContent('#operator-role'), 'Supervisor');
+    await page.click('#switch-operator');
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    assert.strictEqual(await page.isVisible('#login-notice'), false);
+    assert.strictEqual(await page.inputValue('#login-operator'), '');
+    assert.strictEqual(await page.evaluate(() => fetch('/api/session').then((r) => r.status)), 401);
+
+    // Nobody touches the screen for the idle timeout (the polls do not count): the page logs
+    // out by itself and says why.
+    await login(page, CASHIER, CASHIER_PIN);
+    const idle = await page.evaluate(() => fetch('/api/session').then((r) => r.json()).then((j) => j.idle_timeout_s));
+    assert.ok(idle >= 60, 'GET /api/session tells the idle timeout');
+    await page.clock.fastForward((idle + 10) * 1000);
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    assert.match(await page.textContent('#login-notice'), /^Sessão expirada por inatividade/);
+    await page.waitForFunction(() => fetch('/api/session').then((r) => r.status === 401), null, WAIT);
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });

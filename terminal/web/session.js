@@ -1,0 +1,118 @@
+// The operator session of the touchscreen: the login screen (name and PIN on the keypad of
+// pinpad.js), "Trocar operador", and the way back to the login when a session ends. The
+// session itself is the service's HttpOnly cookie: this page never sees its token. Loaded
+// last: it starts the page by asking the service who is logged in.
+'use strict';
+
+// --- the operator session: login, "Trocar operador", the end of a session ---
+const loginPad = PinPad($('#login-pad'), login);
+let loggingIn = false;
+
+// Why the service refused a login, as the cashier reads it.
+function loginRefusal(answer) {
+  const e = (answer.json && answer.json.error) || {};
+  if (answer.status === 401) return 'Operador ou PIN incorretos';
+  if (answer.status === 423) {
+    const m = /\bin (\d+) s\b/.exec(e.rule || '');  // "... locked ...; try again in N s"
+    return 'Operador bloqueado por muitos PINs errados' + (m ? ': tente de novo em ' + waitText(m[1]) : '');
+  }
+  if (answer.status === 403 && e.field !== 'Origin' && e.field !== 'Content-Type') {
+    return 'Operador desativado: fale com o supervisor';
+  }
+  return errorText(answer);
+}
+
+async function login(pin) {
+  if (loggingIn) return;
+  const name = $('#login-operator').value.trim();
+  const error = $('#login-error');
+  if (!name) {
+    loginPad.clear();
+    error.textContent = 'Operador: digite o seu nome';
+    $('#login-operator').focus();
+    return;
+  }
+  if (!pin) {
+    error.textContent = 'PIN: digite o seu PIN no teclado';
+    loginPad.focus();
+    return;
+  }
+  loggingIn = true;
+  error.textContent = '';
+  const answer = await api('POST', '/api/login', { operator: name, pin });
+  loginPad.clear();  // right or wrong, the next attempt starts from nothing
+  loggingIn = false;
+  if (!answer.ok) {
+    error.textContent = loginRefusal(answer);
+    loginPad.focus();
+    return;
+  }
+  const session = await api('GET', '/api/session');  // for the idle timeout
+  enterSession(session.ok ? session.json : answer.json);
+}
+// Enter in the name field moves on to the PIN (it cannot send a PIN it does not have).
+$('#login-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  loginPad.focus();
+});
+
+function enterSession(who) {
+  app.operator = { name: who.operator, role: who.role };
+  app.idleTimeoutS = Number(who.idle_timeout_s) || 0;
+  app.lastActivity = Date.now();
+  $('#operator-shown').textContent = who.operator;
+  $('#operator-role').textContent = ROLES[who.role] || who.role;
+  $('#operator-role').dataset.role = who.role;
+  $('#login-error').textContent = '';
+  $('#login-notice').hidden = true;
+  document.body.classList.remove('logged-out');
+  newSale();
+  status();
+}
+
+// Back to the login screen, leaving nothing of the last operator's work on the page.
+function showLogin(notice) {
+  app.operator = null;
+  app.sale = null;
+  app.cents = 0;
+  app.busy = false;
+  app.qrKey = '';
+  if ($('#action-dialog').open) $('#action-dialog').close();
+  clearCardForm();
+  $('#customer-name').value = '';
+  $('#customer-tax-id').value = '';
+  $('#receipt').textContent = '';
+  $('#sales-table tbody').innerHTML = '';
+  loginPad.clear();
+  $('#login-error').textContent = '';
+  $('#login-notice').textContent = notice;
+  $('#login-notice').hidden = !notice;
+  document.body.classList.add('logged-out');
+  show('login');
+  if ($('#login-operator').value) loginPad.focus();
+  else $('#login-operator').focus();
+}
+
+$('#switch-operator').addEventListener('click', async () => {
+  const answer = await api('POST', '/api/logout', {});
+  $('#login-operator').value = '';
+  showLogin(answer.ok || answer.status === 401 ? ''
+    : 'O serviço não respondeu ao sair: a sessão anterior acaba sozinha por inatividade.');
+});
+
+// The service restarts a session's idle timer on every request, and this page polls every
+// second or two; so the page itself ends a session nobody has touched for the idle timeout.
+['pointerdown', 'keydown'].forEach((type) => document.addEventListener(type, () => {
+  app.lastActivity = Date.now();
+}, true));
+setInterval(() => {
+  if (!app.operator || !app.idleTimeoutS || Date.now() - app.lastActivity < app.idleTimeoutS * 1000) return;
+  api('POST', '/api/logout', {});
+  showLogin('Sessão expirada por inatividade: entre de novo para continuar.');
+}, 5000);
+
+// A reload keeps the session (the cookie): ask the service who is logged in, if anyone.
+api('GET', '/api/session').then((answer) => {
+  if (answer.ok) enterSession(answer.json);
+  else showLogin('');
+});
