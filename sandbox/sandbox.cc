@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "api/crypto.h"
+#include "http/tls_cert.h"
 #include "sandbox/internal/dispatcher.h"
-#include "sandbox/internal/tls_cert.h"
 #include "sandbox/internal/webhook_sender.h"
 
 namespace balcao::sandbox {
@@ -181,7 +181,12 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   server_options.server_name = "balcao-sandbox";
   server_options.refusal = internal::RefusalResponse;
   if (options.https) {
-    BALCAO_ASSIGN_OR_RETURN(auto tls, internal::LoadOrCreateTlsCert(dir));
+    http::SelfSignedOptions cert;
+    cert.common_name = "balcao sandbox";
+    cert.dns_names = {"localhost"};
+    cert.ip_addresses = {"127.0.0.1"};
+    cert.valid_days = 3650;  // a developer's machine: no renewal to think of
+    BALCAO_ASSIGN_OR_RETURN(auto tls, http::LoadOrCreateSelfSigned(dir + "/tls-cert.pem", dir + "/tls-key.pem", cert));
     server_options.tls_cert_pem = tls.cert_pem;
     server_options.tls_key_pem = tls.key_pem;
     cred.tls_cert_path = dir + "/tls-cert.pem";

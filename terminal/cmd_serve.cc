@@ -19,14 +19,18 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: balcao serve [--port N] [--address IP] [--data-dir DIR] [--printer URI] [--config FILE]\n"
+    "                    [--insecure-lan]\n"
     "The touchscreen service: open http://127.0.0.1:8080/ on the box's screen.\n"
     "  --port N        HTTP port (default: the config's listen.port, else 8080; 0 picks a free one)\n"
-    "  --address IP    where to listen (default: the config's, else 127.0.0.1: the touchscreen is on the box)\n"
+    "  --address IP    where to listen (default: the config's, else 127.0.0.1: the touchscreen is on the box);\n"
+    "                  beyond loopback with TLS: the config's listen.tls_cert/tls_key, else a self-signed\n"
+    "                  certificate made once in the data dir (its SHA-256 fingerprint is printed)\n"
     "  --data-dir DIR  the box's database, sale index and, without a bank, the sandbox's state\n"
     "                  (default: the config's data_dir, else ./balcao-data; created 0700)\n"
     "  --printer URI   tcp://host:9100, file:/dev/usb/lp0, file:/path/out.bin, cups:QUEUE\n"
     "                  (default file:DIR/printer.bin)\n"
     "  --config FILE   store settings as JSON with comments (docs/terminal.md; default $BALCAO_CONFIG)\n"
+    "  --insecure-lan  plain HTTP beyond loopback: PINs and card numbers cross the network in clear\n"
     "Without BALCAO_CREDENTIALS (or BALCAO_BANK_URL...) nor the config's bank.credentials, the\n"
     "embedded bank sandbox is started.\n";
 
@@ -36,6 +40,10 @@ int RunServe(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& k = args[i];
     if (k == "--help" || k == "-h") return std::fputs(kUsage, stdout), 0;
+    if (k == "--insecure-lan") {
+      options.insecure_lan = true;
+      continue;
+    }
     if (i + 1 >= args.size()) return std::fprintf(stderr, "balcao serve: %s needs a value\n%s", k.c_str(), kUsage), 1;
     const std::string& v = args[++i];
     if (k == "--port") {
@@ -73,6 +81,8 @@ int RunServe(const std::vector<std::string>& args) {
   }
   std::printf("balcao serve: listening on %s (data dir %s)\n", (*service)->url().c_str(),
               (*service)->data_dir().c_str());
+  if (!(*service)->tls_fingerprint().empty())
+    std::printf("balcao serve: TLS certificate SHA-256 fingerprint %s\n", (*service)->tls_fingerprint().c_str());
   if (!(*service)->sandbox_url().empty())
     std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", (*service)->sandbox_url().c_str());
   std::fflush(stdout);

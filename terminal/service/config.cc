@@ -56,6 +56,13 @@ Reader::Setter Flag(bool& out) {
     return OkStatus();
   };
 }
+Reader::Setter OptionalFlag(std::optional<bool>& out) {
+  return [&out](const json& v, const std::string& name) {
+    if (!v.is_boolean()) return InvalidArgumentError(name + ": must be true or false");
+    out = v.get<bool>();
+    return OkStatus();
+  };
+}
 Reader::Setter Millis(std::chrono::milliseconds& out) {
   return [&out](const json& v, const std::string& name) {
     if (!v.is_number_integer() || v.get<long long>() < 10 || v.get<long long>() > 3'600'000)
@@ -135,7 +142,10 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   const std::map<std::string, Reader::Setter> printer = {{"target", Text(config.printer)},
                                                          {"profile", Text(config.printer_profile)}};
   const std::map<std::string, Reader::Setter> listen = {{"address", Text(config.address)},
-                                                        {"port", Number(config.port, 0, 65535)}};
+                                                        {"port", Number(config.port, 0, 65535)},
+                                                        {"tls", OptionalFlag(config.tls)},
+                                                        {"tls_cert", Text(config.tls_cert)},
+                                                        {"tls_key", Text(config.tls_key)}};
   const std::map<std::string, Reader::Setter> bank = {{"credentials", Text(config.bank_credentials)}};
   const std::map<std::string, Reader::Setter> log = {{"file", Text(config.log_file)},
                                                      {"level", LogLevel(config.log_level)}};
@@ -158,8 +168,14 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"bank", nested(bank)},
                                       {"log", nested(log)},
                                       {"security", nested(security)}}));
+  if (config.tls_cert.empty() != config.tls_key.empty())
+    return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
+                                                        : "listen.tls_key: required with listen.tls_cert");
+  if (!config.tls_cert.empty() && config.tls == false)
+    return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
   const auto folder = std::filesystem::absolute(path).parent_path();
-  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file})
+  for (std::string* file :
+       {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert, &config.tls_key})
     ResolveAgainst(folder, *file);
   return config;
 }

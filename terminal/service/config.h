@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,13 @@ struct ServeConfig {
   std::string webhook_url;  // real bank: registered at start when no webhook has it
 
   // Where the box lives. Relative paths in the file are relative to the file's folder.
-  std::string data_dir;             // the store's folder; "" = not set
-  std::string address;              // listen address; "" = not set
-  int port = -1;                    // listen port; -1 = not set
+  std::string data_dir;  // the store's folder; "" = not set
+  std::string address;   // listen address; "" = not set
+  int port = -1;         // listen port; -1 = not set
+  // TLS of the listener (docs/terminal.md, "TLS on the LAN"): unset = off on loopback, on
+  // elsewhere; true = on; false = off (refused beyond loopback without --insecure-lan).
+  std::optional<bool> tls;
+  std::string tls_cert, tls_key;    // PEM files; both or neither; "" = a self-signed one in the data dir
   std::string bank_credentials;     // credentials.json of the bank; "" = embedded sandbox
   std::string log_file, log_level;  // weaker than --log-file/--log-level and the environment
 

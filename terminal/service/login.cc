@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/log.h"
+#include "terminal/service/json_body.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
@@ -67,8 +68,11 @@ std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std:
 }
 
 HttpResponse Service::Impl::Login(HttpRequest& request) {
-  json body = json::parse(request.body, nullptr, false);
+  auto parsed = ParseJsonObject(request.body);
   Wipe(request.body);
+  if (!parsed.ok() && parsed.status().message() != "a JSON object")
+    return ErrorResponse(400, "body", parsed.status().message());
+  json body = parsed.ok() ? *std::move(parsed) : json();
   if (!body.is_object() || !body["operator"].is_string() || !body["pin"].is_string())
     return ErrorResponse(400, "body", R"(a JSON object {"operator": NAME, "pin": DIGITS})");
   std::string pin = body["pin"].get<std::string>();
@@ -80,12 +84,12 @@ HttpResponse Service::Impl::Login(HttpRequest& request) {
   return JsonOk({{"operator", op->name},
                  {"role", offline::OperatorRoleName(op->role)},
                  {"idle_timeout_s", config.session_idle_s}},
-                {{"Set-Cookie", sessions->Cookie(token, false)}, {"Cache-Control", "no-store"}});
+                {{"Set-Cookie", sessions->Cookie(token, request.tls)}, {"Cache-Control", "no-store"}});
 }
 
 HttpResponse Service::Impl::Logout(const HttpRequest& request) {
   sessions->Close(Sessions::TokenIn(request.Header("cookie")));
-  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", sessions->Cookie("", false)}});
+  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", sessions->Cookie("", request.tls)}});
 }
 
 HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) const {

@@ -16,6 +16,7 @@
 #include "common/card_digits.h"
 #include "common/log.h"
 #include "terminal/internal/console.h"
+#include "terminal/service/json_body.h"
 #include "terminal/service/service_impl.h"
 #include "terminal/service/web_assets.h"
 
@@ -73,10 +74,16 @@ const char* ContentType(std::string_view name) {
 struct Body {
   json value;
   bool ok = false;
+  std::string rule;  // the rule broken when not ok (json_body.h)
   static Body Parse(const std::string& text) {
     Body body;
-    body.value = json::parse(text.empty() ? std::string("{}") : text, nullptr, false);
-    body.ok = body.value.is_object();
+    auto parsed = ParseJsonObject(text.empty() ? std::string_view("{}") : std::string_view(text));
+    body.ok = parsed.ok();
+    if (parsed.ok()) {
+      body.value = *std::move(parsed);
+    } else {
+      body.rule = parsed.status().message();
+    }
     return body;
   }
   std::string Text(const char* key) const { return TextOf(value, key); }
@@ -93,6 +100,22 @@ std::string Digits(const std::string& text) {
   for (char c : text)
     if (std::isdigit(static_cast<unsigned char>(c))) out += c;
   return out;
+}
+
+// "/api/sales/{id}" or "/api/sales/{id}/{action}": the id without '/', the action of
+// [a-z.-]. Parsed by hand: libstdc++'s std::regex recurses once per character of the path, so
+// its stack depth would be set by the client (at the 8 KiB header limit it still fits an io
+// thread's stack; at 12-20 K characters under ASan it does not).
+bool SplitSaleRoute(const std::string& path, std::string& id, std::string& action) {
+  constexpr std::string_view kPrefix = "/api/sales/";
+  if (path.size() <= kPrefix.size() || path.compare(0, kPrefix.size(), kPrefix) != 0) return false;
+  const std::string_view rest = std::string_view(path).substr(kPrefix.size());
+  const auto slash = rest.find('/');
+  id = std::string(rest.substr(0, slash));
+  action = slash == std::string_view::npos ? "" : std::string(rest.substr(slash + 1));
+  if (id.empty() || (slash != std::string_view::npos && action.empty())) return false;
+  return std::all_of(action.begin(), action.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || c == '.' || c == '-'; });
 }
 
 bool ValidSaleId(const std::string& id) {
@@ -141,7 +164,7 @@ std::optional<HttpResponse> ReadCard(const Body& body, const checkout::Settings&
   const std::string expiry = body.Text("expiry");
   static const std::regex kExpiry(R"(^(0[1-9]|1[0-2])/?([0-9]{2}|20[0-9]{2})$)");
   std::smatch m;
-  if (!std::regex_match(expiry, m, kExpiry)) return Error(400, "expiry", "MM/AA");
+  if (expiry.size() > 7 || !std::regex_match(expiry, m, kExpiry)) return Error(400, "expiry", "MM/AA");
   const std::string year = m[2].length() == 2 ? "20" + m[2].str() : m[2].str();
   card.expiration = year + "-" + m[1].str();
   if (card.expiration < FormatDate(SystemClock::Instance().Now()).substr(0, 7))
@@ -168,6 +191,17 @@ std::optional<HttpResponse> ReadCard(const Body& body, const checkout::Settings&
 }
 
 }  // namespace
+
+Status Service::Impl::Acceptable(const std::string& sale_id, const checkout::Event& event) const {
+  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, driver->Get(sale_id));
+  const checkout::Step step = checkout::Next(sale, event);
+  return step.accepted() ? OkStatus() : step.rejection;
+}
+
+StatusOr<checkout::Sale> Service::Impl::FeedIfAccepted(const std::string& sale_id, const checkout::Event& event) {
+  BALCAO_RETURN_IF_ERROR(Acceptable(sale_id, event));
+  return driver->Feed(sale_id, event);
+}
 
 HttpResponse ErrorResponse(int status, const std::string& field, const std::string& rule) {
   return Json(status, {{"error", {{"field", field}, {"rule", rule}}}});
@@ -212,6 +246,8 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
                    {"max_installments", config.settings.installments.max_count},
                    {"min_installment", config.settings.installments.min_installment},
                    {"merchant", config.store.merchant.name},
+                   {"tls", tls},
+                   {"tls_fingerprint", tls_fingerprint},
                    {"version", BALCAO_VERSION}};
     if (auto metrics = outbox->Metrics(); metrics.ok()) {
       status["queue"] = {{"depth", metrics->depth},
@@ -229,7 +265,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     std::string day = StoreDay(SystemClock::Instance().Now());
     if (request.query.rfind("day=", 0) == 0) day = request.query.substr(4);
     static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
-    if (!std::regex_match(day, kDay)) return respond(Error(400, "day", "YYYY-MM-DD"));
+    if (day.size() != 10 || !std::regex_match(day, kDay)) return respond(Error(400, "day", "YYYY-MM-DD"));
     const std::vector<std::string> ids = book->IdsOfDay(day);
     if (std::all_of(ids.begin(), ids.end(), [this](const std::string& id) { return book->HasCopy(id); }))
       return respond(JsonText(200, book->DayJson(day)));  // no need to wait for the driver thread
@@ -243,7 +279,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
 
   if (path == "/api/sales" && post) {
     Body body = Body::Parse(request.body);
-    if (!body.ok) return respond(Error(400, "body", "a JSON object"));
+    if (!body.ok) return respond(Error(400, "body", body.rule));
     const json amount = body.value.value("amount", json());
     if (!amount.is_number_integer() || amount.get<long long>() < 1 || amount.get<long long>() > 100'000'000)
       return respond(Error(400, "amount", "a whole number of cents from 1 to 100000000"));
@@ -262,11 +298,8 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   }
 
   // /api/sales/{id}[/action]
-  static const std::regex kSaleRoute(R"(^/api/sales/([^/]+)(?:/([a-z.-]+))?$)");
-  std::smatch m;
-  if (!std::regex_match(path, m, kSaleRoute)) return respond(Error(404, "path", "no such route"));
-  const std::string id = m[1].str();
-  const std::string action = m[2].str();
+  std::string id, action;
+  if (!SplitSaleRoute(path, id, action)) return respond(Error(404, "path", "no such route"));
   if (!ValidSaleId(id)) return respond(Error(400, "id", "lowercase letters, digits and '-'"));
 
   if (get && action.empty()) {
@@ -288,7 +321,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
 
   Body body = Body::Parse(request.body);
   Wipe(request.body);
-  if (!body.ok) return respond(Error(400, "body", "a JSON object"));
+  if (!body.ok) return respond(Error(400, "body", body.rule));
   const UnixMicros now = SystemClock::Instance().Now();
   // Runs one checkout event (built on the driver thread) and answers with the sale's view.
   auto feed = [this, id, &respond](std::function<StatusOr<checkout::Sale>()> run) {
@@ -314,7 +347,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     if (method == checkout::Method::kInvoice)
       if (auto bad = ReadCustomer(body, customer)) return respond(*bad);
     return feed([this, id, method, customer, now] {
-      return driver->Feed(id, checkout::ChooseMethod{method, customer, now});
+      return FeedIfAccepted(id, checkout::ChooseMethod{method, customer, now});
     });
   }
   if (action == "card") {
@@ -328,9 +361,16 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       Wipe(card->security_code);
       return respond(*bad);
     }
-    return feed([this, id, card, funding, installments] {
-      book->SetInstallments(id, installments);
+    return feed([this, id, card, funding, installments]() -> StatusOr<checkout::Sale> {
       checkout::CardData held = std::move(*card);
+      if (Status refused =
+              Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, SystemClock::Instance().Now()});
+          !refused.ok()) {
+        Wipe(held.number);
+        Wipe(held.security_code);
+        return refused;
+      }
+      book->SetInstallments(id, installments);
       Wipe(card->number);
       Wipe(card->security_code);
       return driver->SubmitCard(id, std::move(held), funding, installments);
@@ -354,7 +394,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, driver->Get(id));
         if (sale.collected() > 0 && approved_by.empty())
           return PermissionDeniedError("a supervisor's PIN is needed to cancel a sale that collected money");
-        return driver->Feed(id, checkout::Cancel{operator_id, reason, now, approved_by});
+        return FeedIfAccepted(id, checkout::Cancel{operator_id, reason, now, approved_by});
       });
     long long amount = -1;  // default: what the sale collected
     if (body.Has("amount")) {
@@ -369,16 +409,16 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       if (cents > sale.collected())
         return FailedPreconditionError("amount: at most what the sale collected (" + std::to_string(sale.collected()) +
                                        " cents)");
-      return driver->Feed(id, checkout::Reverse{cents, operator_id, reason, now, approved_by});
+      return FeedIfAccepted(id, checkout::Reverse{cents, operator_id, reason, now, approved_by});
     });
   }
-  if (action == "retry") return feed([this, id, now] { return driver->Feed(id, checkout::Retry{now}); });
-  if (action == "keep-open") return feed([this, id, now] { return driver->Feed(id, checkout::KeepOpen{now}); });
-  if (action == "print") return feed([this, id, now] { return driver->Feed(id, checkout::PrintCode{now}); });
+  if (action == "retry") return feed([this, id, now] { return FeedIfAccepted(id, checkout::Retry{now}); });
+  if (action == "keep-open") return feed([this, id, now] { return FeedIfAccepted(id, checkout::KeepOpen{now}); });
+  if (action == "print") return feed([this, id, now] { return FeedIfAccepted(id, checkout::PrintCode{now}); });
   if (action == "fallback") {
     checkout::Customer customer;
     if (auto bad = ReadCustomer(body, customer)) return respond(*bad);
-    return feed([this, id, customer, now] { return driver->Feed(id, checkout::FallbackToInvoice{customer, now}); });
+    return feed([this, id, customer, now] { return FeedIfAccepted(id, checkout::FallbackToInvoice{customer, now}); });
   }
   if (action == "simulate") {
     // The embedded sandbox's payer: pays the Pix QR or the invoice, or passes (or fails) the

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "printer/render.h"
 #include "terminal/internal/receipts.h"
+#include "terminal/service/listener_tls.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
@@ -231,6 +232,14 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   if (ec) return FailedPreconditionError("cannot create the data dir " + s.options.data_dir + ": " + ec.message());
   ::chmod(s.options.data_dir.c_str(), 0700);
   const std::filesystem::path dir(s.options.data_dir);
+  // Refused before anything starts: plain HTTP beyond loopback, a TLS file that does not load.
+  BALCAO_ASSIGN_OR_RETURN(const ListenerPlan plan, PlanListener(s.options.address, s.config, s.options.insecure_lan));
+  std::optional<ListenerTls> tls;
+  if (plan.tls) {
+    BALCAO_ASSIGN_OR_RETURN(tls, PrepareListenerTls(plan, s.config, s.options.address, s.options.data_dir));
+    s.tls = true;
+    s.tls_fingerprint = tls->fingerprint;
+  }
   s.printer_target = !s.options.printer.empty()  ? s.options.printer
                      : !s.config.printer.empty() ? s.config.printer
                                                  : "file:" + std::filesystem::absolute(dir / "printer.bin").string();
@@ -288,12 +297,17 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   http::ServerOptions server_options;
   server_options.body_limit = 64 << 10;  // far above the API's bodies and the bank's webhook events
   server_options.response_headers = {{"Cache-Control", "no-store"}};
+  if (tls) {
+    server_options.tls_cert_pem = tls->files.cert_pem;
+    server_options.tls_key_pem = tls->files.key_pem;
+  }
   s.server = std::make_unique<http::Server>(
       server_options, [&s](HttpRequest request, Respond respond) { s.Handle(std::move(request), std::move(respond)); });
-  BALCAO_ASSIGN_OR_RETURN(s.port, s.server->Listen(s.options.address, *s.options.port));
+  BALCAO_ASSIGN_OR_RETURN(s.port, tls ? s.server->ListenTls(s.options.address, *s.options.port)
+                                      : s.server->Listen(s.options.address, *s.options.port));
   std::vector<std::string> names = s.config.host_names;
   if (s.options.address != "0.0.0.0" && s.options.address != "::") names.push_back(s.options.address);
-  s.access = std::make_unique<AccessPolicy>(s.port, names, /*tls=*/false);
+  s.access = std::make_unique<AccessPolicy>(s.port, names, s.tls);
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
   s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));
@@ -320,8 +334,11 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   });
   s.spooler = std::make_unique<printer::Spooler>(*s.print_jobs);
 
+  // The embedded sandbox delivers over loopback (a wildcard listener takes it too), without
+  // checking the certificate (docs/sandbox.md).
   const std::string webhook_url =
-      s.sandbox ? "http://127.0.0.1:" + std::to_string(s.port) + kWebhookPath : s.config.webhook_url;
+      s.sandbox ? std::string(s.tls ? "https" : "http") + "://127.0.0.1:" + std::to_string(s.port) + kWebhookPath
+                : s.config.webhook_url;
   s.webhook_url = webhook_url;
   // Resume first: the open sales must not wait for a bank that may be unreachable. A real
   // bank's webhook is registered by the first tick (retried with the catch-up until it is).
@@ -334,11 +351,16 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.drainer->Start();
   s.monitor->Start();
   s.spooler->Start();
-  if (s.options.address != "127.0.0.1" && s.options.address != "::1")
-    logging::Warn("serve", "listening beyond loopback: the card-entry API has no authentication nor TLS",
+  if (plan.insecure_lan)
+    logging::Warn("serve",
+                  "--insecure-lan: plain HTTP beyond loopback; PINs, session cookies and card numbers cross the "
+                  "network in clear",
                   {{"address", s.options.address}});
+  if (tls)
+    logging::Info("serve", tls->created ? "TLS: made a self-signed certificate" : "TLS certificate",
+                  {{"certificate", tls->cert_path}, {"sha256", tls->fingerprint}});
   logging::Info("serve", "listening",
-                {{"url", "http://" + s.options.address + ":" + std::to_string(s.port) + "/"},
+                {{"url", (s.tls ? "https://" : "http://") + s.options.address + ":" + std::to_string(s.port) + "/"},
                  {"data_dir", s.options.data_dir},
                  {"bank", s.sandbox ? s.sandbox->credentials().base_url : client.base_url()},
                  {"printer", s.printer_target}});
@@ -349,8 +371,12 @@ unsigned short Service::port() const { return impl_->port; }
 const std::string& Service::data_dir() const { return impl_->options.data_dir; }
 
 std::string Service::url() const {
-  return "http://" + impl_->options.address + ":" + std::to_string(impl_->port) + "/";
+  const std::string& address = impl_->options.address;
+  const std::string host = address.find(':') != std::string::npos ? "[" + address + "]" : address;
+  return (impl_->tls ? "https://" : "http://") + host + ":" + std::to_string(impl_->port) + "/";
 }
+
+const std::string& Service::tls_fingerprint() const { return impl_->tls_fingerprint; }
 
 std::string Service::sandbox_url() const {
   return impl_->sandbox ? "http://127.0.0.1:" + std::to_string(impl_->sandbox->port()) : "";

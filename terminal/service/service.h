@@ -24,6 +24,7 @@ struct ServeOptions {
   std::string printer;                 // transport target; empty: the config's, else file:<data_dir>/printer.bin
   std::string config_path;             // JSON (docs/terminal.md, "Configuration"); empty: defaults
   int owner_wait_s = 120;              // how long to wait for a tool that holds the store
+  bool insecure_lan = false;           // plain HTTP beyond loopback allowed (listener_tls.h)
 };
 
 struct ServeConfig;
@@ -35,8 +36,9 @@ class Service {
  public:
   // Loads the config, resolves the options against it (data dir made absolute), opens the
   // data dir (created 0700 if missing), starts the bank (or the
-  // embedded sandbox), resumes open sales from the journal, then listens. Errors:
-  // kInvalidArgument (config), kFailedPrecondition (data dir, store), kUnavailable (port).
+  // embedded sandbox), resumes open sales from the journal, then listens, with TLS beyond
+  // loopback (listener_tls.h). Errors: kInvalidArgument (config, plain HTTP beyond loopback
+  // without insecure_lan), kFailedPrecondition (data dir, store), kUnavailable (port).
   static StatusOr<std::unique_ptr<Service>> Start(const ServeOptions& options);
   ~Service();
   Service(const Service&) = delete;
@@ -44,7 +46,9 @@ class Service {
 
   unsigned short port() const;
   const std::string& data_dir() const;  // absolute
-  std::string url() const;              // http://address:port/
+  std::string url() const;              // http://address:port/, https:// under TLS
+  // SHA-256 of the listener's TLS certificate ("AB:CD:..."), "" for plain HTTP.
+  const std::string& tls_fingerprint() const;
   // The embedded sandbox's base URL (http://127.0.0.1:<port>), "" against a real bank.
   std::string sandbox_url() const;
   void Stop();

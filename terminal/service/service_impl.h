@@ -17,6 +17,7 @@
 
 #include "api/bank.h"
 #include "api/events.h"
+#include "checkout/checkout.h"
 #include "checkout/driver.h"
 #include "checkout/intake.h"
 #include "http/server.h"
@@ -56,6 +57,8 @@ struct Service::Impl {
   std::string printer_target;
   const printer::PrinterProfile* profile = nullptr;
   unsigned short port = 0;
+  bool tls = false;             // the listener is TLS
+  std::string tls_fingerprint;  // of its certificate, "" without TLS
 
   std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
   std::string credentials_path;               // the sandbox's, or "" (environment)
@@ -99,6 +102,11 @@ struct Service::Impl {
   void EnsureWebhook();  // registers webhook_url at the bank once
   // The sale's copy in the book, from the driver or, when not open there, the journal.
   void EnsureCopy(const std::string& sale_id);
+  // The driver journals every event it is fed before its machine decides, refused ones too
+  // (a replay refuses them again). A cashier's request the machine would refuse is answered
+  // without feeding it, so no request the API refuses writes to the store (routes.cc).
+  Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
+  StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
 

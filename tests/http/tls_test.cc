@@ -1,14 +1,19 @@
 // HTTPS on balcao_http: a self-signed certificate made by the openssl command for this test,
-// a client (libcurl) that verifies it, keep-alive over TLS, and the body limit over TLS.
+// a client (libcurl) that verifies it, keep-alive over TLS, and the body limit over TLS; the
+// self-signed certificates of http/tls_cert.h (made once, key 0600, fingerprint as openssl
+// shows it, trusted by libcurl as their own CA) and configured PEM files checked as a pair.
 #include <curl/curl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "http/server.h"
+#include "http/tls_cert.h"
 
 namespace balcao::http {
 namespace {
@@ -100,6 +105,107 @@ TEST(Tls, RoundTripWithASelfSignedCertificate) {
   curl_easy_cleanup(plain);
 
   server.Stop();
+  std::filesystem::remove_all(dir);
+}
+
+std::string Openssl(const std::string& args) {
+  std::string out;
+  FILE* pipe = ::popen(("openssl " + args + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  ::pclose(pipe);
+  return out;
+}
+
+TEST(Tls, ASelfSignedCertificateMadeOnceAndTrustedAsItsOwnCa) {
+  char dir_template[] = "/tmp/balcao-http-selfsigned-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::filesystem::path dir(dir_template);
+  const std::string cert_path = (dir / "cert.pem").string(), key_path = (dir / "key.pem").string();
+  SelfSignedOptions names;
+  names.dns_names = {"caixa1.loja.lan", "localhost"};
+  names.ip_addresses = {"127.0.0.1"};
+  const mode_t old_umask = ::umask(0);  // the key is 0600 whatever the umask
+  bool created = false;
+  auto first = LoadOrCreateSelfSigned(cert_path, key_path, names, &created);
+  ::umask(old_umask);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_TRUE(created);
+  struct stat key_stat {};
+  ASSERT_EQ(::stat(key_path.c_str(), &key_stat), 0);
+  EXPECT_EQ(key_stat.st_mode & 0777, 0600u);
+  auto again = LoadOrCreateSelfSigned(cert_path, key_path, names, &created);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(created);
+  EXPECT_EQ(again->cert_pem, first->cert_pem);
+
+  // The fingerprint is what openssl shows.
+  auto fingerprint = Sha256Fingerprint(first->cert_pem);
+  ASSERT_TRUE(fingerprint.ok());
+  EXPECT_NE(Openssl("x509 -noout -fingerprint -sha256 -in " + cert_path).find("=" + *fingerprint + "\n"),
+            std::string::npos);
+  EXPECT_EQ(fingerprint->size(), 32u * 3 - 1);
+  EXPECT_EQ(Sha256Fingerprint("not a certificate").status().code(), StatusCode::kInvalidArgument);
+
+  // libcurl trusts it as its own CA, under each of its names.
+  ServerOptions options;
+  options.tls_cert_pem = first->cert_pem;
+  options.tls_key_pem = first->key_pem;
+  Server server(options, Synchronous([](HttpRequest&) { return HttpResponse{200, "text/plain", "ok", {}}; }));
+  auto port = server.ListenTls("127.0.0.1", 0);
+  ASSERT_TRUE(port.ok());
+  server.Start();
+  CURL* curl = curl_easy_init();
+  EXPECT_EQ(Fetch(curl, "https://127.0.0.1:" + std::to_string(*port) + "/", cert_path).body, "ok");
+  EXPECT_EQ(Fetch(curl, "https://localhost:" + std::to_string(*port) + "/", cert_path).body, "ok");
+  curl_easy_cleanup(curl);
+  server.Stop();
+
+  // A new name, or a key that is not the certificate's, makes a new one.
+  names.dns_names.push_back("caixa2.loja.lan");
+  auto renamed = LoadOrCreateSelfSigned(cert_path, key_path, names, &created);
+  ASSERT_TRUE(renamed.ok());
+  EXPECT_TRUE(created);
+  EXPECT_NE(renamed->cert_pem, first->cert_pem);
+  EXPECT_NE(Openssl("x509 -noout -checkhost caixa2.loja.lan -in " + cert_path).find("does match"), std::string::npos);
+  auto other = CreateSelfSigned(names);
+  ASSERT_TRUE(other.ok());
+  std::ofstream(key_path, std::ios::trunc) << other->key_pem;
+  EXPECT_TRUE(LoadOrCreateSelfSigned(cert_path, key_path, names, &created).ok());
+  EXPECT_TRUE(created);
+  EXPECT_TRUE(ReadTlsFiles(cert_path, key_path).ok());
+
+  // A name is one subjectAltName entry, never OpenSSL's "DNS:a,IP:b" text.
+  SelfSignedOptions sneaky;
+  sneaky.dns_names = {"a.lan,IP:10.9.9.9"};
+  auto sneaky_cert = CreateSelfSigned(sneaky);
+  ASSERT_TRUE(sneaky_cert.ok());
+  std::ofstream(dir / "sneaky.pem") << sneaky_cert->cert_pem;
+  EXPECT_NE(Openssl("x509 -noout -checkip 10.9.9.9 -in " + (dir / "sneaky.pem").string()).find("does NOT match"),
+            std::string::npos);
+  sneaky.ip_addresses = {"not-an-ip"};
+  EXPECT_EQ(CreateSelfSigned(sneaky).status().code(), StatusCode::kInvalidArgument);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Tls, ConfiguredFilesAreCheckedAsAPair) {
+  char dir_template[] = "/tmp/balcao-http-tlsfiles-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::filesystem::path dir(dir_template);
+  auto one = CreateSelfSigned({});
+  auto two = CreateSelfSigned({});
+  ASSERT_TRUE(one.ok() && two.ok());
+  std::ofstream(dir / "cert.pem") << one->cert_pem;
+  std::ofstream(dir / "key.pem") << two->key_pem;
+  std::ofstream(dir / "junk.pem") << "-----BEGIN NOTHING-----\n";
+  const std::string cert = (dir / "cert.pem").string();
+  EXPECT_EQ(ReadTlsFiles(cert, (dir / "missing.pem").string()).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(ReadTlsFiles((dir / "junk.pem").string(), (dir / "key.pem").string()).status().code(),
+            StatusCode::kInvalidArgument);
+  const auto mismatch = ReadTlsFiles(cert, (dir / "key.pem").string());
+  EXPECT_EQ(mismatch.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(mismatch.status().message().find("not the key of the certificate"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

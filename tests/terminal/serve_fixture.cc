@@ -23,7 +23,7 @@ extern char** environ;
 namespace balcao::terminal::testing {
 
 Reply Http(const std::string& method, const std::string& url, const std::string& body,
-           const std::map<std::string, std::string>& headers) {
+           const std::map<std::string, std::string>& headers, const std::string& ca_file) {
   Reply reply;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   curl_slist* list =
@@ -35,6 +35,7 @@ Reply Http(const std::string& method, const std::string& url, const std::string&
   if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, list);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 40L);
+  if (!ca_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_CAINFO, ca_file.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &reply.body);
   curl_easy_setopt(curl.get(), CURLOPT_HEADERDATA, &reply.set_cookie);
   curl_easy_setopt(
@@ -93,7 +94,7 @@ void ServeProcess::AddOperators(const std::filesystem::path& db) {
 
 Reply ServeProcess::LogIn(const std::string& name, const std::string& pin) {
   cookie_.clear();
-  Reply reply = Http("POST", url_ + "/api/login", Json{{"operator", name}, {"pin", pin}}.dump());
+  Reply reply = Http("POST", url_ + "/api/login", Json{{"operator", name}, {"pin", pin}}.dump(), {}, ca_file_);
   if (reply.status == 200) cookie_ = reply.set_cookie.substr(0, reply.set_cookie.find(';'));
   return reply;
 }
@@ -101,7 +102,7 @@ Reply ServeProcess::LogIn(const std::string& name, const std::string& pin) {
 Reply ServeProcess::Call(const std::string& method, const std::string& path, const std::string& body,
                          std::map<std::string, std::string> headers) const {
   if (!cookie_.empty() && !headers.count("Cookie")) headers["Cookie"] = cookie_;
-  return Http(method, url_ + path, body, headers);
+  return Http(method, url_ + path, body, headers, ca_file_);
 }
 
 Json ServeProcess::Approved(Json body) {
@@ -143,7 +144,7 @@ void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const s
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   out_fd_ = fds[0];
-  const std::regex listening(R"(listening on (http://127\.0\.0\.1:\d+)/)");
+  const std::regex listening(R"(listening on (https?)://([0-9.]+):(\d+)/)");
   const std::regex sandbox(R"(embedded sandbox at (http://127\.0\.0\.1:\d+))");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   std::smatch m;
@@ -156,7 +157,8 @@ void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const s
       output_.append(buffer, static_cast<std::size_t>(n));
     }
     if (std::regex_search(output_, m, listening)) {
-      url_ = m[1].str();
+      // A wildcard listener takes loopback too, under the name the service answers to.
+      url_ = m[1].str() + "://" + (m[2].str() == "0.0.0.0" ? std::string("127.0.0.1") : m[2].str()) + ":" + m[3].str();
       if (env.count("BALCAO_CREDENTIALS") || env.count("BALCAO_BANK_URL"))
         return;  // a configured bank: no sandbox line
       if (std::regex_search(output_, m, sandbox)) {
@@ -178,6 +180,23 @@ void ServeProcess::Stop() {
   pid_ = -1;
   ::close(out_fd_);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "balcao serve exit status " << status;
+}
+
+bool ServeProcess::Alive() {
+  if (pid_ <= 0) return false;
+  int status = 0;
+  if (::waitpid(pid_, &status, WNOHANG) == 0) return true;
+  // What it wrote last (a sanitizer's report goes to stderr).
+  for (pollfd p{out_fd_, POLLIN, 0}; ::poll(&p, 1, 1000) > 0;) {
+    char buffer[4096];
+    const ssize_t n = ::read(out_fd_, buffer, sizeof buffer);
+    if (n <= 0) break;
+    output_.append(buffer, static_cast<std::size_t>(n));
+  }
+  ADD_FAILURE() << "balcao serve ended, status " << status << ":\n" << output_;
+  pid_ = -1;
+  ::close(out_fd_);
+  return false;
 }
 
 void ServeProcess::Kill() {

@@ -23,8 +23,9 @@ struct Reply {
   Json json;               // discarded when the body is not JSON
   std::string set_cookie;  // the Set-Cookie header's value, "" when none
 };
+// `ca_file`: the PEM certificate an https:// URL must verify against (peer and host name).
 Reply Http(const std::string& method, const std::string& url, const std::string& body = "",
-           const std::map<std::string, std::string>& headers = {});
+           const std::map<std::string, std::string>& headers = {}, const std::string& ca_file = "");
 
 // One `balcao serve` process.
 class ServeProcess {
@@ -44,8 +45,14 @@ class ServeProcess {
   void Stop();  // SIGTERM, and the exit status must be 0
   void Kill();  // SIGKILL (a crash or a power cut)
   bool running() const { return pid_ > 0; }
+  // Whether the process is still there (it has not exited nor been killed by a signal).
+  bool Alive();
 
-  const std::string& url() const { return url_; }          // http://127.0.0.1:<port>
+  // Calls over https:// verify the service against this certificate (before Start: the login).
+  void Trust(const std::filesystem::path& cert_pem) { ca_file_ = cert_pem.string(); }
+
+  // http://127.0.0.1:<port> (https:// under TLS; 127.0.0.1 also for a wildcard address)
+  const std::string& url() const { return url_; }
   const std::string& sandbox() const { return sandbox_; }  // embedded sandbox, "" when none
   std::string output() const;                              // what it printed so far
 
@@ -55,6 +62,7 @@ class ServeProcess {
   // POST /api/login; later calls carry its session cookie. Start logs the cashier in.
   Reply LogIn(const std::string& name, const std::string& pin);
   void LogOut() { cookie_.clear(); }
+  const std::string& cookie() const { return cookie_; }  // "balcao_session=<token>", "" when logged out
 
   // With the session cookie, when logged in.
   Reply Call(const std::string& method, const std::string& path, const std::string& body = "",
@@ -75,7 +83,8 @@ class ServeProcess {
   int out_fd_ = -1;
   std::string output_;
   std::string url_, sandbox_;
-  std::string cookie_;  // "balcao_session=..." once logged in
+  std::string cookie_;   // "balcao_session=..." once logged in
+  std::string ca_file_;  // Trust()
 };
 
 inline constexpr const char* kCashier = "caixa";

@@ -1,6 +1,7 @@
 // The service's pure pieces, without a process: the config file (each bad key refused by
 // name), the sale book's day index (a torn or foreign line skipped, days in Brasília time),
-// the QR SVG, drawn back into pixels and decoded with zbarimg, and the metric families.
+// the QR SVG, drawn back into pixels and decoded with zbarimg, the metric families, and
+// whether the listener is TLS (and under which names).
 // Labelled `sanitize`.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "terminal/service/config.h"
+#include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
@@ -104,6 +106,70 @@ TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
   EXPECT_EQ(ConfigFrom(R"({"log": {"level": "loud"}})").status().message(),
             "log.level: must be one of debug, info, warn, error");
   EXPECT_EQ(ConfigFrom(R"({"bank": {"key": "x"}})").status().message(), "bank.key: unknown key");
+}
+
+TEST(ServeConfig, ListenTlsKeys) {
+  auto config =
+      ConfigFrom(R"({"listen": {"tls": true, "tls_cert": "tls/cert.pem", "tls_key": "/etc/balcao/key.pem"}})");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->tls, true);
+  EXPECT_EQ(config->tls_cert, (std::filesystem::temp_directory_path() / "tls" / "cert.pem").string());
+  EXPECT_EQ(config->tls_key, "/etc/balcao/key.pem");
+  EXPECT_FALSE(ConfigFrom("{}")->tls.has_value());
+  EXPECT_EQ(ConfigFrom(R"({"listen": {"tls_cert": "c.pem"}})").status().message(),
+            "listen.tls_key: required with listen.tls_cert");
+  EXPECT_EQ(ConfigFrom(R"({"listen": {"tls_key": "k.pem"}})").status().message(),
+            "listen.tls_cert: required with listen.tls_key");
+  EXPECT_EQ(ConfigFrom(R"({"listen": {"tls": false, "tls_cert": "c.pem", "tls_key": "k.pem"}})").status().message(),
+            "listen.tls: false contradicts listen.tls_cert");
+  EXPECT_EQ(ConfigFrom(R"({"listen": {"tls": "yes"}})").status().message(), "listen.tls: must be true or false");
+}
+
+TEST(ListenerPlan, LoopbackPlainBeyondItTlsPlainThereOnlyWithInsecureLan) {
+  for (const char* loopback : {"127.0.0.1", "127.0.0.2", "127.255.0.9", "::1", "::ffff:127.0.0.1"})
+    EXPECT_TRUE(IsLoopback(loopback)) << loopback;
+  for (const char* other : {"0.0.0.0", "::", "192.168.0.10", "10.0.0.1", "fe80::1", "localhost", "", "128.0.0.1"})
+    EXPECT_FALSE(IsLoopback(other)) << other;
+
+  ServeConfig automatic;
+  auto plan = PlanListener("127.0.0.1", automatic, false);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_FALSE(plan->tls);
+  plan = PlanListener("0.0.0.0", automatic, false);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->tls && plan->self_signed);
+  plan = PlanListener("192.168.0.10", automatic, true);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(!plan->tls && plan->insecure_lan);
+
+  ServeConfig forced;
+  forced.tls = true;
+  plan = PlanListener("127.0.0.1", forced, false);
+  EXPECT_TRUE(plan->tls && plan->self_signed);
+  EXPECT_EQ(PlanListener("0.0.0.0", forced, true).status().code(), StatusCode::kInvalidArgument);
+  ServeConfig files;
+  files.tls_cert = "/c.pem";
+  files.tls_key = "/k.pem";
+  plan = PlanListener("127.0.0.1", files, false);
+  EXPECT_TRUE(plan->tls && !plan->self_signed);
+
+  ServeConfig plain;
+  plain.tls = false;
+  EXPECT_FALSE(PlanListener("::1", plain, false)->tls);
+  const auto refused = PlanListener("0.0.0.0", plain, false);
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("--insecure-lan"), std::string::npos) << refused.status().message();
+  EXPECT_TRUE(PlanListener("0.0.0.0", plain, true)->insecure_lan);
+}
+
+TEST(ListenerPlan, TheCertificateNamesTheHostNamesAndTheAddress) {
+  const auto names =
+      CertificateNames("192.168.0.10", {"caixa1.loja.lan", "caixa1.loja.lan:8443", "10.1.2.3", "[fe80::1]:443"});
+  EXPECT_EQ(names.dns_names, (std::vector<std::string>{"caixa1.loja.lan", "localhost"}));
+  EXPECT_EQ(names.ip_addresses, (std::vector<std::string>{"10.1.2.3", "fe80::1", "192.168.0.10", "127.0.0.1"}));
+  EXPECT_EQ(names.valid_days, 825);
+  const auto wildcard = CertificateNames("0.0.0.0", {});
+  EXPECT_EQ(wildcard.ip_addresses, (std::vector<std::string>{"127.0.0.1"}));
 }
 
 TEST(ServeOptions, TheCommandLineWinsThenTheConfigThenTheDefaults) {
