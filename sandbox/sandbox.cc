@@ -108,6 +108,16 @@ struct Sandbox::Impl {
       BALCAO_RETURN_IF_ERROR(
           engine->RegisterPrincipal({"project/" + project_id, org_id, workspace_id, project_key.public_key().ToPem()}));
     }
+    if (!store.GetMeta("demo_center_id")) {
+      // The cost center payment requests name (credentials.json `centerId`); databases made
+      // before it existed get one on their next start.
+      internal::Problems problems;
+      internal::Caller caller{internal::Caller::Kind::kSimulation, "sandbox", "", ""};
+      BALCAO_RETURN_IF_ERROR(engine->Run(caller, internal::Lang::kEnUs, problems, [&](internal::Context& ctx) {
+        store.SetMeta("demo_center_id", ctx.NewId());
+      }));
+    }
+    credentials.center_id = *store.GetMeta("demo_center_id");
     credentials.organization_id = *store.GetMeta("demo_organization_id");
     credentials.workspace_id = *store.GetMeta("demo_workspace_id");
     credentials.project_id = *store.GetMeta("demo_project_id");
@@ -210,6 +220,8 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
                {"baseUrl", cred.base_url},
                {"httpsUrl", cred.https_url},
                {"tlsCertPath", cred.tls_cert_path},
+               {"centerId", cred.center_id},
+               {"cardId", cred.card_id},
                {"simulationUrl", "http://127.0.0.1:" + std::to_string(impl->port) + "/sandbox"}};
   BALCAO_RETURN_IF_ERROR(WriteFile(cred.credentials_path, file.dump(2) + "\n"));
 

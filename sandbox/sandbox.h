@@ -37,6 +37,8 @@ struct SandboxCredentials {
   std::string https_url;         // https://127.0.0.1:<https_port>/v2 (empty without HTTPS)
   std::string credentials_path;  // <data_dir>/credentials.json
   std::string tls_cert_path;     // <data_dir>/tls-cert.pem (trust it to call the HTTPS port)
+  std::string center_id;         // the demo workspace's cost center (payment requests' centerId)
+  std::string card_id;           // a saved merchant card of a seeded account (empty without seed)
 };
 
 class Sandbox {

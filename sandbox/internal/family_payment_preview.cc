@@ -6,6 +6,7 @@
 // shared by the payment families (slip.h).
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "api/formats/boleto.h"
 #include "api/formats/brcode.h"
@@ -62,12 +63,30 @@ std::string_view PaymentTypeOf(SlipKind kind) {
   return "";
 }
 
+// True when the 44-digit arrecadação bar code `d` is valid once its general DV is recomputed.
+static bool GeneralDvIsTheOnlyError(const std::string& d) {
+  const int modulus = (d[2] == '8' || d[2] == '9') ? 11 : 10;
+  std::string corrected = d;
+  corrected[3] = formats::UtilityCheckDigit(d.substr(0, 3) + d.substr(4), modulus);
+  return formats::InspectUtilityBarcode(corrected).valid();
+}
+
 std::optional<Slip> ParseSlip(Context& ctx, std::string_view text) {
   const std::string d = Digits(text);
   if (d.empty() || !std::all_of(d.begin(), d.end(), ::isdigit)) return std::nullopt;
   Slip slip;
   if ((d.size() == 44 && d[0] == '8') || d.size() == 48) {
     auto report = d.size() == 44 ? formats::InspectUtilityBarcode(d) : formats::InspectUtilityLine(d);
+    if (!report.valid() && d.size() == 44 && report.decoded && GeneralDvIsTheOnlyError(d)) {
+      // The bank's sandbox takes arrecadação bar codes whose general check digit (position
+      // 4) is wrong, at creation and at preview: the official SDKs' own tests build bar codes
+      // by overwriting segment, value and company id of a sample without recomputing it, and
+      // pass. The sandbox does the same and says so on its log; lines keep their block
+      // check digits (docs/sandbox.md, "Bar codes").
+      std::fprintf(stderr, "sandbox: warning: bar code %s: %s; accepted as the bank's sandbox does\n", d.c_str(),
+                   report.errors.front().c_str());
+      report.errors.clear();
+    }
     if (!report.valid()) return std::nullopt;
     slip.segment = std::stoi(report.slip.segment);
     slip.tax_type = TaxTypeOf(slip.segment);
