@@ -7,13 +7,13 @@ set -euo pipefail
 CLI=$1
 WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
-TESTS=(sdk.test.js divergences.test.js)
+TESTS=(sdk.test.js divergences.test.js seeded.test.js)
 bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "${TESTS[@]/#/$HERE/}" "$HERE/sandbox_sdk.js"
 DATA=$(mktemp -d)
 "$CLI" sandbox --port 0 --https-port 0 --data-dir "$DATA/data" --db :memory: > "$DATA/sandbox.log" 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DATA"' EXIT
-for _ in $(seq 1 100); do
+for _ in $(seq 1 600); do
   [ -s "$DATA/data/credentials.json" ] && grep -q listening "$DATA/sandbox.log" && break
   sleep 0.1
 done
