@@ -63,6 +63,26 @@ std::string_view PaymentTypeOf(SlipKind kind) {
   return "";
 }
 
+StatusOr<formats::BrCode> ReadBrCode(std::string_view text) {
+  auto parsed = formats::ParseBrCode(text);
+  const std::size_t n = text.size();
+  if (parsed.ok() || n < 8 || text.substr(n - 8, 4) != "6304") return parsed;
+  std::string upper(text);
+  bool lowercase = false;
+  for (std::size_t i = n - 4; i < n; ++i) {
+    if (upper[i] >= 'a' && upper[i] <= 'f') {
+      upper[i] = static_cast<char>(upper[i] - 'a' + 'A');
+      lowercase = true;
+    }
+  }
+  if (!lowercase) return parsed;
+  auto lenient = formats::ParseBrCode(upper);
+  if (lenient.ok())
+    std::fprintf(stderr, "sandbox: warning: BR Code CRC %s written in lowercase hex; read as payers' apps do\n",
+                 upper.substr(n - 4).c_str());
+  return lenient.ok() ? lenient : parsed;
+}
+
 // True when the 44-digit arrecadação bar code `d` is valid once its general DV is recomputed.
 static bool GeneralDvIsTheOnlyError(const std::string& d) {
   const int modulus = (d[2] == '8' || d[2] == '9') ? 11 : 10;
@@ -266,7 +286,7 @@ Json CreatePreview(Context& ctx, const Json& element, Problems& problems) {
   in.RejectUnknown();
   if (!problems.empty()) return nullptr;
   Json out = {{"id", *id}, {"scheduled", FormatTimestamp(scheduled.value_or(ctx.Now()))}};
-  if (auto code = formats::ParseBrCode(*id); code.ok()) {
+  if (auto code = ReadBrCode(*id); code.ok()) {
     out["type"] = "brcode-payment";
     out["payment"] = PreviewBrcode(ctx, *id, *code);
     return out;

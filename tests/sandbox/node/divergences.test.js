@@ -1,7 +1,8 @@
 // The official Node SDK against `balcao sandbox` on the points where the sandbox once told
 // itself apart from the bank's sandbox (docs/sandbox.md, "Where the SDKs and the API
 // documentation differ"): variable-amount pull subscriptions, holderId, the published cost
-// center, the workspace picture and arrecadação bar codes with a stale general check digit.
+// center, the workspace picture, arrecadação bar codes with a stale general check digit and
+// BR Codes with a lowercase CRC.
 // Connected by sandbox_sdk.js like sdk.test.js.
 'use strict';
 const test = require('node:test');
@@ -130,4 +131,19 @@ test('arrecadação bar codes with a stale general check digit are paid and prev
   // A bar code that is wrong beyond the check digit is still refused.
   await assert.rejects(starkbank.utilityPayment.create([new starkbank.UtilityPayment({ barCode: put(sample, '0', 1),
     description: 'segment zero does not exist' })]), inputError('invalidBarCode'));
+});
+
+test('a BR Code whose CRC is written in lowercase hex is read as payers\' apps read it', async () => {
+  let invoice;
+  do { // until the CRC has a hex letter (about 85 % of them)
+    [invoice] = await starkbank.invoice.create([new starkbank.Invoice({ amount: 1234, name: 'Lower Case',
+      taxId: '012.345.678-90' })]);
+  } while (!/[A-F]/.test(invoice.brcode.slice(-4)));
+  const lower = invoice.brcode.slice(0, -4) + invoice.brcode.slice(-4).toLowerCase();
+  const [preview] = await starkbank.paymentPreview.create([new starkbank.PaymentPreview({ id: lower })]);
+  assert.strictEqual(preview.type, 'brcode-payment');
+  assert.strictEqual(preview.payment.amount, 1234);
+  const [payment] = await starkbank.brcodePayment.create([new starkbank.BrcodePayment({ brcode: lower,
+    taxId: '012.345.678-90', description: 'lowercase CRC payment' })]);
+  assert.strictEqual(payment.amount, 1234);
 });
