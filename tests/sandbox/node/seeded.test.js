@@ -88,3 +88,33 @@ test('a direct purchase with the saved card that credentials.json names', async 
   const [[confirmed]] = await starkbank.merchantPurchase.page({ status: 'confirmed', limit: 1 });
   assert.ok(confirmed.cardId);
 });
+
+test('an invoice split between two of the account\'s receivers, paid by a Pix payment, makes its splits', async () => {
+  const [receivers] = await starkbank.splitReceiver.page({ limit: 2 });
+  assert.strictEqual(receivers.length, 2);
+  const [invoice] = await starkbank.invoice.create([new starkbank.Invoice({ amount: 5000, name: 'Split Payer',
+    taxId: '012.345.678-90', discounts: [],
+    splits: receivers.map((r) => new starkbank.Split({ amount: 100, receiverId: r.id })) })]);
+  await starkbank.brcodePayment.create([new starkbank.BrcodePayment({ brcode: invoice.brcode,
+    taxId: '20.018.183/0001-80', description: 'Split test' })]);
+  let splits = [];
+  for (let i = 0; i < 50 && splits.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    splits = [];
+    for await (const split of await starkbank.split.query({ tags: ['invoice/' + invoice.id] })) splits.push(split);
+  }
+  assert.strictEqual((await starkbank.invoice.get(invoice.id)).status, 'paid');
+  assert.deepStrictEqual(splits.map((s) => s.amount), [100, 100]);
+  assert.deepStrictEqual(splits.map((s) => s.receiverId).sort(), receivers.map((r) => r.id).sort());
+});
+
+test('seeded receivables the SDKs\' suites change: a created invoice and deposit', async () => {
+  const [[invoice]] = await starkbank.invoice.page({ status: 'created', limit: 1 });
+  assert.strictEqual((await starkbank.invoice.update(invoice.id, { amount: 4321 })).amount, 4321);
+  assert.strictEqual((await starkbank.invoice.update(invoice.id, { expiration: 123456789 })).expiration, 123456789);
+  assert.strictEqual((await starkbank.invoice.update(invoice.id, { status: 'canceled' })).status, 'canceled');
+  const [[deposit]] = await starkbank.deposit.page({ status: 'created', limit: 1 });
+  const reversed = await starkbank.deposit.update(deposit.id, { amount: deposit.amount - 1,
+    reversalDisplayDescription: 'Test reversal' });
+  assert.strictEqual(reversed.amount, deposit.amount - 1);
+});
