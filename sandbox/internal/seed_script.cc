@@ -161,8 +161,13 @@ class Script {
     if (h_.Chance(75)) {
       h_.Later(h_.now() + h_.Amount(10, 6 * 24 * 60) * kSeedMinute, [this, id](Context& c) {
         auto e = c.Find("invoice", id);
-        if (e && (e->status() == "created" || e->status() == "overdue"))
-          h_.Simulate(c, "invoice/pay", {{"id", id}, {"name", Name()}, {"taxId", TaxId()}});
+        if (!e || (e->status() != "created" && e->status() != "overdue")) return;
+        h_.Simulate(c, "invoice/pay", {{"id", id}, {"name", Name()}, {"taxId", TaxId()}});
+        if (h_.Chance(5))  // partly refunded the next day
+          h_.Later(c.Now() + kSeedDay, [this, id](Context& later) {
+            auto paid = later.Find("invoice", id);
+            h_.Patch(later, "invoice", id, {{"amount", paid->doc["amount"].get<std::int64_t>() / 2}});
+          });
       });
     } else if (h_.Chance(40)) {
       h_.Later(h_.now() + kSeedHour, [this, id](Context& c) { h_.Patch(c, "invoice", id, {{"status", "canceled"}}); });
