@@ -7,6 +7,7 @@
 // split profile updates. Webhooks subscribed from the first day turn logs into events; they
 // are deleted on the last day, and nine events in ten were delivered.
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -61,23 +62,26 @@ class Script {
     h_.Simulate(ctx, "deposit", {{"amount", 50'000'000}, {"name", "Store Owner"}, {"taxId", kTaxIds[2]}});
   }
 
+  // One round of the day's business, its steps 20 s apart from `t`.
   void Round(const std::string& tag, UnixMicros t) {
-    int step = 0;
-    auto at = [&] { h_.AdvanceTo(t + (step++) * 20 * kMicrosPerSecond); };
-    at(), Deposit(tag);
-    at(), Receiver(tag);
-    at(), Invoice(tag);
-    at(), DynamicBrcode();
-    at(), Boleto(tag);
-    at(), Transfer(tag);
-    at(), SlipPayments(tag);
-    at(), Card(tag + "a", true);
-    at(), Card(tag + "b", false);
-    at(), DirectPurchase();
-    at(), PullSubscription(tag);
-    at(), PaymentRequest(tag);
-    at(), Workspace(tag);
-    at(), Profile();
+    const std::vector<std::function<void()>> steps = {[&] { Deposit(tag); },
+                                                      [&] { Receiver(tag); },
+                                                      [&] { Invoice(tag); },
+                                                      [&] { DynamicBrcode(); },
+                                                      [&] { Boleto(tag); },
+                                                      [&] { Transfer(tag); },
+                                                      [&] { SlipPayments(tag); },
+                                                      [&] { Card(tag + "a", true); },
+                                                      [&] { Card(tag + "b", false); },
+                                                      [&] { DirectPurchase(); },
+                                                      [&] { PullSubscription(tag); },
+                                                      [&] { PaymentRequest(tag); },
+                                                      [&] { Workspace(tag); },
+                                                      [&] { Profile(); }};
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      h_.AdvanceTo(t + static_cast<UnixMicros>(i) * 20 * kMicrosPerSecond);
+      steps[i]();
+    }
   }
 
   void Finish() {
