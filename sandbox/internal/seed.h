@@ -2,7 +2,8 @@
 // a given instant, written through the families' own create, patch, delete and simulation
 // code at past sandbox times, with their scheduled jobs run in due order, so statuses,
 // logs, ledger and events are those the live sandbox would have produced (docs/sandbox.md,
-// "A seeded account"). The same seed on a fresh database gives the same ids and documents.
+// "A seeded account"). The same seed on a fresh database gives the same ids and documents
+// (with the same standard library: the random distributions are libstdc++'s).
 // Thread-safety: runs inside Engine::RunHistory (under the engine's lock).
 #pragma once
 
