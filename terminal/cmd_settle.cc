@@ -142,10 +142,17 @@ int RunSettle(const std::vector<std::string>& args) {
   if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
 
   if (a.json) {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(settled->json);
-    doc["already_settled"] = settled->already_settled;
-    doc["dry_run"] = settled->dry_run;
-    std::printf("%s\n", doc.dump().c_str());
+    // The two keys added at the end of the report's object, as text: parsing a day of 10,000
+    // sales back into a document would cost more memory than the whole run.
+    std::string& doc = settled->json;
+    if (doc.size() < 2 || doc.back() != '}')
+      return Fail("settlement of " + a.day + ": the report is not a JSON object");
+    doc.pop_back();
+    doc += std::string(doc.size() > 1 ? "," : "") +
+           "\"already_settled\":" + (settled->already_settled ? "true" : "false") +
+           ",\"dry_run\":" + (settled->dry_run ? "true" : "false") + "}";
+    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    std::fputc('\n', stdout);
   } else {
     if (settled->already_settled) {
       std::printf("Already settled at %s: the stored record follows (nothing was changed).\n",
