@@ -33,6 +33,7 @@ constexpr const char* kUsage =
     "  --json     one JSON document on stdout instead of the text report\n"
     "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
+    "  --connections N  the day's bank lists read at once, 1 to 5 (default 4)\n"
     "A day is settled once; settling it again shows the stored record.\n"
     "Exit: 0 reconciled, 1 items for the operator, 2 errors.\n";
 
@@ -42,13 +43,16 @@ int Fail(const std::string& message) {
 }
 
 struct Args {
-  std::string day, db, print, config;
+  std::string day, db, print, config, connections;
   bool json = false, dry_run = false, list = false;
 };
 
 bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
-  const std::map<std::string, std::string*> values = {
-      {"--day", &a.day}, {"--db", &a.db}, {"--print", &a.print}, {"--config", &a.config}};
+  const std::map<std::string, std::string*> values = {{"--day", &a.day},
+                                                      {"--db", &a.db},
+                                                      {"--print", &a.print},
+                                                      {"--config", &a.config},
+                                                      {"--connections", &a.connections}};
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == "--json") {
       a.json = true;
@@ -66,6 +70,10 @@ bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
       error = "unknown argument '" + raw[i] + "'";
       return false;
     }
+  }
+  if (!a.connections.empty() && (a.connections.size() != 1 || a.connections[0] < '1' || a.connections[0] > '5')) {
+    error = "--connections must be a whole number from 1 to 5, got '" + a.connections + "'";
+    return false;
   }
   return true;
 }
@@ -134,6 +142,7 @@ int RunSettle(const std::vector<std::string>& args) {
   logging::PreferQuietStderr();
   ProgressLine progress("balcao settle " + a.day);
   settlement::SettleOptions settle_options{a.day, a.dry_run};
+  if (!a.connections.empty()) settle_options.connections = a.connections[0] - '0';
   settle_options.progress = [&progress](const std::string& stage, int done, int total) {
     progress.Update(stage + " " + std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : ""));
   };

@@ -83,5 +83,28 @@ TEST_F(SettleE2E, ADepositOfTheDayOnABrcodeOfAnEarlierDayIsJoinedToItsSale) {
   EXPECT_EQ(report["ledger"]["sales_net"], 3100) << settled->text;
 }
 
+// 45 pay-later sales of yesterday still open tonight: the range lists cannot hold their
+// invoices (created before the day, by the box's clock), so they are looked up by tag, 40
+// sales a request: two batches of four lists (purchases, invoices, brcodes, transactions).
+TEST_F(SettleE2E, SalesOfEarlierDaysAreLookedUpByTagInBatches) {
+  std::vector<std::string> open;
+  Yesterday([&] {
+    for (int i = 0; i < 45; ++i) {
+      open.push_back(NewSaleId());
+      EXPECT_FALSE(PayLater(open.back(), 1000 + i).empty());
+    }
+  });
+  auto settled = settlement::Settle(*store_, Bank(), clock_, {Today(), /*dry_run=*/true});
+  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  const json report = json::parse(settled->json);
+  ASSERT_EQ(report["sales"].size(), 45u) << settled->text;
+  for (const std::string& id : open) {
+    EXPECT_EQ(SaleIn(report, id)["class"], "pay-later-open") << id;
+    EXPECT_EQ(SaleIn(report, id)["in_day"], false) << id;
+  }
+  EXPECT_EQ(report["orphans"].size(), 0u);
+  EXPECT_EQ(settled->bank_calls, 5 + 1 + 2 * 4) << settled->text;
+}
+
 }  // namespace
 }  // namespace balcao::settlement::e2e
