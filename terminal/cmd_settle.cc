@@ -26,6 +26,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: balcao settle [--day YYYY-MM-DD] [--db FILE] [--config FILE] [--json] [--print URI] [--dry-run]\n"
+    "                     [--connections N]\n"
     "       balcao settle --list [--db FILE] [--json]   the days settled, the most recent first\n"
     "  --day      the business day, America/Sao_Paulo (default: yesterday)\n"
     "  --db       the box's store (default: $BALCAO_DB, else the config's data_dir/balcao.db)\n"
