@@ -199,7 +199,7 @@ Query QueryOf(const std::vector<std::string>& pairs, std::size_t from) {
 int ListResources() {
   json out = json::array();
   for (const auto& ep : api::Endpoints()) out.push_back(std::string(ep.method) + " " + ep.path);
-  std::cout << out.dump(2) << "\n";
+  PrintJson(out.dump());
   return 0;
 }
 
