@@ -26,6 +26,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: balcao settle [--day YYYY-MM-DD] [--db FILE] [--config FILE] [--json] [--print URI] [--dry-run]\n"
+    "                     [--connections N]\n"
     "       balcao settle --list [--db FILE] [--json]   the days settled, the most recent first\n"
     "  --day      the business day, America/Sao_Paulo (default: yesterday)\n"
     "  --db       the box's store (default: $BALCAO_DB, else the config's data_dir/balcao.db)\n"
@@ -33,6 +34,7 @@ constexpr const char* kUsage =
     "  --json     one JSON document on stdout instead of the text report\n"
     "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
+    "  --connections N  the day's bank lists read at once, 1 to 5 (default 4)\n"
     "A day is settled once; settling it again shows the stored record.\n"
     "Exit: 0 reconciled, 1 items for the operator, 2 errors.\n";
 
@@ -42,13 +44,16 @@ int Fail(const std::string& message) {
 }
 
 struct Args {
-  std::string day, db, print, config;
+  std::string day, db, print, config, connections;
   bool json = false, dry_run = false, list = false;
 };
 
 bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
-  const std::map<std::string, std::string*> values = {
-      {"--day", &a.day}, {"--db", &a.db}, {"--print", &a.print}, {"--config", &a.config}};
+  const std::map<std::string, std::string*> values = {{"--day", &a.day},
+                                                      {"--db", &a.db},
+                                                      {"--print", &a.print},
+                                                      {"--config", &a.config},
+                                                      {"--connections", &a.connections}};
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == "--json") {
       a.json = true;
@@ -66,6 +71,10 @@ bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
       error = "unknown argument '" + raw[i] + "'";
       return false;
     }
+  }
+  if (!a.connections.empty() && (a.connections.size() != 1 || a.connections[0] < '1' || a.connections[0] > '5')) {
+    error = "--connections must be a whole number from 1 to 5, got '" + a.connections + "'";
+    return false;
   }
   return true;
 }
@@ -134,18 +143,26 @@ int RunSettle(const std::vector<std::string>& args) {
   logging::PreferQuietStderr();
   ProgressLine progress("balcao settle " + a.day);
   settlement::SettleOptions settle_options{a.day, a.dry_run};
+  if (!a.connections.empty()) settle_options.connections = a.connections[0] - '0';
   settle_options.progress = [&progress](const std::string& stage, int done, int total) {
-    progress.Update(stage + " " + std::to_string(done) + "/" + std::to_string(total));
+    progress.Update(stage + " " + std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : ""));
   };
   auto settled = settlement::Settle(**store, bank, SystemClock::Instance(), settle_options);
   progress.Finish();
   if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
 
   if (a.json) {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(settled->json);
-    doc["already_settled"] = settled->already_settled;
-    doc["dry_run"] = settled->dry_run;
-    std::printf("%s\n", doc.dump().c_str());
+    // The two keys added at the end of the report's object, as text: parsing a day of 10,000
+    // sales back into a document would cost more memory than the whole run.
+    std::string& doc = settled->json;
+    if (doc.size() < 2 || doc.back() != '}')
+      return Fail("settlement of " + a.day + ": the report is not a JSON object");
+    doc.pop_back();
+    doc += std::string(doc.size() > 1 ? "," : "") +
+           "\"already_settled\":" + (settled->already_settled ? "true" : "false") +
+           ",\"dry_run\":" + (settled->dry_run ? "true" : "false") + "}";
+    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    std::fputc('\n', stdout);
   } else {
     if (settled->already_settled) {
       std::printf("Already settled at %s: the stored record follows (nothing was changed).\n",
