@@ -52,6 +52,7 @@ std::string OutcomeToJson(const PaymentOutcome& o) {
                       {"card_brand", o.card_brand},
                       {"authorization_code", o.authorization_code},
                       {"pix_end_to_end_id", o.pix_end_to_end_id},
+                      {"institution_cnpj", o.institution_cnpj},
                       {"cashier_receipt", o.cashier_receipt},
                       {"customer_receipt", o.customer_receipt}};
   return value.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -82,6 +83,7 @@ StatusOr<PaymentOutcome> OutcomeFromJson(std::string_view text) {
   o.card_brand = str("card_brand");
   o.authorization_code = str("authorization_code");
   o.pix_end_to_end_id = str("pix_end_to_end_id");
+  o.institution_cnpj = str("institution_cnpj");
   if (value.contains("cashier_receipt")) o.cashier_receipt = Lines(value["cashier_receipt"]);
   if (value.contains("customer_receipt")) o.customer_receipt = Lines(value["customer_receipt"]);
   return o;

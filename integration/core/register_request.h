@@ -72,6 +72,7 @@ struct PaymentOutcome {
   std::string card_brand;                     // "visa", "mastercard", ... ("" for Pix and invoices)
   std::string authorization_code;             // the bank's id of the card purchase
   std::string pix_end_to_end_id;              // the Pix transfer's end-to-end id (E...)
+  std::string institution_cnpj;               // the payment institution's CNPJ, 14 digits (NFC-e card.CNPJ)
   std::vector<std::string> cashier_receipt;   // text lines, as the box prints them
   std::vector<std::string> customer_receipt;  // text lines, as the box prints them
   bool operator==(const PaymentOutcome&) const = default;
