@@ -3,6 +3,7 @@
 // nexo_client.h speaking protected nexo over HTTPS on loopback, trusting only the box's own
 // certificate (DATA/tls/cert.pem).
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdio>
 #include <future>
@@ -30,6 +31,16 @@ std::string Pos(const std::string& args, const std::filesystem::path& dir) {
   while (pipe && std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
   if (pipe) ::pclose(pipe);
   return out;
+}
+
+// Runs one SQL statement on the stopped box's store (a crash's leftovers, set up by hand).
+void ExecSql(const std::filesystem::path& db, const std::string& sql) {
+  sqlite3* handle = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
+  sqlite3_free(error);
+  sqlite3_close(handle);
 }
 
 std::string Extra(const Json& body) { return body["Response"].value("AdditionalResponse", ""); }
@@ -72,7 +83,8 @@ class NexoServe : public ::testing::Test {
     const std::string out = serve_.output();
     ASSERT_TRUE(std::regex_search(out, m, std::regex("nexo listening on (https://127\\.0\\.0\\.1:[0-9]+/nexo/)")))
         << out;
-    client_ = std::make_unique<NexoClient>(m[1].str(), (dir_ / "tls" / "cert.pem").string(), key_);
+    client_url_ = m[1].str();
+    client_ = std::make_unique<NexoClient>(client_url_, (dir_ / "tls" / "cert.pem").string(), key_);
   }
 
   // The sales the touchscreen lists today.
@@ -83,6 +95,7 @@ class NexoServe : public ::testing::Test {
   Json key_;
   ServeProcess serve_;
   std::unique_ptr<NexoClient> client_;
+  std::string client_url_;
 };
 
 TEST_F(NexoServe, PixPaymentPaidByTheSandboxPayerThenRepeatedWithoutASecondBankCall) {
@@ -228,6 +241,46 @@ TEST_F(NexoServe, ALostAnswerIsFoundByTransactionStatusAfterTheServiceWasKilled)
   EXPECT_EQ(original["Response"]["Result"], "Success");
   EXPECT_EQ(original["POIData"]["POITransactionID"]["TransactionID"], sale);
   EXPECT_EQ(original["PaymentResult"]["AmountsResp"]["AuthorizedAmount"].dump(), "9.99");
+
+  // Killed once more, as if between the journal's approval and the outcome's record: the
+  // request row without its outcome. The restart reads the sale's end from its journal.
+  serve_.Kill();
+  ExecSql(dir_ / "balcao.db", "UPDATE register_requests SET outcome = '', finished_at = 0 WHERE service_id = '4001'");
+  StartServe(0);
+  Json again;
+  for (int i = 0; i < 100; ++i) {
+    again = Body(client_->Send(client_->TransactionStatus("4100-" + std::to_string(i), "4001")),
+                 "TransactionStatusResponse");
+    if (again["Response"]["Result"] == "Success") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  ASSERT_EQ(again["Response"]["Result"], "Success") << again.dump();
+  EXPECT_EQ(again["RepeatedMessageResponse"]["RepeatedResponseMessageBody"]["PaymentResponse"]["POIData"]
+                 ["POITransactionID"]["TransactionID"],
+            sale);
+  EXPECT_EQ(SaleCount(), 1u);
+}
+
+TEST_F(NexoServe, UnprotectedFromLoopbackWhenAllowedChunkedAndInProgressAfterTheResponseTimeout) {
+  StartServe(0, R"({"nexo": {"allow_plain_loopback": true, "response_timeout_s": 5}})");
+  // Plain (no SecurityTrailer), chunked, from loopback: taken; the Pix QR is not paid in time.
+  const auto started = std::chrono::steady_clock::now();
+  const std::string payment = client_->Payment("7001", "cupom-7", "3.50", "method=pix");
+  const Reply slow = terminal::testing::Http("POST", client_url_, payment, {{"Transfer-Encoding", "chunked"}},
+                                             (dir_ / "tls" / "cert.pem").string());
+  const Json answer = Json::parse(slow.body, nullptr, false);
+  const Json body = answer["SaleToPOIResponse"]["PaymentResponse"];
+  EXPECT_EQ(body["Response"]["ErrorCondition"], "InProgress") << slow.body;
+  EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  const std::string sale = body["POIData"]["POITransactionID"]["TransactionID"].get<std::string>();
+  EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["status"], "pix");
+  // The sale goes on: paid later, and the status lookup finds the outcome.
+  const std::string brcode = terminal::testing::BankId(serve_.Get("/api/sales/" + sale).json, "brcode");
+  ASSERT_EQ(serve_.Simulate("dynamic-brcode/pay", {{"uuid", brcode}, {"name", "Cliente"}}).status, 200);
+  serve_.WaitFor(sale, "paid");
+  const NexoAnswer status = client_->Post(client_->TransactionStatus("7002", "7001"));
+  EXPECT_FALSE(status.was_protected);
+  EXPECT_EQ(Body(status, "TransactionStatusResponse")["Response"]["Result"], "Success") << status.body;
 }
 
 TEST_F(NexoServe, WrongHmacUnknownKeyReplayedNonceAndABadAmountAreRefusedWithNothingChanged) {
