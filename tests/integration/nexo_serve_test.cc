@@ -136,6 +136,7 @@ TEST_F(NexoServe, PixPaymentPaidByTheSandboxPayerThenRepeatedWithoutASecondBankC
   // Abort after approval changes nothing.
   const NexoAnswer abort = client_->Send(client_->Abort("1004", "1001"));
   EXPECT_EQ(abort.http_status, 200);
+  EXPECT_EQ(abort.body, "");
   EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["status"], "paid");
 
   // Reversal: the money goes back once.
