@@ -456,6 +456,8 @@ std::string AdditionalResponse(const PaymentOutcome& o) {
   }
   std::string out = "tPag=" + tpag + "&tpIntegra=1";
   if (!tband.empty()) out += "&tBand=" + tband;
+  if (o.method == PayMethod::kCard && o.funding != CardFunding::kAny)
+    out += std::string("&fundingSource=") + (o.funding == CardFunding::kDebit ? "DEBIT" : "CREDIT");
   if (!o.institution_cnpj.empty()) out += "&CNPJ=" + o.institution_cnpj;
   const std::string aut = o.method == PayMethod::kPix ? o.pix_end_to_end_id : o.authorization_code;
   if (!aut.empty()) out += "&cAut=" + aut;

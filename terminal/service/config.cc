@@ -158,7 +158,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                                       {"allow_plain_loopback", Flag(n.allow_plain_loopback)},
                                                       {"response_timeout_s", Number(n.response_timeout_s, 5, 3600)},
                                                       {"print", Text(n.print)},
-                                                      {"institution_cnpj", Text(n.institution_cnpj)}};
+                                                      {"institution_cnpj", Text(n.institution_cnpj)},
+                                                      {"reversal_needs_supervisor", Flag(n.reversal_needs_supervisor)}};
   const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };

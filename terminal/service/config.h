@@ -44,11 +44,12 @@ struct ServeConfig {
 
   // Cash registers over nexo (docs/integration.md).
   struct Nexo {
-    int port = -1;                      // -1 = not set: 8443 once a register is registered
-    bool allow_plain_loopback = false;  // unprotected requests from loopback
-    int response_timeout_s = 150;       // a payment still open then is answered InProgress
-    std::string print = "none";         // what the box prints of a register's sale: none, customer, both
-    std::string institution_cnpj;       // the payment institution's CNPJ for the NFC-e (14 digits)
+    int port = -1;                           // -1 = not set: 8443 once a register is registered
+    bool allow_plain_loopback = false;       // unprotected requests from loopback
+    int response_timeout_s = 150;            // a payment still open then is answered InProgress
+    std::string print = "none";              // what the box prints of a register's sale: none, customer, both
+    std::string institution_cnpj;            // the payment institution's CNPJ for the NFC-e (14 digits)
+    bool reversal_needs_supervisor = false;  // a register's reversal also waits for a supervisor on the screen
   } nexo;
   int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };

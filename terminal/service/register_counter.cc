@@ -297,7 +297,16 @@ void Service::Impl::SettleRegisterSales() {
       ++it;
       continue;
     }
-    if (std::holds_alternative<checkout::Refunded>(sale->state)) {
+    if (it->second.awaiting_supervisor) {
+      if (now < it->second.deadline) {
+        ++it;
+        continue;
+      }
+      outcome.result = Result::kNotAllowed;
+      outcome.reason = "no supervisor approved the reversal on the box in time";
+      book->SetReversalRequested(it->first, 0);
+      ended = true;
+    } else if (std::holds_alternative<checkout::Refunded>(sale->state)) {
       outcome.result = Result::kApproved;
       outcome.amount = it->second.request.amount;
       ended = true;
@@ -415,6 +424,21 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
   const std::string requester = "pos:" + id.register_id;
   const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
   touched.insert(request.sale_id);
+  if (config.nexo.reversal_needs_supervisor) {
+    // The register's key asked; a supervisor on the box's screen approves (routes.cc).
+    RegisterReversal& waiting = register_reversals[request.sale_id];
+    waiting.request = request;
+    waiting.request.amount = amount;
+    waiting.collected_before = sale->collected();
+    waiting.deadline = deadline;
+    waiting.awaiting_supervisor = true;
+    waiting.waiters.push_back(std::move(done));
+    book->SetReversalRequested(request.sale_id, amount);
+    book->SetMessage(request.sale_id, "reversal asked by cash register " + id.register_id + ": a supervisor approves");
+    logging::Info("nexo", "cash-register reversal waits for a supervisor",
+                  {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}});
+    return;
+  }
   auto reversed = FeedIfAccepted(
       request.sale_id, checkout::Reverse{amount, requester, reason, SystemClock::Instance().Now(), requester});
   logging::Info(
@@ -433,6 +457,24 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
   running.collected_before = sale->collected();
   running.deadline = deadline;
   running.waiters.push_back(std::move(done));
+}
+
+StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::string& sale_id,
+                                                                const std::string& supervisor) {
+  auto waiting = register_reversals.find(sale_id);
+  if (waiting == register_reversals.end() || !waiting->second.awaiting_supervisor)
+    return FailedPreconditionError("no cash-register reversal of sale " + sale_id + " waits for approval");
+  const integration::ReversalRequest& request = waiting->second.request;
+  const std::string requester = "pos:" + request.identity.register_id;
+  const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
+  BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale,
+                          FeedIfAccepted(sale_id, checkout::Reverse{request.amount, requester, reason,
+                                                                    SystemClock::Instance().Now(), supervisor}));
+  waiting->second.awaiting_supervisor = false;
+  book->SetReversalRequested(sale_id, 0);
+  logging::Info("nexo", "cash-register reversal approved",
+                {{"sale", sale_id}, {"register", request.identity.register_id}, {"supervisor", supervisor}});
+  return sale;
 }
 
 integration::StatusLookup Service::Impl::LookupFromRegister(const integration::RequestIdentity& identity) {

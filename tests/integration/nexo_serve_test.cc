@@ -337,5 +337,33 @@ TEST_F(NexoServe, RotatedKeysWorkAndTheOldOneStaysForItsGrace) {
   EXPECT_NE(list.find("current"), std::string::npos) << list;
 }
 
+TEST_F(NexoServe, AReversalWaitsForASupervisorOnTheScreenWhenTheConfigAsks) {
+  StartServe(1, R"({"nexo": {"reversal_needs_supervisor": true}})");
+  const Json paid = Body(client_->Send(client_->Payment("8001", "cupom-8", "20.00", "method=pix")), "PaymentResponse");
+  ASSERT_EQ(paid["Response"]["Result"], "Success") << paid.dump();
+  const std::string sale = paid["POIData"]["POITransactionID"]["TransactionID"].get<std::string>();
+  auto reversal =
+      std::async(std::launch::async, [this, sale] { return client_->Send(client_->Reversal("8002", sale)); });
+  Json view = Json::object();
+  for (int i = 0; i < 100 && view.value("reversal_requested", 0) == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    view = serve_.Get("/api/sales/" + sale).json;
+  }
+  ASSERT_EQ(view["reversal_requested"], 2000) << view.dump();
+  EXPECT_EQ(view["status"], "paid");  // nothing went back yet
+  // A wrong PIN changes nothing; the supervisor's sends the money back.
+  Json wrong = {{"reason", "cliente desistiu"},
+                {"approval", {{"supervisor", terminal::testing::kSupervisor}, {"pin", "000000"}}}};
+  EXPECT_EQ(serve_.Post("/api/sales/" + sale + "/approve-reversal", wrong).status, 403);
+  EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["status"], "paid");
+  const Reply approved =
+      serve_.Post("/api/sales/" + sale + "/approve-reversal", ServeProcess::Approved({{"reason", "cliente desistiu"}}));
+  ASSERT_EQ(approved.status, 200) << approved.body;
+  const Json answer = Body(reversal.get(), "ReversalResponse");
+  EXPECT_EQ(answer["Response"]["Result"], "Success") << answer.dump();
+  serve_.WaitFor(sale, "refunded");
+  EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["reversal_requested"], 0);
+}
+
 }  // namespace
 }  // namespace balcao::integration::testing
