@@ -50,6 +50,7 @@ struct ServeConfig {
     std::string print = "none";              // what the box prints of a register's sale: none, customer, both
     std::string institution_cnpj;            // the payment institution's CNPJ for the NFC-e (14 digits)
     bool reversal_needs_supervisor = false;  // a register's reversal also waits for a supervisor on the screen
+    std::string certificate_common_name;     // the box certificate's subject CN; "" = "balcao" (docs/integration.md)
   } nexo;
   int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };

@@ -365,5 +365,24 @@ TEST_F(NexoServe, AReversalWaitsForASupervisorOnTheScreenWhenTheConfigAsks) {
   EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["reversal_requested"], 0);
 }
 
+TEST_F(NexoServe, TheBoxCertificateCarriesTheConfiguredCommonName) {
+  // Adyen's client libraries, given a terminal certificate, also want its CN to be a terminal's.
+  const std::string cn = "legacy-terminal-certificate.test.terminal.adyen.com";
+  StartServe(0, R"({"nexo": {"certificate_common_name": ")" + cn + R"("}})");
+  const std::string subject = [&] {
+    std::string out;
+    FILE* pipe =
+        ::popen(("openssl x509 -noout -subject -in '" + (dir_ / "tls" / "cert.pem").string() + "'").c_str(), "r");
+    char buffer[512];
+    while (pipe && std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    if (pipe) ::pclose(pipe);
+    return out;
+  }();
+  EXPECT_NE(subject.find("CN = " + cn), std::string::npos) << subject;
+  // Still verified by address (its SAN): the register's requests go through.
+  const Json status = Body(client_->Send(client_->TransactionStatus("9001", "none")), "TransactionStatusResponse");
+  EXPECT_EQ(status["Response"]["ErrorCondition"], "NotFound") << status.dump();
+}
+
 }  // namespace
 }  // namespace balcao::integration::testing
