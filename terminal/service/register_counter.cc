@@ -235,13 +235,8 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
       } else if (const auto* purchase = std::get_if<checkout::PurchaseSeen>(&*event)) {
         if (checkout::IsCharged(purchase->status)) o.authorization_code = purchase->purchase_id;
       } else if (const auto* deposit = std::get_if<checkout::DepositSeen>(&*event)) {
-        auto read = bank->client().Call("GET", "/v2/deposit/" + deposit->deposit_id);
-        if (read.ok()) {
-          const auto body = nlohmann::json::parse(read->body, nullptr, false);
-          if (body.is_object() && body.contains("deposit") && body["deposit"].is_object())
-            o.pix_end_to_end_id = body["deposit"].value("endToEndId", "");
-        }
-        if (o.pix_end_to_end_id.empty()) o.pix_end_to_end_id = deposit->deposit_id;
+        // The bank's API gives a deposit no end-to-end id: its id is the Pix payment's reference.
+        o.authorization_code = deposit->deposit_id;
       }
     }
   }

@@ -108,7 +108,7 @@ TEST_F(NexoServe, PixPaymentPaidByTheSandboxPayerThenRepeatedWithoutASecondBankC
   EXPECT_EQ(body["PaymentResult"]["AmountsResp"]["AuthorizedAmount"].dump(), "12.34");
   EXPECT_EQ(body["SaleData"]["SaleTransactionID"]["TransactionID"], "cupom-1");
   EXPECT_NE(Extra(body).find("tPag=17"), std::string::npos) << Extra(body);
-  EXPECT_NE(Extra(body).find("endToEndId="), std::string::npos) << Extra(body);
+  EXPECT_NE(Extra(body).find("cAut="), std::string::npos) << Extra(body);
   const std::string sale = body["POIData"]["POITransactionID"]["TransactionID"].get<std::string>();
   EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["status"], "paid");
   EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["register"], "POS-1");
