@@ -223,6 +223,8 @@ function fillInstallments() {
     option.textContent = n === 1 ? 'À vista' : n + 'x de ' + money(Math.floor(amount / n));
     select.appendChild(option);
   }
+  // A cash register's sale comes with the installments the register asked for.
+  if (app.sale && app.sale.register && app.sale.installments > 1 && !debit) select.value = String(app.sale.installments);
 }
 $('#card-form').addEventListener('submit', (e) => {
   e.preventDefault();
