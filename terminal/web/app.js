@@ -223,6 +223,8 @@ function fillInstallments() {
     option.textContent = n === 1 ? 'À vista' : n + 'x de ' + money(Math.floor(amount / n));
     select.appendChild(option);
   }
+  // A cash register's sale comes with the installments the register asked for.
+  if (app.sale && app.sale.register && app.sale.installments > 1 && !debit) select.value = String(app.sale.installments);
 }
 $('#card-form').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -255,6 +257,11 @@ function render(view) {
   if (!app.operator) return;  // an answer that came back after the session ended
   app.sale = view;
   $$('.sale-amount').forEach((el) => { el.textContent = money(view.amount); });
+  // A cash register's sale: its amount came from the register and is not edited here.
+  $$('.sale-register').forEach((el) => {
+    el.hidden = !view.register;
+    el.textContent = view.register ? 'Venda do caixa ' + view.register : '';
+  });
   const st = view.status;
   if (st === 'choosing' || st === 'declined') {
     const decline = $('#decline');
@@ -318,6 +325,17 @@ async function poll() {
 }
 setInterval(poll, 1000);
 
+// A cash register's payment (docs/integration.md) starts without the cashier: when the
+// screen has no sale in progress, the register's sale that runs is taken on screen.
+async function adoptRegisterSale() {
+  if (!app.operator || app.busy || (app.sale && !FINAL.has(app.sale.status))) return;
+  const answer = await api('GET', '/api/sales', undefined, true);
+  if (!answer.ok || app.busy || (app.sale && !FINAL.has(app.sale.status))) return;
+  const running = answer.json.sales.find((s) => s.register && !FINAL.has(s.status) && s.status !== 'pay-later');
+  if (running) render(running);
+}
+setInterval(adoptRegisterSale, 1000);
+
 // --- today's sales ---
 async function loadSales() {
   const answer = await api('GET', '/api/sales');
@@ -351,6 +369,7 @@ async function loadSales() {
       b.addEventListener('click', fn);
       actions.appendChild(b);
     };
+    if (sale.reversal_requested > 0) add('Aprovar estorno do caixa', 'approve-reversal', () => askAction('approve-reversal', sale));
     if (sale.can.refund) add('Estornar', 'refund', () => askAction('refund', sale));
     if (sale.can.cancel) add('Cancelar', 'cancel', () => askAction('cancel', sale));
     if (!FINAL.has(sale.status)) add('Abrir', 'open', () => { app.qrKey = ''; render(sale); });
