@@ -232,6 +232,9 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   if (ec) return FailedPreconditionError("cannot create the data dir " + s.options.data_dir + ": " + ec.message());
   ::chmod(s.options.data_dir.c_str(), 0700);
   const std::filesystem::path dir(s.options.data_dir);
+  // Every sale opened from now on carries the lane in its tags (old sales keep theirs).
+  BALCAO_ASSIGN_OR_RETURN(s.lane, ResolveLaneIdentity(s.config.store_id, s.config.terminal_id, s.options.data_dir));
+  s.config.settings.lane = s.lane.root();
   // Refused before anything starts: plain HTTP beyond loopback, a TLS file that does not load.
   BALCAO_ASSIGN_OR_RETURN(const ListenerPlan plan, PlanListener(s.options.address, s.config, s.options.insecure_lan));
   std::optional<ListenerTls> tls;
@@ -292,6 +295,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
       [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
   s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
   s.intake->SetAppliedEvents(s.applied_events.get());
+  s.intake->SetLane(s.config.settings.lane);
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
   http::ServerOptions server_options;

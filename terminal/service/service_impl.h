@@ -36,6 +36,7 @@
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
+#include "terminal/service/lane_identity.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
@@ -59,6 +60,7 @@ struct Service::Impl {
   unsigned short port = 0;
   bool tls = false;             // the listener is TLS
   std::string tls_fingerprint;  // of its certificate, "" without TLS
+  LaneIdentity lane;            // which lane of which store (config.settings.lane is its root)
 
   std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
   std::string credentials_path;               // the sandbox's, or "" (environment)
