@@ -175,6 +175,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   impl->services.flush_deliveries = [raw] { raw->Flush(); };
   impl->services.demo_organization_id = cred.organization_id;
   impl->services.demo_workspace_id = cred.workspace_id;
+  impl->services.latency = options.latency;
 
   http::ServerOptions server_options;
   server_options.threads = options.threads;

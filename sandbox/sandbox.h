@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "sandbox/latency.h"
 
 namespace balcao::sandbox {
 
@@ -22,6 +23,7 @@ struct SandboxOptions {
   int threads = 2;                       // HTTP worker threads
   int access_time_window_seconds = 300;  // accepted |Access-Time - sandbox clock|
   int tick_millis = 250;                 // how often due jobs and webhook deliveries run by themselves
+  Latency latency;                       // added to every bank API answer (sandbox/latency.h)
 };
 
 // The demo organization, workspace and project created on first start (credentials.json).

@@ -111,6 +111,7 @@ std::string ReportJson(const Report& r) {
   }
   if (r.ledger.balance_known) ledger["balance"] = r.ledger.balance;
   doc["ledger"] = std::move(ledger);
+  if (r.bank_calls >= 0) doc["bankCalls"] = r.bank_calls;
   if (r.journal.checked) {
     const JournalCheck& j = r.journal;
     ordered_json journal = {{"verified", j.verified}, {"rows", j.rows}, {"head", j.head}};
@@ -163,6 +164,7 @@ std::string ReportText(const Report& r) {
                   ", other " + Brl(r.ledger.credits - r.ledger.debits - r.ledger.sales_net) + ")");
   }
   if (r.ledger.balance_known) Line(out, "Bank balance now: " + Brl(r.ledger.balance));
+  if (r.bank_calls >= 0) Line(out, "Read from the bank in " + std::to_string(r.bank_calls) + " call(s)");
   Line(out, "");
   Line(out, "Sales (" + std::to_string(r.sales.size()) + ")");
   for (const SaleFinding& f : r.sales) {

@@ -34,9 +34,12 @@ struct SettleOptions {
   // driver of its own; a guest (the service holds the store) does not feed: it would race the
   // service's driver for the sales' journal sequence. The sales concerned stay in scope.
   Feeder feeder;
-  // Told what the run is doing (sales read from the bank so far, of how many) for a progress
-  // display; may be empty.
+  // Told what the run is doing (pages read from the bank so far; `total` 0 when unknown) for
+  // a progress display; may be empty. Called from one thread at a time, not always the
+  // caller's.
   std::function<void(const std::string& stage, int done, int total)> progress;
+  // The day's range lists read at once, each on its own connection (1..5; docs/settlement.md).
+  int connections = 4;
 };
 
 struct Settlement {
@@ -49,8 +52,9 @@ struct Settlement {
   int sales = 0;  // sales counted in the day's totals
   std::int64_t gross = 0;
   std::int64_t refunds = 0;
-  std::string json;  // settlement/report.h ReportJson
-  std::string text;  // ReportText
+  int bank_calls = 0;  // requests this run made to the bank (0 when read back)
+  std::string json;    // settlement/report.h ReportJson
+  std::string text;    // ReportText
 };
 
 StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,

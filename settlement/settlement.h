@@ -179,6 +179,7 @@ struct Report {
   std::vector<ForwardedCard> card_outcomes;
   LedgerDay ledger;
   JournalCheck journal;  // a broken chain is one item for the operator
+  int bank_calls = -1;   // requests the run made to the bank; -1: none made (hand-built input)
   int attention = 0;     // items the operator must act on
   bool reconciled() const { return attention == 0; }
 };

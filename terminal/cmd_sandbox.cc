@@ -19,9 +19,11 @@ void OnSignal(int) { g_stop = 1; }
 constexpr const char* kUsage =
     "usage: balcao sandbox [--port N] [--https-port N] [--no-https] [--data-dir DIR]\n"
     "                      [--db FILE|:memory:] [--access-time-window SECONDS]\n"
+    "                      [--latency 50ms|60±20ms]\n"
     "Serves the bank API v2 on 127.0.0.1 (HTTP and HTTPS) with a simulation API under\n"
     "/sandbox/. First start writes keys and credentials.json into the data dir\n"
-    "(default ./sandbox-data).\n";
+    "(default ./sandbox-data). --latency holds every bank API answer that long (a fixed\n"
+    "delay, or uniformly random within ±), like a bank across the internet.\n";
 
 bool ParsePort(const std::string& text, unsigned short& out) {
   char* end = nullptr;
@@ -52,6 +54,13 @@ int RunSandbox(const std::vector<std::string>& args) {
       options.data_dir = *v;
     } else if (a == "--db" && (v = value())) {
       options.db = *v;
+    } else if (a == "--latency" && (v = value())) {
+      auto latency = sandbox::ParseLatency(*v);
+      if (!latency.ok()) {
+        std::fprintf(stderr, "balcao sandbox: --latency: %s\n", latency.status().message().c_str());
+        return 2;
+      }
+      options.latency = *latency;
     } else if (a == "--access-time-window" && (v = value())) {
       options.access_time_window_seconds = std::atoi(v->c_str());
     } else {
@@ -71,6 +80,7 @@ int RunSandbox(const std::vector<std::string>& args) {
       "  credentials: %s\n  project: %s  organization: %s  workspace: %s\n",
       c.base_url.c_str(), c.https_url.empty() ? "(off)" : c.https_url.c_str(), sb.port(), c.credentials_path.c_str(),
       c.project_id.c_str(), c.organization_id.c_str(), c.workspace_id.c_str());
+  if (options.latency.enabled()) std::printf("  latency: %s per bank API answer\n", options.latency.ToString().c_str());
   std::fflush(stdout);
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);

@@ -135,7 +135,7 @@ int RunSettle(const std::vector<std::string>& args) {
   ProgressLine progress("balcao settle " + a.day);
   settlement::SettleOptions settle_options{a.day, a.dry_run};
   settle_options.progress = [&progress](const std::string& stage, int done, int total) {
-    progress.Update(stage + " " + std::to_string(done) + "/" + std::to_string(total));
+    progress.Update(stage + " " + std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : ""));
   };
   auto settled = settlement::Settle(**store, bank, SystemClock::Instance(), settle_options);
   progress.Finish();

@@ -14,6 +14,7 @@
 
 #include "http/server.h"
 #include "sandbox/internal/engine_core.h"
+#include "sandbox/latency.h"
 
 namespace balcao::sandbox::internal {
 
@@ -44,6 +45,7 @@ struct Services {
   std::function<void()> flush_deliveries;  // runs due jobs and delivers due webhooks now
   std::string demo_organization_id;
   std::string demo_workspace_id;
+  Latency latency;  // every /v2 answer is held this long (sandbox/latency.h)
 };
 
 HttpResponse Dispatch(Services& services, HttpRequest& request);
