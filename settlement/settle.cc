@@ -197,8 +197,13 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   // The bank by pages: each resource listed once for the day and what followed it.
   const auto started = std::chrono::steady_clock::now();
   const CountedBank counted(bank);
+  input.lane = options.lane;
+  if (input.lane.empty()) {
+    BALCAO_ASSIGN_OR_RETURN(input.lane, offline::LatestLane(store));
+  }
   internal::ReadOptions read_options;
   read_options.connections = options.connections;
+  read_options.lane = input.lane;
   read_options.on_page = [&options](int pages) {
     if (options.progress) options.progress("pages read at the bank", pages, 0);
   };
@@ -214,7 +219,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   std::vector<internal::ScopeSale> scope;
   scope.reserve(input.sales.size());
   for (std::size_t i = 0; i < input.sales.size(); ++i) {
-    scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros});
+    scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros, input.sales[i].sale.settings.lane});
   }
   BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, lists.Assemble(counted.bank, scope, journaled));
   const int bank_calls = counted.calls->load();

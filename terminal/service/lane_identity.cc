@@ -7,6 +7,7 @@
 #include <random>
 
 #include "checkout/types.h"
+#include "terminal/service/config.h"
 
 namespace balcao::terminal::service {
 
@@ -62,6 +63,25 @@ StatusOr<LaneIdentity> ResolveLaneIdentity(const std::string& store_id, const st
   std::filesystem::rename(partial, file, ec);  // whole or absent, never half a name
   if (ec) return FailedPreconditionError("cannot write " + file.string() + ": " + ec.message());
   return lane;
+}
+
+std::string KnownStoreId(const std::string& config_path) {
+  if (config_path.empty()) return kDefaultStoreId;
+  auto config = LoadServeConfig(config_path);
+  return config.ok() && !config->store_id.empty() ? config->store_id : kDefaultStoreId;
+}
+
+std::string KnownLaneRoot(const std::string& config_path, const std::string& store_path) {
+  std::string terminal;
+  if (!config_path.empty()) {
+    if (auto config = LoadServeConfig(config_path); config.ok()) terminal = config->terminal_id;
+  }
+  if (terminal.empty()) {
+    std::ifstream in(std::filesystem::path(store_path).parent_path() / kTerminalIdFileName);
+    if (in) std::getline(in, terminal);
+  }
+  if (terminal.empty() || !checkout::LaneIdRule(terminal).empty()) return "";
+  return checkout::LaneRoot(KnownStoreId(config_path), terminal);
 }
 
 }  // namespace balcao::terminal::service

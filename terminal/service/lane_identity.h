@@ -27,6 +27,13 @@ struct LaneIdentity {
 StatusOr<LaneIdentity> ResolveLaneIdentity(const std::string& store_id, const std::string& terminal_id,
                                            const std::string& data_dir);
 
+// The lane a local tool (`balcao settle`) works for, read without writing anything: the
+// config's ids, else its store id (or the default) and the data dir's `terminal-id` file
+// (the folder of the store file `store_path`). "" when no terminal id is known yet.
+std::string KnownLaneRoot(const std::string& config_path, const std::string& store_path);
+// The store id a local tool works for: the config's, else kDefaultStoreId.
+std::string KnownStoreId(const std::string& config_path);
+
 // A terminal id made from a host name: its first 16 allowed characters (lowercased; others
 // become '-') and 4 random hex digits, e.g. "caixa-03-7f2a".
 std::string DeriveTerminalId(const std::string& host_name);
