@@ -114,7 +114,9 @@ StatusOr<int> Intake::CatchUp(int page_limit) {
     BALCAO_RETURN_IF_ERROR(bank_.event().Patch(event->id.value_or(""), delivered).status());
   }
   foreign_left_ = foreign;
-  cursor_ = std::max(from, newest - kCatchUpOverlapMicros);
+  // Every undelivered event created before this run was listed: the next one starts here,
+  // less the overlap, or at the oldest event this box could not take yet.
+  cursor_ = std::max(from, std::max(now, newest) - kCatchUpOverlapMicros);
   if (oldest_waiting != 0) cursor_ = std::min(cursor_, oldest_waiting);
   return applied;
 }

@@ -84,7 +84,8 @@ class Intake {
   // (GET /v2/event?isDelivered=false&after=<day>, `page_limit` a page), takes them oldest
   // first, and marks delivered (PATCH) the ones this box took (applied, ignored, replayed),
   // never another lane's. The cursor starts kCatchUpFirstWindowDays back and then follows the
-  // newest event read, less kCatchUpOverlapMicros, but never past an event not taken yet.
+  // time of the last run, less kCatchUpOverlapMicros, but never past an event not taken yet.
+  // The bank's `after` is a date: a run reads the undelivered events of the cursor's day on.
   // Returns how many were applied.
   StatusOr<int> CatchUp(int page_limit = 100);
   // Events of other lanes the last catch-up left undelivered (for the operator's status).

@@ -296,6 +296,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
   s.intake->SetAppliedEvents(s.applied_events.get());
   s.intake->SetLane(s.config.settings.lane);
+  s.intake->SetFirstWindowDays(s.config.webhook_retention_days);  // what the record of applied events keeps
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
   http::ServerOptions server_options;
