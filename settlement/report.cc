@@ -49,6 +49,26 @@ std::string Pad(std::string text, std::size_t width) {
   return text;
 }
 
+// One sale of the report, as JSON text.
+std::string SaleJson(const SaleFinding& f) {
+  return ordered_json({{"id", f.sale_id},
+                       {"class", SaleClassName(f.cls)},
+                       {"attention", f.attention},
+                       {"in_day", f.in_day},
+                       {"counted", f.counted},
+                       {"done", f.done},
+                       {"method", f.method},
+                       {"state", f.state},
+                       {"amount", f.amount},
+                       {"collected", f.collected},
+                       {"bank_net", f.bank_net},
+                       {"late_outstanding", f.late_outstanding},
+                       {"refunded_tonight", f.refunded_tonight},
+                       {"late_returned_tonight", f.late_returned_tonight},
+                       {"notes", f.notes}})
+      .dump();
+}
+
 }  // namespace
 
 std::string ReportJson(const Report& r) {
@@ -57,25 +77,7 @@ std::string ReportJson(const Report& r) {
   doc["settled_at"] = FormatTimestamp(r.settled_at);
   doc["status"] = r.reconciled() ? "reconciled" : "attention";
   doc["attention"] = r.attention;
-  ordered_json sales = ordered_json::array();
-  for (const SaleFinding& f : r.sales) {
-    sales.push_back({{"id", f.sale_id},
-                     {"class", SaleClassName(f.cls)},
-                     {"attention", f.attention},
-                     {"in_day", f.in_day},
-                     {"counted", f.counted},
-                     {"done", f.done},
-                     {"method", f.method},
-                     {"state", f.state},
-                     {"amount", f.amount},
-                     {"collected", f.collected},
-                     {"bank_net", f.bank_net},
-                     {"late_outstanding", f.late_outstanding},
-                     {"refunded_tonight", f.refunded_tonight},
-                     {"late_returned_tonight", f.late_returned_tonight},
-                     {"notes", f.notes}});
-  }
-  doc["sales"] = std::move(sales);
+  doc["sales"] = nullptr;  // written one sale at a time below: a day's sales as one DOM cost tens of MB
   ordered_json totals = ordered_json::array();
   for (const MethodTotal& t : r.totals) totals.push_back(TotalJson(t));
   doc["totals"] = std::move(totals);
@@ -142,7 +144,18 @@ std::string ReportJson(const Report& r) {
     }
     doc["journal"] = std::move(journal);
   }
-  return doc.dump();
+  // The sales in place of their placeholder: the first "sales" key, after day, settled_at,
+  // status and attention, whose values cannot hold it.
+  std::string text = doc.dump();
+  std::string sales = "\"sales\":[";
+  for (std::size_t i = 0; i < r.sales.size(); ++i) {
+    if (i > 0) sales += ',';
+    sales += SaleJson(r.sales[i]);
+  }
+  sales += ']';
+  const std::string_view placeholder = "\"sales\":null";
+  text.replace(text.find(placeholder), placeholder.size(), sales);
+  return text;
 }
 
 std::string ReportText(const Report& r) {

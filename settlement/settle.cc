@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -170,6 +171,24 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   input.day = options.day;
   input.now = clock.Now();
   const std::int64_t from_ms = from / 1000, to_ms = to / 1000;
+  // The bank by pages: each resource listed once for the day and what followed it. The lists
+  // do not depend on the journal, so they are read while the journal is (the run's wall time
+  // is then about the pages' own); they are dropped once joined.
+  const CountedBank counted(bank);
+  const auto started = std::chrono::steady_clock::now();
+  // This box's lane: the entities of other lanes are shown apart (docs/stores.md).
+  input.lane = options.lane;
+  if (input.lane.empty()) {
+    BALCAO_ASSIGN_OR_RETURN(input.lane, offline::LatestLane(store));
+  }
+  internal::ReadOptions read_options;
+  read_options.connections = options.connections;
+  read_options.lane = input.lane;
+  read_options.on_page = [&options](int pages) {
+    if (options.progress) options.progress("pages read at the bank", pages, 0);
+  };
+  std::future<StatusOr<internal::DayLists>> reading =
+      std::async(std::launch::async, [&] { return internal::DayLists::Read(counted.bank, from, to, read_options); });
   offline::Journal journal(store);
   // The journal's chain first: a report computed from a journal changed behind the store's
   // back says so (one item for the operator).
@@ -187,6 +206,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     seen_seq[s.sale_id] = s.last_seq;
     return OkStatus();
   };
+  input.sales.reserve(summaries.size());
   for (const offline::ScopedSale& scoped : summaries) BALCAO_RETURN_IF_ERROR(add(scoped));
   std::set<std::string> also_journaled;
   const internal::JournaledFn journaled = [&](const std::string& sale_id) -> StatusOr<bool> {
@@ -194,47 +214,38 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     if (known) also_journaled.insert(sale_id);
     return known;
   };
-  // The bank by pages: each resource listed once for the day and what followed it.
-  const auto started = std::chrono::steady_clock::now();
-  const CountedBank counted(bank);
-  input.lane = options.lane;
-  if (input.lane.empty()) {
-    BALCAO_ASSIGN_OR_RETURN(input.lane, offline::LatestLane(store));
-  }
-  internal::ReadOptions read_options;
-  read_options.connections = options.connections;
-  read_options.lane = input.lane;
-  read_options.on_page = [&options](int pages) {
-    if (options.progress) options.progress("pages read at the bank", pages, 0);
+  const auto read_bank = [&]() -> StatusOr<internal::BankDay> {
+    BALCAO_ASSIGN_OR_RETURN(internal::DayLists lists, reading.get());
+    // A sale final since an earlier night whose money went back at the bank today without its
+    // journal knowing (a reversal at the dashboard): in scope again, so rule 2 shows it.
+    BALCAO_ASSIGN_OR_RETURN(std::set<std::string> debited, lists.SalesWithDebits(counted.bank, journaled));
+    for (const std::string& sale_id : debited) {
+      if (seen_seq.count(sale_id)) continue;
+      BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
+      if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
+    }
+    std::vector<internal::ScopeSale> scope;
+    scope.reserve(input.sales.size());
+    for (std::size_t i = 0; i < input.sales.size(); ++i) {
+      scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros, input.sales[i].sale.settings.lane});
+    }
+    BALCAO_ASSIGN_OR_RETURN(internal::BankDay day, lists.Assemble(counted.bank, scope, journaled));
+    const auto read_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    logging::Info("settlement", "bank read",
+                  {{"day", options.day},
+                   {"bank_calls", counted.calls->load()},
+                   {"range_pages", lists.counts().range_pages},
+                   {"lookup_calls", lists.counts().lookup_calls},
+                   {"lookup_sales", lists.counts().lookup_sales},
+                   {"sales", static_cast<std::int64_t>(input.sales.size())},
+                   {"entities", static_cast<std::int64_t>(day.entities.size())},
+                   {"connections", options.connections},
+                   {"ms", static_cast<std::int64_t>(read_ms)}});
+    return day;
   };
-  BALCAO_ASSIGN_OR_RETURN(internal::DayLists lists, internal::DayLists::Read(counted.bank, from, to, read_options));
-  // A sale final since an earlier night whose money went back at the bank today without its
-  // journal knowing (a reversal at the dashboard): in scope again, so rule 2 shows it.
-  BALCAO_ASSIGN_OR_RETURN(std::set<std::string> debited, lists.SalesWithDebits(counted.bank, journaled));
-  for (const std::string& sale_id : debited) {
-    if (seen_seq.count(sale_id)) continue;
-    BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
-    if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
-  }
-  std::vector<internal::ScopeSale> scope;
-  scope.reserve(input.sales.size());
-  for (std::size_t i = 0; i < input.sales.size(); ++i) {
-    scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros, input.sales[i].sale.settings.lane});
-  }
-  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, lists.Assemble(counted.bank, scope, journaled));
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, read_bank());
   const int bank_calls = counted.calls->load();
-  const auto read_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-  logging::Info("settlement", "bank read",
-                {{"day", options.day},
-                 {"bank_calls", bank_calls},
-                 {"range_pages", lists.counts().range_pages},
-                 {"lookup_calls", lists.counts().lookup_calls},
-                 {"lookup_sales", lists.counts().lookup_sales},
-                 {"sales", static_cast<std::int64_t>(input.sales.size())},
-                 {"entities", static_cast<std::int64_t>(bank_day.entities.size())},
-                 {"connections", options.connections},
-                 {"ms", static_cast<std::int64_t>(read_ms)}});
   input.journaled.insert(also_journaled.begin(), also_journaled.end());
   input.bank = std::move(bank_day.entities);
   input.ledger = bank_day.ledger;
@@ -248,11 +259,13 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
 
   Report report = Reconcile(input);
   report.bank_calls = bank_calls;
+  const UnixMicros now = input.now;
+  input = DayInput{};  // the sales' journals and the bank's entities: the report has what it needs
   const bool feed_here = !report.feeds.empty() && !options.dry_run;
   if (feed_here && !options.feeder && !store.is_owner()) {
     DeferFeeds(report, "another process (the service) owns the store; its intake or the next settlement applies it");
   }
-  result.settled_at_ms = input.now / 1000;
+  result.settled_at_ms = now / 1000;
   result.reconciled = report.reconciled();
   result.attention = report.attention;
   result.sales = report.total.count;
@@ -286,8 +299,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   for (const SaleFinding& f : report.sales) {
     marks.push_back({f.sale_id, f.counted, f.done, seen_seq[f.sale_id], f.refunds_counted, f.late_returned_counted});
   }
-  BALCAO_RETURN_IF_ERROR(
-      offline::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000), marks));
+  BALCAO_RETURN_IF_ERROR(offline::InsertSettlement(store, RowOf(report, result.json, result.text, now / 1000), marks));
   for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
   return result;
 }

@@ -1,6 +1,6 @@
 // `balcao settle`: the nightly settlement of one business day (docs/settlement.md).
 //   balcao settle [--day YYYY-MM-DD] [--db FILE] [--json] [--print URI] [--dry-run]
-//   balcao settle --store [ID] | --account [--day YYYY-MM-DD] [--json]
+//   balcao settle --store [ID] | --account [--day YYYY-MM-DD] [--json] [--connections N]
 // The store and the bank are those of the box (terminal/service/config.h, FindBox): --db,
 // $BALCAO_DB, or the config file's data_dir (--config, $BALCAO_CONFIG, /etc/balcao/balcao.conf);
 // the bank as for `balcao api` (BALCAO_CREDENTIALS / BALCAO_BANK_URL...) or the config's. Exit: 0 everything
@@ -30,15 +30,17 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: balcao settle [--day YYYY-MM-DD] [--db FILE] [--config FILE] [--json] [--print URI] [--dry-run]\n"
+    "                     [--connections N]\n"
     "       balcao settle --list [--db FILE] [--json]   the days settled, the most recent first\n"
-    "       balcao settle --store [ID] [--day D] [--json]   the store's lanes (default: this box's store)\n"
-    "       balcao settle --account [--day D] [--json]      every store of the bank account\n"
+    "       balcao settle --store [ID] | --account [--day D] [--json] [--connections N]\n"
+    "                 a store's lanes (ID: this box's store by default), or every store of the account\n"
     "  --day      the business day, America/Sao_Paulo (default: yesterday)\n"
     "  --db       the box's store (default: $BALCAO_DB, else the config's data_dir/balcao.db)\n"
     "  --config   the box's config (default: $BALCAO_CONFIG, else /etc/balcao/balcao.conf if present)\n"
     "  --json     one JSON document on stdout instead of the text report\n"
     "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
+    "  --connections N  the day's bank lists read at once, 1 to 5 (default 4)\n"
     "A day is settled once; settling it again shows the stored record.\n"
     "--store and --account only read the bank (docs/stores.md): 0 every figure matches the ledger, 1 not.\n"
     "Exit: 0 reconciled, 1 items for the operator, 2 errors.\n";
@@ -49,15 +51,18 @@ int Fail(const std::string& message) {
 }
 
 struct Args {
-  std::string day, db, print, config;
+  std::string day, db, print, config, connections;
   bool json = false, dry_run = false, list = false;
   bool store = false, account = false;
   std::string store_id;  // --store ID
 };
 
 bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
-  const std::map<std::string, std::string*> values = {
-      {"--day", &a.day}, {"--db", &a.db}, {"--print", &a.print}, {"--config", &a.config}};
+  const std::map<std::string, std::string*> values = {{"--day", &a.day},
+                                                      {"--db", &a.db},
+                                                      {"--print", &a.print},
+                                                      {"--config", &a.config},
+                                                      {"--connections", &a.connections}};
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == "--json") {
       a.json = true;
@@ -80,6 +85,10 @@ bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
       error = "unknown argument '" + raw[i] + "'";
       return false;
     }
+  }
+  if (!a.connections.empty() && (a.connections.size() != 1 || a.connections[0] < '1' || a.connections[0] > '5')) {
+    error = "--connections must be a whole number from 1 to 5, got '" + a.connections + "'";
+    return false;
   }
   return true;
 }
@@ -121,7 +130,7 @@ int List(offline::Store& store, bool as_json) {
 // `--store` / `--account`: the bank's day grouped by lane; reads only.
 int Stores(const Args& a, const service::BoxTarget& box) {
   if (!a.print.empty() || a.dry_run || a.list)
-    return Fail("--store and --account take only --day, --json and --config");
+    return Fail("--store and --account take only --day, --json, --connections and --config");
   if (a.store && a.account) return Fail("--store and --account: one or the other");
   std::string store_id;
   if (a.store) store_id = a.store_id.empty() ? service::KnownStoreId(box.config_path) : a.store_id;
@@ -133,6 +142,7 @@ int Stores(const Args& a, const service::BoxTarget& box) {
   logging::PreferQuietStderr();
   ProgressLine progress("balcao settle " + a.day);
   settlement::StoreRunOptions options{a.day};
+  if (!a.connections.empty()) options.connections = a.connections[0] - '0';
   options.progress = [&progress](const std::string& stage, int done, int) {
     progress.Update(stage + " " + std::to_string(done));
   };
@@ -182,6 +192,7 @@ int RunSettle(const std::vector<std::string>& args) {
   ProgressLine progress("balcao settle " + a.day);
   settlement::SettleOptions settle_options{a.day, a.dry_run};
   settle_options.lane = service::KnownLaneRoot(box->config_path, a.db);
+  if (!a.connections.empty()) settle_options.connections = a.connections[0] - '0';
   settle_options.progress = [&progress](const std::string& stage, int done, int total) {
     progress.Update(stage + " " + std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : ""));
   };
@@ -190,10 +201,17 @@ int RunSettle(const std::vector<std::string>& args) {
   if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
 
   if (a.json) {
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(settled->json);
-    doc["already_settled"] = settled->already_settled;
-    doc["dry_run"] = settled->dry_run;
-    std::printf("%s\n", doc.dump().c_str());
+    // The two keys added at the end of the report's object, as text: parsing a day of 10,000
+    // sales back into a document would cost more memory than the whole run.
+    std::string& doc = settled->json;
+    if (doc.size() < 2 || doc.back() != '}')
+      return Fail("settlement of " + a.day + ": the report is not a JSON object");
+    doc.pop_back();
+    doc += std::string(doc.size() > 1 ? "," : "") +
+           "\"already_settled\":" + (settled->already_settled ? "true" : "false") +
+           ",\"dry_run\":" + (settled->dry_run ? "true" : "false") + "}";
+    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    std::fputc('\n', stdout);
   } else {
     if (settled->already_settled) {
       std::printf("Already settled at %s: the stored record follows (nothing was changed).\n",

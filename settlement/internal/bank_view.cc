@@ -149,15 +149,18 @@ StatusOr<DayLists> DayLists::Read(const api::Bank& bank, UnixMicros from, UnixMi
   // `after` a date takes the whole day (the sandbox: from 00:00 UTC, three hours early);
   // no `before`: what came after the day (late money, refunds, captures) is listed too.
   const ListParams range = ListParams().Filter("after", FormatDate(from));
-  std::vector<BankEntity> purchases, invoices, deposits;
-  std::vector<std::pair<std::string, std::pair<std::string, UnixMicros>>> brcodes;  // uuid, (sale, created)
-  std::vector<Tx> txs;
-  std::mutex page_mu;
+  // Items go straight into the lists (one lock; the bank's answers take far longer than the
+  // insert), so no list is ever held twice.
+  std::mutex mu;
   int pages_read = 0;
   const std::function<void()> on_page = [&] {
-    std::lock_guard lock(page_mu);
+    std::lock_guard lock(mu);
     ++pages_read;
     if (options.on_page) options.on_page(pages_read);
+  };
+  const auto add = [&](BankEntity entity) {
+    std::lock_guard lock(mu);
+    lists.AddEntity(std::move(entity));
   };
   int pages[kRangeLists] = {};
   Status statuses[kRangeLists];
@@ -168,32 +171,32 @@ StatusOr<DayLists> DayLists::Read(const api::Bank& bank, UnixMicros from, UnixMi
             bank.transaction(), range,
             [&](const api::Transaction& tx) {
               Tx line = TxOf(tx);
-              if (!line.sale.empty() || !line.brcode_uuid.empty() || In(line.created, from, to)) {
-                txs.push_back(std::move(line));
-              }
+              std::lock_guard lock(mu);
+              lists.AddTx(std::move(line));
             },
             n, on_page);
       },
       [&](int& n) {
         return ForEach(
-            bank.merchant_purchase(), range,
-            [&](const api::MerchantPurchase& p) { purchases.push_back(FromPurchase(p)); }, n, on_page);
+            bank.merchant_purchase(), range, [&](const api::MerchantPurchase& p) { add(FromPurchase(p)); }, n, on_page);
       },
       [&](int& n) {
         return ForEach(
-            bank.invoice(), range, [&](const api::Invoice& i) { invoices.push_back(FromInvoice(i)); }, n, on_page);
+            bank.invoice(), range, [&](const api::Invoice& i) { add(FromInvoice(i)); }, n, on_page);
       },
       [&](int& n) {
         return ForEach(
             bank.dynamic_brcode(), range,
             [&](const api::DynamicBrcode& b) {
-              brcodes.push_back({b.uuid.value_or(""), {SaleOfTags(b.tags), Created(b)}});
+              std::lock_guard lock(mu);
+              lists.brcode_created_[b.uuid.value_or("")] = Created(b);
+              lists.brcode_sale_[b.uuid.value_or("")] = SaleOfTags(b.tags);
             },
             n, on_page);
       },
       [&](int& n) {
         return ForEach(
-            bank.deposit(), range, [&](const api::Deposit& d) { deposits.push_back(FromDeposit(d)); }, n, on_page);
+            bank.deposit(), range, [&](const api::Deposit& d) { add(FromDeposit(d)); }, n, on_page);
       },
   };
   std::atomic<int> next{0};
@@ -210,14 +213,6 @@ StatusOr<DayLists> DayLists::Read(const api::Bank& bank, UnixMicros from, UnixMi
     lists.counts_.range_pages += pages[i];
   }
 
-  for (auto& [uuid, sale] : brcodes) {
-    lists.brcode_created_[uuid] = sale.second;
-    lists.brcode_sale_[uuid] = std::move(sale.first);
-  }
-  for (auto* kind : {&purchases, &invoices, &deposits}) {
-    for (BankEntity& e : *kind) lists.AddEntity(std::move(e));
-  }
-  for (Tx& tx : txs) lists.AddTx(std::move(tx));
   return lists;
 }
 
