@@ -104,6 +104,7 @@ class MultiLane : public ::testing::Test {
   void TearDown() override {
     for (auto& lane : lanes_) lane->serve.Kill();
     if (bank_) bank_->Stop();
+    if (!HasFailure()) std::filesystem::remove_all(dir_);  // kept to look at when it failed
   }
 
   void Start(Lane& lane, bool bank_reachable = true) {
@@ -111,6 +112,9 @@ class MultiLane : public ::testing::Test {
     if (!bank_reachable)
       env["BALCAO_BANK_URL"] = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2";
     lane.serve.Start(lane.dir / "data", {"--config", lane.config, "--port", std::to_string(lane.port)}, env);
+    const Json status = lane.serve.Get("/api/status").json;
+    EXPECT_EQ(status["store_id"], lane.store) << status.dump();
+    EXPECT_EQ(status["terminal_id"], lane.terminal) << status.dump();
   }
   Reply Sim(const std::string& route, const Json& body) {
     return Http("POST", sandbox_url_ + "/sandbox/" + route, body.dump());
