@@ -159,6 +159,12 @@ class MultiLane : public ::testing::Test {
     return RunJson("BALCAO_CREDENTIALS='" + credentials_ + "' " + BALCAO_CLI + " settle " + flags + " --json --day " +
                    day);
   }
+  // Today in Sao Paulo (UTC-3), the settlement's day.
+  static std::string BusinessDay() {
+    return FormatDate(std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch() - std::chrono::hours(3))
+                          .count());
+  }
   static Json RunJson(const std::string& command) {
     std::string out;
     if (FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r")) {
@@ -180,16 +186,16 @@ TEST_F(MultiLane, EachLaneSeesItsOwnSalesAndTheStoreClosesToTheCent) {
   Lane& offline = *lanes_[2];
   for (int i : {0, 1, 3}) Start(*lanes_[i]);
   Start(offline, /*bank_reachable=*/false);
+  const std::string first_day = BusinessDay();
   const std::array<const char*, 3> methods = {"pix", "card", "invoice"};
   std::vector<Expected> sales;
 
   // The morning: caixa-3 has no bank; its sales are invoices, queued with a provisional receipt.
   for (int n = 0; n < 20; ++n) {
-    Lane& lane = offline;
     Expected e{2, "", "invoice", 2000 + 11 * n};
-    e.id = lane.serve.NewSale(e.amount)["id"].get<std::string>();
+    e.id = offline.serve.NewSale(e.amount)["id"].get<std::string>();
     const Reply queued =
-        lane.serve.Post("/api/sales/" + e.id + "/method", {{"method", "invoice"}, {"customer", Customer()}});
+        offline.serve.Post("/api/sales/" + e.id + "/method", {{"method", "invoice"}, {"customer", Customer()}});
     EXPECT_EQ(queued.json["status"], "queued") << queued.body;
     sales.push_back(e);
   }
@@ -238,9 +244,9 @@ TEST_F(MultiLane, EachLaneSeesItsOwnSalesAndTheStoreClosesToTheCent) {
   // Every sale paid on its own box; then refunds (card and Pix) on each lane.
   for (const Expected& e : sales) lanes_[e.lane]->serve.WaitFor(e.id, "paid");
   for (const Expected& e : other_store) lanes_[3]->serve.WaitFor(e.id, "paid");
-  int refunds = 0;
+  int refunds = 0, candidates = 0;
   for (Expected& e : sales) {
-    if (e.method != "invoice" && std::hash<std::string>{}(e.id) % 9 == 0) {
+    if (e.method != "invoice" && ++candidates % 9 == 0) {  // every ninth card or Pix sale
       Refund(e);
       ++refunds;
     }
@@ -295,9 +301,8 @@ TEST_F(MultiLane, EachLaneSeesItsOwnSalesAndTheStoreClosesToTheCent) {
   ASSERT_EQ(Http("POST", sandbox_url_ + "/sandbox/clock", Json{{"advance", 31}}.dump()).status, 200);
 
   // Each lane's own settlement counts exactly its sales; the others' are "other lanes".
-  const std::string day = FormatDate(std::chrono::duration_cast<std::chrono::microseconds>(
-                                         std::chrono::system_clock::now().time_since_epoch() - std::chrono::hours(3))
-                                         .count());
+  const std::string day = BusinessDay();
+  if (day != first_day) GTEST_SKIP() << "the business day changed during the run: its sales are on two days";
   for (int i = 0; i < kLanes; ++i) {
     const Json report = SettleLane(*lanes_[i], day);
     ASSERT_TRUE(report.is_object()) << "balcao settle gave no JSON for " << lanes_[i]->root();
