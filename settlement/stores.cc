@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "checkout/types.h"
 #include "common/money.h"
@@ -106,9 +107,10 @@ AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& en
                        const std::vector<LedgerLine>& ledger) {
   AccountDay account;
   account.day = day;
-  std::map<std::string, std::map<std::string, LaneDay>> stores;  // store -> terminal -> day
-  std::map<std::string, std::set<std::string>> sales_of;         // lane root -> its sales
-  std::map<std::string, std::string> store_of_source;            // ledger source -> store
+  std::map<std::string, std::map<std::string, LaneDay>> stores;                // store -> terminal -> day
+  std::map<std::string, std::set<std::string>> sales_of;                       // lane root -> its sales
+  std::set<std::tuple<std::string, std::string, std::string>> paid, refunded;  // (lane, method, sale)
+  std::map<std::string, std::string> store_of_source;                          // ledger source -> store
   for (const BankEntity& e : entities) {
     if (e.lane.empty()) {
       account.unclaimed.push_back(e);
@@ -124,9 +126,10 @@ AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& en
     lane.awaiting_capture += AwaitingCapture(e);
     for (MethodTotal& t : lane.methods) {
       if (t.method != MethodOf(e)) continue;
-      t.count += e.ledger_in > 0;
+      // Sales, not entities: a sale's second attempt by the same method counts once.
+      t.count += e.ledger_in > 0 && paid.emplace(e.lane, t.method, e.sale_id).second;
       t.gross += e.ledger_in;
-      t.refund_count += e.ledger_out > 0;
+      t.refund_count += e.ledger_out > 0 && refunded.emplace(e.lane, t.method, e.sale_id).second;
       t.refunds += e.ledger_out;
     }
   }

@@ -26,10 +26,12 @@ struct LaneDay {
   std::string terminal;  // "" for a store's sum
   int sales = 0;         // sales with an entity created in the day
   int entities = 0;
-  std::vector<MethodTotal> methods;  // credit, debit, pix, invoice (always the four)
-  MethodTotal total;                 // from the ledger lines of its entities
-  Cents held = 0;                    // what its entities hold at the bank now (HeldBy)
-  int awaiting_capture = 0;          // approved card purchases not captured yet (no ledger line yet)
+  // credit, debit, pix, invoice (always the four), from the ledger lines of its entities:
+  // `count` the sales that received money by the method, `refund_count` those that gave some back.
+  std::vector<MethodTotal> methods;
+  MethodTotal total;         // the sum of the four
+  Cents held = 0;            // what its entities hold at the bank now (HeldBy)
+  int awaiting_capture = 0;  // approved card purchases not captured yet (no ledger line yet)
   // Whether what the entities hold equals their ledger lines to the cent, nothing awaiting capture.
   bool matches_ledger() const { return awaiting_capture == 0 && held == total.net(); }
 };
