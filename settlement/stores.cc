@@ -96,7 +96,9 @@ std::string Brl(Cents cents) { return FormatBrl(cents); }
 void LaneLines(std::string& out, const LaneDay& lane, const std::string& name) {
   out += "  " + Pad(name, 22) + Pad(std::to_string(lane.sales) + " sales", 11);
   for (const MethodTotal& t : lane.methods) out += Pad(t.method + " " + Brl(t.net()), 19);
-  out += "net " + Brl(lane.total.net()) + (lane.matches_ledger() ? "" : "  ! bank holds " + Brl(lane.held)) + "\n";
+  out += "net " + Brl(lane.total.net()) +
+         (lane.total.refunds > 0 ? " (given back " + Brl(lane.total.refunds) + ")" : "") +
+         (lane.matches_ledger() ? "" : "  ! bank holds " + Brl(lane.held)) + "\n";
   if (lane.awaiting_capture > 0)
     out += "      " + std::to_string(lane.awaiting_capture) + " card purchases approved, not captured yet\n";
 }
