@@ -282,7 +282,9 @@ TEST_F(MultiLane, EachLaneSeesItsOwnSalesAndTheStoreClosesToTheCent) {
   for (const Expected& e : sales)
     if (e.method == "pix") brcode_lane[e.bank_id] = lanes_[e.lane]->root();
   const Reply deliveries = Http("GET", sandbox_url_ + "/sandbox/webhook-deliveries");
+  int refused_as_other_lane = 0;
   for (const Json& d : deliveries.json["deliveries"]) {
+    refused_as_other_lane += d["lastStatus"] == 421;
     if (d["lastStatus"] != 200) continue;
     const std::string body = d["body"].get<std::string>();
     std::string lane_of_event;
@@ -299,6 +301,9 @@ TEST_F(MultiLane, EachLaneSeesItsOwnSalesAndTheStoreClosesToTheCent) {
 
   // The bank captures the approved card purchases 30 seconds (its clock) after approval.
   ASSERT_EQ(Http("POST", sandbox_url_ + "/sandbox/clock", Json{{"advance", 31}}.dump()).status, 200);
+
+  EXPECT_GT(refused_as_other_lane, 0) << "every box sees every event: the others' are answered 421";
+  EXPECT_GT(lanes_[0]->serve.Get("/api/status").json["webhooks"]["applied"].get<int>(), 0) << "payments by webhook";
 
   // Each lane's own settlement counts exactly its sales; the others' are "other lanes".
   const std::string day = BusinessDay();
