@@ -130,6 +130,13 @@ void Service::Impl::Tick() {
       logging::Info("serve", "event catch-up applied events", {{"applied", *applied}});
       for (const std::string& id : book->Unsettled()) touched.insert(id);
     }
+    // Other boxes share the account: a terminal id made up by each box is unique only by
+    // chance (docs/stores.md), so the installer is told once to name it.
+    if (applied.ok() && intake->foreign_left() > 0 && lane.terminal_id_derived && !told_to_name_lane) {
+      told_to_name_lane = true;
+      logging::Warn("serve", "other lanes share this bank account: set terminal_id in the config",
+                    {{"terminal_id", lane.terminal_id}, {"other_lane_events", intake->foreign_left()}});
+    }
   }
   Publish();
 }

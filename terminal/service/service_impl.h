@@ -93,6 +93,7 @@ struct Service::Impl {
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
   std::string webhook_url;                         // ours at the bank; "" for a real bank without webhook_url
   bool webhook_registered = false;                 // driver thread
+  bool told_to_name_lane = false;                  // driver thread: the warning is logged once
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
 
