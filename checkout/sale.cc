@@ -91,14 +91,6 @@ TaggedSale SaleOfTags(const std::vector<std::string>& tags) {
   return legacy;
 }
 
-std::string StoreOfTags(const std::vector<std::string>& tags) {
-  for (const std::string& tag : tags) {
-    if (tag.size() > kStoreTagPrefix.size() && tag.starts_with(kStoreTagPrefix) &&
-        tag.find('/', kStoreTagPrefix.size()) == std::string::npos)
-      return tag.substr(kStoreTagPrefix.size());
-  }
-  return "";
-}
 std::string BrcodeDepositTag(std::string_view uuid) { return "dynamic-brcode/" + std::string(uuid); }
 
 const Money* Sale::payment_line() const {

@@ -169,7 +169,7 @@ struct Money {
 // filter is an exact match, hence one tag per level rather than one long tag.
 inline constexpr std::string_view kStoreTagPrefix = "store/";
 inline constexpr std::string_view kLaneTagInfix = "/lane/";
-// "store/<store>/lane/<terminal>"; ids as ValidLaneId allows.
+// "store/<store>/lane/<terminal>"; ids as LaneIdRule allows.
 std::string LaneRoot(std::string_view store_id, std::string_view terminal_id);
 // The tags of a sale under `lane` (a LaneRoot, or "" for the old layout).
 std::string SaleTag(std::string_view lane, std::string_view sale_id);
@@ -191,8 +191,6 @@ struct TaggedSale {
   std::string lane() const { return store.empty() ? std::string() : LaneRoot(store, terminal); }
 };
 TaggedSale SaleOfTags(const std::vector<std::string>& tags);
-// The store a tag list names ("store/<store>"), "" when none.
-std::string StoreOfTags(const std::vector<std::string>& tags);
 // "dynamic-brcode/<uuid>": the tag the bank puts on the deposit that pays a dynamic brcode.
 std::string BrcodeDepositTag(std::string_view uuid);
 

@@ -374,7 +374,6 @@ TEST(LaneTags, LayoutAndParsing) {
   EXPECT_EQ(old.sale_id, "v2");
   EXPECT_TRUE(old.store.empty());
   EXPECT_EQ(SaleIdFromTags({"dynamic-brcode/abc"}), "");
-  EXPECT_EQ(StoreOfTags(EntityTags(lane, "v1", 1)), "loja-1");
   EXPECT_EQ(LaneIdRule("caixa-1"), "");
   EXPECT_NE(LaneIdRule("Caixa"), "");
   EXPECT_NE(LaneIdRule("a/b"), "");
