@@ -184,7 +184,7 @@ TEST(LaneIdentity, TheLatestLaneIsReadFromTheJournal) {
   ASSERT_TRUE(journal.Append("new-1", 1, "Start", checkout::EventToJson(lane)).ok());
   EXPECT_EQ(*offline::LatestLane(**store), "store/loja-1/lane/caixa-2");
   store->reset();
-  std::filesystem::remove(db);
+  for (const char* suffix : {"", "-owner", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
 }
 
 TEST(ListenerPlan, LoopbackPlainBeyondItTlsPlainThereOnlyWithInsecureLan) {
