@@ -38,6 +38,7 @@ void Fields(V& v, Settings& s) {
   v("invoice_expiration_s", s.invoice_expiration_s);
   v("poll_interval_s", s.poll_interval_s);
   v("lookup_retry_s", s.lookup_retry_s);
+  v("lane", s.lane, kOptional);
 }
 template <typename V>
 void Fields(V& v, Customer& c) {

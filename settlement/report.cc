@@ -2,6 +2,7 @@
 #include "settlement/report.h"
 
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -31,6 +32,17 @@ ordered_json EntityJson(const BankEntity& e) {
 }
 
 void Line(std::string& out, const std::string& text) { out += text + "\n"; }
+
+// Lane -> (entities, what they hold).
+std::map<std::string, std::pair<int, Cents>> ByLane(const std::vector<BankEntity>& entities) {
+  std::map<std::string, std::pair<int, Cents>> lanes;
+  for (const BankEntity& e : entities) {
+    auto& [count, held] = lanes[e.lane];
+    ++count;
+    held += HeldBy(e);
+  }
+  return lanes;
+}
 
 std::string Pad(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
@@ -80,6 +92,12 @@ std::string ReportJson(const Report& r) {
   ordered_json orphans = ordered_json::array();
   for (const BankEntity& e : r.orphans) orphans.push_back(EntityJson(e));
   doc["orphans"] = std::move(orphans);
+  // Created in the day by the store's other lanes: theirs to settle (docs/stores.md).
+  const auto lanes = ByLane(r.other_lanes);
+  ordered_json other_lanes = ordered_json::array();
+  for (const auto& [lane, sum] : lanes)
+    other_lanes.push_back({{"lane", lane}, {"entities", sum.first}, {"holds", sum.second}});
+  doc["other_lanes"] = std::move(other_lanes);
   ordered_json outbox = ordered_json::array();
   for (const PendingRequest& p : r.outbox) {
     outbox.push_back({{"id", p.id},
@@ -196,6 +214,13 @@ std::string ReportText(const Report& r) {
       Line(out, "    " + std::string(BankKindName(e.kind)) + " " + e.id + " for sale " + e.sale_id + ": " + e.status +
                     ", " + Brl(e.amount) + ", holds " + Brl(HeldBy(e)));
     }
+  }
+  if (!r.other_lanes.empty()) {
+    const auto lanes = ByLane(r.other_lanes);
+    Line(out, "");
+    Line(out, "Other lanes (theirs to settle; `balcao settle --store` sums the store)");
+    for (const auto& [lane, sum] : lanes)
+      Line(out, "    " + Pad(lane, 40) + std::to_string(sum.first) + " entities, holding " + Brl(sum.second));
   }
   if (!r.outbox.empty()) {
     Line(out, "");

@@ -176,8 +176,14 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   // is then about the pages' own); they are dropped once joined.
   const CountedBank counted(bank);
   const auto started = std::chrono::steady_clock::now();
+  // This box's lane: the entities of other lanes are shown apart (docs/stores.md).
+  input.lane = options.lane;
+  if (input.lane.empty()) {
+    BALCAO_ASSIGN_OR_RETURN(input.lane, offline::LatestLane(store));
+  }
   internal::ReadOptions read_options;
   read_options.connections = options.connections;
+  read_options.lane = input.lane;
   read_options.on_page = [&options](int pages) {
     if (options.progress) options.progress("pages read at the bank", pages, 0);
   };
@@ -221,7 +227,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     std::vector<internal::ScopeSale> scope;
     scope.reserve(input.sales.size());
     for (std::size_t i = 0; i < input.sales.size(); ++i) {
-      scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros});
+      scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros, input.sales[i].sale.settings.lane});
     }
     BALCAO_ASSIGN_OR_RETURN(internal::BankDay day, lists.Assemble(counted.bank, scope, journaled));
     const auto read_ms =

@@ -30,6 +30,9 @@ using Feeder = std::function<Status(const std::string& sale_id, const checkout::
 struct SettleOptions {
   std::string day;  // "YYYY-MM-DD"
   bool dry_run = false;
+  // This box's lane (checkout::LaneRoot; docs/stores.md): other lanes' entities are shown as
+  // such, never as orphans. "" = the lane of the box's most recent sale that has one.
+  std::string lane;
   // Without a feeder, a run that owns the store (offline::Store::is_owner) feeds through a
   // driver of its own; a guest (the service holds the store) does not feed: it would race the
   // service's driver for the sales' journal sequence. The sales concerned stay in scope.

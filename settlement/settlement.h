@@ -35,6 +35,7 @@ struct BankEntity {
   UnixMicros due = 0;    // invoices
   Cents ledger_in = 0;   // ledger credits of this entity, fees added back (what it received)
   Cents ledger_out = 0;  // ledger debits of this entity, positive (what went back)
+  std::string lane;      // the lane its tags name (checkout::LaneRoot); "" for the old layout
 };
 // What the entity holds for the merchant now: a charged purchase, a paid invoice, a deposit.
 Cents HeldBy(const BankEntity& entity);
@@ -102,7 +103,8 @@ struct JournalCheck {
 };
 
 struct DayInput {
-  std::string day;  // "YYYY-MM-DD", America/Sao_Paulo
+  std::string day;   // "YYYY-MM-DD", America/Sao_Paulo
+  std::string lane;  // this box's lane (checkout::LaneRoot); "" for a box without one
   UnixMicros now = 0;
   std::vector<JournalSale> sales;
   std::vector<BankEntity> bank;     // the sales' entities, and tagged entities of the day
@@ -173,7 +175,8 @@ struct Report {
   MethodTotal total;                // all methods ("total")
   int late_returned_count = 0;      // late money given back in the day (not revenue: not in totals)
   Cents late_returned = 0;
-  std::vector<BankEntity> orphans;  // tagged for a sale this box never journaled
+  std::vector<BankEntity> orphans;      // tagged for a sale this box never journaled
+  std::vector<BankEntity> other_lanes;  // created in the day by other lanes (not this box's to act on)
   std::vector<PendingRequest> outbox;
   Cents outbox_at_risk = 0;
   std::vector<ForwardedCard> card_outcomes;

@@ -32,7 +32,7 @@ T Or(const std::optional<T>& v, T fallback = T{}) {
   return v ? *v : fallback;
 }
 int AttemptFromTags(const Sale& sale, const std::optional<api::Strings>& tags, int fallback) {
-  const std::string prefix = SaleTag(sale.id) + "/a";
+  const std::string prefix = SaleTag(sale.settings.lane, sale.id) + "/a";
   for (const std::string& tag : Or(tags)) {
     if (tag.rfind(prefix, 0) == 0) return std::atoi(tag.c_str() + prefix.size());
   }

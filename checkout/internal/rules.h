@@ -37,7 +37,7 @@ struct Out {
   // Records money received through `ref`; returns its ledger line.
   Money& Receive(const EntityRef& ref, Cents amount, MoneyRole role);
   Money* Line(const std::string& entity_id);
-  std::string Tag(int attempt) const { return AttemptTag(sale.id, attempt); }
+  std::string Tag(int attempt) const { return AttemptTag(sale.settings.lane, sale.id, attempt); }
   UnixMicros Seconds(std::int64_t s) const { return s * kMicrosPerSecond; }
 };
 

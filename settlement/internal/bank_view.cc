@@ -39,9 +39,13 @@ std::string BrcodeOfTags(const api::Strings& tags) {
   }
   return "";
 }
-std::string SaleOfTags(const std::optional<api::Strings>& tags) {
-  return Lower(checkout::SaleIdFromTags(tags.value_or(api::Strings{})));
+// The sale key of an entity: its sale tag, lowercase ("store/<s>/lane/<t>/sale/<id>", or
+// "sale/<id>" for the old layout): sale ids are unique within a lane only.
+std::string SaleKeyOfTags(const api::Strings& tags) {
+  const checkout::TaggedSale tagged = checkout::SaleOfTags(tags);
+  return tagged.sale_id.empty() ? "" : Lower(checkout::SaleTag(tagged.lane(), tagged.sale_id));
 }
+std::string SaleOfTags(const std::optional<api::Strings>& tags) { return SaleKeyOfTags(tags.value_or(api::Strings{})); }
 
 BankEntity FromPurchase(const api::MerchantPurchase& p) {
   BankEntity e{BankKind::kPurchase, p.id.value_or(""), SaleOfTags(p.tags), p.status.value_or(""), p.amount.value_or(0)};
@@ -64,8 +68,13 @@ BankEntity FromDeposit(const api::Deposit& d) {
 }
 DayLists::Tx TxOf(const api::Transaction& tx) {
   const api::Strings tags = tx.tags.value_or(api::Strings{});
-  return {tx.id.value_or(""),    tx.source.value_or(""), Lower(checkout::SaleIdFromTags(tags)), BrcodeOfTags(tags),
-          tx.amount.value_or(0), tx.fee.value_or(0),     tx.created ? tx.created->micros : 0};
+  return {tx.id.value_or(""),
+          tx.source.value_or(""),
+          SaleKeyOfTags(tags),
+          BrcodeOfTags(tags),
+          tx.amount.value_or(0),
+          tx.fee.value_or(0),
+          tx.created ? tx.created->micros : 0};
 }
 
 // The ledger's `source` of an entity's transactions.
@@ -82,6 +91,18 @@ std::string SourceOf(const BankEntity& e) {
 }
 
 bool In(UnixMicros t, UnixMicros from, UnixMicros to) { return t >= from && t < to; }
+
+}  // namespace
+
+SaleKey SplitSaleKey(const std::string& key) {
+  constexpr std::string_view kSale = "sale/";
+  if (key.starts_with(kSale)) return {"", key.substr(kSale.size())};
+  const auto at = key.find("/sale/");
+  if (at == std::string::npos) return {};
+  return {key.substr(0, at), key.substr(at + 1 + kSale.size())};
+}
+
+namespace {
 
 // Every item of a list, following the cursor; `pages` counts the requests.
 template <typename T, typename Fn>
@@ -124,6 +145,7 @@ std::vector<std::vector<std::string>> Batches(const std::vector<std::string>& va
 
 StatusOr<DayLists> DayLists::Read(const api::Bank& bank, UnixMicros from, UnixMicros to, const ReadOptions& options) {
   DayLists lists(from, to);
+  lists.lane_ = options.lane;
   // `after` a date takes the whole day (the sandbox: from 00:00 UTC, three hours early);
   // no `before`: what came after the day (late money, refunds, captures) is listed too.
   const ListParams range = ListParams().Filter("after", FormatDate(from));
@@ -222,7 +244,7 @@ Status DayLists::LookUpSales(const api::Bank& bank, const std::vector<std::strin
   counts_.lookup_sales += static_cast<int>(sale_keys.size());
   const std::unordered_set<std::string> wanted(sale_keys.begin(), sale_keys.end());
   std::vector<std::string> tags;
-  for (const std::string& key : sale_keys) tags.push_back(checkout::SaleTag(key));
+  for (const std::string& key : sale_keys) tags.push_back(key);  // a key is the sale's tag
   int& calls = counts_.lookup_calls;
   for (const auto& batch : Batches(tags)) {
     const ListParams by_tags = ListParams().Filter("tags", batch);
@@ -271,12 +293,59 @@ StatusOr<std::set<std::string>> DayLists::SalesWithDebits(const api::Bank& bank,
   std::set<std::string> sales, asked;
   for (const Tx& tx : txs_) {
     if (!debit_of_day(tx)) continue;
-    const std::string sale = !tx.sale.empty() ? tx.sale : tx.brcode_uuid.empty() ? "" : brcode_sale_[tx.brcode_uuid];
-    if (sale.empty() || !asked.insert(sale).second) continue;
-    BALCAO_ASSIGN_OR_RETURN(bool known, journaled(sale));
-    if (known) sales.insert(sale);
+    const std::string key = !tx.sale.empty() ? tx.sale : tx.brcode_uuid.empty() ? "" : brcode_sale_[tx.brcode_uuid];
+    const SaleKey sale = SplitSaleKey(key);
+    if (sale.id.empty() || !OfThisBox(sale) || !asked.insert(key).second) continue;
+    BALCAO_ASSIGN_OR_RETURN(bool known, journaled(sale.id));
+    if (known) sales.insert(sale.id);
   }
   return sales;
+}
+
+StatusOr<std::vector<BankEntity>> DayLists::DayEntities(const api::Bank& bank) {
+  std::vector<std::string> unknown;
+  for (const BankEntity& e : entities_) {
+    if (e.kind == BankKind::kDeposit && !e.brcode_uuid.empty() && !brcode_sale_.count(e.brcode_uuid) &&
+        In(e.created, from_, to_)) {
+      unknown.push_back(e.brcode_uuid);
+    }
+  }
+  std::sort(unknown.begin(), unknown.end());
+  unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
+  BALCAO_RETURN_IF_ERROR(LookUpBrcodes(bank, unknown));
+  std::unordered_map<std::string, std::pair<Cents, Cents>> lines;  // source -> (in, out)
+  for (const Tx& tx : txs_) {
+    auto& [in, out] = lines[tx.source];
+    if (tx.amount >= 0) {
+      in += tx.amount + tx.fee;
+    } else {
+      out += -tx.amount;
+    }
+  }
+  std::vector<BankEntity> day;
+  for (const BankEntity& e : entities_) {
+    if (!In(e.created, from_, to_)) continue;
+    BankEntity shown = e;
+    std::string key = e.sale_id;
+    if (e.kind == BankKind::kDeposit && !e.brcode_uuid.empty()) key = brcode_sale_[e.brcode_uuid];
+    const SaleKey sale = SplitSaleKey(key);
+    shown.sale_id = sale.id;
+    shown.lane = sale.lane;
+    if (auto it = lines.find(SourceOf(e)); it != lines.end()) {
+      shown.ledger_in = it->second.first;
+      shown.ledger_out = it->second.second;
+    }
+    day.push_back(std::move(shown));
+  }
+  return day;
+}
+
+std::vector<LedgerLine> DayLists::DayLedger() const {
+  std::vector<LedgerLine> day;
+  for (const Tx& tx : txs_) {
+    if (In(tx.created, from_, to_)) day.push_back({tx.source, tx.amount, tx.fee});
+  }
+  return day;
 }
 
 StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<ScopeSale>& sales,
@@ -284,7 +353,7 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
   std::unordered_map<std::string, std::size_t> scope;  // sale key -> position in `sales`
   std::vector<std::string> before_range;
   for (std::size_t i = 0; i < sales.size(); ++i) {
-    const std::string key = Lower(sales[i].id);
+    const std::string key = Lower(checkout::SaleTag(sales[i].lane, sales[i].id));
     scope.emplace(key, i);
     if (sales[i].before_range) before_range.push_back(key);
   }
@@ -331,6 +400,7 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
     for (const BankEntity* e : mine) {
       day.entities.push_back(*e);
       day.entities.back().sale_id = sales[i].id;
+      day.entities.back().lane = sales[i].lane;
       known_ids.insert(e->id);
     }
   }
@@ -353,17 +423,26 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
     e.ledger_out = it->second.second;
   }
 
-  // Orphans: created in the day, tagged for a sale the journal does not have.
+  // Created in the day and not of a sale in scope: another lane's (listed as such), or an
+  // orphan, tagged for a sale the journal does not have.
   std::map<std::string, bool> journaled_cache;
   for (BankKind kind : {BankKind::kPurchase, BankKind::kInvoice, BankKind::kDeposit}) {
     for (const BankEntity& e : entities_) {
       if (e.kind != kind || e.sale_id.empty() || !In(e.created, from_, to_) || known_ids.count(e.id)) continue;
-      auto it = journaled_cache.find(e.sale_id);
-      if (it == journaled_cache.end()) {
-        BALCAO_ASSIGN_OR_RETURN(bool known, journaled(e.sale_id));
-        it = journaled_cache.emplace(e.sale_id, known).first;
+      const SaleKey sale = SplitSaleKey(e.sale_id);
+      BankEntity shown = e;
+      shown.sale_id = sale.id;
+      shown.lane = sale.lane;
+      if (!OfThisBox(sale)) {
+        day.entities.push_back(std::move(shown));
+        continue;
       }
-      if (!it->second) day.entities.push_back(e);
+      auto it = journaled_cache.find(sale.id);
+      if (it == journaled_cache.end()) {
+        BALCAO_ASSIGN_OR_RETURN(bool known, journaled(sale.id));
+        it = journaled_cache.emplace(sale.id, known).first;
+      }
+      if (!it->second) day.entities.push_back(std::move(shown));
     }
   }
 

@@ -27,6 +27,7 @@
 #include "api/bank.h"
 #include "common/status.h"
 #include "settlement/settlement.h"
+#include "settlement/stores.h"
 
 namespace balcao::settlement::internal {
 
@@ -40,6 +41,9 @@ using JournaledFn = std::function<StatusOr<bool>(const std::string& sale_id)>;
 
 struct ReadOptions {
   int connections = 4;  // range lists read at once (1..8), never two on the same cursor
+  // This box's lane (checkout::LaneRoot): entities of any other lane are shown as other
+  // lanes', never as orphans nor as sales of this box. "" for a box without a lane.
+  std::string lane;
   // After each page of the range lists, with the pages read so far; may be empty. Called
   // from the reading threads, one at a time.
   std::function<void(int pages)> on_page;
@@ -58,7 +62,15 @@ struct ReadCounts {
 struct ScopeSale {
   std::string id;
   bool before_range = false;
+  std::string lane;  // the sale's Settings::lane ("" for the old layout)
 };
+
+// A sale key (the sale's tag, lowercase) as the lane ("" for the old layout) and the id.
+struct SaleKey {
+  std::string lane;
+  std::string id;
+};
+SaleKey SplitSaleKey(const std::string& key);
 
 class DayLists {
  public:
@@ -75,13 +87,20 @@ class DayLists {
   // day's ledger and the balance.
   StatusOr<BankDay> Assemble(const api::Bank& bank, const std::vector<ScopeSale>& sales, const JournaledFn& journaled);
 
+  // For the store and account runs (settlement/stores.h): every purchase, invoice and
+  // deposit created in [from, to), its sale and lane from its tags (a deposit's from its
+  // brcode's, looked up when the lists lack it), its ledger lines filled in; and every
+  // ledger line created in [from, to).
+  StatusOr<std::vector<BankEntity>> DayEntities(const api::Bank& bank);
+  std::vector<LedgerLine> DayLedger() const;
+
   const ReadCounts& counts() const { return counts_; }
 
   // One ledger transaction, as much as the join needs.
   struct Tx {
     std::string id;
     std::string source;       // "invoice/<id>", "deposit/<id>", "merchant-purchase/<id>"
-    std::string sale;         // from a sale/<id> tag ("" none), lowercase
+    std::string sale;         // the sale key from its tags ("" none), lowercase
     std::string brcode_uuid;  // from a dynamic-brcode/<uuid> tag ("" none)
     Cents amount = 0;
     Cents fee = 0;
@@ -90,6 +109,8 @@ class DayLists {
 
  private:
   DayLists(UnixMicros from, UnixMicros to) : from_(from), to_(to) {}
+  // Whether a sale may be this box's: its own lane, or the old layout (then the journal says).
+  bool OfThisBox(const SaleKey& sale) const { return sale.lane.empty() || sale.lane == lane_; }
   // The brcodes' sales for `uuids` the lists lack, looked up in batches.
   Status LookUpBrcodes(const api::Bank& bank, const std::vector<std::string>& uuids);
   // The entities and ledger lines of sales the range cannot hold, by tag in batches.
@@ -98,6 +119,7 @@ class DayLists {
   void AddTx(Tx tx);
 
   UnixMicros from_, to_;
+  std::string lane_;
   ReadCounts counts_;
   // Purchases, invoices and deposits with their sale (lowercase key; a deposit's is filled
   // from its brcode), in the order the bank listed them (newest first).

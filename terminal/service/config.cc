@@ -95,6 +95,16 @@ Reader::Setter LogLevel(std::string& out) {
   };
 }
 
+Reader::Setter LaneId(std::string& out) {
+  return [&out](const json& v, const std::string& name) {
+    if (!v.is_string()) return InvalidArgumentError(name + ": must be a string");
+    if (std::string rule = checkout::LaneIdRule(v.get<std::string>()); !rule.empty())
+      return InvalidArgumentError(name + ": " + rule);
+    out = v.get<std::string>();
+    return OkStatus();
+  };
+}
+
 // A path in the file means the same file from whatever directory the tool runs in.
 void ResolveAgainst(const std::filesystem::path& folder, std::string& path) {
   if (!path.empty() && std::filesystem::path(path).is_relative()) path = (folder / path).lexically_normal().string();
@@ -172,6 +182,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"printer", nested(printer)},
                                       {"catch_up_interval_s", Number(config.catch_up_interval_s, 1, 86400)},
                                       {"webhook_url", Text(config.webhook_url)},
+                                      {"store_id", LaneId(config.store_id)},
+                                      {"terminal_id", LaneId(config.terminal_id)},
                                       {"data_dir", Text(config.data_dir)},
                                       {"listen", nested(listen)},
                                       {"bank", nested(bank)},

@@ -26,6 +26,10 @@ struct ServeConfig {
   offline::ConnectivityOptions connectivity;
   std::string webhook_url;  // real bank: registered at start when no webhook has it
 
+  // The box's lane (docs/stores.md; terminal/service/lane_identity.h): checked by
+  // checkout::LaneIdRule here; "" = the default store, a terminal id kept in the data dir.
+  std::string store_id, terminal_id;
+
   // Where the box lives. Relative paths in the file are relative to the file's folder.
   std::string data_dir;  // the store's folder; "" = not set
   std::string address;   // listen address; "" = not set

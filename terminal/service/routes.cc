@@ -246,6 +246,8 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
                    {"max_installments", config.settings.installments.max_count},
                    {"min_installment", config.settings.installments.min_installment},
                    {"merchant", config.store.merchant.name},
+                   {"store_id", lane.store_id},
+                   {"terminal_id", lane.terminal_id},
                    {"tls", tls},
                    {"tls_fingerprint", tls_fingerprint},
                    {"version", BALCAO_VERSION}};

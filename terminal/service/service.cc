@@ -138,6 +138,13 @@ void Service::Impl::Tick() {
       logging::Info("serve", "event catch-up applied events", {{"applied", *applied}});
       for (const std::string& id : book->Unsettled()) touched.insert(id);
     }
+    // Other boxes share the account: a terminal id made up by each box is unique only by
+    // chance (docs/stores.md), so the installer is told once to name it.
+    if (applied.ok() && intake->foreign_left() > 0 && lane.terminal_id_derived && !told_to_name_lane) {
+      told_to_name_lane = true;
+      logging::Warn("serve", "other lanes share this bank account: set terminal_id in the config",
+                    {{"terminal_id", lane.terminal_id}, {"other_lane_events", intake->foreign_left()}});
+    }
   }
   Publish();
 }
@@ -243,6 +250,9 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   if (ec) return FailedPreconditionError("cannot create the data dir " + s.options.data_dir + ": " + ec.message());
   ::chmod(s.options.data_dir.c_str(), 0700);
   const std::filesystem::path dir(s.options.data_dir);
+  // Every sale opened from now on carries the lane in its tags (old sales keep theirs).
+  BALCAO_ASSIGN_OR_RETURN(s.lane, ResolveLaneIdentity(s.config.store_id, s.config.terminal_id, s.options.data_dir));
+  s.config.settings.lane = s.lane.root();
   // Refused before anything starts: plain HTTP beyond loopback, a TLS file that does not load.
   BALCAO_ASSIGN_OR_RETURN(const ListenerPlan plan, PlanListener(s.options.address, s.config, s.options.insecure_lan));
   std::optional<ListenerTls> tls;
@@ -305,6 +315,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
       [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
   s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
   s.intake->SetAppliedEvents(s.applied_events.get());
+  s.intake->SetLane(s.config.settings.lane);
+  s.intake->SetFirstWindowDays(s.config.webhook_retention_days);  // what the record of applied events keeps
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
   http::ServerOptions server_options;

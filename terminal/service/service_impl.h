@@ -39,6 +39,7 @@
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
+#include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
@@ -63,6 +64,7 @@ struct Service::Impl {
   unsigned short port = 0;
   bool tls = false;             // the listener is TLS
   std::string tls_fingerprint;  // of its certificate, "" without TLS
+  LaneIdentity lane;            // which lane of which store (config.settings.lane is its root)
 
   std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
   std::string credentials_path;               // the sandbox's, or "" (environment)
@@ -100,6 +102,7 @@ struct Service::Impl {
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
   std::string webhook_url;                         // ours at the bank; "" for a real bank without webhook_url
   bool webhook_registered = false;                 // driver thread
+  bool told_to_name_lane = false;                  // driver thread: the warning is logged once
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
 

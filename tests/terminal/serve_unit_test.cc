@@ -13,7 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "checkout/journal_codec.h"
+#include "checkout/types.h"
+#include "offline/journal.h"
+#include "offline/settlement_records.h"
+#include "offline/store.h"
 #include "terminal/service/config.h"
+#include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
@@ -123,6 +129,62 @@ TEST(ServeConfig, ListenTlsKeys) {
   EXPECT_EQ(ConfigFrom(R"({"listen": {"tls": false, "tls_cert": "c.pem", "tls_key": "k.pem"}})").status().message(),
             "listen.tls: false contradicts listen.tls_cert");
   EXPECT_EQ(ConfigFrom(R"({"listen": {"tls": "yes"}})").status().message(), "listen.tls: must be true or false");
+}
+
+TEST(ServeConfig, LaneIdsAreCheckedByName) {
+  auto config = ConfigFrom(R"({"store_id": "loja-centro", "terminal_id": "caixa-03"})");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->store_id, "loja-centro");
+  EXPECT_EQ(config->terminal_id, "caixa-03");
+  EXPECT_EQ(ConfigFrom(R"({"terminal_id": "Caixa 3"})").status().message(),
+            "terminal_id: 1 to 24 of a-z, 0-9 and '-', not starting with '-'");
+  EXPECT_EQ(ConfigFrom(R"({"store_id": "loja/1"})").status().message(),
+            "store_id: 1 to 24 of a-z, 0-9 and '-', not starting with '-'");
+  EXPECT_EQ(ConfigFrom(R"({"store_id": 7})").status().message(), "store_id: must be a string");
+}
+
+TEST(LaneIdentity, ATerminalIdIsDerivedOnceAndKeptInTheDataDir) {
+  const auto dir = std::filesystem::temp_directory_path() / ("balcao-lane-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto first = ResolveLaneIdentity("", "", dir.string());
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->store_id, "main");
+  EXPECT_TRUE(first->terminal_id_derived);
+  EXPECT_EQ(checkout::LaneIdRule(first->terminal_id), "") << first->terminal_id;
+  auto again = ResolveLaneIdentity("loja-1", "", dir.string());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->terminal_id, first->terminal_id) << "kept, not derived again";
+  EXPECT_EQ(again->root(), "store/loja-1/lane/" + first->terminal_id);
+  EXPECT_EQ(KnownLaneRoot("", (dir / "balcao.db").string()), "store/main/lane/" + first->terminal_id);
+  auto configured = ResolveLaneIdentity("loja-1", "caixa-9", dir.string());
+  ASSERT_TRUE(configured.ok());
+  EXPECT_EQ(configured->terminal_id, "caixa-9");
+  EXPECT_FALSE(configured->terminal_id_derived);
+  EXPECT_EQ(ResolveLaneIdentity("Loja", "", dir.string()).status().message(),
+            "store_id: 1 to 24 of a-z, 0-9 and '-', not starting with '-'");
+  const std::string derived = DeriveTerminalId("PDV_Caixa.03.loja-centro.example");
+  EXPECT_TRUE(std::regex_match(derived, std::regex("pdv-caixa-03-loj-[0-9a-f]{4}"))) << derived;
+  EXPECT_TRUE(std::regex_match(DeriveTerminalId(""), std::regex("lane-[0-9a-f]{4}")));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(LaneIdentity, TheLatestLaneIsReadFromTheJournal) {
+  const auto db = std::filesystem::temp_directory_path() / ("balcao-lanes-" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(db);
+  auto store = offline::Store::Open(db.string());
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  offline::Journal journal(**store);
+  EXPECT_EQ(*offline::LatestLane(**store), "") << "no sale yet";
+  checkout::Start old{"old-1", 100, {}, 1};
+  ASSERT_TRUE(journal.Append("old-1", 1, "Start", checkout::EventToJson(old)).ok());
+  EXPECT_EQ(*offline::LatestLane(**store), "") << "a sale from before lanes";
+  checkout::Start lane{"new-1", 100, {}, 2};
+  lane.settings.lane = checkout::LaneRoot("loja-1", "caixa-2");
+  ASSERT_TRUE(journal.Append("new-1", 1, "Start", checkout::EventToJson(lane)).ok());
+  EXPECT_EQ(*offline::LatestLane(**store), "store/loja-1/lane/caixa-2");
+  store->reset();
+  for (const char* suffix : {"", "-owner", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
 }
 
 TEST(ListenerPlan, LoopbackPlainBeyondItTlsPlainThereOnlyWithInsecureLan) {
