@@ -30,6 +30,7 @@ class Builder {
     if (!m.address.empty()) doc_.Text(m.address, {}, Align::kCenter);
     if (!m.city.empty()) doc_.Text(m.city, {}, Align::kCenter);
     doc_.Rule();
+    if (options_.duplicate) doc_.Text(T({"2ª VIA", "DUPLICATE"}), kTall, Align::kCenter);
   }
   void Title(const std::string& title) { doc_.Text(title, kBold, Align::kCenter).Feed(); }
   void Field(Tr label, const std::string& value) {
@@ -178,6 +179,18 @@ Document InvoiceReceipt(const InvoiceSlip& inv, const ReceiptOptions& options) {
   }
   if (!inv.link.empty()) b.doc().Text(b.T({"Pague online:", "Pay online:"}), kBold).Text(inv.link);
   if (!inv.br_code.empty()) CopyAndPaste(b, inv.br_code);
+  return b.Finish();
+}
+
+Document InvoicePaidReceipt(const InvoicePaid& p, const ReceiptOptions& options) {
+  Builder b(options);
+  b.Header(p.merchant);
+  b.Title(b.T({"FATURA PAGA", "INVOICE PAID"}));
+  b.Terminal(p.merchant, p.at);
+  b.Field({"Fatura", "Invoice"}, p.invoice_id);
+  b.Field({"Cliente", "Customer"}, p.customer_name);
+  b.Total({"VALOR PAGO", "AMOUNT PAID"}, p.amount_cents);
+  b.Note(b.T({"Pagamento confirmado", "Payment confirmed"}));
   return b.Finish();
 }
 

@@ -1,5 +1,5 @@
 // Receipt templates: the standard Brazilian layouts (card sale copies, Pix charge and
-// paid, invoice, refund/reversal, offline provisional receipt, store-and-forward decline
+// paid, invoice and invoice paid, refund/reversal, offline provisional receipt, store-and-forward decline
 // notice, end-of-day summary, QR slip)
 // built as Documents from plain data. Pure: no I/O, no clock (times come in the data).
 // Never printed: security code, expiry, full card number (MaskPan keeps at most 6+4), and
@@ -30,6 +30,7 @@ struct ReceiptOptions {
   Language language = Language::kPtBr;
   bool cut = true;           // end with a cut
   bool drawer_kick = false;  // open the cash drawer before printing
+  bool duplicate = false;    // a reprint: marked "2ª VIA" under the header
 };
 
 enum class Copy { kMerchant, kCustomer };
@@ -84,11 +85,22 @@ struct InvoiceSlip {
 };
 Document InvoiceReceipt(const InvoiceSlip& invoice, const ReceiptOptions& options = {});
 
+// A paid invoice: what the customer gets once the bank says the invoice was paid (the
+// amount may include the fine and interest of a late payment).
+struct InvoicePaid {
+  Merchant merchant;
+  UnixMicros at = 0;
+  std::string invoice_id;
+  std::int64_t amount_cents = 0;
+  std::string customer_name;  // optional
+};
+Document InvoicePaidReceipt(const InvoicePaid& paid, const ReceiptOptions& options = {});
+
 struct Refund {
   Merchant merchant;
   UnixMicros at = 0;
   std::int64_t amount_cents = 0;
-  std::string method;       // "card" or "pix"
+  std::string method;       // the original method: "credit", "debit", "card", "pix" or "invoice"
   bool reversal = false;    // same-day reversal (estorno) rather than refund (devolução)
   std::string original_id;  // purchase id or end-to-end id of the original payment
   std::string refund_id;

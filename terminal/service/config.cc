@@ -56,6 +56,17 @@ Reader::Setter Flag(bool& out) {
     return OkStatus();
   };
 }
+Reader::Setter OneOf(std::string& out, std::vector<std::string> choices) {
+  return [&out, choices = std::move(choices)](const json& v, const std::string& name) {
+    if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end()) {
+      out = v.get<std::string>();
+      return OkStatus();
+    }
+    std::string list;
+    for (const std::string& choice : choices) list += (list.empty() ? "" : " or ") + choice;
+    return InvalidArgumentError(name + ": must be " + list);
+  };
+}
 Reader::Setter OptionalFlag(std::optional<bool>& out) {
   return [&out](const json& v, const std::string& name) {
     if (!v.is_boolean()) return InvalidArgumentError(name + ": must be true or false");
@@ -153,6 +164,11 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)},
       {"host_names", Names(config.host_names)},
       {"webhook_retention_days", Number(config.webhook_retention_days, 1, 365)}};
+  std::string receipt_language = "pt-BR", card_copies = "both";
+  const std::map<std::string, Reader::Setter> receipt = {{"language", OneOf(receipt_language, {"pt-BR", "en-US"})},
+                                                         {"card_copies", OneOf(card_copies, {"both", "customer"})}};
+  const std::map<std::string, Reader::Setter> touchscreen = {
+      {"language", OneOf(config.touchscreen_language, {"pt-BR", "en-US"})}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -167,7 +183,11 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"listen", nested(listen)},
                                       {"bank", nested(bank)},
                                       {"log", nested(log)},
-                                      {"security", nested(security)}}));
+                                      {"security", nested(security)},
+                                      {"receipt", nested(receipt)},
+                                      {"touchscreen", nested(touchscreen)}}));
+  config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;
+  config.store.merchant_copy = card_copies == "both";
   if (config.tls_cert.empty() != config.tls_key.empty())
     return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
                                                         : "listen.tls_key: required with listen.tls_cert");

@@ -18,7 +18,8 @@
 namespace balcao::terminal::service {
 
 struct ServeConfig {
-  StoreIdentity store;  // merchant on the receipts
+  StoreIdentity store;                         // merchant on the receipts
+  std::string touchscreen_language = "pt-BR";  // "pt-BR" or "en-US" (receipt.language sets the receipts')
   std::string printer_profile = "80mm";
   std::string printer;           // transport target; --printer wins
   checkout::Settings settings;   // copied into each new sale

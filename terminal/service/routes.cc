@@ -16,6 +16,7 @@
 #include "common/card_digits.h"
 #include "common/log.h"
 #include "terminal/internal/console.h"
+#include "terminal/service/card_customer.h"
 #include "terminal/service/json_body.h"
 #include "terminal/service/service_impl.h"
 #include "terminal/service/web_assets.h"
@@ -243,6 +244,8 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
                    {"day", StoreDay(SystemClock::Instance().Now())},
                    {"printer", printer_target},
                    {"webhooks", {{"applied", webhooks_applied.load()}, {"refused", webhooks_refused.load()}}},
+                   {"language", config.touchscreen_language},
+                   {"challenge", config.settings.challenge_enabled},
                    {"max_installments", config.settings.installments.max_count},
                    {"min_installment", config.settings.installments.min_installment},
                    {"merchant", config.store.merchant.name},
@@ -354,14 +357,19 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     auto card = std::make_shared<checkout::CardData>();
     checkout::FundingType funding = checkout::FundingType::kCredit;
     int installments = 1;
+    auto browser = std::make_shared<checkout::BrowserData>();
     auto bad = ReadCard(body, config.settings, *card, funding, installments);
+    if (!bad) {
+      if (auto refused = ReadCardCustomer(body.value, request, config.settings.challenge_enabled, *card, *browser))
+        bad = Error(400, refused->field, refused->rule);
+    }
     Wipe(body.value);
     if (bad) {
       Wipe(card->number);
       Wipe(card->security_code);
       return respond(*bad);
     }
-    return feed([this, id, card, funding, installments]() -> StatusOr<checkout::Sale> {
+    return feed([this, id, card, browser, funding, installments]() -> StatusOr<checkout::Sale> {
       checkout::CardData held = std::move(*card);
       if (Status refused =
               Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, SystemClock::Instance().Now()});
@@ -373,7 +381,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       book->SetInstallments(id, installments);
       Wipe(card->number);
       Wipe(card->security_code);
-      return driver->SubmitCard(id, std::move(held), funding, installments);
+      return driver->SubmitCard(id, std::move(held), funding, installments, std::move(*browser));
     });
   }
   if (action == "cancel" || action == "refund") {
@@ -414,6 +422,8 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   }
   if (action == "retry") return feed([this, id, now] { return FeedIfAccepted(id, checkout::Retry{now}); });
   if (action == "keep-open") return feed([this, id, now] { return FeedIfAccepted(id, checkout::KeepOpen{now}); });
+  // Any sale of today again, marked "2ª VIA" (what it printed last: sale, refund or invoice).
+  if (action == "reprint") return feed([this, id] { return Reprint(id); });
   if (action == "print") return feed([this, id, now] { return FeedIfAccepted(id, checkout::PrintCode{now}); });
   if (action == "fallback") {
     checkout::Customer customer;

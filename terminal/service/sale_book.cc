@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "terminal/internal/receipts.h"
+
 namespace balcao::terminal::service {
 namespace {
 
@@ -128,7 +130,8 @@ json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, c
                  {"keep_open", status == "invoice"},
                  {"print", status == "pix" || status == "invoice" || status == "pay-later" || status == "queued"},
                  {"retry", status == "declined" && !screen.method.empty() && screen.method != "invoice"},
-                 {"fallback", status == "declined"}};
+                 {"fallback", status == "declined"},
+                 {"reprint", ReprintOf(sale, {}).has_value()}};
   return view;
 }
 

@@ -31,6 +31,7 @@
 #include "offline/print_jobs.h"
 #include "offline/store.h"
 #include "printer/profile.h"
+#include "printer/receipt.h"
 #include "printer/spooler.h"
 #include "sandbox/sandbox.h"
 #include "terminal/service/access.h"
@@ -107,6 +108,11 @@ struct Service::Impl {
   // without feeding it, so no request the API refuses writes to the store (routes.cc).
   Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
+  // Renders `doc`, keeps its text for the sale's view and queues its bytes for the printer.
+  Status PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc);
+  // Prints again what a sale of today printed last (sale, refund or invoice slip), marked
+  // "2ª VIA". kNotFound for a sale not of today; kFailedPrecondition when it has nothing to print.
+  StatusOr<checkout::Sale> Reprint(const std::string& sale_id);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
 

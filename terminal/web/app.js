@@ -21,6 +21,8 @@ const METHODS = { card: 'Cartão', pix: 'Pix', invoice: 'Boleto', '': '—' };
 const FIELDS = {
   number: 'Número do cartão', expiry: 'Validade', security_code: 'Código de segurança',
   holder_name: 'Nome no cartão', installments: 'Parcelas', funding: 'Tipo', amount: 'Valor',
+  holder_email: 'E-mail', holder_phone: 'Telefone', 'billing.street_line1': 'Endereço', 'billing.street_line2': 'Complemento',
+  'billing.city': 'Cidade', 'billing.state_code': 'UF', 'billing.zip_code': 'CEP', 'billing.country_code': 'País',
   'customer': 'Cliente', 'customer.name': 'Nome do cliente', 'customer.tax_id': 'CPF ou CNPJ',
   operator: 'Operador', reason: 'Motivo', pin: 'PIN', approval: 'Aprovação', session: 'Sessão',
 };
@@ -51,6 +53,7 @@ function pt(message) {
 }
 
 const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallments: 12, minInstallment: 500,
+              challenge: true,
               clockOffset: 0, qrKey: '', busy: false,
               operator: null,  // { name, role } while logged in
               idleTimeoutS: 0, lastActivity: Date.now() };
@@ -200,8 +203,33 @@ function luhn(digits) {
   }
   return digits.length > 0 && sum % 10 === 0;
 }
+const CUSTOMER_INPUTS = ['#holder-email', '#holder-phone', '#billing-line1', '#billing-line2', '#billing-zip',
+                         '#billing-city', '#billing-state'];
 function clearCardForm() {
-  ['#card-number', '#card-expiry', '#card-cvv', '#card-holder'].forEach((s) => { $(s).value = ''; });
+  ['#card-number', '#card-expiry', '#card-cvv', '#card-holder', ...CUSTOMER_INPUTS].forEach((s) => { $(s).value = ''; });
+  // The bank's 3-D Secure check needs the customer's contact and billing address.
+  $('#card-customer').hidden = !app.challenge;
+  CUSTOMER_INPUTS.filter((s) => s !== '#billing-line2').forEach((s) => { $(s).required = app.challenge; });
+}
+// What 3-D Secure asks of the customer besides the card: typed into the form, and what this
+// browser says of itself (the service adds its User-Agent and address as it sees them).
+function customerDetails() {
+  const details = {
+    browser: { language: navigator.language, timezone_offset: new Date().getTimezoneOffset(),
+               screen: screen.width + 'x' + screen.height },
+  };
+  const email = $('#holder-email').value.trim();
+  const phone = $('#holder-phone').value.trim();
+  if (email) details.holder_email = email;
+  if (phone) details.holder_phone = phone;
+  if (app.challenge || $('#billing-line1').value.trim()) {
+    details.billing = {
+      street_line1: $('#billing-line1').value.trim(), street_line2: $('#billing-line2').value.trim(),
+      city: $('#billing-city').value.trim(), state_code: $('#billing-state').value.trim().toUpperCase(),
+      zip_code: $('#billing-zip').value.trim(), country_code: $('#billing-country').value,
+    };
+  }
+  return details;
 }
 $('#card-expiry').addEventListener('input', (e) => {
   const d = e.target.value.replace(/\D/g, '').slice(0, 4);
@@ -235,7 +263,7 @@ $('#card-form').addEventListener('submit', (e) => {
   const body = {
     number, expiry: $('#card-expiry').value, security_code: $('#card-cvv').value,
     holder_name: $('#card-holder').value.trim(), funding: $('#card-funding').value,
-    installments: Number($('#card-installments').value || 1),
+    installments: Number($('#card-installments').value || 1), ...customerDetails(),
   };
   clearCardForm();  // sent once; the cashier never sees it again
   act('card', body, error);
@@ -302,6 +330,7 @@ function render(view) {
     const receipt = view.receipts && view.receipts.length ? view.receipts[view.receipts.length - 1] : '';
     $('#receipt').hidden = !receipt;
     $('#receipt').textContent = receipt;
+    $('#reprint').hidden = !(view.can && view.can.reprint);
     show('outcome');
   }
 }
@@ -353,11 +382,25 @@ async function loadSales() {
     };
     if (sale.can.refund) add('Estornar', 'refund', () => askAction('refund', sale));
     if (sale.can.cancel) add('Cancelar', 'cancel', () => askAction('cancel', sale));
+    if (sale.can.reprint) add('2ª via', 'reprint', () => reprint(sale.id));
     if (!FINAL.has(sale.status)) add('Abrir', 'open', () => { app.qrKey = ''; render(sale); });
     tr.appendChild(actions);
     body.appendChild(tr);
   }
 }
+// Prints the sale's last receipt again (sale, refund or invoice), marked "2ª VIA" by the service.
+async function reprint(id) {
+  if (app.busy) return;
+  app.busy = true;
+  const answer = await api('POST', '/api/sales/' + id + '/reprint', {});
+  app.busy = false;
+  const note = $('#reprint-note');
+  if (!answer.ok) return tell(answer);
+  note.hidden = false;
+  note.textContent = '2ª via enviada para a impressora';
+  setTimeout(() => { note.hidden = true; }, 4000);
+}
+$('#reprint').addEventListener('click', () => { if (app.sale) reprint(app.sale.id); });
 $('#nav-sales').addEventListener('click', () => { show('sales'); loadSales(); });
 
 // --- connection and queue indicator ---
@@ -375,6 +418,7 @@ async function status() {
   app.clockOffset = s.now_ms - Date.now();
   app.sandbox = s.bank === 'sandbox';
   app.maxInstallments = s.max_installments;
+  app.challenge = s.challenge;
   app.minInstallment = s.min_installment;
   $('#merchant').textContent = s.merchant;
   $('#sandbox-badge').hidden = !app.sandbox;
