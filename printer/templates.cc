@@ -92,6 +92,28 @@ void CopyAndPaste(Builder& b, const std::string& br_code) {
   b.doc().Text(b.T({"Pix Copia e Cola:", "Pix copy and paste:"}), kBold).Code(br_code);
 }
 
+// The night's money out: the payout to the merchant's account and the card receivables.
+void PayoutLines(Builder& b, const DaySummary& s) {
+  if (!s.payout_status.empty() && s.payout_status != "off") {
+    b.doc().Rule();
+    const std::string label = b.T({"Repasse à conta", "Payout to the account"});
+    if (s.payout_status == "sent" || s.payout_status == "found") {
+      b.doc().Columns(label, b.Money(s.payout_cents));
+    } else if (s.payout_status == "withheld") {
+      b.doc().Columns(label, b.T({"RETIDO", "WITHHELD"}));
+      b.Note(b.T({"O dia não fechou: nada foi repassado", "The day does not reconcile: nothing was paid out"}));
+    } else if (s.payout_status == "dry-run") {
+      b.doc().Columns(label + b.T({" (simulação)", " (dry run)"}), b.Money(s.payout_cents));
+    } else {
+      b.doc().Columns(label, b.Money(0));
+    }
+  }
+  if (!s.receivables.empty()) {
+    b.doc().Rule().Text(b.T({"Cartões a receber", "Card receivables"}), kBold);
+    for (const auto& [due, cents] : s.receivables) b.doc().Columns(DueDate(due, b.lang()), b.Money(cents));
+  }
+}
+
 }  // namespace
 
 Document CardSaleReceipt(const CardSale& s, Copy copy, const ReceiptOptions& options) {
@@ -275,6 +297,7 @@ Document DaySummaryReceipt(const DaySummary& s, const ReceiptOptions& options) {
     b.Note(std::to_string(s.pending_offline) +
            b.T({" venda(s) pendente(s) de envio ao banco", " sale(s) still to be sent to the bank"}));
   }
+  PayoutLines(b, s);
   return b.Finish();
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/time.h"
@@ -153,6 +154,12 @@ struct DaySummary {
   // so printed beside the totals, not in them.
   int late_returned_count = 0;
   std::int64_t late_returned_cents = 0;
+  // The night's payout to the merchant's account: "sent", "found" (sent by an earlier run),
+  // "withheld" (the day does not reconcile), "nothing", "dry-run"; "" or "off" prints nothing.
+  std::string payout_status;
+  std::int64_t payout_cents = 0;
+  // The card receivables of the day: net cents by due date ("YYYY-MM-DD"), earliest first.
+  std::vector<std::pair<std::string, std::int64_t>> receivables;
 };
 Document DaySummaryReceipt(const DaySummary& summary, const ReceiptOptions& options = {});
 

@@ -33,7 +33,9 @@ constexpr const char* kUsage =
     "  --json     one JSON document on stdout instead of the text report\n"
     "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
-    "A day is settled once; settling it again shows the stored record.\n"
+    "A day is settled once; settling it again shows the stored record. With payout.enabled in the\n"
+    "config, a day that reconciles sends its net to the merchant's account (once: the transfer's\n"
+    "externalId is the store and the day); --dry-run shows it.\n"
     "Exit: 0 reconciled, 1 items for the operator, 2 errors.\n";
 
 int Fail(const std::string& message) {
@@ -134,6 +136,11 @@ int RunSettle(const std::vector<std::string>& args) {
   logging::PreferQuietStderr();
   ProgressLine progress("balcao settle " + a.day);
   settlement::SettleOptions settle_options{a.day, a.dry_run};
+  if (!box->config_path.empty()) {
+    auto config = service::LoadServeConfig(box->config_path);
+    if (!config.ok()) return Fail("--config " + config.status().message());
+    settle_options.payout = config->payout;
+  }
   settle_options.progress = [&progress](const std::string& stage, int done, int total) {
     progress.Update(stage + " " + std::to_string(done) + "/" + std::to_string(total));
   };

@@ -116,6 +116,30 @@ std::string Env(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
+// An enabled payout must name where the money goes and a store fit for the externalId.
+Status CheckPayout(const settlement::PayoutSettings& p) {
+  if (!p.enabled) return OkStatus();
+  const auto lower = [](const std::string& s) {
+    return !s.empty() && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+  };
+  if (!lower(p.store)) return InvalidArgumentError("payout.store: 1 to 40 lowercase letters, digits or '-'");
+  const auto digits = [](const std::string& s, std::size_t min, std::size_t max) {
+    std::size_t n = 0;
+    for (char c : s) n += (c >= '0' && c <= '9');
+    return n >= min && n <= max;
+  };
+  const settlement::PayoutAccount& a = p.account;
+  if (a.name.empty()) return InvalidArgumentError("payout.account.name: required");
+  if (!digits(a.tax_id, 11, 14)) return InvalidArgumentError("payout.account.tax_id: a CPF or CNPJ");
+  if (!digits(a.bank_code, 1, 8) || a.bank_code.size() > 8)
+    return InvalidArgumentError("payout.account.bank_code: an 8-digit ISPB (Pix) or a 1-3 digit bank code");
+  if (!digits(a.branch_code, 1, 6)) return InvalidArgumentError("payout.account.branch_code: required, digits");
+  if (!digits(a.account_number, 1, 21)) return InvalidArgumentError("payout.account.account_number: required, digits");
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -169,9 +193,23 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                                          {"card_copies", OneOf(card_copies, {"both", "customer"})}};
   const std::map<std::string, Reader::Setter> touchscreen = {
       {"language", OneOf(config.touchscreen_language, {"pt-BR", "en-US"})}};
+  auto& pay = config.payout;
+  auto& account = pay.account;
+  const std::map<std::string, Reader::Setter> payout_account = {
+      {"name", Text(account.name)},
+      {"tax_id", Text(account.tax_id)},
+      {"bank_code", Text(account.bank_code)},
+      {"branch_code", Text(account.branch_code)},
+      {"account_number", Text(account.account_number)},
+      {"account_type", OneOf(account.account_type, {"checking", "payment", "savings", "salary"})}};
+  std::map<std::string, Reader::Setter> payout = {
+      {"enabled", Flag(pay.enabled)},
+      {"store", Text(pay.store)},
+      {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
+  payout["account"] = nested(payout_account);
   BALCAO_RETURN_IF_ERROR(reader.Read(root, "",
                                      {{"merchant", nested(merchant)},
                                       {"checkout", nested(checkout)},
@@ -185,9 +223,11 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"log", nested(log)},
                                       {"security", nested(security)},
                                       {"receipt", nested(receipt)},
-                                      {"touchscreen", nested(touchscreen)}}));
+                                      {"touchscreen", nested(touchscreen)},
+                                      {"payout", nested(payout)}}));
   config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;
   config.store.merchant_copy = card_copies == "both";
+  BALCAO_RETURN_IF_ERROR(CheckPayout(config.payout));
   if (config.tls_cert.empty() != config.tls_key.empty())
     return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
                                                         : "listen.tls_key: required with listen.tls_cert");

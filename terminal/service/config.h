@@ -13,6 +13,7 @@
 #include "checkout/types.h"
 #include "common/status.h"
 #include "offline/connectivity.h"
+#include "settlement/payout.h"
 #include "terminal/internal/receipts.h"
 
 namespace balcao::terminal::service {
@@ -25,7 +26,8 @@ struct ServeConfig {
   checkout::Settings settings;   // copied into each new sale
   int catch_up_interval_s = 60;  // Intake::CatchUp period (webhooks missed)
   offline::ConnectivityOptions connectivity;
-  std::string webhook_url;  // real bank: registered at start when no webhook has it
+  std::string webhook_url;            // real bank: registered at start when no webhook has it
+  settlement::PayoutSettings payout;  // the nightly settlement's payout (`balcao settle`)
 
   // Where the box lives. Relative paths in the file are relative to the file's folder.
   std::string data_dir;  // the store's folder; "" = not set
