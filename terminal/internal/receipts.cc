@@ -22,13 +22,15 @@ const checkout::InvoiceInfo* InvoiceOf(const checkout::Sale& sale) {
 
 CardTerms CardTermsOf(const std::vector<checkout::Event>& events) {
   CardTerms terms;
+  auto take = [&terms](const auto& card) {
+    terms.funding = card.funding;
+    terms.installments = card.installments < 1 ? 1 : card.installments;
+    terms.card_mask = card.card_mask;
+    terms.network = printer::CardNetworkOfBin(card.card_mask);
+  };
   for (const checkout::Event& event : events) {
-    const auto* card = std::get_if<checkout::SubmitCard>(&event);
-    if (card == nullptr) continue;
-    terms.funding = card->funding;
-    terms.installments = card->installments < 1 ? 1 : card->installments;
-    terms.card_mask = card->card_mask;
-    terms.network = printer::CardNetworkOfBin(card->card_mask);
+    if (const auto* card = std::get_if<checkout::SubmitCard>(&event)) take(*card);
+    if (const auto* held = std::get_if<checkout::CardHeldOffline>(&event)) take(*held);  // sealed while offline
   }
   return terms;
 }
@@ -52,7 +54,13 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
       return printer::InvoiceReceipt(slip, store.options);
     }
     case checkout::Slip::kProvisionalReceipt: {
+      // A queued invoice, or a card sealed while offline (the print carries its mask).
       printer::OfflineSale provisional{store.merchant, now, print.amount, "invoice", print.reference};
+      if (!print.card_mask.empty()) {
+        provisional.method = checkout::Name(card.funding);
+        provisional.card_number = print.card_mask;
+        provisional.network = card.network;
+      }
       return printer::OfflineProvisionalReceipt(provisional, store.options);
     }
     case checkout::Slip::kRefundReceipt: {
@@ -104,6 +112,8 @@ std::optional<checkout::Print> ReprintOf(const checkout::Sale& sale, const CardT
   }
   if (const checkout::InvoiceInfo* invoice = InvoiceOf(sale))
     return checkout::Print{checkout::Slip::kInvoiceSlip, sale.amount, invoice->id, invoice->brcode, ""};
+  if (const auto* held = std::get_if<checkout::CardHeld>(&sale.state))
+    return checkout::Print{checkout::Slip::kProvisionalReceipt, sale.amount, sale.id, "", held->card_mask};
   return std::nullopt;
 }
 

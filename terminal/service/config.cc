@@ -188,6 +188,14 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)},
       {"host_names", Names(config.host_names)},
       {"webhook_retention_days", Number(config.webhook_retention_days, 1, 365)}};
+  auto& saf = config.offline_cards;
+  std::int64_t max_age_s = saf.max_age_ms / 1000;
+  const std::map<std::string, Reader::Setter> offline_cards = {
+      {"enabled", Flag(saf.enabled)},
+      {"kek_file", Text(saf.kek_path)},
+      {"per_sale_cap_cents", Number(saf.per_sale_cap_cents, 1, 100'000'000)},
+      {"total_cap_cents", Number(saf.total_cap_cents, 1, 1'000'000'000)},
+      {"max_age_s", Number(max_age_s, 60, 7 * 86400)}};
   std::string receipt_language = "pt-BR", card_copies = "both";
   const std::map<std::string, Reader::Setter> receipt = {{"language", OneOf(receipt_language, {"pt-BR", "en-US"})},
                                                          {"card_copies", OneOf(card_copies, {"both", "customer"})}};
@@ -224,7 +232,9 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"security", nested(security)},
                                       {"receipt", nested(receipt)},
                                       {"touchscreen", nested(touchscreen)},
-                                      {"payout", nested(payout)}}));
+                                      {"payout", nested(payout)},
+                                      {"offline_cards", nested(offline_cards)}}));
+  saf.max_age_ms = max_age_s * 1000;
   config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;
   config.store.merchant_copy = card_copies == "both";
   BALCAO_RETURN_IF_ERROR(CheckPayout(config.payout));
@@ -234,8 +244,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   if (!config.tls_cert.empty() && config.tls == false)
     return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
   const auto folder = std::filesystem::absolute(path).parent_path();
-  for (std::string* file :
-       {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert, &config.tls_key})
+  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
+                            &config.tls_key, &config.offline_cards.kek_path})
     ResolveAgainst(folder, *file);
   return config;
 }

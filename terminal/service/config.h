@@ -13,6 +13,7 @@
 #include "checkout/types.h"
 #include "common/status.h"
 #include "offline/connectivity.h"
+#include "offline/sealed_cards.h"
 #include "settlement/payout.h"
 #include "terminal/internal/receipts.h"
 
@@ -26,6 +27,8 @@ struct ServeConfig {
   checkout::Settings settings;   // copied into each new sale
   int catch_up_interval_s = 60;  // Intake::CatchUp period (webhooks missed)
   offline::ConnectivityOptions connectivity;
+  // Card sales while the bank is unreachable (off by default); kek_path "" = <data_dir>/card-kek.
+  offline::StoreAndForwardSettings offline_cards;
   std::string webhook_url;            // real bank: registered at start when no webhook has it
   settlement::PayoutSettings payout;  // the nightly settlement's payout (`balcao settle`)
 

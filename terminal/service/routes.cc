@@ -44,6 +44,8 @@ HttpResponse DriverError(const Status& status) {
   if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
     return Error(409, "state", status.message());
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
+  // The store-and-forward's caps (offline card sales): the limit in force, for the cashier.
+  if (status.code() == StatusCode::kResourceExhausted) return Error(409, "offline_cards", status.message());
   return Error(503, "bank", status.message());
 }
 
@@ -246,6 +248,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
                    {"webhooks", {{"applied", webhooks_applied.load()}, {"refused", webhooks_refused.load()}}},
                    {"language", config.touchscreen_language},
                    {"challenge", config.settings.challenge_enabled},
+                   {"offline_cards", sealed_cards != nullptr},
                    {"max_installments", config.settings.installments.max_count},
                    {"min_installment", config.settings.installments.min_installment},
                    {"merchant", config.store.merchant.name},
@@ -359,8 +362,12 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     int installments = 1;
     auto browser = std::make_shared<checkout::BrowserData>();
     auto bad = ReadCard(body, config.settings, *card, funding, installments);
+    // Offline, a sealed card is sent later in a session without the challenge: the customer
+    // details are not required then.
+    const bool may_go_offline = sealed_cards && !online.load();
     if (!bad) {
-      if (auto refused = ReadCardCustomer(body.value, request, config.settings.challenge_enabled, *card, *browser))
+      if (auto refused = ReadCardCustomer(body.value, request, config.settings.challenge_enabled && !may_go_offline,
+                                          *card, *browser))
         bad = Error(400, refused->field, refused->rule);
     }
     Wipe(body.value);
@@ -371,6 +378,12 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     }
     return feed([this, id, card, browser, funding, installments]() -> StatusOr<checkout::Sale> {
       checkout::CardData held = std::move(*card);
+      if (TakesCardsOffline(id)) {
+        auto sale = HoldCardOffline(id, held, funding, installments);
+        Wipe(held.number);
+        Wipe(held.security_code);
+        return sale;
+      }
       if (Status refused =
               Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, SystemClock::Instance().Now()});
           !refused.ok()) {

@@ -143,6 +143,7 @@ void Service::Impl::Tick() {
     (void)sale;
     touched.insert(id);
   }
+  ForwardHeldCards();
   // The ids of events gone past the replay window (at the first tick, then hourly).
   if (auto forgotten = applied_events->PruneIfDue(); !forgotten.ok()) {
     logging::Warn("serve", "applied events not pruned", {{"reason", forgotten.status().message()}});
@@ -336,6 +337,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
   s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));
   s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
+  BALCAO_RETURN_IF_ERROR(s.OpenSealedCards());
   s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
   s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
   s.monitor->Subscribe([&s](bool online) {

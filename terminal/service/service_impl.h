@@ -23,12 +23,14 @@
 #include "http/server.h"
 #include "offline/api_gateway.h"
 #include "offline/applied_events.h"
+#include "offline/card_forwarder.h"
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
 #include "offline/journal.h"
 #include "offline/operators.h"
 #include "offline/outbox.h"
 #include "offline/print_jobs.h"
+#include "offline/sealed_cards.h"
 #include "offline/store.h"
 #include "printer/profile.h"
 #include "printer/receipt.h"
@@ -77,6 +79,8 @@ struct Service::Impl {
   std::unique_ptr<offline::Drainer> drainer;
   std::unique_ptr<offline::ConnectivityMonitor> monitor;
   std::unique_ptr<printer::Spooler> spooler;
+  std::unique_ptr<offline::SealedCards> sealed_cards;  // offline_cards.enabled only
+  std::unique_ptr<offline::BankCardAuthorizer> card_authorizer;
   std::unique_ptr<DriverLoop> loop;
   std::unique_ptr<SaleBook> book;
   std::unique_ptr<offline::Operators> operators;
@@ -94,6 +98,7 @@ struct Service::Impl {
   bool webhook_registered = false;                 // driver thread
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
+  UnixMicros next_forward = 0;                     // driver thread: the next look at the sealed cards
 
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
@@ -108,6 +113,17 @@ struct Service::Impl {
   // without feeding it, so no request the API refuses writes to the store (routes.cc).
   Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
+  // --- card sales while offline (offline_cards.cc) ---
+  Status OpenSealedCards();  // at start, when offline_cards.enabled
+  // Whether a card for this sale is taken offline now: the store takes cards offline, the bank
+  // is unreachable, the sale is at the method choice.
+  bool TakesCardsOffline(const std::string& sale_id) const;
+  // Seals the card (within the store-and-forward's caps: kResourceExhausted naming the limit)
+  // and tells the sale (CardHeldOffline); the caller wipes `card`.
+  StatusOr<checkout::Sale> HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
+                                           checkout::FundingType funding, int installments);
+  // While online, every few seconds: forwards the sealed cards and feeds their outcomes.
+  void ForwardHeldCards();
   // Renders `doc`, keeps its text for the sale's view and queues its bytes for the printer.
   Status PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc);
   // Prints again what a sale of today printed last (sale, refund or invoice slip), marked
