@@ -16,6 +16,7 @@ const LABELS = {
   working: 'Processando', challenge: 'Verificação 3-D Secure', pix: 'Aguardando Pix',
   invoice: 'Boleto emitido', 'pay-later': 'Boleto em aberto', queued: 'Na fila (sem conexão)',
   canceling: 'Cancelando', paid: 'Paga', refunding: 'Estornando', refunded: 'Estornada', voided: 'Cancelada',
+  provisional: 'Cartão provisório (sem conexão)',
 };
 const METHODS = { card: 'Cartão', pix: 'Pix', invoice: 'Boleto', '': '—' };
 const FIELDS = {
@@ -53,7 +54,7 @@ function pt(message) {
 }
 
 const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallments: 12, minInstallment: 500,
-              challenge: true,
+              challenge: true, offlineCards: false,
               clockOffset: 0, qrKey: '', busy: false,
               operator: null,  // { name, role } while logged in
               idleTimeoutS: 0, lastActivity: Date.now() };
@@ -172,7 +173,18 @@ async function act(action, body, errorBox) {
   return answer;
 }
 
-$('#method-card').addEventListener('click', () => act('method', { method: 'card' }));
+// Offline with card store-and-forward on: the card form at once; the card is sealed and sent
+// to the bank when the connection is back (the sale is provisional until then).
+$('#method-card').addEventListener('click', () => {
+  if (app.online || !app.offlineCards) return act('method', { method: 'card' });
+  clearCardForm();
+  $('#card-customer').hidden = true;
+  CUSTOMER_INPUTS.forEach((s) => { $(s).required = false; });
+  fillInstallments();
+  $('#card-error').textContent = '';
+  $('#card-offline').hidden = false;
+  show('card');
+});
 $('#method-pix').addEventListener('click', () => act('method', { method: 'pix' }));
 $('#method-invoice').addEventListener('click', () => {
   $('#customer-form').hidden = false;
@@ -290,12 +302,14 @@ function render(view) {
     const refused = /^card not charged/.test(view.message);
     decline.textContent = (refused ? 'Recusado: ' : '') + pt(view.message) + (st === 'declined' ? ' — tente outro meio' : '');
     $('#retry').hidden = !view.can.retry;
-    $('#method-card').disabled = !app.online;
+    $('#method-card').disabled = !app.online && !app.offlineCards;
     $('#method-pix').disabled = !app.online;
-    $('#offline-reason').hidden = app.online;
+    $('#offline-reason').hidden = app.online || app.offlineCards;
+    $('#offline-cards-reason').hidden = app.online || !app.offlineCards;
     if ($('#screen-method').hidden) $('#customer-form').hidden = true;
     show('method');
   } else if (st === 'enter-card') {
+    $('#card-offline').hidden = true;
     if ($('#screen-card').hidden) { clearCardForm(); fillInstallments(); $('#card-error').textContent = ''; }
     show('card');
   } else if (st === 'pix' || st === 'challenge' || st === 'invoice') {
@@ -320,12 +334,13 @@ function render(view) {
     show('working');
   } else {
     const title = $('#outcome-title');
-    const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait' };
+    const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait', provisional: 'wait' };
     title.dataset.kind = kinds[st] || 'wait';
     title.textContent = { paid: 'Pago', refunded: 'Estornado', voided: 'Cancelada', queued: 'Na fila (sem conexão)',
                           'pay-later': 'Boleto em aberto' }[st] || LABELS[st] || st;
     $('#outcome-text').textContent = st === 'paid' ? METHODS[view.method] + ' — recebido ' + money(view.collected)
       : st === 'queued' ? 'O boleto será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
+      : st === 'provisional' ? 'O cartão será enviado ao banco quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
       : view.message || '';
     const receipt = view.receipts && view.receipts.length ? view.receipts[view.receipts.length - 1] : '';
     $('#receipt').hidden = !receipt;
@@ -419,6 +434,7 @@ async function status() {
   app.sandbox = s.bank === 'sandbox';
   app.maxInstallments = s.max_installments;
   app.challenge = s.challenge;
+  app.offlineCards = s.offline_cards;
   app.minInstallment = s.min_installment;
   $('#merchant').textContent = s.merchant;
   $('#sandbox-badge').hidden = !app.sandbox;
