@@ -235,7 +235,14 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     const std::string name = path == "/" ? "index.html" : path.substr(1);
     auto it = WebAssets().find(name);
     if (it == WebAssets().end()) return respond(Error(404, "path", "no such page"));
-    return respond(HttpResponse{200, ContentType(name), std::string(it->second), {}});
+    std::string body(it->second);
+    // The page's language (i18n.js reads it): touchscreen.language.
+    if (name == "index.html" && config.touchscreen_language != "pt-BR") {
+      const std::string pt = "<html lang=\"pt-BR\">";
+      if (auto at = body.find(pt); at != std::string::npos)
+        body.replace(at, pt.size(), "<html lang=\"" + config.touchscreen_language + "\">");
+    }
+    return respond(HttpResponse{200, ContentType(name), std::move(body), {}});
   }
 
   if (path == "/api/status" && get) {

@@ -163,6 +163,36 @@ TEST_F(ServeReceipts, CustomerCopyOnlyAndEnglishBySetting) {
   EXPECT_TRUE(Has(pages[0], "DEBIT")) << pages[0].Text();
   EXPECT_TRUE(Has(pages[0], "R$ 34.90")) << pages[0].Text();
   EXPECT_EQ(serve_.Get("/api/status").json["language"], "en-US");
+  // The page is served in English: i18n.js translates what it shows.
+  const Reply page = serve_.Get("/");
+  EXPECT_NE(page.body.find("<html lang=\"en-US\">"), std::string::npos) << page.body.substr(0, 200);
+  EXPECT_NE(page.body.find("<script src=\"i18n.js\">"), std::string::npos);
+}
+
+// Every text of the page's HTML (element text, placeholders, labels for screen readers) has
+// its English in i18n.js.
+TEST(TouchscreenEnglish, EveryTextOfThePageHasItsEnglish) {
+  const std::string html = ReadFile(std::filesystem::path(BALCAO_SOURCE_DIR) / "terminal/web/index.html");
+  const std::string i18n = ReadFile(std::filesystem::path(BALCAO_SOURCE_DIR) / "terminal/web/i18n.js");
+  ASSERT_FALSE(html.empty());
+  std::vector<std::string> texts;
+  for (std::size_t at = html.find('>'); at != std::string::npos; at = html.find('>', at + 1)) {
+    const std::size_t end = html.find('<', at);
+    if (end == std::string::npos) break;
+    std::string text = html.substr(at + 1, end - at - 1);
+    text.erase(0, text.find_first_not_of(" \n"));
+    text.erase(text.find_last_not_of(" \n") + 1);
+    if (!text.empty() && text.find_first_not_of("0123456789&#; ") != std::string::npos && text != "R$ 0,00")
+      texts.push_back(text);
+  }
+  for (const char* attribute : {"placeholder=\"", "aria-label=\"", "alt=\""}) {
+    for (std::size_t at = html.find(attribute); at != std::string::npos; at = html.find(attribute, at + 1)) {
+      const std::size_t from = at + std::string(attribute).size();
+      texts.push_back(html.substr(from, html.find('"', from) - from));
+    }
+  }
+  EXPECT_GT(texts.size(), 50u);
+  for (const std::string& text : texts) EXPECT_NE(i18n.find("'" + text + "':"), std::string::npos) << text;
 }
 
 }  // namespace
