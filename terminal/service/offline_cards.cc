@@ -75,11 +75,11 @@ StatusOr<checkout::Sale> Service::Impl::HoldCardOffline(const std::string& sale_
 }
 
 void Service::Impl::ForwardHeldCards() {
-  if (!sealed_cards || !online.load()) return;
+  if (!sealed_cards) return;
   const UnixMicros now = SystemClock::Instance().Now();
   if (now < next_forward) return;
   next_forward = now + kForwardInterval;
-  if (sealed_cards->PendingTotal() > 0) {
+  if (online.load() && sealed_cards->PendingTotal() > 0) {
     auto decided = sealed_cards->ForwardAll(*card_authorizer, now / 1000);
     if (!decided.ok()) {
       logging::Warn("serve", "offline cards not forwarded yet", {{"reason", decided.status().message()}});
@@ -87,7 +87,8 @@ void Service::Impl::ForwardHeldCards() {
       logging::Info("serve", "offline cards forwarded", {{"decided", *decided}});
     }
   }
-  // Outcomes stay until the nightly settlement reports them; a sale still held takes its own.
+  // Outcomes (forwarded, or dropped by a supervisor while offline) stay until the nightly
+  // settlement reports them; a sale still held takes its own.
   auto outcomes = sealed_cards->UnreportedOutcomes();
   if (!outcomes.ok()) return;
   for (const offline::CardOutcome& o : *outcomes) {

@@ -310,6 +310,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         std::move(respond));
   }
 
+  if (path == "/api/queue" || path.rfind("/api/queue/", 0) == 0)
+    return QueueRoute(request, session, std::move(respond));
+
   // /api/sales/{id}[/action]
   std::string id, action;
   if (!SplitSaleRoute(path, id, action)) return respond(Error(404, "path", "no such route"));

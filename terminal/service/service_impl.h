@@ -122,7 +122,7 @@ struct Service::Impl {
   // and tells the sale (CardHeldOffline); the caller wipes `card`.
   StatusOr<checkout::Sale> HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
                                            checkout::FundingType funding, int installments);
-  // While online, every few seconds: forwards the sealed cards and feeds their outcomes.
+  // Every few seconds: forwards the sealed cards (while online) and feeds their outcomes.
   void ForwardHeldCards();
   // Renders `doc`, keeps its text for the sale's view and queues its bytes for the printer.
   Status PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc);
@@ -136,6 +136,8 @@ struct Service::Impl {
   void Handle(HttpRequest request, Respond respond);
   // Every request to kWebhookPath (webhook.cc): the bank's signed deliveries.
   void OnWebhook(HttpRequest request, Respond respond);
+  // The supervisor's queue screen (queue_routes.cc): /api/queue...
+  void QueueRoute(const HttpRequest& request, const std::optional<Session>& session, Respond respond);
   // --- who is at the counter (login.cc), any io thread ---
   // The refusal of a request the access policy denies; `session` is set when there is one.
   std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Session>& session);

@@ -64,6 +64,8 @@ const EN_US = new Map(Object.entries({
   'Abrir': 'Open', 'Motivo': 'Reason', 'Valor (R$)': 'Amount (R$)', 'Supervisor: nome e PIN': 'Supervisor: name and PIN',
   'PIN do supervisor': "Supervisor's PIN", 'Aprovar': 'Approve', 'Voltar': 'Back', 'Confirmar': 'Confirm',
   'Aprovação do supervisor': "Supervisor's approval",
+  // the supervisor's queue
+  'Fila': 'Queue', 'O quê': 'What', 'Venda': 'Sale', 'Idade': 'Age', 'Descartar': 'Drop',
   'Motivo: descreva o motivo (3 letras ou mais)': 'Reason: describe the reason (3 letters or more)',
   'Valor: use 12,50': 'Amount: use 12,50', 'Supervisor: digite o nome do supervisor': "Supervisor: type the supervisor's name",
   'PIN do supervisor: digite no teclado': "Supervisor's PIN: type it on the keypad",
@@ -75,6 +77,7 @@ const EN_US_PATTERNS = [
   [/^— (\d+) vendas, (\d+) pagas, (R\$ .+)$/, '— $1 sales, $2 paid, $3'],
   [/^Fila: (\d+)(?: \((\d+) com falha\))?$/, (m, depth, failed) => 'Queue: ' + depth + (failed ? ' (' + failed + ' failed)' : '')],
   [/^Impressora: (\d+) não impresso\(s\)$/, 'Printer: $1 not printed'],
+  [/^— (R\$ .+) em risco$/, '— $1 at risk'],
   [/^Cartão — recebido (R\$ .+)$/, 'Card — received $1'], [/^Pix — recebido (R\$ .+)$/, 'Pix — received $1'],
   [/^Boleto — recebido (R\$ .+)$/, 'Invoice — received $1'],
   [/^Cancelar (R\$ .+)$/, 'Cancel $1'], [/^Estornar (R\$ .+)$/, 'Refund $1'],
@@ -123,4 +126,6 @@ if (document.documentElement.lang === 'en-US') {
   else start();
   const nativeAlert = window.alert.bind(window);
   window.alert = (text) => nativeAlert(trEnUs(String(text)));
+  const nativePrompt = window.prompt.bind(window);
+  window.prompt = (text, value) => nativePrompt(trEnUs(String(text)), value);
 }

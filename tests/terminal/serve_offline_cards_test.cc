@@ -4,7 +4,8 @@
 // refuses one above the cap naming the limit; started again with the bank back (an in-test
 // sandbox), it forwards the sealed cards once: the approved one pays its sale (sale receipt),
 // the declined one voids its sale with the operator flagged and a decline notice printed; no
-// sealed card remains, and a further restart sends nothing more.
+// sealed card remains, and a further restart sends nothing more. The supervisor's queue lists
+// the sealed cards with their age and the money at risk, and drops one (its sale voided).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -98,6 +99,32 @@ TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenT
             std::string::npos)
       << refused.body;
   EXPECT_EQ(serve.Get("/api/sales/" + big).json["status"], "choosing");
+
+  // The queue screen is the supervisor's: the sealed cards, their age, the money at risk; one
+  // dropped (the customer paid cash after all) is declined locally and its sale voided.
+  const std::string dropped = serve.NewSale(3000)["id"].get<std::string>();
+  ASSERT_EQ(serve.Post("/api/sales/" + dropped + "/card", Card(kApproved)).json["status"], "provisional");
+  EXPECT_EQ(serve.Get("/api/queue").status, 403);
+  ASSERT_EQ(serve.LogIn(kSupervisor, kSupervisorPin).status, 200);
+  const Reply queue = serve.Get("/api/queue");
+  ASSERT_EQ(queue.status, 200) << queue.body;
+  EXPECT_EQ(queue.json["amount_at_risk"], 15000 + 4500 + 3000) << queue.body;
+  ASSERT_EQ(queue.json["items"].size(), 3u) << queue.body;
+  for (const Json& item : queue.json["items"]) {
+    EXPECT_EQ(item["kind"], "card");
+    EXPECT_EQ(item["state"], "sealed");
+    EXPECT_GE(item["age_ms"].get<long long>(), 0);
+  }
+  EXPECT_EQ(serve.Post("/api/queue/card/" + dropped + "/drop", Json::object()).json["error"]["field"], "reason");
+  const Reply drop = serve.Post("/api/queue/card/" + dropped + "/drop", {{"reason", "cliente pagou em dinheiro"}});
+  ASSERT_EQ(drop.status, 200) << drop.body;
+  const Json dropped_view = serve.WaitFor(dropped, "voided");
+  EXPECT_NE(dropped_view["message"].get<std::string>().find("dropped by " + std::string(kSupervisor)),
+            std::string::npos)
+      << dropped_view.dump();
+  EXPECT_EQ(serve.Get("/api/queue").json["items"].size(), 2u);
+  ASSERT_EQ(serve.LogIn(kCashier, kCashierPin).status, 200);
+
   EXPECT_EQ((*bank)->CountForTest("merchant-purchase"), 0);
   serve.Stop();
   EXPECT_EQ(SealedRows(dir / "data" / "balcao.db"), 2);

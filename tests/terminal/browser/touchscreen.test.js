@@ -87,6 +87,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     assert.strictEqual(await page.textContent('#operator-shown'), CASHIER);
     assert.strictEqual(await page.textContent('#operator-role'), 'Caixa');
     assert.strictEqual(await page.isVisible('#switch-operator'), true);
+    assert.strictEqual(await page.isVisible('#nav-queue'), false);  // the supervisor's only
     await page.waitForSelector('#sandbox-badge:not([hidden])', WAIT);
     // The session is an HttpOnly, SameSite=Strict cookie the page cannot read; nothing in storage.
     const cookies = await context.cookies();
@@ -235,6 +236,12 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     // The supervisor logs in; "Trocar operador" ends the session at the service too.
     await login(page, SUPERVISOR, SUPERVISOR_PIN);
     assert.strictEqual(await page.textContent('#operator-role'), 'Supervisor');
+    // The queue screen is the supervisor's: nothing waits for the bank now.
+    await page.click('#nav-queue');
+    await page.waitForSelector('#screen-queue:not([hidden])', WAIT);
+    await page.waitForFunction(() => /R\$ 0,00 em risco/.test(document.querySelector('#queue-at-risk').textContent),
+                               null, WAIT);
+    assert.strictEqual(await page.$$eval('#queue-table tbody tr', (rows) => rows.length), 0);
     await page.click('#switch-operator');
     await page.waitForSelector('#screen-login:not([hidden])', WAIT);
     assert.strictEqual(await page.isVisible('#login-notice'), false);
