@@ -230,6 +230,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   // The bank's webhook (webhook.cc): every method, so that only its own answers it.
   if (path == kWebhookPath) return OnWebhook(std::move(request), std::move(respond));
 
+  // The customer's phone, for 3-D Secure (device_page.cc).
+  if (path.rfind("/device/", 0) == 0) return respond(DevicePage(request));
+
   // The web app.
   if (get && path.rfind("/api/", 0) != 0) {
     const std::string name = path == "/" ? "index.html" : path.substr(1);
@@ -381,6 +384,8 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         bad = Error(400, refused->field, refused->rule);
     }
     Wipe(body.value);
+    // The customer's phone reported its device for this sale: the purchase carries that one.
+    if (auto device = DeviceOf(id)) *browser = *device;
     if (bad) {
       Wipe(card->number);
       Wipe(card->security_code);
@@ -445,6 +450,10 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   }
   if (action == "retry") return feed([this, id, now] { return FeedIfAccepted(id, checkout::Retry{now}); });
   if (action == "keep-open") return feed([this, id, now] { return FeedIfAccepted(id, checkout::KeepOpen{now}); });
+  if (action == "device-link") {
+    if (!book->Knows(id)) return respond(Error(404, "sale", "no sale " + id + " on this box"));
+    return respond(DeviceLink(request, id));
+  }
   // Any sale of today again, marked "2ª VIA" (what it printed last: sale, refund or invoice).
   if (action == "reprint") return feed([this, id] { return Reprint(id); });
   if (action == "print") return feed([this, id, now] { return FeedIfAccepted(id, checkout::PrintCode{now}); });

@@ -89,6 +89,10 @@ struct Service::Impl {
   std::atomic<bool> online{true};
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
+  std::mutex device_mu;
+  std::map<std::string, std::string> device_tokens;      // guarded by device_mu: link token -> sale id
+  std::map<std::string, checkout::BrowserData> devices;  // guarded by device_mu: sale id -> its device
+
   std::mutex side_mu;
   std::vector<std::thread> side_threads;  // guarded by side_mu: sandbox simulations in flight
 
@@ -136,6 +140,11 @@ struct Service::Impl {
   void Handle(HttpRequest request, Respond respond);
   // Every request to kWebhookPath (webhook.cc): the bank's signed deliveries.
   void OnWebhook(HttpRequest request, Respond respond);
+  // The customer's device for 3-D Secure (device_page.cc): the link for a sale's QR, its page
+  // and report (/device/<token>), and what the sale's device reported, if anything.
+  HttpResponse DeviceLink(const HttpRequest& request, const std::string& sale_id);
+  HttpResponse DevicePage(const HttpRequest& request);
+  std::optional<checkout::BrowserData> DeviceOf(const std::string& sale_id);
   // The supervisor's queue screen (queue_routes.cc): /api/queue...
   void QueueRoute(const HttpRequest& request, const std::optional<Session>& session, Respond respond);
   // --- who is at the counter (login.cc), any io thread ---

@@ -221,8 +221,18 @@ function clearCardForm() {
   ['#card-number', '#card-expiry', '#card-cvv', '#card-holder', ...CUSTOMER_INPUTS].forEach((s) => { $(s).value = ''; });
   // The bank's 3-D Secure check needs the customer's contact and billing address.
   $('#card-customer').hidden = !app.challenge;
+  $('#device-qr').hidden = true;
   CUSTOMER_INPUTS.filter((s) => s !== '#billing-line2').forEach((s) => { $(s).required = app.challenge; });
 }
+// The customer's phone as the device 3-D Secure sees: a QR of a link for this sale; the phone's
+// page reports its device to the service, and the purchase carries it.
+$('#device-link').addEventListener('click', async () => {
+  if (!app.sale) return;
+  const answer = await api('POST', '/api/sales/' + app.sale.id + '/device-link', {});
+  if (!answer.ok) return tell(answer, $('#card-error'));
+  $('#device-qr').src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(answer.json.qr_svg);
+  $('#device-qr').hidden = false;
+});
 // What 3-D Secure asks of the customer besides the card: typed into the form, and what this
 // browser says of itself (the service adds its User-Agent and address as it sees them).
 function customerDetails() {

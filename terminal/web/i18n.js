@@ -65,6 +65,7 @@ const EN_US = new Map(Object.entries({
   'PIN do supervisor': "Supervisor's PIN", 'Aprovar': 'Approve', 'Voltar': 'Back', 'Confirmar': 'Confirm',
   'Aprovação do supervisor': "Supervisor's approval",
   // the supervisor's queue
+  'QR para o celular do cliente': "QR for the customer's phone", 'QR do celular do cliente': "The customer's phone QR",
   'Fila': 'Queue', 'O quê': 'What', 'Venda': 'Sale', 'Idade': 'Age', 'Descartar': 'Drop',
   'Motivo: descreva o motivo (3 letras ou mais)': 'Reason: describe the reason (3 letters or more)',
   'Valor: use 12,50': 'Amount: use 12,50', 'Supervisor: digite o nome do supervisor': "Supervisor: type the supervisor's name",

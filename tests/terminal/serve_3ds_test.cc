@@ -84,5 +84,50 @@ TEST(Serve3ds, PurchaseCarriesTheClientsDeviceAndTheCustomerForm) {
   serve.Stop();
 }
 
+// The customer's phone opens the sale's device link (a QR on the touchscreen): its page reports
+// its device, and the purchase carries the phone's User-Agent and language, not the
+// touchscreen's. An unknown link is 404; a new link replaces the old one.
+TEST(Serve3ds, ThePhoneThatOpensTheDeviceLinkIsTheDeviceThePurchaseCarries) {
+  const auto dir = FreshDir("serve-3ds-phone");
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--printer", "file:" + (dir / "printer.bin").string()});
+  const std::string id = serve.NewSale(2990)["id"].get<std::string>();
+  ASSERT_EQ(serve.Post("/api/sales/" + id + "/method", {{"method", "card"}}).status, 200);
+  const Reply first = serve.Post("/api/sales/" + id + "/device-link", Json::object());
+  ASSERT_EQ(first.status, 200) << first.body;
+  const Reply link = serve.Post("/api/sales/" + id + "/device-link", Json::object());
+  ASSERT_EQ(link.status, 200) << link.body;
+  EXPECT_EQ(link.json["qr_svg"].get<std::string>().rfind("<svg", 0), 0u);
+  const std::string url = link.json["url"].get<std::string>();
+  const std::string path = url.substr(url.find("/device/"));
+  const std::string old_path = first.json["url"].get<std::string>().substr(url.find("/device/"));
+
+  // The phone: no session, its own User-Agent.
+  const std::map<std::string, std::string> phone = {{"User-Agent", "Mozilla/5.0 (iPhone; distinctive-phone)"},
+                                                    {"Content-Type", "application/json"}};
+  const Reply page = Http("GET", serve.url() + path, "", phone);
+  ASSERT_EQ(page.status, 200) << page.body;
+  EXPECT_NE(page.body.find("dados do aparelho"), std::string::npos);
+  EXPECT_EQ(Http("GET", serve.url() + old_path, "", phone).status, 404);
+  const Reply reported = Http("POST", serve.url() + path,
+                              Json{{"language", "pt-PT"}, {"timezone_offset", 0}, {"screen", "390x844"}}.dump(), phone);
+  ASSERT_EQ(reported.status, 200) << reported.body;
+
+  // The touchscreen sends the card (with its own browser data): the phone's device wins.
+  const Reply paid = serve.Post("/api/sales/" + id + "/card", WithCardCustomer(Card()));
+  ASSERT_EQ(paid.json["status"], "paid") << paid.body;
+  const std::string shown =
+      Output("BALCAO_CREDENTIALS='" + (dir / "data" / "sandbox" / "credentials.json").string() + "' " + BALCAO_CLI +
+             " api show merchant-purchase " + BankId(paid.json, "purchase") + " 2>&1");
+  const Json answer = Json::parse(shown, nullptr, false);
+  ASSERT_FALSE(answer.is_discarded()) << shown;
+  const Json& p = answer.contains("merchantPurchase") ? answer["merchantPurchase"] : answer;
+  EXPECT_EQ(p["metadata"]["userAgent"], "Mozilla/5.0 (iPhone; distinctive-phone)") << shown;
+  EXPECT_EQ(p["metadata"]["language"], "pt-PT");
+  EXPECT_EQ(p["metadata"]["timezoneOffset"], 0);
+  EXPECT_EQ(p["metadata"]["extraData"]["screen"], "390x844");
+  serve.Stop();
+}
+
 }  // namespace
 }  // namespace balcao::terminal::testing
