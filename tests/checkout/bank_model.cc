@@ -293,11 +293,10 @@ void SendCalls(BankModel& bank, const std::vector<Effect>& effects) {
 
 std::vector<Move> Moves(const Sale& sale, const BankModel& bank) {
   MoveList moves(bank);
-  for (Event e :
-       {StartSale(), Choose(Method::kCard), Choose(Method::kPix), Choose(Method::kInvoice), Card(), Cancelled(),
-        Event{Retry{kT0 + 40 * kSec}}, Event{FallbackToInvoice{TestCustomer(), kT0 + 40 * kSec}},
-        Event{KeepOpen{kT0 + 5 * kSec}}, Event{PrintCode{kT0 + 9 * kSec}}, ReverseBy(kAmount), ReverseBy(400),
-        HeldOffline(), ForwardedDeclined()}) {
+  for (Event e : {StartSale(), Choose(Method::kCard), Choose(Method::kPix), Choose(Method::kInvoice), Card(),
+                  Cancelled(), Event{Retry{kT0 + 40 * kSec}}, Event{FallbackToInvoice{TestCustomer(), kT0 + 40 * kSec}},
+                  Event{KeepOpen{kT0 + 5 * kSec}}, Event{PrintCode{kT0 + 9 * kSec}}, ReverseBy(kAmount), ReverseBy(400),
+                  HeldOffline(), ForwardedDeclined()}) {
     moves.Add(e);
   }
   // The forwarder charged the sealed card: its purchase ("p9": not an attempt of the sale)
