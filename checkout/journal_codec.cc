@@ -181,6 +181,21 @@ void Fields(V& v, Queued& e) {
   v("at", e.at);
 }
 template <typename V>
+void Fields(V& v, CardHeldOffline& e) {
+  v("card_mask", e.card_mask);
+  v("funding", e.funding);
+  v("installments", e.installments);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, CardForwarded& e) {
+  v("approved", e.approved);
+  v("purchase_id", e.purchase_id);
+  v("amount", e.amount);
+  v("reason", e.reason);
+  v("at", e.at);
+}
+template <typename V>
 void Fields(V& v, TimerFired& e) {
   v("timer", e.timer);
   v("at", e.at);

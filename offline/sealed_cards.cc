@@ -217,6 +217,20 @@ Status SealedCards::Destroy(const SealedCardInfo& info, CardOutcomeKind outcome,
   return OkStatus();
 }
 
+Status SealedCards::Drop(const std::string& sale_id, const std::string& operator_name, const std::string& reason,
+                         std::int64_t now_ms) {
+  if (reason.size() < 3) return FailedPreconditionError("reason: 3 characters or more");
+  BALCAO_ASSIGN_OR_RETURN(std::vector<SealedCardInfo> waiting, Pending());
+  for (const SealedCardInfo& info : waiting) {
+    if (info.sale_id != sale_id) continue;
+    if (info.may_exist_at_bank)
+      return FailedPreconditionError("the card of sale " + sale_id +
+                                     " may have reached the bank: its lookup decides, it cannot be dropped");
+    return Destroy(info, CardOutcomeKind::kDeclined, "dropped by " + operator_name + ": " + reason, "", now_ms);
+  }
+  return NotFoundError("no card of sale " + sale_id + " waits to be forwarded");
+}
+
 Status SealedCards::TruncateWal() {
   Store::Impl& impl = store_.impl();
   std::lock_guard<std::mutex> lock(impl.mu);

@@ -142,6 +142,26 @@ offline::SettlementRow RowOf(const Report& report, const std::string& json, cons
           text};
 }
 
+// The payout (after the reconciliation, before the record: a run that dies in between finds
+// the transfer by its externalId the next time) and the card receivables, into the report.
+Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const DayInput& input, const Report& report,
+                   UnixMicros from, Settlement& result) {
+  std::vector<std::string> purchases;
+  for (const BankEntity& e : input.bank)
+    if (e.kind == BankKind::kPurchase && !e.sale_id.empty()) purchases.push_back(e.id);
+  BALCAO_ASSIGN_OR_RETURN(std::vector<Receivable> receivables, ReadReceivables(bank, purchases, from));
+  const PayoutInput payout_input{options.day,
+                                 report.reconciled(),
+                                 options.dry_run,
+                                 report.total.gross - report.total.refunds,
+                                 input.ledger.balance_known,
+                                 input.ledger.balance};
+  BALCAO_ASSIGN_OR_RETURN(Payout payout, RunPayout(bank, options.payout, payout_input));
+  result.json = WithMoneyOut(result.json, payout, receivables);
+  result.text += MoneyOutText(payout, receivables);
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
@@ -274,7 +294,9 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   result.bank_calls = bank_calls;
   result.json = ReportJson(report);
   result.text = ReportText(report);
+  BALCAO_RETURN_IF_ERROR(AddMoneyOut(bank, options, input, report, from, result));
   if (options.dry_run) return result;
+  if (options.before_record) BALCAO_RETURN_IF_ERROR(options.before_record(result));
 
   // Order for a crash in between: the sales first (a rerun finds them closed: same money),
   // then the record, then the outcomes acknowledged (a crash before that reports them again
@@ -325,6 +347,7 @@ StatusOr<std::vector<Settlement>> ListSettlements(offline::Store& store, int lim
 Status PrintDaySummary(const std::string& report_json, const std::string& target, const printer::Merchant& merchant,
                        UnixMicros printed_at) {
   BALCAO_ASSIGN_OR_RETURN(printer::DaySummary summary, DaySummaryFromJson(report_json, merchant, printed_at));
+  AddMoneyOutToSummary(report_json, summary);
   const printer::PrinterProfile* profile = printer::FindProfile("80mm");
   if (profile == nullptr) return InternalError("printer profile 80mm is missing");
   BALCAO_ASSIGN_OR_RETURN(std::string bytes, printer::RenderEscPos(printer::DaySummaryReceipt(summary), *profile));

@@ -19,6 +19,7 @@
 #include "common/time.h"
 #include "offline/store.h"
 #include "printer/templates.h"
+#include "settlement/payout.h"
 #include "settlement/settlement.h"
 
 namespace balcao::settlement {
@@ -26,6 +27,8 @@ namespace balcao::settlement {
 // Journals one event the bank implies for a sale, through the checkout driver that owns the
 // sale (the service passes one that runs on its driver's thread: Resume if not open, Feed).
 using Feeder = std::function<Status(const std::string& sale_id, const checkout::Event& event)>;
+
+struct Settlement;
 
 struct SettleOptions {
   std::string day;  // "YYYY-MM-DD"
@@ -43,6 +46,11 @@ struct SettleOptions {
   std::function<void(const std::string& stage, int done, int total)> progress;
   // The day's range lists read at once, each on its own connection (1..5; docs/settlement.md).
   int connections = 4;
+  // The payout of the day's net to the merchant's account (settlement/payout.h); off by default.
+  PayoutSettings payout;
+  // Called after the report and the payout, before the record is kept; an error ends the run
+  // there, as a crash would (tests kill the run between the transfer and its record).
+  std::function<Status(const Settlement&)> before_record;
 };
 
 struct Settlement {

@@ -41,7 +41,9 @@ constexpr const char* kUsage =
     "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
     "  --connections N  the day's bank lists read at once, 1 to 5 (default 4)\n"
-    "A day is settled once; settling it again shows the stored record.\n"
+    "A day is settled once; settling it again shows the stored record. With payout.enabled in the\n"
+    "config, a day that reconciles sends its net to the merchant's account (once: the transfer's\n"
+    "externalId is the store and the day); --dry-run shows it.\n"
     "--store and --account only read the bank (docs/stores.md): 0 every figure matches the ledger, 1 not.\n"
     "Exit: 0 reconciled, 1 items for the operator, 2 errors.\n";
 
@@ -193,6 +195,11 @@ int RunSettle(const std::vector<std::string>& args) {
   settlement::SettleOptions settle_options{a.day, a.dry_run};
   settle_options.lane = service::KnownLaneRoot(box->config_path, a.db);
   if (!a.connections.empty()) settle_options.connections = a.connections[0] - '0';
+  if (!box->config_path.empty()) {
+    auto config = service::LoadServeConfig(box->config_path);
+    if (!config.ok()) return Fail("--config " + config.status().message());
+    settle_options.payout = config->payout;
+  }
   settle_options.progress = [&progress](const std::string& stage, int done, int total) {
     progress.Update(stage + " " + std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : ""));
   };

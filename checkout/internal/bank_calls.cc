@@ -145,20 +145,32 @@ Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& c
           p.card_security_code = card.security_code;
           p.card_expiration = card.expiration;
           p.holder_name = card.holder_name;
-          p.holder_email = card.holder_email.empty() ? "cliente@balcao.local" : card.holder_email;
-          p.holder_phone = card.holder_phone.empty() ? "11999999999" : card.holder_phone;
           p.funding_type = Name(c.funding);
-          p.billing_country_code = "BRA";
-          p.billing_city = "Sao Paulo";
-          p.billing_state_code = "SP";
-          p.billing_street_line1 = "Loja";
-          p.billing_street_line2 = "Balcao";
-          p.billing_zip_code = "01000-000";
-          nlohmann::json metadata = {{"userAgent", browser.user_agent},
-                                     {"userIp", browser.user_ip},
-                                     {"language", browser.language},
-                                     {"timezoneOffset", browser.timezone_offset}};
-          p.metadata = api::RawJson{metadata.dump()};
+          // Only what the customer gave: the issuer's risk check must see this customer.
+          auto given = [](std::optional<std::string>& field, const std::string& value) {
+            if (!value.empty()) field = value;
+          };
+          given(p.holder_email, card.holder_email);
+          given(p.holder_phone, card.holder_phone);
+          given(p.billing_street_line1, card.billing.street_line1);
+          // The complement may be empty, but belongs to an address that was given.
+          if (!card.billing.street_line1.empty()) p.billing_street_line2 = card.billing.street_line2;
+          given(p.billing_city, card.billing.city);
+          given(p.billing_state_code, card.billing.state_code);
+          given(p.billing_zip_code, card.billing.zip_code);
+          given(p.billing_country_code, card.billing.country_code);
+          if (!browser.empty()) {
+            // timezoneOffset in hours, signed as JavaScript's getTimezoneOffset(): UTC-3 is 3.
+            nlohmann::json metadata = {
+                {"userAgent", browser.user_agent}, {"userIp", browser.user_ip}, {"language", browser.language}};
+            if (browser.timezone_offset_minutes % 60 == 0) {
+              metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60;
+            } else {
+              metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60.0;
+            }
+            if (!browser.screen.empty()) metadata["extraData"] = {{"screen", browser.screen}};
+            p.metadata = api::RawJson{metadata.dump()};
+          }
           auto made = bank.CreateSessionPurchase(c.session_uuid, p);
           if (!made.ok()) return Failed(Call::kCreatePurchase, made.status(), now);
           return PurchaseEvent(sale, *made, c.attempt, now);

@@ -41,6 +41,15 @@ struct Out {
   UnixMicros Seconds(std::int64_t s) const { return s * kMicrosPerSecond; }
 };
 
+// ---- card store-and-forward (held_card.cc) ----
+Verdict OfflineCardAcceptable(const Sale&, const ChoosingMethod&, const CardHeldOffline&);
+CardHeld HoldCard(Out&, const ChoosingMethod&, const CardHeldOffline&);
+Verdict ForwardApproved(const Sale&, const CardHeld&, const CardForwarded&);
+Paid ForwardedPaid(Out&, const CardHeld&, const CardForwarded&);
+Verdict ForwardDeclined(const Sale&, const CardHeld&, const CardForwarded&);
+Voided ForwardedDeclined(Out&, const CardHeld&, const CardForwarded&);
+CardHeld PrintHeld(Out&, const CardHeld&, const PrintCode&);
+
 // ---- generic guards ----
 constexpr Verdict Always(const Sale&, const auto&, const auto&) { return kHolds; }
 constexpr Verdict ForAttempt(const Sale&, const auto& st, const auto& ev) {

@@ -56,6 +56,17 @@ Reader::Setter Flag(bool& out) {
     return OkStatus();
   };
 }
+Reader::Setter OneOf(std::string& out, std::vector<std::string> choices) {
+  return [&out, choices = std::move(choices)](const json& v, const std::string& name) {
+    if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end()) {
+      out = v.get<std::string>();
+      return OkStatus();
+    }
+    std::string list;
+    for (const std::string& choice : choices) list += (list.empty() ? "" : " or ") + choice;
+    return InvalidArgumentError(name + ": must be " + list);
+  };
+}
 Reader::Setter OptionalFlag(std::optional<bool>& out) {
   return [&out](const json& v, const std::string& name) {
     if (!v.is_boolean()) return InvalidArgumentError(name + ": must be true or false");
@@ -115,6 +126,30 @@ std::string Env(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
+// An enabled payout must name where the money goes and a store fit for the externalId.
+Status CheckPayout(const settlement::PayoutSettings& p) {
+  if (!p.enabled) return OkStatus();
+  const auto lower = [](const std::string& s) {
+    return !s.empty() && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+  };
+  if (!lower(p.store)) return InvalidArgumentError("payout.store: 1 to 40 lowercase letters, digits or '-'");
+  const auto digits = [](const std::string& s, std::size_t min, std::size_t max) {
+    std::size_t n = 0;
+    for (char c : s) n += (c >= '0' && c <= '9');
+    return n >= min && n <= max;
+  };
+  const settlement::PayoutAccount& a = p.account;
+  if (a.name.empty()) return InvalidArgumentError("payout.account.name: required");
+  if (!digits(a.tax_id, 11, 14)) return InvalidArgumentError("payout.account.tax_id: a CPF or CNPJ");
+  if (!digits(a.bank_code, 1, 8) || a.bank_code.size() > 8)
+    return InvalidArgumentError("payout.account.bank_code: an 8-digit ISPB (Pix) or a 1-3 digit bank code");
+  if (!digits(a.branch_code, 1, 6)) return InvalidArgumentError("payout.account.branch_code: required, digits");
+  if (!digits(a.account_number, 1, 21)) return InvalidArgumentError("payout.account.account_number: required, digits");
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -172,9 +207,36 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                                       {"reversal_needs_supervisor", Flag(n.reversal_needs_supervisor)},
                                                       {"certificate_common_name", Text(n.certificate_common_name)}};
   const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
+  auto& saf = config.offline_cards;
+  std::int64_t max_age_s = saf.max_age_ms / 1000;
+  const std::map<std::string, Reader::Setter> offline_cards = {
+      {"enabled", Flag(saf.enabled)},
+      {"kek_file", Text(saf.kek_path)},
+      {"per_sale_cap_cents", Number(saf.per_sale_cap_cents, 1, 100'000'000)},
+      {"total_cap_cents", Number(saf.total_cap_cents, 1, 1'000'000'000)},
+      {"max_age_s", Number(max_age_s, 60, 7 * 86400)}};
+  std::string receipt_language = "pt-BR", card_copies = "both";
+  const std::map<std::string, Reader::Setter> receipt = {{"language", OneOf(receipt_language, {"pt-BR", "en-US"})},
+                                                         {"card_copies", OneOf(card_copies, {"both", "customer"})}};
+  const std::map<std::string, Reader::Setter> touchscreen = {
+      {"language", OneOf(config.touchscreen_language, {"pt-BR", "en-US"})}};
+  auto& pay = config.payout;
+  auto& account = pay.account;
+  const std::map<std::string, Reader::Setter> payout_account = {
+      {"name", Text(account.name)},
+      {"tax_id", Text(account.tax_id)},
+      {"bank_code", Text(account.bank_code)},
+      {"branch_code", Text(account.branch_code)},
+      {"account_number", Text(account.account_number)},
+      {"account_type", OneOf(account.account_type, {"checking", "payment", "savings", "salary"})}};
+  std::map<std::string, Reader::Setter> payout = {
+      {"enabled", Flag(pay.enabled)},
+      {"store", Text(pay.store)},
+      {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
+  payout["account"] = nested(payout_account);
   BALCAO_RETURN_IF_ERROR(reader.Read(root, "",
                                      {{"merchant", nested(merchant)},
                                       {"checkout", nested(checkout)},
@@ -190,7 +252,11 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"log", nested(log)},
                                       {"security", nested(security)},
                                       {"nexo", nested(nexo)},
-                                      {"sandbox", nested(sandbox)}}));
+                                      {"sandbox", nested(sandbox)},
+                                      {"receipt", nested(receipt)},
+                                      {"touchscreen", nested(touchscreen)},
+                                      {"payout", nested(payout)},
+                                      {"offline_cards", nested(offline_cards)}}));
   if (n.print != "none" && n.print != "customer" && n.print != "both")
     return InvalidArgumentError("nexo.print: none, customer or both");
   if (!n.institution_cnpj.empty() &&
@@ -201,14 +267,18 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
        n.certificate_common_name.find_first_not_of(
            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != std::string::npos))
     return InvalidArgumentError("nexo.certificate_common_name: 1 to 64 letters, digits, '.' or '-'");
+  saf.max_age_ms = max_age_s * 1000;
+  config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;
+  config.store.merchant_copy = card_copies == "both";
+  BALCAO_RETURN_IF_ERROR(CheckPayout(config.payout));
   if (config.tls_cert.empty() != config.tls_key.empty())
     return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
                                                         : "listen.tls_key: required with listen.tls_cert");
   if (!config.tls_cert.empty() && config.tls == false)
     return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
   const auto folder = std::filesystem::absolute(path).parent_path();
-  for (std::string* file :
-       {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert, &config.tls_key})
+  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
+                            &config.tls_key, &config.offline_cards.kek_path})
     ResolveAgainst(folder, *file);
   return config;
 }

@@ -13,18 +13,24 @@
 #include "checkout/types.h"
 #include "common/status.h"
 #include "offline/connectivity.h"
+#include "offline/sealed_cards.h"
+#include "settlement/payout.h"
 #include "terminal/internal/receipts.h"
 
 namespace balcao::terminal::service {
 
 struct ServeConfig {
-  StoreIdentity store;  // merchant on the receipts
+  StoreIdentity store;                         // merchant on the receipts
+  std::string touchscreen_language = "pt-BR";  // "pt-BR" or "en-US" (receipt.language sets the receipts')
   std::string printer_profile = "80mm";
   std::string printer;           // transport target; --printer wins
   checkout::Settings settings;   // copied into each new sale
   int catch_up_interval_s = 60;  // Intake::CatchUp period (webhooks missed)
   offline::ConnectivityOptions connectivity;
-  std::string webhook_url;  // real bank: registered at start when no webhook has it
+  // Card sales while the bank is unreachable (off by default); kek_path "" = <data_dir>/card-kek.
+  offline::StoreAndForwardSettings offline_cards;
+  std::string webhook_url;            // real bank: registered at start when no webhook has it
+  settlement::PayoutSettings payout;  // the nightly settlement's payout (`balcao settle`)
 
   // The box's lane (docs/stores.md; terminal/service/lane_identity.h): checked by
   // checkout::LaneIdRule here; "" = the default store, a terminal id kept in the data dir.

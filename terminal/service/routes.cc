@@ -16,6 +16,7 @@
 #include "common/card_digits.h"
 #include "common/log.h"
 #include "terminal/internal/console.h"
+#include "terminal/service/card_customer.h"
 #include "terminal/service/json_body.h"
 #include "terminal/service/service_impl.h"
 #include "terminal/service/web_assets.h"
@@ -43,6 +44,8 @@ HttpResponse DriverError(const Status& status) {
   if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
     return Error(409, "state", status.message());
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
+  // The store-and-forward's caps (offline card sales): the limit in force, for the cashier.
+  if (status.code() == StatusCode::kResourceExhausted) return Error(409, "offline_cards", status.message());
   return Error(503, "bank", status.message());
 }
 
@@ -227,12 +230,22 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   // The bank's webhook (webhook.cc): every method, so that only its own answers it.
   if (path == kWebhookPath) return OnWebhook(std::move(request), std::move(respond));
 
+  // The customer's phone, for 3-D Secure (device_page.cc).
+  if (path.rfind("/device/", 0) == 0) return respond(DevicePage(request));
+
   // The web app.
   if (get && path.rfind("/api/", 0) != 0) {
     const std::string name = path == "/" ? "index.html" : path.substr(1);
     auto it = WebAssets().find(name);
     if (it == WebAssets().end()) return respond(Error(404, "path", "no such page"));
-    return respond(HttpResponse{200, ContentType(name), std::string(it->second), {}});
+    std::string body(it->second);
+    // The page's language (i18n.js reads it): touchscreen.language.
+    if (name == "index.html" && config.touchscreen_language != "pt-BR") {
+      const std::string pt = "<html lang=\"pt-BR\">";
+      if (auto at = body.find(pt); at != std::string::npos)
+        body.replace(at, pt.size(), "<html lang=\"" + config.touchscreen_language + "\">");
+    }
+    return respond(HttpResponse{200, ContentType(name), std::move(body), {}});
   }
 
   if (path == "/api/status" && get) {
@@ -243,6 +256,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
                    {"day", StoreDay(SystemClock::Instance().Now())},
                    {"printer", printer_target},
                    {"webhooks", {{"applied", webhooks_applied.load()}, {"refused", webhooks_refused.load()}}},
+                   {"language", config.touchscreen_language},
+                   {"challenge", config.settings.challenge_enabled},
+                   {"offline_cards", sealed_cards != nullptr},
                    {"max_installments", config.settings.installments.max_count},
                    {"min_installment", config.settings.installments.min_installment},
                    {"merchant", config.store.merchant.name},
@@ -298,6 +314,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         },
         std::move(respond));
   }
+
+  if (path == "/api/queue" || path.rfind("/api/queue/", 0) == 0)
+    return QueueRoute(request, session, std::move(respond));
 
   // /api/sales/{id}[/action]
   std::string id, action;
@@ -356,15 +375,32 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     auto card = std::make_shared<checkout::CardData>();
     checkout::FundingType funding = checkout::FundingType::kCredit;
     int installments = 1;
+    auto browser = std::make_shared<checkout::BrowserData>();
     auto bad = ReadCard(body, config.settings, *card, funding, installments);
+    // Offline, a sealed card is sent later in a session without the challenge: the customer
+    // details are not required then.
+    const bool may_go_offline = sealed_cards && !online.load();
+    if (!bad) {
+      if (auto refused = ReadCardCustomer(body.value, request, config.settings.challenge_enabled && !may_go_offline,
+                                          *card, *browser))
+        bad = Error(400, refused->field, refused->rule);
+    }
     Wipe(body.value);
+    // The customer's phone reported its device for this sale: the purchase carries that one.
+    if (auto device = DeviceOf(id)) *browser = *device;
     if (bad) {
       Wipe(card->number);
       Wipe(card->security_code);
       return respond(*bad);
     }
-    return feed([this, id, card, funding, installments]() -> StatusOr<checkout::Sale> {
+    return feed([this, id, card, browser, funding, installments]() -> StatusOr<checkout::Sale> {
       checkout::CardData held = std::move(*card);
+      if (TakesCardsOffline(id)) {
+        auto sale = HoldCardOffline(id, held, funding, installments);
+        Wipe(held.number);
+        Wipe(held.security_code);
+        return sale;
+      }
       if (Status refused =
               Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, SystemClock::Instance().Now()});
           !refused.ok()) {
@@ -375,7 +411,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       book->SetInstallments(id, installments);
       Wipe(card->number);
       Wipe(card->security_code);
-      return driver->SubmitCard(id, std::move(held), funding, installments);
+      return driver->SubmitCard(id, std::move(held), funding, installments, std::move(*browser));
     });
   }
   if (action == "cancel" || action == "refund") {
@@ -427,6 +463,12 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   }
   if (action == "retry") return feed([this, id, now] { return FeedIfAccepted(id, checkout::Retry{now}); });
   if (action == "keep-open") return feed([this, id, now] { return FeedIfAccepted(id, checkout::KeepOpen{now}); });
+  if (action == "device-link") {
+    if (!book->Knows(id)) return respond(Error(404, "sale", "no sale " + id + " on this box"));
+    return respond(DeviceLink(request, id));
+  }
+  // Any sale of today again, marked "2ª VIA" (what it printed last: sale, refund or invoice).
+  if (action == "reprint") return feed([this, id] { return Reprint(id); });
   if (action == "print") return feed([this, id, now] { return FeedIfAccepted(id, checkout::PrintCode{now}); });
   if (action == "fallback") {
     checkout::Customer customer;

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "terminal/internal/receipts.h"
+
 namespace balcao::terminal::service {
 namespace {
 
@@ -64,6 +66,11 @@ Screen ScreenOf(const Sale& sale) {
     s.method = "invoice";
     s.qr = later->invoice.brcode.empty() ? later->invoice.link : later->invoice.brcode;
     s.link = later->invoice.link;
+  } else if (const auto* held = As<co::CardHeld>(sale)) {
+    s.status = "provisional";
+    s.method = "card";
+    s.card_mask = held->card_mask;
+    s.message = "sem conexão com o banco: venda de cartão provisória, enviada ao banco quando a conexão voltar";
   } else if (As<co::InvoiceQueued>(sale)) {
     s.status = "queued";
     s.method = "invoice";
@@ -126,9 +133,11 @@ json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, c
                                 status == "invoice" || status == "pay-later" || status == "queued"},
                  {"refund", paid && sale.collected() > 0},
                  {"keep_open", status == "invoice"},
-                 {"print", status == "pix" || status == "invoice" || status == "pay-later" || status == "queued"},
+                 {"print", status == "pix" || status == "invoice" || status == "pay-later" || status == "queued" ||
+                               status == "provisional"},
                  {"retry", status == "declined" && !screen.method.empty() && screen.method != "invoice"},
-                 {"fallback", status == "declined"}};
+                 {"fallback", status == "declined"},
+                 {"reprint", ReprintOf(sale, {}).has_value()}};
   return view;
 }
 

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "common/log.h"
 #include "printer/render.h"
 #include "terminal/internal/receipts.h"
+#include "terminal/internal/sale_events.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/service_impl.h"
 
@@ -74,25 +76,56 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
     auto sale = driver->Get(sale_id);
     if (!sale.ok()) return;
     const UnixMicros now = SystemClock::Instance().Now();
-    auto doc = ReceiptFor(*sale, *print, config.store, now, book->Installments(sale_id));
+    auto doc = ReceiptFor(*sale, *print, config.store, now, ReadCardTerms(*journal, sale_id));
     if (!doc) return;
-    book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
     // A cash register prints the receipts it received; the box prints what nexo.print says.
     if (IsRegisterSale(sale_id)) {
-      if (config.nexo.print == "none") return;
-      if (config.nexo.print == "customer" && print->slip != checkout::Slip::kSaleReceipt &&
-          print->slip != checkout::Slip::kPixCode)
+      const bool customer_slip = print->slip == checkout::Slip::kSaleReceipt || print->slip == checkout::Slip::kPixCode;
+      if (config.nexo.print == "none" || (config.nexo.print == "customer" && !customer_slip)) {
+        book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
         return;
+      }
     }
-    auto bytes = printer::RenderEscPos(*doc, *profile);
-    if (!bytes.ok()) {
-      logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
-      return;
-    }
-    auto job = print_jobs->Enqueue(sale_id, checkout::Name(print->slip), printer_target, *bytes);
-    if (!job.ok())
-      logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
+    (void)PrintReceipt(sale_id, checkout::Name(print->slip), *doc);  // logged where it failed
   }
+}
+
+Status Service::Impl::PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc) {
+  book->AddReceipt(sale_id, printer::RenderText(doc, *profile, {.placeholders = true}));
+  auto bytes = printer::RenderEscPos(doc, *profile);
+  if (!bytes.ok()) {
+    logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
+    return bytes.status();
+  }
+  auto job = print_jobs->Enqueue(sale_id, kind, printer_target, *bytes);
+  if (!job.ok()) {
+    logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
+    return job.status();
+  }
+  return OkStatus();
+}
+
+StatusOr<checkout::Sale> Service::Impl::Reprint(const std::string& sale_id) {
+  const UnixMicros now = SystemClock::Instance().Now();
+  const std::vector<std::string> today = book->IdsOfDay(StoreDay(now));
+  if (std::find(today.begin(), today.end(), sale_id) == today.end())
+    return NotFoundError("no sale " + sale_id + " of today (" + StoreDay(now) + ") on this box");
+  EnsureCopy(sale_id);
+  std::optional<checkout::Sale> sale = book->Copy(sale_id);
+  if (!sale) return NotFoundError("no sale " + sale_id + " on this box");
+  const CardTerms card = ReadCardTerms(*journal, sale_id);
+  const std::optional<checkout::Print> print = ReprintOf(*sale, card);
+  if (!print)
+    return FailedPreconditionError(std::string("the sale has no receipt to print again (it is ") +
+                                   checkout::StateName(static_cast<int>(sale->state.index())) + ")");
+  StoreIdentity store = config.store;
+  store.options.duplicate = true;
+  store.options.drawer_kick = false;
+  const std::optional<printer::Document> doc = ReceiptFor(*sale, *print, store, now, card);
+  if (!doc) return FailedPreconditionError("the sale has no receipt to print again");
+  BALCAO_RETURN_IF_ERROR(PrintReceipt(sale_id, std::string("reprint-") + checkout::Name(print->slip), *doc));
+  logging::Info("serve", "receipt reprinted", {{"sale", sale_id}, {"slip", checkout::Name(print->slip)}});
+  return *sale;
 }
 
 void Service::Impl::Publish() {
@@ -120,6 +153,7 @@ void Service::Impl::Tick() {
     (void)sale;
     touched.insert(id);
   }
+  ForwardHeldCards();
   // The ids of events gone past the replay window (at the first tick, then hourly).
   if (auto forgotten = applied_events->PruneIfDue(); !forgotten.ok()) {
     logging::Warn("serve", "applied events not pruned", {{"reason", forgotten.status().message()}});
@@ -161,15 +195,8 @@ void Service::Impl::EnsureWebhook() {
 void Service::Impl::EnsureCopy(const std::string& sale_id) {
   if (book->HasCopy(sale_id)) return;
   if (auto open = driver->Get(sale_id); open.ok()) return book->Put(*open);
-  auto entries = journal->Read(sale_id);
-  if (!entries.ok() || entries->empty()) return;
-  std::vector<checkout::Event> events;
-  for (const offline::JournalEntry& entry : *entries) {
-    auto event = checkout::EventFromJson(entry.payload);
-    if (!event.ok()) return;
-    events.push_back(*std::move(event));
-  }
-  book->Put(checkout::Replay(events));
+  auto events = ReadSaleEvents(*journal, sale_id);
+  if (events.ok()) book->Put(checkout::Replay(*events));
 }
 
 void Service::Impl::Resume() {
@@ -337,6 +364,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
   s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));
   s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
+  BALCAO_RETURN_IF_ERROR(s.OpenSealedCards());
   s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
   s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
   s.monitor->Subscribe([&s](bool online) {

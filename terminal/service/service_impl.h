@@ -26,14 +26,17 @@
 #include "offline/api_gateway.h"
 #include "offline/applied_events.h"
 #include "offline/cash_registers.h"
+#include "offline/card_forwarder.h"
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
 #include "offline/journal.h"
 #include "offline/operators.h"
 #include "offline/outbox.h"
 #include "offline/print_jobs.h"
+#include "offline/sealed_cards.h"
 #include "offline/store.h"
 #include "printer/profile.h"
+#include "printer/receipt.h"
 #include "printer/spooler.h"
 #include "sandbox/sandbox.h"
 #include "terminal/service/access.h"
@@ -82,6 +85,8 @@ struct Service::Impl {
   std::unique_ptr<offline::Drainer> drainer;
   std::unique_ptr<offline::ConnectivityMonitor> monitor;
   std::unique_ptr<printer::Spooler> spooler;
+  std::unique_ptr<offline::SealedCards> sealed_cards;  // offline_cards.enabled only
+  std::unique_ptr<offline::BankCardAuthorizer> card_authorizer;
   std::unique_ptr<DriverLoop> loop;
   std::unique_ptr<SaleBook> book;
   std::unique_ptr<offline::Operators> operators;
@@ -95,6 +100,10 @@ struct Service::Impl {
   std::atomic<bool> online{true};
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
+  std::mutex device_mu;
+  std::map<std::string, std::string> device_tokens;      // guarded by device_mu: link token -> sale id
+  std::map<std::string, checkout::BrowserData> devices;  // guarded by device_mu: sale id -> its device
+
   std::mutex side_mu;
   std::vector<std::thread> side_threads;  // guarded by side_mu: sandbox simulations in flight
 
@@ -105,6 +114,7 @@ struct Service::Impl {
   bool told_to_name_lane = false;                  // driver thread: the warning is logged once
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
+  UnixMicros next_forward = 0;                     // driver thread: the next look at the sealed cards
 
   // A cash register's payment running as a sale (driver thread).
   struct RegisterSale {
@@ -140,6 +150,22 @@ struct Service::Impl {
   // without feeding it, so no request the API refuses writes to the store (routes.cc).
   Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
+  // --- card sales while offline (offline_cards.cc) ---
+  Status OpenSealedCards();  // at start, when offline_cards.enabled
+  // Whether a card for this sale is taken offline now: the store takes cards offline, the bank
+  // is unreachable, the sale is at the method choice.
+  bool TakesCardsOffline(const std::string& sale_id) const;
+  // Seals the card (within the store-and-forward's caps: kResourceExhausted naming the limit)
+  // and tells the sale (CardHeldOffline); the caller wipes `card`.
+  StatusOr<checkout::Sale> HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
+                                           checkout::FundingType funding, int installments);
+  // Every few seconds: forwards the sealed cards (while online) and feeds their outcomes.
+  void ForwardHeldCards();
+  // Renders `doc`, keeps its text for the sale's view and queues its bytes for the printer.
+  Status PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc);
+  // Prints again what a sale of today printed last (sale, refund or invoice slip), marked
+  // "2ª VIA". kNotFound for a sale not of today; kFailedPrecondition when it has nothing to print.
+  StatusOr<checkout::Sale> Reprint(const std::string& sale_id);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
 
@@ -167,6 +193,13 @@ struct Service::Impl {
   void Handle(HttpRequest request, Respond respond);
   // Every request to kWebhookPath (webhook.cc): the bank's signed deliveries.
   void OnWebhook(HttpRequest request, Respond respond);
+  // The customer's device for 3-D Secure (device_page.cc): the link for a sale's QR, its page
+  // and report (/device/<token>), and what the sale's device reported, if anything.
+  HttpResponse DeviceLink(const HttpRequest& request, const std::string& sale_id);
+  HttpResponse DevicePage(const HttpRequest& request);
+  std::optional<checkout::BrowserData> DeviceOf(const std::string& sale_id);
+  // The supervisor's queue screen (queue_routes.cc): /api/queue...
+  void QueueRoute(const HttpRequest& request, const std::optional<Session>& session, Respond respond);
   // --- who is at the counter (login.cc), any io thread ---
   // The refusal of a request the access policy denies; `session` is set when there is one.
   std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Session>& session);

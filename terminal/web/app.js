@@ -16,11 +16,14 @@ const LABELS = {
   working: 'Processando', challenge: 'Verificação 3-D Secure', pix: 'Aguardando Pix',
   invoice: 'Boleto emitido', 'pay-later': 'Boleto em aberto', queued: 'Na fila (sem conexão)',
   canceling: 'Cancelando', paid: 'Paga', refunding: 'Estornando', refunded: 'Estornada', voided: 'Cancelada',
+  provisional: 'Cartão provisório (sem conexão)',
 };
 const METHODS = { card: 'Cartão', pix: 'Pix', invoice: 'Boleto', '': '—' };
 const FIELDS = {
   number: 'Número do cartão', expiry: 'Validade', security_code: 'Código de segurança',
   holder_name: 'Nome no cartão', installments: 'Parcelas', funding: 'Tipo', amount: 'Valor',
+  holder_email: 'E-mail', holder_phone: 'Telefone', 'billing.street_line1': 'Endereço', 'billing.street_line2': 'Complemento',
+  'billing.city': 'Cidade', 'billing.state_code': 'UF', 'billing.zip_code': 'CEP', 'billing.country_code': 'País',
   'customer': 'Cliente', 'customer.name': 'Nome do cliente', 'customer.tax_id': 'CPF ou CNPJ',
   operator: 'Operador', reason: 'Motivo', pin: 'PIN', approval: 'Aprovação', session: 'Sessão',
 };
@@ -51,6 +54,7 @@ function pt(message) {
 }
 
 const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallments: 12, minInstallment: 500,
+              challenge: true, offlineCards: false,
               clockOffset: 0, qrKey: '', busy: false,
               operator: null,  // { name, role } while logged in
               idleTimeoutS: 0, lastActivity: Date.now() };
@@ -169,7 +173,18 @@ async function act(action, body, errorBox) {
   return answer;
 }
 
-$('#method-card').addEventListener('click', () => act('method', { method: 'card' }));
+// Offline with card store-and-forward on: the card form at once; the card is sealed and sent
+// to the bank when the connection is back (the sale is provisional until then).
+$('#method-card').addEventListener('click', () => {
+  if (app.online || !app.offlineCards) return act('method', { method: 'card' });
+  clearCardForm();
+  $('#card-customer').hidden = true;
+  CUSTOMER_INPUTS.forEach((s) => { $(s).required = false; });
+  fillInstallments();
+  $('#card-error').textContent = '';
+  $('#card-offline').hidden = false;
+  show('card');
+});
 $('#method-pix').addEventListener('click', () => act('method', { method: 'pix' }));
 $('#method-invoice').addEventListener('click', () => {
   $('#customer-form').hidden = false;
@@ -200,8 +215,43 @@ function luhn(digits) {
   }
   return digits.length > 0 && sum % 10 === 0;
 }
+const CUSTOMER_INPUTS = ['#holder-email', '#holder-phone', '#billing-line1', '#billing-line2', '#billing-zip',
+                         '#billing-city', '#billing-state'];
 function clearCardForm() {
-  ['#card-number', '#card-expiry', '#card-cvv', '#card-holder'].forEach((s) => { $(s).value = ''; });
+  ['#card-number', '#card-expiry', '#card-cvv', '#card-holder', ...CUSTOMER_INPUTS].forEach((s) => { $(s).value = ''; });
+  // The bank's 3-D Secure check needs the customer's contact and billing address.
+  $('#card-customer').hidden = !app.challenge;
+  $('#device-qr').hidden = true;
+  CUSTOMER_INPUTS.filter((s) => s !== '#billing-line2').forEach((s) => { $(s).required = app.challenge; });
+}
+// The customer's phone as the device 3-D Secure sees: a QR of a link for this sale; the phone's
+// page reports its device to the service, and the purchase carries it.
+$('#device-link').addEventListener('click', async () => {
+  if (!app.sale) return;
+  const answer = await api('POST', '/api/sales/' + app.sale.id + '/device-link', {});
+  if (!answer.ok) return tell(answer, $('#card-error'));
+  $('#device-qr').src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(answer.json.qr_svg);
+  $('#device-qr').hidden = false;
+});
+// What 3-D Secure asks of the customer besides the card: typed into the form, and what this
+// browser says of itself (the service adds its User-Agent and address as it sees them).
+function customerDetails() {
+  const details = {
+    browser: { language: navigator.language, timezone_offset: new Date().getTimezoneOffset(),
+               screen: screen.width + 'x' + screen.height },
+  };
+  const email = $('#holder-email').value.trim();
+  const phone = $('#holder-phone').value.trim();
+  if (email) details.holder_email = email;
+  if (phone) details.holder_phone = phone;
+  if (app.challenge || $('#billing-line1').value.trim()) {
+    details.billing = {
+      street_line1: $('#billing-line1').value.trim(), street_line2: $('#billing-line2').value.trim(),
+      city: $('#billing-city').value.trim(), state_code: $('#billing-state').value.trim().toUpperCase(),
+      zip_code: $('#billing-zip').value.trim(), country_code: $('#billing-country').value,
+    };
+  }
+  return details;
 }
 $('#card-expiry').addEventListener('input', (e) => {
   const d = e.target.value.replace(/\D/g, '').slice(0, 4);
@@ -237,7 +287,7 @@ $('#card-form').addEventListener('submit', (e) => {
   const body = {
     number, expiry: $('#card-expiry').value, security_code: $('#card-cvv').value,
     holder_name: $('#card-holder').value.trim(), funding: $('#card-funding').value,
-    installments: Number($('#card-installments').value || 1),
+    installments: Number($('#card-installments').value || 1), ...customerDetails(),
   };
   clearCardForm();  // sent once; the cashier never sees it again
   act('card', body, error);
@@ -269,12 +319,14 @@ function render(view) {
     const refused = /^card not charged/.test(view.message);
     decline.textContent = (refused ? 'Recusado: ' : '') + pt(view.message) + (st === 'declined' ? ' — tente outro meio' : '');
     $('#retry').hidden = !view.can.retry;
-    $('#method-card').disabled = !app.online;
+    $('#method-card').disabled = !app.online && !app.offlineCards;
     $('#method-pix').disabled = !app.online;
-    $('#offline-reason').hidden = app.online;
+    $('#offline-reason').hidden = app.online || app.offlineCards;
+    $('#offline-cards-reason').hidden = app.online || !app.offlineCards;
     if ($('#screen-method').hidden) $('#customer-form').hidden = true;
     show('method');
   } else if (st === 'enter-card') {
+    $('#card-offline').hidden = true;
     if ($('#screen-card').hidden) { clearCardForm(); fillInstallments(); $('#card-error').textContent = ''; }
     show('card');
   } else if (st === 'pix' || st === 'challenge' || st === 'invoice') {
@@ -299,16 +351,18 @@ function render(view) {
     show('working');
   } else {
     const title = $('#outcome-title');
-    const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait' };
+    const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait', provisional: 'wait' };
     title.dataset.kind = kinds[st] || 'wait';
     title.textContent = { paid: 'Pago', refunded: 'Estornado', voided: 'Cancelada', queued: 'Na fila (sem conexão)',
                           'pay-later': 'Boleto em aberto' }[st] || LABELS[st] || st;
     $('#outcome-text').textContent = st === 'paid' ? METHODS[view.method] + ' — recebido ' + money(view.collected)
       : st === 'queued' ? 'O boleto será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
+      : st === 'provisional' ? 'O cartão será enviado ao banco quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
       : view.message || '';
     const receipt = view.receipts && view.receipts.length ? view.receipts[view.receipts.length - 1] : '';
     $('#receipt').hidden = !receipt;
     $('#receipt').textContent = receipt;
+    $('#reprint').hidden = !(view.can && view.can.reprint);
     show('outcome');
   }
 }
@@ -372,11 +426,25 @@ async function loadSales() {
     if (sale.reversal_requested > 0) add('Aprovar estorno do caixa', 'approve-reversal', () => askAction('approve-reversal', sale));
     if (sale.can.refund) add('Estornar', 'refund', () => askAction('refund', sale));
     if (sale.can.cancel) add('Cancelar', 'cancel', () => askAction('cancel', sale));
+    if (sale.can.reprint) add('2ª via', 'reprint', () => reprint(sale.id));
     if (!FINAL.has(sale.status)) add('Abrir', 'open', () => { app.qrKey = ''; render(sale); });
     tr.appendChild(actions);
     body.appendChild(tr);
   }
 }
+// Prints the sale's last receipt again (sale, refund or invoice), marked "2ª VIA" by the service.
+async function reprint(id) {
+  if (app.busy) return;
+  app.busy = true;
+  const answer = await api('POST', '/api/sales/' + id + '/reprint', {});
+  app.busy = false;
+  const note = $('#reprint-note');
+  if (!answer.ok) return tell(answer);
+  note.hidden = false;
+  note.textContent = '2ª via enviada para a impressora';
+  setTimeout(() => { note.hidden = true; }, 4000);
+}
+$('#reprint').addEventListener('click', () => { if (app.sale) reprint(app.sale.id); });
 $('#nav-sales').addEventListener('click', () => { show('sales'); loadSales(); });
 
 // --- connection and queue indicator ---
@@ -394,6 +462,8 @@ async function status() {
   app.clockOffset = s.now_ms - Date.now();
   app.sandbox = s.bank === 'sandbox';
   app.maxInstallments = s.max_installments;
+  app.challenge = s.challenge;
+  app.offlineCards = s.offline_cards;
   app.minInstallment = s.min_installment;
   $('#merchant').textContent = s.merchant;
   $('#sandbox-badge').hidden = !app.sandbox;

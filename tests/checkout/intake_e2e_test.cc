@@ -224,7 +224,7 @@ TEST_F(IntakeE2E, ConfirmedPurchaseReversedPartlyThenFully) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 3000, settings_).ok());
   Fed(id, ChooseMethod{Method::kCard, {}, Now()});
-  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
   ASSERT_TRUE(sale.ok() && std::holds_alternative<Paid>(sale->state));
   // Unconfirmed, only a full cancel is allowed.
   auto partial = driver_->Feed(id, Reverse{1000, "op-5", "one item back", Now()});

@@ -35,6 +35,7 @@ Reply Http(const std::string& method, const std::string& url, const std::string&
   if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, list);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 40L);
+  curl_easy_setopt(curl.get(), CURLOPT_USERAGENT, kTestUserAgent);
   if (!ca_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_CAINFO, ca_file.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &reply.body);
   curl_easy_setopt(curl.get(), CURLOPT_HEADERDATA, &reply.set_cookie);
@@ -260,6 +261,19 @@ std::vector<std::string> FilesContaining(const std::filesystem::path& dir, const
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
     if (entry.is_regular_file()) scan(entry.path());
   return found;
+}
+
+Json WithCardCustomer(Json card) {
+  card["holder_email"] = "maria.souza@example.com";
+  card["holder_phone"] = "+55 11 98765-4321";
+  card["billing"] = {{"street_line1", "Rua Augusta, 1500"},
+                     {"street_line2", "apto 12"},
+                     {"city", "Sao Paulo"},
+                     {"state_code", "SP"},
+                     {"zip_code", "01304-001"},
+                     {"country_code", "BRA"}};
+  card["browser"] = {{"language", "pt-BR"}, {"screen", "1080x1920"}, {"timezone_offset", 180}};
+  return card;
 }
 
 }  // namespace balcao::terminal::testing

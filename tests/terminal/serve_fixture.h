@@ -92,6 +92,12 @@ inline constexpr const char* kCashierPin = "73914682";
 inline constexpr const char* kSupervisor = "gerente";
 inline constexpr const char* kSupervisorPin = "58203917";
 
+// The User-Agent every request of Http() carries: the device a card is typed on, for 3-D Secure.
+inline constexpr const char* kTestUserAgent = "Mozilla/5.0 (X11; Linux x86_64) balcao-serve-tests/1";
+// `card` (the card form's body) with what 3-D Secure asks of the customer besides the card:
+// holder e-mail and phone, billing address, the browser's language, screen and timezone.
+Json WithCardCustomer(Json card);
+
 // A fresh directory under the temp dir, removed first if it exists.
 std::filesystem::path FreshDir(const std::string& name);
 // The bank id of kind ("brcode", "invoice", "purchase"...) in a sale view's bank_ids; "" if none.

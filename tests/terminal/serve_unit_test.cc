@@ -91,6 +91,50 @@ TEST(ServeConfig, RefusesBadKeysByName) {
   EXPECT_EQ(LoadServeConfig("/nonexistent/balcao.json").status().code(), StatusCode::kNotFound);
 }
 
+// Receipts, the touchscreen's language, offline cards and the payout: read, and refused by name.
+TEST(ServeConfig, ReadsTheMoneySections) {
+  auto config = ConfigFrom(R"({
+    "receipt": {"language": "en-US", "card_copies": "customer"},
+    "touchscreen": {"language": "en-US"},
+    "offline_cards": {"enabled": true, "per_sale_cap_cents": 15000, "total_cap_cents": 90000, "max_age_s": 3600,
+                      "kek_file": "keys/kek"},
+    "payout": {"enabled": true, "store": "loja-centro", "keep_balance_cents": 10000,
+               "account": {"name": "Loja Ltda", "tax_id": "11.222.333/0001-81", "bank_code": "341",
+                           "branch_code": "1234", "account_number": "56789-0", "account_type": "savings"}}})");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->store.options.language, printer::Language::kEnUs);
+  EXPECT_FALSE(config->store.merchant_copy);
+  EXPECT_EQ(config->touchscreen_language, "en-US");
+  EXPECT_TRUE(config->offline_cards.enabled);
+  EXPECT_EQ(config->offline_cards.per_sale_cap_cents, 15000);
+  EXPECT_EQ(config->offline_cards.total_cap_cents, 90000);
+  EXPECT_EQ(config->offline_cards.max_age_ms, 3'600'000);
+  EXPECT_TRUE(std::filesystem::path(config->offline_cards.kek_path).is_absolute()) << config->offline_cards.kek_path;
+  EXPECT_TRUE(config->payout.enabled);
+  EXPECT_EQ(config->payout.store, "loja-centro");
+  EXPECT_EQ(config->payout.keep_balance_cents, 10000);
+  EXPECT_EQ(config->payout.account.account_type, "savings");
+  EXPECT_EQ(config->payout.account.bank_code, "341");
+  EXPECT_FALSE(LoadServeConfig("")->payout.enabled);
+  EXPECT_TRUE(LoadServeConfig("")->store.merchant_copy);
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"receipt": {"language": "es-AR"}})", "receipt.language: must be pt-BR or en-US"},
+      {R"({"receipt": {"card_copies": "two"}})", "receipt.card_copies: must be both or customer"},
+      {R"({"touchscreen": {"idioma": "en-US"}})", "touchscreen.idioma: unknown key"},
+      {R"({"offline_cards": {"per_sale_cap_cents": 0}})", "offline_cards.per_sale_cap_cents: must be a whole number"},
+      {R"({"payout": {"enabled": true, "store": "Loja Centro"}})", "payout.store: 1 to 40 lowercase"},
+      {R"({"payout": {"enabled": true, "store": "loja"}})", "payout.account.name: required"},
+      {R"({"payout": {"enabled": true, "store": "loja", "account": {"name": "L", "tax_id": "123"}}})",
+       "payout.account.tax_id: a CPF or CNPJ"},
+  };
+  for (const auto& [text, expected] : cases) {
+    auto bad = ConfigFrom(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_NE(bad.status().message().find(expected), std::string::npos) << text << " -> " << bad.status().message();
+  }
+}
+
 TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
   auto config = ConfigFrom(R"(// the installed box
     {
