@@ -21,6 +21,8 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
+#include <ctime>
 #include <exception>
 #include <functional>
 #include <optional>
@@ -38,6 +40,21 @@ namespace beast = boost::beast;
 namespace bhttp = beast::http;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
+
+// RFC 9110's IMF-fixdate of the wall clock, "Sun, 06 Nov 1994 08:49:37 GMT": an origin server
+// with a clock sends it on every answer, and the bank's clients learn the bank's time from it.
+std::string HttpDateNow() {
+  static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&now, &tm);
+  char text[40];
+  std::snprintf(text, sizeof text, "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[tm.tm_wday], tm.tm_mday,
+                kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+  return text;
+}
 using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 using Parser = bhttp::request_parser<bhttp::string_body>;
@@ -196,6 +213,7 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     out->version(version_);
     out->result(static_cast<unsigned>(response.status));
     out->set(bhttp::field::server, options().server_name);
+    out->set(bhttp::field::date, HttpDateNow());
     out->set(bhttp::field::content_type, response.content_type);
     for (const auto& [name, value] : options().response_headers) out->set(name, value);
     for (const auto& [name, value] : response.headers) out->set(name, value);

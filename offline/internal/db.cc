@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <cstring>
 #include <string>
 
 namespace balcao::offline {
@@ -30,7 +31,13 @@ Status SqliteError(sqlite3* db, int rc, std::string_view what) {
   std::string message(what);
   message += ": ";
   message += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  switch (rc & 0xff) {
+  // What the operating system said (ENOSPC, EIO, EROFS...): the operator's first clue.
+  const int os_error = db != nullptr ? sqlite3_system_errno(db) : 0;
+  const int primary = rc & 0xff;
+  if (os_error != 0 &&
+      (primary == SQLITE_FULL || primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY))
+    message += std::string(" (") + std::strerror(os_error) + ")";
+  switch (primary) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return UnavailableError(message + " (database busy)");
@@ -58,7 +65,7 @@ Status Exec(sqlite3* db, const char* sql) {
 
 Txn::Txn(Store::Impl& store, Mode mode) : store_(store), lock_(store.mu) {
   if (store_.poisoned) {
-    status_ = FailedPreconditionError("store " + store_.path + " had an I/O error; reopen it");
+    status_ = DataLossError("store " + store_.path + " had an I/O error; reopen it (restart the service)");
     return;
   }
   status_ = Exec(store_.db, mode == kWrite ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");

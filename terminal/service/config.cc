@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/log.h"
+#include "terminal/service/json_body.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -118,6 +119,10 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   text << in.rdbuf();
   const json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (root.is_discarded()) return InvalidArgumentError(path + ": not valid JSON");
+  // nlohmann keeps the last of two equal keys: a setting written twice would silently mean
+  // the second one, whichever the operator meant.
+  if (const std::string twice = DuplicateKey(text.str()); !twice.empty())
+    return InvalidArgumentError(twice + ": given twice in " + path + " (each key once)");
   Reader reader;
   auto& m = config.store.merchant;
   auto& s = config.settings;
@@ -163,6 +168,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"printer", nested(printer)},
                                       {"catch_up_interval_s", Number(config.catch_up_interval_s, 1, 86400)},
                                       {"webhook_url", Text(config.webhook_url)},
+                                      {"clock_offset_warn_s", Number(config.clock_offset_warn_s, 1, 86400)},
+                                      {"disk_free_floor_mb", Number(config.disk_free_floor_mb, 0, 1 << 20)},
                                       {"data_dir", Text(config.data_dir)},
                                       {"listen", nested(listen)},
                                       {"bank", nested(bank)},

@@ -43,6 +43,8 @@ HttpResponse DriverError(const Status& status) {
   if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
     return Error(409, "state", status.message());
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
+  // The store, not the bank: a full disk or an I/O error (507 Insufficient Storage).
+  if (offline::IsDiskFailure(status)) return Error(507, "store", status.message());
   return Error(503, "bank", status.message());
 }
 
@@ -237,10 +239,11 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
 
   if (path == "/api/status" && get) {
     json status = {{"online", online.load()},
+                   {"health", HealthJson()},
                    {"bank", sandbox ? "sandbox" : "configured"},
                    {"sandbox_url", sandbox ? "http://127.0.0.1:" + std::to_string(sandbox->port()) : ""},
-                   {"now_ms", SystemClock::Instance().Now() / 1000},
-                   {"day", StoreDay(SystemClock::Instance().Now())},
+                   {"now_ms", bank_clock->Now() / 1000},
+                   {"day", StoreDay(bank_clock->Now())},
                    {"printer", printer_target},
                    {"webhooks", {{"applied", webhooks_applied.load()}, {"refused", webhooks_refused.load()}}},
                    {"max_installments", config.settings.installments.max_count},
@@ -262,7 +265,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   }
 
   if (path == "/api/sales" && get) {
-    std::string day = StoreDay(SystemClock::Instance().Now());
+    std::string day = StoreDay(bank_clock->Now());
     if (request.query.rfind("day=", 0) == 0) day = request.query.substr(4);
     static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
     if (day.size() != 10 || !std::regex_match(day, kDay)) return respond(Error(400, "day", "YYYY-MM-DD"));
@@ -285,9 +288,18 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       return respond(Error(400, "amount", "a whole number of cents from 1 to 100000000"));
     return OnDriver(
         [this, cents = amount.get<long long>()] {
-          const UnixMicros now = SystemClock::Instance().Now();
+          const UnixMicros now = bank_clock->Now();
           const std::string id = MintSaleId(now);
-          if (Status added = book->Add(id, cents, now); !added.ok()) return Error(503, "data-dir", added.message());
+          // New sales wait for space (open ones keep finishing): a sale begun on a full disk
+          // could not journal its payment.
+          const long long free = free_bytes.load(), floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
+          if (free >= 0 && free < floor)
+            return Error(507, "store",
+                         "at least " + std::to_string(config.disk_free_floor_mb) +
+                             " MB free in the data dir to open a "
+                             "sale (" +
+                             std::to_string(free >> 20) + " MB free)");
+          if (Status added = book->Add(id, cents, now); !added.ok()) return Error(507, "store", added.message());
           auto sale = driver->Open(id, cents, config.settings);
           if (!sale.ok()) return DriverError(sale.status());
           touched.insert(id);
@@ -322,7 +334,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   Body body = Body::Parse(request.body);
   Wipe(request.body);
   if (!body.ok) return respond(Error(400, "body", body.rule));
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   // Runs one checkout event (built on the driver thread) and answers with the sale's view.
   auto feed = [this, id, &respond](std::function<StatusOr<checkout::Sale>()> run) {
     OnDriver(
@@ -363,8 +375,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     }
     return feed([this, id, card, funding, installments]() -> StatusOr<checkout::Sale> {
       checkout::CardData held = std::move(*card);
-      if (Status refused =
-              Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, SystemClock::Instance().Now()});
+      if (Status refused = Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, bank_clock->Now()});
           !refused.ok()) {
         Wipe(held.number);
         Wipe(held.security_code);

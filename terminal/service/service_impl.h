@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/bank.h"
+#include "api/bank_clock.h"
 #include "api/events.h"
 #include "checkout/checkout.h"
 #include "checkout/driver.h"
@@ -60,6 +61,9 @@ struct Service::Impl {
   bool tls = false;             // the listener is TLS
   std::string tls_fingerprint;  // of its certificate, "" without TLS
 
+  // The bank's time (api/bank_clock.h), shared by every client of the service: signs requests,
+  // and is the clock of business days, sales' timers and expirations (docs/adr/0005-bank-time.md).
+  std::shared_ptr<api::BankClock> bank_clock = std::make_shared<api::BankClock>();
   std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
   std::string credentials_path;               // the sandbox's, or "" (environment)
   std::unique_ptr<api::Bank> bank;
@@ -82,6 +86,11 @@ struct Service::Impl {
   std::unique_ptr<Sessions> sessions;
   std::unique_ptr<AccessPolicy> access;
   std::atomic<bool> online{true};
+  // The disk (CheckHealth, on the driver thread; read from any thread): free bytes in the data
+  // dir (-1 before the first look), and whether a store write failed since the last success.
+  std::atomic<long long> free_bytes{-1};
+  std::atomic<bool> store_failing{false};
+  UnixMicros next_health_check = 0;  // driver thread
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
   std::mutex side_mu;
@@ -100,6 +109,8 @@ struct Service::Impl {
   void Tick();           // due timers of sales waiting for the bank or the customer; catch-up
   void Resume();         // at start: open sales from the journal, today's sales from the index
   void EnsureWebhook();  // registers webhook_url at the bank once
+  // Free space, a store that works again after failing, the clock's offset: every few seconds.
+  void CheckHealth();
   // The sale's copy in the book, from the driver or, when not open there, the journal.
   void EnsureCopy(const std::string& sale_id);
   // The driver journals every event it is fed before its machine decides, refused ones too
@@ -109,6 +120,14 @@ struct Service::Impl {
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
+
+  // --- failures (health.cc), any thread ---
+  // A store write the disk refused: counted, and logged (the first of a run of failures as an
+  // error naming the write and the system's reason; later ones until it works again at debug).
+  void NoteStoreFailure(std::string_view where, const Status& status);
+  // The box's health in one place (bank, clock, disk, printer): /api/status's "health" and the
+  // touchscreen's status line; /readyz adds the probes that write.
+  nlohmann::json HealthJson();
 
   // --- HTTP (routes.cc), any io thread ---
   void Handle(HttpRequest request, Respond respond);
