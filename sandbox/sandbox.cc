@@ -65,9 +65,14 @@ struct Sandbox::Impl {
   bool wake = false;
   std::thread ticker;
 
+  // Due jobs run here; their webhooks go out from the sender's workers.
   void Flush() {
     (void)engine->RunDueJobs();
-    sender->DeliverDue();
+    sender->Wake();
+  }
+  void FlushAndDeliver() {
+    (void)engine->RunDueJobs();
+    sender->DeliverDueAndWait();
   }
 
   void TickLoop() {
@@ -173,6 +178,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   impl->services.engine = impl->engine.get();
   impl->services.faults = &impl->faults;
   impl->services.flush_deliveries = [raw] { raw->Flush(); };
+  impl->services.flush_and_deliver = [raw] { raw->FlushAndDeliver(); };
   impl->services.demo_organization_id = cred.organization_id;
   impl->services.demo_workspace_id = cred.workspace_id;
 
@@ -232,6 +238,7 @@ void Sandbox::Stop() {
   }
   if (impl_->ticker.joinable()) impl_->ticker.join();
   if (impl_->server) impl_->server->Stop();
+  if (impl_->sender) impl_->sender->Stop();  // attempts in flight end within their timeout
 }
 
 unsigned short Sandbox::port() const { return impl_->port; }
@@ -239,7 +246,7 @@ unsigned short Sandbox::https_port() const { return impl_->https_port; }
 const SandboxCredentials& Sandbox::credentials() const { return impl_->credentials; }
 const std::string& Sandbox::data_dir() const { return impl_->data_dir; }
 std::string Sandbox::webhook_public_key_pem() const { return impl_->engine->signing_key().public_key().ToPem(); }
-void Sandbox::Flush() { impl_->Flush(); }
+void Sandbox::Flush() { impl_->FlushAndDeliver(); }
 std::int64_t Sandbox::CountForTest(const std::string& resource) const { return impl_->engine->CountForTest(resource); }
 
 }  // namespace balcao::sandbox

@@ -54,7 +54,9 @@ class Sandbox {
   std::string webhook_public_key_pem() const;
   const std::string& data_dir() const;
 
-  // Runs due jobs and delivers due webhooks now (also done every tick_millis).
+  // Runs due jobs and attempts every due webhook delivery before returning. (Every
+  // tick_millis, and after each request that creates events, the due deliveries are handed to
+  // the delivery workers instead, off the caller's thread.)
   void Flush();
   // Number of stored entities of a resource ("invoice", "invoice/log"): state checks in tests.
   std::int64_t CountForTest(const std::string& resource) const;

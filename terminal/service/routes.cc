@@ -454,10 +454,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     } else {
       return respond(Error(409, "state", "nothing for the customer to pay now"));
     }
-    // Off the io and driver threads: the sandbox delivers the resulting webhooks to this
-    // service before it answers, and those need both.
-    std::lock_guard<std::mutex> lock(side_mu);
-    side_threads.emplace_back([port = sandbox->port(), route, payload, respond = std::move(respond)] {
+    // Off the io and driver threads: a blocking HTTP call to the sandbox (which answers once
+    // the payment is committed; its webhook to this service comes later, from its workers).
+    simulations->Post([port = sandbox->port(), route, payload, respond = std::move(respond)] {
       const SimulationAnswer answer = Simulate(port, route, payload);
       respond(answer.status == 200 ? Json(200, {{"simulated", route}}) : Error(502, "sandbox", answer.body));
     });

@@ -328,6 +328,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
   s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
   s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
+  s.simulations = std::make_unique<DriverLoop>(std::chrono::hours(1), [] {});
   s.monitor->Subscribe([&s](bool online) {
     s.online = online;
     s.drainer->SetOnline(online);
@@ -362,6 +363,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     if (s.sandbox) s.EnsureWebhook();  // in-process: before any sale the API opens
   });
   s.loop->Start();
+  s.simulations->Start();
   s.server->Start();
   s.drainer->Start();
   s.monitor->Start();
@@ -401,11 +403,7 @@ void Service::Stop() {
   if (!impl_) return;
   Impl& s = *impl_;
   if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
-  {
-    std::lock_guard<std::mutex> lock(s.side_mu);
-    for (std::thread& t : s.side_threads) t.join();
-    s.side_threads.clear();
-  }
+  if (s.simulations) s.simulations->Stop();
   if (s.drainer) s.drainer->Stop();
   if (s.monitor) s.monitor->Stop();
   if (s.spooler) s.spooler->Stop();

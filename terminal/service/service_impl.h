@@ -93,8 +93,9 @@ struct Service::Impl {
   UnixMicros next_health_check = 0;  // driver thread
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
-  std::mutex side_mu;
-  std::vector<std::thread> side_threads;  // guarded by side_mu: sandbox simulations in flight
+  // The embedded sandbox's payer (POST /api/sales/{id}/simulate): one thread, calls in turn
+  // (each answers in milliseconds: the sandbox delivers the webhooks later, from its own workers).
+  std::unique_ptr<DriverLoop> simulations;
 
   std::set<std::string> open_sales;                // driver thread: open in the driver
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
