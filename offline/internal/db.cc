@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -31,9 +32,12 @@ Status SqliteError(sqlite3* db, int rc, std::string_view what) {
   std::string message(what);
   message += ": ";
   message += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  // What the operating system said (ENOSPC, EIO, EROFS...): the operator's first clue.
-  const int os_error = db != nullptr ? sqlite3_system_errno(db) : 0;
+  // What the operating system said (ENOSPC, EIO, EROFS...): the operator's first clue. SQLite
+  // reports a write refused with ENOSPC as SQLITE_FULL and keeps no errno for it (it is "not a
+  // system error" there), so that one is named here.
   const int primary = rc & 0xff;
+  int os_error = db != nullptr ? sqlite3_system_errno(db) : 0;
+  if (primary == SQLITE_FULL && os_error == 0) os_error = ENOSPC;
   if (os_error != 0 &&
       (primary == SQLITE_FULL || primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY))
     message += std::string(" (") + std::strerror(os_error) + ")";
