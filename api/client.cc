@@ -204,7 +204,6 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
   };
   Status last;
   const int max_attempts = impl.options.retry.max_attempts;
-  const Clock& local = impl.bank_clock->local();
   bool clock_retried = false;
   int attempts = 0;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
@@ -220,7 +219,7 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
                        {"User-Agent", impl.options.user_agent},
                        {"Accept-Language", impl.options.language},
                        {"Content-Type", "application/json"}};
-    const UnixMicros sent = local.Now();
+    const auto sent = BankClock::Steady::now();
     auto answer = impl.transport->Send(request);
     bool retryable;
     if (!answer.ok()) {
@@ -230,7 +229,7 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
     } else {
       http_status = answer->status;
       const bool clock_moved =
-          answer->date_seconds >= 0 && impl.bank_clock->Observe(answer->date_seconds, sent, local.Now());
+          answer->date_seconds >= 0 && impl.bank_clock->Observe(answer->date_seconds, sent, BankClock::Steady::now());
       last = internal::AsStatus(answer->status, answer->body, what, by_id);
       if (last.ok())
         return observed(Response{answer->status, std::move(answer->body), std::move(answer->content_type)}, attempts);

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "common/log.h"
 #include "common/metrics.h"
@@ -126,10 +127,9 @@ void Service::Impl::CheckHealth() {
       logging::Info("serve", "store writes work again");
     }
   }
-  static std::atomic<bool> clock_warned{false};
   const Check clock = ClockCheck(*bank_clock, config.clock_offset_warn_s);
-  if (!clock.ok && !clock_warned.exchange(true)) logging::Warn("serve", "clock offset", {{"reason", clock.text}});
-  if (clock.ok && bank_clock->measured() && clock_warned.exchange(false))
+  if (!clock.ok && !std::exchange(clock_warned, true)) logging::Warn("serve", "clock offset", {{"reason", clock.text}});
+  if (clock.ok && bank_clock->measured() && std::exchange(clock_warned, false))
     logging::Info("serve", "clock offset back within the threshold", {{"detail", clock.text}});
 }
 
@@ -253,6 +253,7 @@ HttpResponse Service::Impl::MetricsPage() {
   }
 
   g.bank_online->With({}).Set(monitor->online() ? 1 : 0);
+  g.failed_accepts->With({}).Inc(static_cast<double>(http::FailedAccepts()));
   g.clock_offset->With({}).Set(static_cast<double>(bank_clock->offset_micros()) / kMicrosPerSecond);
   if (const long long free = free_bytes.load(); free >= 0) g.disk_free->With({}).Set(static_cast<double>(free));
   g.store_errors->With({}).Set(store_errors);

@@ -285,7 +285,9 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
                                    " (is another `balcao serve` running on this data dir?)");
   s.operators = std::make_unique<offline::Operators>(*s.store);
-  s.sessions = std::make_unique<Sessions>(SystemClock::Instance(), std::chrono::seconds(s.config.session_idle_s));
+  // The bank's clock runs on the monotonic clock once measured: a wall clock set an hour ahead
+  // does not end the cashier's session.
+  s.sessions = std::make_unique<Sessions>(*s.bank_clock, std::chrono::seconds(s.config.session_idle_s));
   s.journal = std::make_unique<offline::Journal>(*s.store);
   s.outbox = std::make_unique<offline::Outbox>(*s.store);
   s.print_jobs = std::make_unique<offline::PrintJobs>(*s.store);

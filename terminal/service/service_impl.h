@@ -91,6 +91,7 @@ struct Service::Impl {
   std::atomic<long long> free_bytes{-1};
   std::atomic<bool> store_failing{false};
   UnixMicros next_health_check = 0;  // driver thread
+  bool clock_warned = false;         // driver thread: the offset's warning is in the log
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
   // The embedded sandbox's payer (POST /api/sales/{id}/simulate): one thread, calls in turn

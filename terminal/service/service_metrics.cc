@@ -55,6 +55,10 @@ StatusOr<std::unique_ptr<ScrapeGauges>> ScrapeGauges::Create() {
   BALCAO_ASSIGN_OR_RETURN(g->disk_free, r.AddGauge("balcao_data_dir_free_bytes",
                                                    "Free space for the service in the data dir's filesystem "
                                                    "(new sales are refused below disk_free_floor_mb)."));
+  BALCAO_ASSIGN_OR_RETURN(g->failed_accepts,
+                          r.AddCounter("balcao_http_failed_accepts_total",
+                                       "Connections the service could not accept for want of file descriptors (or "
+                                       "memory): it waits 100 ms to 1 s between tries. Since the process started."));
   return g;
 }
 

@@ -38,6 +38,7 @@ struct ScrapeGauges {
   metrics::GaugeFamily* store_errors = nullptr;
   metrics::GaugeFamily* clock_offset = nullptr;
   metrics::GaugeFamily* disk_free = nullptr;
+  metrics::CounterFamily* failed_accepts = nullptr;  // http::FailedAccepts(), copied at each scrape
 };
 
 class ServiceMetrics {

@@ -2,11 +2,14 @@
 // 10 minutes ahead or behind, against a bank on time (the sandbox, in this test's process). The
 // bank refuses an Access-Time 5 minutes off; the service learns the bank's time from its
 // answers' Date and signs with it, so Pix and card sales go through, and the offset is shown
-// (relógio do caixa) on the touchscreen's health, /readyz and /metrics, never as a decline.
+// (relógio do caixa) on the touchscreen's health, /readyz and /metrics, never as a decline. And
+// a clock that jumps an hour mid-sale expires nothing early.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <random>
+#include <thread>
 
 #include "sandbox/sandbox.h"
 #include "tests/terminal/fault_fixture.h"
@@ -88,6 +91,64 @@ TEST_P(FaultClock, SalesGoThroughAndTheOffsetIsShownNotDeclined) {
 
   ExpectBooksBalance(serve, opened, paid);
   EXPECT_EQ((*bank)->CountForTest("merchant-purchase"), 1);
+  serve.Stop();
+  (*bank)->Stop();
+}
+
+// The box's clock jumps an hour ahead while a Pix QR is shown and an invoice waits in the
+// outbox (a wall clock set by hand, NTP arriving late): nothing the bank dated expires early,
+// the QR is paid, the invoice goes out, and the books balance.
+TEST(FaultClockJump, AnHourAheadMidSaleExpiresNothingEarly) {
+  const std::string faketime = FaketimeLibrary();
+  ASSERT_FALSE(faketime.empty()) << "libfaketime is missing: install the faketime package (deploy/install-deps.sh)";
+  std::mt19937_64 rng(FaultSeed());
+  const auto dir = FreshDir("fault-clock-jump");
+  sandbox::SandboxOptions options;
+  options.data_dir = (dir / "bank").string();
+  options.https = false;
+  options.tick_millis = 100;
+  auto bank = sandbox::Sandbox::Start(options);
+  ASSERT_TRUE(bank.ok()) << bank.status().ToString();
+  const std::string bank_url = "http://127.0.0.1:" + std::to_string((*bank)->port());
+  // A Pix QR valid 2 minutes: an hour's jump of a clock it were measured with would expire it.
+  const std::string config = WriteConfig(dir, {{"checkout", {{"poll_interval_s", 1}, {"pix_expiration_s", 120}}}});
+  const auto offset_file = dir / "faketime";
+  std::ofstream(offset_file) << "+0\n";
+
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--config", config},
+              {{"BALCAO_CREDENTIALS", (*bank)->credentials().credentials_path},
+               {"LD_PRELOAD", faketime},
+               {"FAKETIME_TIMESTAMP_FILE", offset_file.string()},
+               {"FAKETIME_CACHE_DURATION", "1"},
+               {"FAKETIME_DONT_FAKE_MONOTONIC", "1"}});
+  ASSERT_TRUE(serve.running());
+  std::map<std::string, long long> opened, paid;
+  const long long amount = std::uniform_int_distribution<long long>(100, 99'999)(rng);
+  const std::string pix = serve.NewSale(amount)["id"].get<std::string>();
+  opened[pix] = amount;
+  const Reply shown = serve.Post("/api/sales/" + pix + "/method", {{"method", "pix"}});
+  ASSERT_EQ(shown.json["status"], "pix") << shown.body;
+
+  std::ofstream(offset_file) << "+1h\n";                 // the jump
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // ticks and polls run across it
+  EXPECT_EQ(serve.Get("/api/sales/" + pix).json["status"], "pix") << "the QR must not expire early";
+  const Reply pay = Http("POST", bank_url + "/sandbox/dynamic-brcode/pay",
+                         Json{{"uuid", BankId(shown.json, "brcode")}, {"name", "Cliente"}}.dump());
+  ASSERT_EQ(pay.status, 200) << pay.body;
+  serve.WaitFor(pix, "paid");
+  paid[pix] = amount;
+
+  // An invoice after the jump: created at the bank (signed with the bank's time).
+  const long long invoice_amount = std::uniform_int_distribution<long long>(100, 99'999)(rng);
+  const std::string invoice = serve.NewSale(invoice_amount)["id"].get<std::string>();
+  opened[invoice] = invoice_amount;
+  const Reply issued =
+      serve.Post("/api/sales/" + invoice + "/method",
+                 {{"method", "invoice"}, {"customer", {{"name", "Maria da Silva"}, {"tax_id", "337.451.076-08"}}}});
+  EXPECT_EQ(issued.json["status"], "invoice") << issued.body;
+  EXPECT_NEAR(serve.Get("/api/status").json["health"]["clock"]["offset_s"].get<double>(), -3600, 5);
+  ExpectBooksBalance(serve, opened, paid);
   serve.Stop();
   (*bank)->Stop();
 }
