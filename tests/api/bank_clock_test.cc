@@ -27,6 +27,15 @@ constexpr UnixMicros kSecond = kMicrosPerSecond;
 // What a bank on time stamps an answer with now: whole seconds, truncated.
 std::int64_t BankDate() { return SystemClock::Instance().Now() / kSecond; }
 
+// One answer, stamped by a bank on time, to a request sent just now (in this order: the
+// arguments of a call are evaluated in no set order).
+bool AnswerNow(BankClock& clock) {
+  const auto sent = BankClock::Steady::now();
+  const std::int64_t date = BankDate();
+  const auto received = BankClock::Steady::now();
+  return clock.Observe(date, sent, received);
+}
+
 TEST(BankClock, UnmeasuredIsTheLocalClock) {
   SetClock local(600 * kSecond);
   BankClock clock(local);
@@ -39,9 +48,7 @@ TEST(BankClock, OneAnswerCorrectsAClockTenMinutesOff) {
   for (UnixMicros off : {600 * kSecond, -600 * kSecond}) {
     SetClock local(off);
     BankClock clock(local);
-    const auto sent = BankClock::Steady::now();
-    const std::int64_t date = BankDate();
-    EXPECT_TRUE(clock.Observe(date, sent, BankClock::Steady::now()));
+    EXPECT_TRUE(AnswerNow(clock));
     EXPECT_TRUE(clock.measured());
     const UnixMicros real = SystemClock::Instance().Now();
     EXPECT_LE(std::llabs(clock.Now() - real), 1100'000) << off;  // within the Date's second
@@ -52,29 +59,28 @@ TEST(BankClock, OneAnswerCorrectsAClockTenMinutesOff) {
 TEST(BankClock, ASyncedClockIsKeptAndAgreeingAnswersMoveNothing) {
   SetClock local(0);
   BankClock clock(local);
-  EXPECT_TRUE(clock.Observe(BankDate(), BankClock::Steady::now(), BankClock::Steady::now()));
+  EXPECT_TRUE(AnswerNow(clock));
   EXPECT_LE(std::llabs(clock.offset_micros()), 1000);
-  for (int i = 0; i < 20; ++i)
-    EXPECT_FALSE(clock.Observe(BankDate(), BankClock::Steady::now(), BankClock::Steady::now()));
+  for (int i = 0; i < 20; ++i) EXPECT_FALSE(AnswerNow(clock));
   EXPECT_LE(std::llabs(clock.offset_micros()), 1000);
 }
 
 TEST(BankClock, ALocalStepAfterTheFirstAnswerMovesNothingDatedByTheBank) {
   SetClock local(0);
   BankClock clock(local);
-  clock.Observe(BankDate(), BankClock::Steady::now(), BankClock::Steady::now());
+  AnswerNow(clock);
   local.Step(3600 * kSecond);  // the wall clock set an hour ahead
   EXPECT_LE(std::llabs(clock.Now() - SystemClock::Instance().Now()), 1000);
   EXPECT_LE(std::llabs(clock.offset_micros() + 3600 * kSecond), 1000);
   // The next answer agrees with the estimate: nothing moves.
-  EXPECT_FALSE(clock.Observe(BankDate(), BankClock::Steady::now(), BankClock::Steady::now()));
+  EXPECT_FALSE(AnswerNow(clock));
 }
 
 TEST(BankClock, AnAnswerFromBeforeItsRequestIsIgnored) {
   SetClock local(0);
   BankClock clock(local);
-  const auto later = BankClock::Steady::now() + std::chrono::seconds(1);
-  EXPECT_FALSE(clock.Observe(BankDate() + 500, later, BankClock::Steady::now()));
+  const auto received = BankClock::Steady::now();
+  EXPECT_FALSE(clock.Observe(BankDate() + 500, received + std::chrono::seconds(1), received));
   EXPECT_FALSE(clock.measured());
 }
 
