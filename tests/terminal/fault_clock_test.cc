@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <ostream>
 #include <random>
 #include <thread>
 
@@ -22,6 +23,9 @@ struct ClockCase {
   const char* faketime;  // FAKETIME: the box's clock this far from the real one
   double offset_s;       // the bank's minus the box's, as the service should measure it
 };
+
+// The test's name in ctest's list: the offset (not the struct's bytes).
+void PrintTo(const ClockCase& c, std::ostream* out) { *out << "FAKETIME=" << c.faketime; }
 
 class FaultClock : public ::testing::TestWithParam<ClockCase> {};
 
