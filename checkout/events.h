@@ -9,6 +9,7 @@
 
 #include <compare>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "checkout/types.h"
@@ -129,6 +130,9 @@ struct CallFailed {
   UnixMicros at = 0;
   BALCAO_CHECKOUT_EVENT(CallFailed);
 };
+// The start of CallFailed::message when the bank refused the request for the box's clock (its
+// Access-Time): classified kNotSent, as the bank did nothing with it.
+inline constexpr std::string_view kClockRefusedPrefix = "clock: ";
 // The answer to a reversal/cancel PATCH: the entity's amount is now `net_amount`.
 struct Reversed {
   std::string entity_id;

@@ -68,9 +68,14 @@ struct Sandbox::Impl {
   std::thread ticker;
   std::string seed_report;
 
+  // Due jobs run here; their webhooks go out from the sender's workers.
   void Flush() {
     (void)engine->RunDueJobs();
-    sender->DeliverDue();
+    sender->Wake();
+  }
+  void FlushAndDeliver() {
+    (void)engine->RunDueJobs();
+    sender->DeliverDueAndWait();
   }
 
   void TickLoop() {
@@ -209,6 +214,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   impl->services.engine = impl->engine.get();
   impl->services.faults = &impl->faults;
   impl->services.flush_deliveries = [raw] { raw->Flush(); };
+  impl->services.flush_and_deliver = [raw] { raw->FlushAndDeliver(); };
   impl->services.demo_organization_id = cred.organization_id;
   impl->services.demo_workspace_id = cred.workspace_id;
   impl->services.latency = options.latency;
@@ -274,6 +280,7 @@ void Sandbox::Stop() {
   }
   if (impl_->ticker.joinable()) impl_->ticker.join();
   if (impl_->server) impl_->server->Stop();
+  if (impl_->sender) impl_->sender->Stop();  // attempts in flight end within their timeout
 }
 
 unsigned short Sandbox::port() const { return impl_->port; }
@@ -282,7 +289,7 @@ const SandboxCredentials& Sandbox::credentials() const { return impl_->credentia
 const std::string& Sandbox::data_dir() const { return impl_->data_dir; }
 const std::string& Sandbox::seed_report() const { return impl_->seed_report; }
 std::string Sandbox::webhook_public_key_pem() const { return impl_->engine->signing_key().public_key().ToPem(); }
-void Sandbox::Flush() { impl_->Flush(); }
+void Sandbox::Flush() { impl_->FlushAndDeliver(); }
 std::int64_t Sandbox::CountForTest(const std::string& resource) const { return impl_->engine->CountForTest(resource); }
 
 }  // namespace balcao::sandbox

@@ -65,7 +65,9 @@ class Sandbox {
   // "seeded 12345 entities from seed 1 in 2.1 s" after this start seeded the account; empty otherwise.
   const std::string& seed_report() const;
 
-  // Runs due jobs and delivers due webhooks now (also done every tick_millis).
+  // Runs due jobs and attempts every due webhook delivery before returning. (Every
+  // tick_millis, and after each request that creates events, the due deliveries are handed to
+  // the delivery workers instead, off the caller's thread.)
   void Flush();
   // Number of stored entities of a resource ("invoice", "invoice/log"): state checks in tests.
   std::int64_t CountForTest(const std::string& resource) const;

@@ -11,7 +11,15 @@
 namespace balcao::checkout::internal {
 namespace {
 
+// The bank refused the request for its Access-Time, before doing anything with it (the client
+// has already corrected its clock from that answer and sent it once more): like a request that
+// never left, it is safe to send again, and nothing about the customer or the card is implied.
+bool ClockRefused(const Status& s) {
+  return s.HasErrorCode("invalidAccessTime") || s.HasErrorCode("expiredAccessTime");
+}
+
 Failure Classify(const Status& s) {
+  if (ClockRefused(s)) return Failure::kNotSent;
   if (s.delivery() == Delivery::kNotSent || s.code() == StatusCode::kUnavailable) return Failure::kNotSent;
   if (s.delivery() == Delivery::kOutcomeUnknown || s.code() == StatusCode::kDeadlineExceeded ||
       s.code() == StatusCode::kInternal || s.code() == StatusCode::kUnknown) {
@@ -23,7 +31,7 @@ Failure Classify(const Status& s) {
 // Luhn one time in ten, and the journal's card scanner would then refuse the event, leaving
 // the sale without the answer it waits for. Card-like runs are masked to 6+4 first.
 Event Failed(Call call, const Status& s, UnixMicros now) {
-  std::string message = s.message();
+  std::string message = ClockRefused(s) ? std::string(kClockRefusedPrefix) + s.message() : s.message();
   MaskCardNumbers(message);
   return CallFailed{call, Classify(s), std::move(message), now};
 }

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/log.h"
+#include "terminal/service/json_body.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -163,6 +164,10 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   text << in.rdbuf();
   const json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (root.is_discarded()) return InvalidArgumentError(path + ": not valid JSON");
+  // nlohmann keeps the last of two equal keys: a setting written twice would silently mean
+  // the second one, whichever the operator meant.
+  if (const std::string twice = DuplicateKey(text.str()); !twice.empty())
+    return InvalidArgumentError(twice + ": given twice in " + path + " (each key once)");
   Reader reader;
   auto& m = config.store.merchant;
   auto& s = config.settings;
@@ -246,6 +251,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"webhook_url", Text(config.webhook_url)},
                                       {"store_id", LaneId(config.store_id)},
                                       {"terminal_id", LaneId(config.terminal_id)},
+                                      {"clock_offset_warn_s", Number(config.clock_offset_warn_s, 1, 86400)},
+                                      {"disk_free_floor_mb", Number(config.disk_free_floor_mb, 0, 1 << 20)},
                                       {"data_dir", Text(config.data_dir)},
                                       {"listen", nested(listen)},
                                       {"bank", nested(bank)},

@@ -35,6 +35,11 @@ struct ServeConfig {
   // The box's lane (docs/stores.md; terminal/service/lane_identity.h): checked by
   // checkout::LaneIdRule here; "" = the default store, a terminal id kept in the data dir.
   std::string store_id, terminal_id;
+  // Health (docs/operations.md, "When the box is unwell"): the box's clock this far from the
+  // bank's is shown on /readyz and the touchscreen; below this much free space in the data dir
+  // new sales are refused (open ones keep finishing).
+  int clock_offset_warn_s = 60;
+  int disk_free_floor_mb = 20;
 
   // Where the box lives. Relative paths in the file are relative to the file's folder.
   std::string data_dir;  // the store's folder; "" = not set

@@ -344,14 +344,21 @@ void Service::Impl::SettleRegisterSales() {
       const std::optional<checkout::Sale> sale = book->Copy(id);
       const auto* pix = sale ? std::get_if<checkout::ShowingPix>(&sale->state) : nullptr;
       if (pix == nullptr || !autopaid.insert(pix->brcode.uuid).second) continue;
-      const std::string payload = nlohmann::json{{"uuid", pix->brcode.uuid}, {"name", "Cliente Sandbox"}}.dump();
-      std::lock_guard<std::mutex> lock(side_mu);
-      side_threads.emplace_back([this, port = sandbox->port(), payload, delay = config.sandbox_autopay_s] {
-        for (int waited = 0; waited < delay * 10 && !stopping.load(); ++waited)
-          std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (!stopping.load()) (void)Simulate(port, "dynamic-brcode/pay", payload);
-      });
+      autopay_due[pix->brcode.uuid] = bank_clock->Now() + config.sandbox_autopay_s * kMicrosPerSecond;
     }
+  }
+}
+
+void Service::Impl::PayDueAutopays(UnixMicros now) {
+  for (auto due = autopay_due.begin(); due != autopay_due.end();) {
+    if (due->second > now) {
+      ++due;
+      continue;
+    }
+    const std::string payload = nlohmann::json{{"uuid", due->first}, {"name", "Cliente Sandbox"}}.dump();
+    // On the simulations' own thread, like the touchscreen's simulate button: never a thread per QR.
+    simulations->Post([port = sandbox->port(), payload] { (void)Simulate(port, "dynamic-brcode/pay", payload); });
+    due = autopay_due.erase(due);
   }
 }
 

@@ -46,6 +46,8 @@ HttpResponse DriverError(const Status& status) {
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
   // The store-and-forward's caps (offline card sales): the limit in force, for the cashier.
   if (status.code() == StatusCode::kResourceExhausted) return Error(409, "offline_cards", status.message());
+  // The store, not the bank: a full disk or an I/O error (507 Insufficient Storage).
+  if (offline::IsDiskFailure(status)) return Error(507, "store", status.message());
   return Error(503, "bank", status.message());
 }
 
@@ -250,10 +252,11 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
 
   if (path == "/api/status" && get) {
     json status = {{"online", online.load()},
+                   {"health", HealthJson()},
                    {"bank", sandbox ? "sandbox" : "configured"},
                    {"sandbox_url", sandbox ? "http://127.0.0.1:" + std::to_string(sandbox->port()) : ""},
-                   {"now_ms", SystemClock::Instance().Now() / 1000},
-                   {"day", StoreDay(SystemClock::Instance().Now())},
+                   {"now_ms", bank_clock->Now() / 1000},
+                   {"day", StoreDay(bank_clock->Now())},
                    {"printer", printer_target},
                    {"webhooks", {{"applied", webhooks_applied.load()}, {"refused", webhooks_refused.load()}}},
                    {"language", config.touchscreen_language},
@@ -280,7 +283,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   }
 
   if (path == "/api/sales" && get) {
-    std::string day = StoreDay(SystemClock::Instance().Now());
+    std::string day = StoreDay(bank_clock->Now());
     if (request.query.rfind("day=", 0) == 0) day = request.query.substr(4);
     static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
     if (day.size() != 10 || !std::regex_match(day, kDay)) return respond(Error(400, "day", "YYYY-MM-DD"));
@@ -303,9 +306,18 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       return respond(Error(400, "amount", "a whole number of cents from 1 to 100000000"));
     return OnDriver(
         [this, cents = amount.get<long long>()] {
-          const UnixMicros now = SystemClock::Instance().Now();
+          const UnixMicros now = bank_clock->Now();
           const std::string id = MintSaleId(now);
-          if (Status added = book->Add(id, cents, now); !added.ok()) return Error(503, "data-dir", added.message());
+          // New sales wait for space (open ones keep finishing): a sale begun on a full disk
+          // could not journal its payment.
+          const long long free = free_bytes.load(), floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
+          if (free >= 0 && free < floor)
+            return Error(507, "store",
+                         "at least " + std::to_string(config.disk_free_floor_mb) +
+                             " MB free in the data dir to open a "
+                             "sale (" +
+                             std::to_string(free >> 20) + " MB free)");
+          if (Status added = book->Add(id, cents, now); !added.ok()) return Error(507, "store", added.message());
           auto sale = driver->Open(id, cents, config.settings);
           if (!sale.ok()) return DriverError(sale.status());
           touched.insert(id);
@@ -343,7 +355,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   Body body = Body::Parse(request.body);
   Wipe(request.body);
   if (!body.ok) return respond(Error(400, "body", body.rule));
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   // Runs one checkout event (built on the driver thread) and answers with the sale's view.
   auto feed = [this, id, &respond](std::function<StatusOr<checkout::Sale>()> run) {
     OnDriver(
@@ -402,7 +414,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         return sale;
       }
       if (Status refused =
-              Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, SystemClock::Instance().Now()});
+              Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, bank_clock->Now()});
           !refused.ok()) {
         Wipe(held.number);
         Wipe(held.security_code);
@@ -498,10 +510,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     } else {
       return respond(Error(409, "state", "nothing for the customer to pay now"));
     }
-    // Off the io and driver threads: the sandbox delivers the resulting webhooks to this
-    // service before it answers, and those need both.
-    std::lock_guard<std::mutex> lock(side_mu);
-    side_threads.emplace_back([port = sandbox->port(), route, payload, respond = std::move(respond)] {
+    // Off the io and driver threads: a blocking HTTP call to the sandbox (which answers once
+    // the payment is committed; its webhook to this service comes later, from its workers).
+    simulations->Post([port = sandbox->port(), route, payload, respond = std::move(respond)] {
       const SimulationAnswer answer = Simulate(port, route, payload);
       respond(answer.status == 200 ? Json(200, {{"simulated", route}}) : Error(502, "sandbox", answer.body));
     });

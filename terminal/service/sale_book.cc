@@ -38,7 +38,11 @@ Screen ScreenOf(const Sale& sale) {
   namespace co = checkout;
   Screen s;
   if (const auto* choosing = As<co::ChoosingMethod>(sale)) {
-    s.status = sale.attempts > 0 && !choosing->notice.empty() ? "declined" : "choosing";
+    // Back at the choice because the bank could not be reached or refused the box's clock is
+    // not a decline: nothing was asked of the customer's bank (the notice says which).
+    const bool not_refused = choosing->notice.find("the bank cannot be reached") != std::string::npos ||
+                             choosing->notice.find("relógio do caixa") != std::string::npos;
+    s.status = sale.attempts > 0 && !choosing->notice.empty() && !not_refused ? "declined" : "choosing";
     s.message = choosing->notice;
     if (choosing->last_method) s.method = co::Name(*choosing->last_method);
   } else if (const auto* awaiting = As<co::AwaitingCard>(sale)) {

@@ -24,6 +24,8 @@ constexpr std::chrono::milliseconds kTickInterval{100};
 // Each sale's timers are looked at this often (timers are seconds apart: polls every
 // poll_interval_s, countdowns, lookup retries), so many open sales cost little.
 constexpr UnixMicros kSaleTickInterval = 500'000;
+// Free space, a failing store and the clock's offset are looked at this often.
+constexpr UnixMicros kHealthCheckInterval = 2 * kMicrosPerSecond;
 
 bool BankConfiguredInEnvironment() {
   for (const char* name : {"BALCAO_CREDENTIALS", "BALCAO_BANK_URL", "BALCAO_ACCESS_ID", "BALCAO_PROJECT_ID",
@@ -75,7 +77,7 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
   } else if (const auto* print = std::get_if<checkout::Print>(&effect)) {
     auto sale = driver->Get(sale_id);
     if (!sale.ok()) return;
-    const UnixMicros now = SystemClock::Instance().Now();
+    const UnixMicros now = bank_clock->Now();
     auto doc = ReceiptFor(*sale, *print, config.store, now, ReadCardTerms(*journal, sale_id));
     if (!doc) return;
     // A cash register prints the receipts it received; the box prints what nexo.print says.
@@ -141,7 +143,8 @@ void Service::Impl::Publish() {
 }
 
 void Service::Impl::Tick() {
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
+  if (!autopay_due.empty()) PayDueAutopays(now);
   for (const std::string& id : book->Unsettled()) {
     if (!open_sales.count(id)) continue;
     UnixMicros& next = next_tick_at[id];
@@ -149,11 +152,17 @@ void Service::Impl::Tick() {
     next = now + kSaleTickInterval;
     // Fires the sale's due timers (polls, countdowns, lookup retries) and returns: the
     // deadline is 1 ms away, so a sale with nothing due costs at most that sleep.
-    auto sale = driver->RunUntilSettled(id, SystemClock::Instance().Now() + 1000);
-    (void)sale;
+    auto sale = driver->RunUntilSettled(id, bank_clock->Now() + 1000);
+    // A timer whose event the disk refused fires again shortly (checkout::Driver): the poll
+    // goes on, and sees the payment once the disk takes writes again.
+    if (!sale.ok() && offline::IsDiskFailure(sale.status())) NoteStoreFailure("timer", sale.status());
     touched.insert(id);
   }
   ForwardHeldCards();
+  if (now >= next_health_check) {
+    next_health_check = now + kHealthCheckInterval;
+    CheckHealth();
+  }
   // The ids of events gone past the replay window (at the first tick, then hourly).
   if (auto forgotten = applied_events->PruneIfDue(); !forgotten.ok()) {
     logging::Warn("serve", "applied events not pruned", {{"reason", forgotten.status().message()}});
@@ -216,7 +225,7 @@ void Service::Impl::Resume() {
   }
   ResumeRegisterSales();
   Publish();
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   for (UnixMicros day : {now, now - 86400 * kMicrosPerSecond})
     for (const std::string& id : book->IdsOfDay(StoreDay(day))) EnsureCopy(id);
 }
@@ -232,6 +241,11 @@ void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond
           500, "application/json; charset=utf-8", R"({"error":{"field":"service","rule":"internal error"}})", {}};
     }
     Publish();
+    if (response.status == 507) {
+      const auto body = nlohmann::json::parse(response.body, nullptr, false);
+      const std::string rule = body.is_object() ? body["error"].value("rule", "") : "";
+      NoteStoreFailure("api", Status(StatusCode::kResourceExhausted, rule));
+    }
     respond(std::move(response));
   });
 }
@@ -306,7 +320,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     s.credentials_path = s.config.bank_credentials;
   }
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(s.credentials_path));
-  s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank));
+  s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank).WithBankClock(s.bank_clock));
 
   BALCAO_ASSIGN_OR_RETURN(s.store, offline::Store::Open((dir / "balcao.db").string()));
   // A tool may hold the store for a moment (the nightly settlement a box catches up on at
@@ -322,17 +336,19 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.operators = std::make_unique<offline::Operators>(*s.store);
   s.registers = std::make_unique<offline::CashRegisters>(*s.store);
   s.config.sandbox_autopay_s = s.options.sandbox_autopay_s.value_or(0);
-  s.sessions = std::make_unique<Sessions>(SystemClock::Instance(), std::chrono::seconds(s.config.session_idle_s));
+  // The bank's clock runs on the monotonic clock once measured: a wall clock set an hour ahead
+  // does not end the cashier's session.
+  s.sessions = std::make_unique<Sessions>(*s.bank_clock, std::chrono::seconds(s.config.session_idle_s));
   s.journal = std::make_unique<offline::Journal>(*s.store);
   s.outbox = std::make_unique<offline::Outbox>(*s.store);
   s.print_jobs = std::make_unique<offline::PrintJobs>(*s.store);
-  s.applied_events = std::make_unique<offline::AppliedEvents>(*s.store, SystemClock::Instance(),
+  s.applied_events = std::make_unique<offline::AppliedEvents>(*s.store, *s.bank_clock,
                                                               std::chrono::hours(24 * s.config.webhook_retention_days));
   s.book = std::make_unique<SaleBook>((dir / "sales.idx").string());
   BALCAO_RETURN_IF_ERROR(s.book->Load());
 
   s.driver = std::make_unique<checkout::Driver>(
-      *s.bank, *s.journal, SystemClock::Instance(),
+      *s.bank, *s.journal, *s.bank_clock,
       [&s](const std::string& sale_id, const checkout::Effect& effect) { s.OnEffect(sale_id, effect); });
   s.driver->SetOutbox(s.outbox.get());
   s.driver->OnNotSent([&s] {
@@ -340,7 +356,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   });
   s.driver->OnUnknownResolved(
       [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
-  s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
+  s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, *s.bank_clock);
   s.intake->SetAppliedEvents(s.applied_events.get());
   s.intake->SetLane(s.config.settings.lane);
   s.intake->SetFirstWindowDays(s.config.webhook_retention_days);  // what the record of applied events keeps
@@ -362,11 +378,13 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.access = std::make_unique<AccessPolicy>(s.port, names, s.tls);
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
-  s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));
+  s.gateway =
+      std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank).WithBankClock(s.bank_clock));
   s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
   BALCAO_RETURN_IF_ERROR(s.OpenSealedCards());
   s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
   s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
+  s.simulations = std::make_unique<DriverLoop>(std::chrono::hours(1), [] {});
   s.monitor->Subscribe([&s](bool online) {
     s.online = online;
     s.drainer->SetOnline(online);
@@ -396,12 +414,14 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   // Resume first: the open sales must not wait for a bank that may be unreachable. A real
   // bank's webhook is registered by the first tick (retried with the catch-up until it is).
   s.loop->Post([&s] {
+    s.CheckHealth();  // the disk's free space before the first sale
     s.Resume();
     if (s.sandbox) s.EnsureWebhook();  // in-process: before any sale the API opens
   });
   s.counter = MakeBoxCounter(s);
   BALCAO_RETURN_IF_ERROR(s.StartNexo(tls ? &*tls : nullptr));
   s.loop->Start();
+  s.simulations->Start();
   s.server->Start();
   if (s.nexo_server) s.nexo_server->Start();
   s.drainer->Start();
@@ -446,11 +466,7 @@ void Service::Stop() {
   s.stopping = true;
   if (s.nexo_server) s.nexo_server->Stop();
   if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
-  {
-    std::lock_guard<std::mutex> lock(s.side_mu);
-    for (std::thread& t : s.side_threads) t.join();
-    s.side_threads.clear();
-  }
+  if (s.simulations) s.simulations->Stop();
   if (s.drainer) s.drainer->Stop();
   if (s.monitor) s.monitor->Stop();
   if (s.spooler) s.spooler->Stop();

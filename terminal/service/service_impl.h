@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/bank.h"
+#include "api/bank_clock.h"
 #include "api/events.h"
 #include "checkout/checkout.h"
 #include "checkout/driver.h"
@@ -69,6 +70,9 @@ struct Service::Impl {
   std::string tls_fingerprint;  // of its certificate, "" without TLS
   LaneIdentity lane;            // which lane of which store (config.settings.lane is its root)
 
+  // The bank's time (api/bank_clock.h), shared by every client of the service: signs requests,
+  // and is the clock of business days, sales' timers and expirations (docs/adr/0005-bank-time.md).
+  std::shared_ptr<api::BankClock> bank_clock = std::make_shared<api::BankClock>();
   std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
   std::string credentials_path;               // the sandbox's, or "" (environment)
   std::unique_ptr<api::Bank> bank;
@@ -98,14 +102,24 @@ struct Service::Impl {
   unsigned short nexo_port = 0;
   std::atomic<bool> stopping{false};
   std::atomic<bool> online{true};
+  // The disk (CheckHealth, on the driver thread; read from any thread): free bytes in the data
+  // dir (-1 before the first look), and whether a store write failed since the last success.
+  std::atomic<long long> free_bytes{-1};
+  std::atomic<bool> store_failing{false};
+  UnixMicros next_health_check = 0;  // driver thread
+  bool clock_warned = false;         // driver thread: the offset's warning is in the log
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
   std::mutex device_mu;
   std::map<std::string, std::string> device_tokens;      // guarded by device_mu: link token -> sale id
   std::map<std::string, checkout::BrowserData> devices;  // guarded by device_mu: sale id -> its device
 
-  std::mutex side_mu;
-  std::vector<std::thread> side_threads;  // guarded by side_mu: sandbox simulations in flight
+
+  // The embedded sandbox's payer (POST /api/sales/{id}/simulate): one thread, calls in turn
+  // (each answers in milliseconds: the sandbox delivers the webhooks later, from its own workers).
+  std::unique_ptr<DriverLoop> simulations;
+  // --sandbox-autopay: Pix QRs to pay, by when (driver thread; paid from Tick).
+  std::map<std::string, UnixMicros> autopay_due;
 
   std::set<std::string> open_sales;                // driver thread: open in the driver
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
@@ -143,6 +157,8 @@ struct Service::Impl {
   void Tick();           // due timers of sales waiting for the bank or the customer; catch-up
   void Resume();         // at start: open sales from the journal, today's sales from the index
   void EnsureWebhook();  // registers webhook_url at the bank once
+  // Free space, a store that works again after failing, the clock's offset: every few seconds.
+  void CheckHealth();
   // The sale's copy in the book, from the driver or, when not open there, the journal.
   void EnsureCopy(const std::string& sale_id);
   // The driver journals every event it is fed before its machine decides, refused ones too
@@ -181,6 +197,7 @@ struct Service::Impl {
   // Called by Publish(): answers and records register payments and reversals that ended, answers
   // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
   void SettleRegisterSales();
+  void PayDueAutopays(UnixMicros now);  // Tick: posts the Pix payments --sandbox-autopay owes
   void ResumeRegisterSales();  // at start: running register payments watched again
   std::optional<integration::PaymentOutcome> RegisterOutcome(const std::string& sale_id, RegisterSale& running);
   bool IsRegisterSale(const std::string& sale_id) const;
@@ -188,6 +205,13 @@ struct Service::Impl {
   void OnNexo(HttpRequest request, Respond respond);
   // Starts the nexo listener when a port is given or a register is registered.
   Status StartNexo(const ListenerTls* tls);
+  // --- failures (health.cc), any thread ---
+  // A store write the disk refused: counted, and logged (the first of a run of failures as an
+  // error naming the write and the system's reason; later ones until it works again at debug).
+  void NoteStoreFailure(std::string_view where, const Status& status);
+  // The box's health in one place (bank, clock, disk, printer): /api/status's "health" and the
+  // touchscreen's status line; /readyz adds the probes that write.
+  nlohmann::json HealthJson();
 
   // --- HTTP (routes.cc), any io thread ---
   void Handle(HttpRequest request, Respond respond);

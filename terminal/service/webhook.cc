@@ -58,6 +58,10 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
       [this, event = *std::move(event)] {
         auto taken = intake->Take(event);
         metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
+        if (!taken.ok() && offline::IsDiskFailure(taken.status())) {
+          NoteStoreFailure("webhook", taken.status());  // the bank delivers it again later
+          return ErrorResponse(507, "store", taken.status().message());
+        }
         if (!taken.ok()) return ErrorResponse(503, "event", taken.status().message());
         if (taken->outcome == checkout::IntakeOutcome::kReplayed) {
           logging::Info("serve", "webhook replayed: nothing done", {{"event", event.id}, {"sale", taken->sale_id}});

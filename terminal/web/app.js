@@ -479,7 +479,30 @@ async function status() {
   const printer = $('#printer-alert');
   printer.hidden = !s.print_failed;
   printer.textContent = 'Impressora: ' + s.print_failed + ' não impresso(s)';
+  if (s.health) showHealth(s.health);
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
+}
+// One line, four parts: a part that is not well says what is wrong, in the cashier's words
+// (the clock is "relógio do caixa": sales still go through, it is never a refusal).
+function showHealth(health) {
+  const words = {
+    bank: (h) => (h.ok ? 'Banco ✓' : 'Banco: sem conexão (faturas vão para a fila)'),
+    clock: (h) => {
+      if (h.ok) return 'Relógio ✓';
+      const s = Math.abs(h.offset_s);
+      const amount = s >= 120 ? Math.round(s / 60) + ' min' : s + ' s';
+      return 'Relógio do caixa ' + amount + (h.offset_s > 0 ? ' atrasado' : ' adiantado') + ' em relação ao banco: acerte a hora';
+    },
+    disk: (h) => (h.ok ? 'Disco ✓' : 'Disco cheio: novas vendas recusadas até liberar espaço'),
+    printer: (h) => (h.ok ? 'Impressora ✓' : 'Impressora com falha: ' + h.message),
+  };
+  $$('#health [data-part]').forEach((el) => {
+    const part = health[el.dataset.part];
+    if (!part) return;
+    el.dataset.ok = String(part.ok);
+    el.textContent = words[el.dataset.part](part);
+    el.title = part.message;
+  });
 }
 setInterval(status, 2000);
 renderAmount();

@@ -173,6 +173,16 @@ void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const s
 
 std::string ServeProcess::output() const { return output_; }
 
+std::string ServeProcess::Drain() {
+  for (pollfd p{out_fd_, POLLIN, 0}; out_fd_ >= 0 && ::poll(&p, 1, 0) > 0;) {
+    char buffer[4096];
+    const ssize_t n = ::read(out_fd_, buffer, sizeof buffer);
+    if (n <= 0) break;
+    output_.append(buffer, static_cast<std::size_t>(n));
+  }
+  return output_;
+}
+
 void ServeProcess::Stop() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGTERM);

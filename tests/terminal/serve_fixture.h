@@ -55,6 +55,9 @@ class ServeProcess {
   const std::string& url() const { return url_; }
   const std::string& sandbox() const { return sandbox_; }  // embedded sandbox, "" when none
   std::string output() const;                              // what it printed so far
+  // Reads what it printed since (without waiting) and returns all it printed so far.
+  std::string Drain();
+  pid_t pid() const { return pid_; }
 
   // The operators every test box has (cashier kCashier/kCashierPin, supervisor kSupervisor/
   // kSupervisorPin), added to the store at `db` before serve starts (Start does it).

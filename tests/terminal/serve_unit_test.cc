@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "offline/store.h"
 #include "terminal/service/config.h"
 #include "terminal/service/lane_identity.h"
+#include "terminal/service/json_body.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
@@ -79,6 +81,11 @@ TEST(ServeConfig, RefusesBadKeysByName) {
       {R"({"security": {"webhook_retention_days": 0}})",
        "security.webhook_retention_days: must be a whole number from 1 to 365"},
       {R"([1, 2])", "must be an object"},
+      // nlohmann would keep the last of two: a setting written twice is refused, named.
+      {R"({"catch_up_interval_s": 30, /* later */ "catch_up_interval_s": 60})", "catch_up_interval_s: given twice in"},
+      {R"({"merchant": {"name": "A", "cnpj": "1", "name": "B"}})", "merchant.name: given twice in"},
+      {R"({"clock_offset_warn_s": 0})", "clock_offset_warn_s: must be a whole number from 1 to 86400"},
+      {R"({"disk_free_floor_mb": -1})", "disk_free_floor_mb: must be a whole number from 0 to 1048576"},
       {R"({"checkout": )", "not valid JSON"},
   };
   for (const auto& [text, expected] : cases) {
@@ -133,6 +140,17 @@ TEST(ServeConfig, ReadsTheMoneySections) {
     ASSERT_FALSE(bad.ok()) << text;
     EXPECT_NE(bad.status().message().find(expected), std::string::npos) << text << " -> " << bad.status().message();
   }
+}
+
+TEST(JsonBody, AKeyGivenTwiceIsRefusedNamingIt) {
+  auto twice = ParseJsonObject(R"({"amount": 100, "amount": 200})");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.status().message(), "a JSON object without a key given twice ('amount' is)");
+  auto nested = ParseJsonObject(R"({"customer": {"name": "A", "name": "B"}})");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.status().message(), "a JSON object without a key given twice ('customer.name' is)");
+  EXPECT_TRUE(ParseJsonObject(R"({"a": {"name": 1}, "b": {"name": 2}})").ok()) << "same name, other objects";
+  EXPECT_EQ(DuplicateKey(R"({"x": [{"k": 1, "k": 2}]})"), "x.[].k");
 }
 
 TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
