@@ -12,7 +12,12 @@ namespace {
 
 TefSale* Mutable(Exchange& exchange, const std::string& sale_id) {
   for (TefSale& sale : exchange.sales)
-    if (sale.sale_id == sale_id) return &sale;
+    if (!sale_id.empty() && sale.sale_id == sale_id) return &sale;
+  return nullptr;
+}
+TefSale* MutableByKey(Exchange& exchange, const std::string& key) {
+  for (auto it = exchange.sales.rbegin(); it != exchange.sales.rend(); ++it)
+    if (it->key == key) return &*it;
   return nullptr;
 }
 
@@ -31,7 +36,13 @@ const char* PhaseName(Phase phase) {
 
 const TefSale* Exchange::BySale(const std::string& sale_id) const {
   for (const TefSale& sale : sales)
-    if (sale.sale_id == sale_id) return &sale;
+    if (!sale_id.empty() && sale.sale_id == sale_id) return &sale;
+  return nullptr;
+}
+
+const TefSale* Exchange::ByKey(const std::string& key) const {
+  for (auto it = sales.rbegin(); it != sales.rend(); ++it)
+    if (it->key == key) return &*it;
   return nullptr;
 }
 
@@ -78,14 +89,37 @@ Status Apply(Exchange& exchange, const Event& event) {
     return OkStatus();
   }
   if (const auto* e = std::get_if<CrtOpened>(&event)) {
-    if (exchange.BySale(e->sale_id) != nullptr) return AlreadyExistsError("TEF sale " + e->sale_id + " exists");
+    if (const TefSale* same = exchange.ByKey(e->key); same != nullptr && same->phase == Phase::kRunning)
+      return AlreadyExistsError("the CRT " + e->key + " runs already");
     TefSale sale;
+    sale.key = e->key;
     sale.request_id = e->request_id;
     sale.fiscal_document = e->fiscal_document;
     sale.amount = e->amount;
-    sale.sale_id = e->sale_id;
+    sale.response_name = e->response_name;
     sale.opened_at = e->at;
     exchange.sales.push_back(std::move(sale));
+    return OkStatus();
+  }
+  if (const auto* e = std::get_if<SaleApproved>(&event)) {
+    TefSale* sale = MutableByKey(exchange, e->key);
+    if (sale == nullptr) return NotFoundError("no CRT " + e->key);
+    if (sale->phase != Phase::kRunning) return Wrong(*sale, "SaleApproved");
+    sale->phase = Phase::kPending;
+    sale->sale_id = e->sale_id;
+    sale->nsu = e->nsu;
+    sale->approval = e->approval;
+    exchange.last_nsu = std::max(exchange.last_nsu, std::atoi(e->nsu.c_str()));
+    return OkStatus();
+  }
+  if (const auto* e = std::get_if<SaleDeclined>(&event)) {
+    TefSale* sale = MutableByKey(exchange, e->key);
+    if (sale == nullptr) return NotFoundError("no CRT " + e->key);
+    if (sale->phase != Phase::kRunning) return Wrong(*sale, "SaleDeclined");
+    sale->phase = Phase::kDeclined;
+    sale->sale_id = e->sale_id;
+    sale->message = e->message;
+    sale->resolved_at = e->at;
     return OkStatus();
   }
   const std::string& id = std::visit([](const auto& e) -> const std::string& {
@@ -98,18 +132,7 @@ Status Apply(Exchange& exchange, const Event& event) {
   }, event);
   TefSale* sale = Mutable(exchange, id);
   if (sale == nullptr) return NotFoundError("no TEF sale " + id);
-  if (const auto* e = std::get_if<SaleApproved>(&event)) {
-    if (sale->phase != Phase::kRunning) return Wrong(*sale, "SaleApproved");
-    sale->phase = Phase::kPending;
-    sale->nsu = e->nsu;
-    sale->approval = e->approval;
-    exchange.last_nsu = std::max(exchange.last_nsu, std::atoi(e->nsu.c_str()));
-  } else if (const auto* e = std::get_if<SaleDeclined>(&event)) {
-    if (sale->phase != Phase::kRunning) return Wrong(*sale, "SaleDeclined");
-    sale->phase = Phase::kDeclined;
-    sale->message = e->message;
-    sale->resolved_at = e->at;
-  } else if (const auto* e = std::get_if<Confirmed>(&event)) {
+  if (const auto* e = std::get_if<Confirmed>(&event)) {
     if (sale->phase != Phase::kPending) return Wrong(*sale, "Confirmed");
     sale->phase = Phase::kConfirmed;
     sale->resolved_by = e->by;
@@ -127,6 +150,9 @@ Status Apply(Exchange& exchange, const Event& event) {
     sale->phase = Phase::kCancelling;
     sale->resolved_by = "cnc";
     sale->resolved_at = e->at;
+    sale->cnc_key = e->request_key;
+    sale->cnc_request_id = e->request_id;
+    sale->cnc_response_name = e->response_name;
   } else if (std::holds_alternative<Cancelled>(event)) {
     if (sale->phase != Phase::kCancelling) return Wrong(*sale, "Cancelled");
     sale->phase = Phase::kCancelled;
@@ -145,7 +171,7 @@ Decision Decide(const Exchange& exchange, const Request& request) {
       return Decision{Verdict::kAdm, "", "", "administrative menu"};
     case Command::kCrt: {
       if (const TefSale* same = exchange.SameCrt(request); same != nullptr && same->phase == Phase::kRunning)
-        return Decision{Verdict::kWait, same->sale_id, "", "the same CRT while its sale runs"};
+        return Decision{Verdict::kWait, same->sale_id, "", "the same CRT while its sale runs", same->key};
       if (const TefSale* open = exchange.Open()) {
         if (open->phase == Phase::kRunning)
           return Decision{Verdict::kRefuse, open->sale_id, "", "OUTRA TRANSACAO EM ANDAMENTO"};

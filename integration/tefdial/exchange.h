@@ -36,10 +36,12 @@ struct Approval {
 
 // One CRT and everything that happened to it.
 struct TefSale {
+  std::string key;         // RequestKey of the CRT: the payment's service id at the box's counter
   std::string request_id;  // 001-000 of the CRT
   std::string fiscal_document;
   Cents amount = 0;
-  std::string sale_id;  // the box's sale; also the 027-000 control code
+  std::string response_name;  // "IntPos.001" or "intpos.001": the case the CRT used
+  std::string sale_id;        // the box's sale once its outcome is known; also the 027-000 control code
   Phase phase = Phase::kRunning;
   UnixMicros opened_at = 0;
   std::string nsu;  // 012-000, given at approval
@@ -47,22 +49,26 @@ struct TefSale {
   std::string message;      // why it was declined
   std::string resolved_by;  // "cnf", "ncn", "policy-confirm", "policy-undo", "cnc"
   UnixMicros resolved_at = 0;
+  // The CNC that cancels it, kept to answer once the money is back (also after a restart).
+  std::string cnc_key, cnc_request_id, cnc_response_name;
 };
 
 // --- events (exchange_log.h keeps them) ---
 struct CrtOpened {
-  std::string request_id, fiscal_document;
+  std::string key, request_id, fiscal_document;
   Cents amount = 0;
-  std::string sale_id;
+  std::string response_name;
   UnixMicros at = 0;
 };
 struct SaleApproved {
+  std::string key;  // the CRT's
   std::string sale_id;
   std::string nsu;
   Approval approval;
 };
 struct SaleDeclined {
-  std::string sale_id;
+  std::string key;      // the CRT's
+  std::string sale_id;  // "" when no sale started
   std::string message;
   UnixMicros at = 0;
 };
@@ -82,6 +88,7 @@ struct Undone {
 };
 struct CancelStarted {
   std::string sale_id;
+  std::string request_key, request_id, response_name;  // the CNC's
   UnixMicros at = 0;
 };
 struct Cancelled {
@@ -102,6 +109,7 @@ struct Exchange {
   int last_nsu = 0;                            // NSUs are this box's sequence
 
   const TefSale* BySale(const std::string& sale_id) const;
+  const TefSale* ByKey(const std::string& key) const;
   const TefSale* ByNsu(const std::string& nsu) const;
   // The sale a CNF or NCN names: by NSU, else by control code (the sale id).
   const TefSale* Named(const Request& request) const;
@@ -133,9 +141,10 @@ enum class Verdict {
 };
 struct Decision {
   Verdict verdict = Verdict::kStatusOnly;
-  std::string sale_id;  // the sale it concerns, when one
+  std::string sale_id;  // the box's sale it concerns, when one
   std::string answer;   // kRepeat
   std::string message;  // kRefuse: for 030-000; otherwise why (for the log)
+  std::string key;      // kWait: the running CRT's key
 };
 Decision Decide(const Exchange& exchange, const Request& request);
 

@@ -59,12 +59,18 @@ std::string EventToJson(const Event& event) {
       [](const auto& e) -> json {
         using T = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<T, CrtOpened>) {
-          return {{"event", "crt-opened"}, {"request_id", e.request_id}, {"fiscal_document", e.fiscal_document},
-                  {"amount", e.amount},    {"sale_id", e.sale_id},       {"at", e.at}};
+          return {{"event", "crt-opened"},   {"key", e.key},
+                  {"request_id", e.request_id}, {"fiscal_document", e.fiscal_document},
+                  {"amount", e.amount},         {"response_name", e.response_name},
+                  {"at", e.at}};
         } else if constexpr (std::is_same_v<T, SaleApproved>) {
-          return {{"event", "approved"}, {"sale_id", e.sale_id}, {"nsu", e.nsu}, {"approval", ApprovalJson(e.approval)}};
+          return {{"event", "approved"},
+                  {"key", e.key},
+                  {"sale_id", e.sale_id},
+                  {"nsu", e.nsu},
+                  {"approval", ApprovalJson(e.approval)}};
         } else if constexpr (std::is_same_v<T, SaleDeclined>) {
-          return {{"event", "declined"}, {"sale_id", e.sale_id}, {"message", e.message}, {"at", e.at}};
+          return {{"event", "declined"}, {"key", e.key}, {"sale_id", e.sale_id}, {"message", e.message}, {"at", e.at}};
         } else if constexpr (std::is_same_v<T, Confirmed>) {
           return {{"event", "confirmed"}, {"sale_id", e.sale_id}, {"by", e.by}, {"at", e.at}};
         } else if constexpr (std::is_same_v<T, UndoStarted>) {
@@ -72,7 +78,8 @@ std::string EventToJson(const Event& event) {
         } else if constexpr (std::is_same_v<T, Undone>) {
           return {{"event", "undone"}, {"sale_id", e.sale_id}, {"at", e.at}};
         } else if constexpr (std::is_same_v<T, CancelStarted>) {
-          return {{"event", "cancel-started"}, {"sale_id", e.sale_id}, {"at", e.at}};
+          return {{"event", "cancel-started"}, {"sale_id", e.sale_id},          {"request_key", e.request_key},
+                  {"request_id", e.request_id},  {"response_name", e.response_name}, {"at", e.at}};
         } else if constexpr (std::is_same_v<T, Cancelled>) {
           return {{"event", "cancelled"}, {"sale_id", e.sale_id}, {"at", e.at}};
         } else {
@@ -90,16 +97,21 @@ StatusOr<Event> EventFromJson(const std::string& line) {
   try {
     const std::string kind = Text(j, "event");
     if (kind == "crt-opened")
-      return Event{CrtOpened{Text(j, "request_id"), Text(j, "fiscal_document"), j.at("amount").get<Cents>(),
-                             Text(j, "sale_id"), j.at("at").get<UnixMicros>()}};
-    if (kind == "approved") return Event{SaleApproved{Text(j, "sale_id"), Text(j, "nsu"), ApprovalOf(j.at("approval"))}};
+      return Event{CrtOpened{Text(j, "key"), Text(j, "request_id"), Text(j, "fiscal_document"),
+                             j.at("amount").get<Cents>(), Text(j, "response_name"), j.at("at").get<UnixMicros>()}};
+    if (kind == "approved")
+      return Event{
+          SaleApproved{Text(j, "key"), Text(j, "sale_id"), Text(j, "nsu"), ApprovalOf(j.at("approval"))}};
     if (kind == "declined")
-      return Event{SaleDeclined{Text(j, "sale_id"), Text(j, "message"), j.at("at").get<UnixMicros>()}};
+      return Event{
+          SaleDeclined{Text(j, "key"), Text(j, "sale_id"), Text(j, "message"), j.at("at").get<UnixMicros>()}};
     if (kind == "confirmed") return Event{Confirmed{Text(j, "sale_id"), Text(j, "by"), j.at("at").get<UnixMicros>()}};
     if (kind == "undo-started")
       return Event{UndoStarted{Text(j, "sale_id"), Text(j, "by"), j.at("at").get<UnixMicros>()}};
     if (kind == "undone") return Event{Undone{Text(j, "sale_id"), j.at("at").get<UnixMicros>()}};
-    if (kind == "cancel-started") return Event{CancelStarted{Text(j, "sale_id"), j.at("at").get<UnixMicros>()}};
+    if (kind == "cancel-started")
+      return Event{CancelStarted{Text(j, "sale_id"), Text(j, "request_key"), Text(j, "request_id"),
+                                 Text(j, "response_name"), j.at("at").get<UnixMicros>()}};
     if (kind == "cancelled") return Event{Cancelled{Text(j, "sale_id"), j.at("at").get<UnixMicros>()}};
     if (kind == "answered") return Event{Answered{Text(j, "request_key"), Text(j, "text")}};
     return InvalidArgumentError("unknown exchange event '" + kind + "'");

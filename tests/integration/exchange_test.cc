@@ -35,20 +35,20 @@ Approval Pix() { return Approval{"pix", "dep-1", "", "", 1, kAt}; }
 // A sale through CRT and approval: pending with NSU 000001.
 Exchange PendingSale() {
   Exchange x;
-  EXPECT_TRUE(Apply(x, CrtOpened{"1", "100", 1000, "v1", kAt}).ok());
-  EXPECT_TRUE(Apply(x, SaleApproved{"v1", NextNsu(x), Pix()}).ok());
+  EXPECT_TRUE(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
+  EXPECT_TRUE(Apply(x, SaleApproved{"CRT|1|100|1000", "v1", NextNsu(x), Pix()}).ok());
   return x;
 }
 
 TEST(Exchange, CrtStartsThenWaitsThenRefusesAnotherWhileOneIsOpen) {
   Exchange x;
   EXPECT_EQ(Decide(x, Crt("1", 1000)).verdict, Verdict::kStart);
-  ASSERT_TRUE(Apply(x, CrtOpened{"1", "100", 1000, "v1", kAt}).ok());
+  ASSERT_TRUE(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
   EXPECT_EQ(Decide(x, Crt("1", 1000)).verdict, Verdict::kWait);  // the same CRT again
   const Decision busy = Decide(x, Crt("2", 500));
   EXPECT_EQ(busy.verdict, Verdict::kRefuse);
   EXPECT_EQ(busy.message, "OUTRA TRANSACAO EM ANDAMENTO");
-  ASSERT_TRUE(Apply(x, SaleApproved{"v1", NextNsu(x), Pix()}).ok());
+  ASSERT_TRUE(Apply(x, SaleApproved{"CRT|1|100|1000", "v1", NextNsu(x), Pix()}).ok());
   const Decision pending = Decide(x, Crt("2", 500));
   EXPECT_EQ(pending.verdict, Verdict::kRefuse);
   EXPECT_EQ(pending.message, "TRANSACAO PENDENTE NSU 000001: ENVIE CNF OU NCN");
@@ -92,7 +92,7 @@ TEST(Exchange, CncCancelsAConfirmedSaleByNsuAmountDateAndTime) {
   Request wrong_day = cnc;
   wrong_day.receipt_date = "01012020";
   EXPECT_EQ(Decide(x, wrong_day).message, "DATA/HORA NAO CONFERE COM A TRANSACAO");
-  ASSERT_TRUE(Apply(x, CancelStarted{"v1", kAt}).ok());
+  ASSERT_TRUE(Apply(x, CancelStarted{"v1", RequestKey(cnc), "5", "IntPos.001", kAt}).ok());
   EXPECT_EQ(Decide(x, cnc).message, "TRANSACAO JA CANCELADA");
 }
 
@@ -107,8 +107,8 @@ TEST(Exchange, ARepeatedRequestGetsTheFirstAnswer) {
 
 TEST(Exchange, DeclinedSaleLeavesTheCounterFree) {
   Exchange x;
-  ASSERT_TRUE(Apply(x, CrtOpened{"1", "100", 1000, "v1", kAt}).ok());
-  ASSERT_TRUE(Apply(x, SaleDeclined{"v1", "CARTAO RECUSADO", kAt}).ok());
+  ASSERT_TRUE(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
+  ASSERT_TRUE(Apply(x, SaleDeclined{"CRT|1|100|1000", "v1", "CARTAO RECUSADO", kAt}).ok());
   EXPECT_EQ(Decide(x, Crt("2", 1000)).verdict, Verdict::kStart);
   const IntPos answer = CrtResponse(Crt("1", 1000), *x.BySale("v1"), Merchant{"LOJA", "00000000000191"});
   EXPECT_EQ(answer.Get(field::kStatus), "1");
@@ -123,8 +123,8 @@ TEST(Exchange, OverduePendingSalesAreTheOnesThePolicySettles) {
 
 TEST(Response, ApprovedCardSaleCarriesWhatThePdvPrintsAndTheNfceNeeds) {
   Exchange x;
-  ASSERT_TRUE(Apply(x, CrtOpened{"1", "100", 150000, "v1", kAt}).ok());
-  ASSERT_TRUE(Apply(x, SaleApproved{"v1", "000001", Approval{"card", "pur-9", "516292******7788", "credit", 3, kAt}}).ok());
+  ASSERT_TRUE(Apply(x, CrtOpened{"CRT|1|100|150000", "1", "100", 150000, "IntPos.001", kAt}).ok());
+  ASSERT_TRUE(Apply(x, SaleApproved{"CRT|1|100|150000", "v1", "000001", Approval{"card", "pur-9", "516292******7788", "credit", 3, kAt}}).ok());
   const IntPos r = CrtResponse(Crt("1", 150000), *x.BySale("v1"), Merchant{"LOJA EXEMPLO", "00000000000191"});
   EXPECT_EQ(r.Get(field::kStatus), "0");
   EXPECT_EQ(r.Get(field::kNsu), "000001");
@@ -161,8 +161,8 @@ TEST_F(ExchangeLogTest, ReplaysWhatWasAppendedAndDropsATornLastLine) {
     Exchange x;
     auto log = ExchangeLog::Open(path, x);
     ASSERT_TRUE(log.ok()) << log.status().message();
-    ASSERT_TRUE((*log)->Append(x, CrtOpened{"1", "100", 1000, "v1", kAt}).ok());
-    ASSERT_TRUE((*log)->Append(x, SaleApproved{"v1", "000001", Pix()}).ok());
+    ASSERT_TRUE((*log)->Append(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
+    ASSERT_TRUE((*log)->Append(x, SaleApproved{"CRT|1|100|1000", "v1", "000001", Pix()}).ok());
     EXPECT_EQ((*log)->Append(x, Undone{"v1", kAt}).code(), StatusCode::kFailedPrecondition);  // not written
     ASSERT_TRUE((*log)->Append(x, Answered{"CRT|1|100|1000", "000-000 = CRT\r\n"}).ok());
   }
@@ -185,7 +185,7 @@ TEST_F(ExchangeLogTest, ReplaysWhatWasAppendedAndDropsATornLastLine) {
 
 TEST_F(ExchangeLogTest, ABrokenLineInTheMiddleIsDataLoss) {
   const std::string path = (dir_ / "exchange.jsonl").string();
-  std::ofstream(path) << "not json\n" << EventToJson(CrtOpened{"1", "", 5, "v1", kAt}) << "\n";
+  std::ofstream(path) << "not json\n" << EventToJson(CrtOpened{"CRT|1||5", "1", "", 5, "IntPos.001", kAt}) << "\n";
   Exchange x;
   EXPECT_EQ(ExchangeLog::Open(path, x).status().code(), StatusCode::kDataLoss);
 }
