@@ -29,8 +29,8 @@ Status Wrong(const TefSale& sale, const char* event) {
 }  // namespace
 
 const char* PhaseName(Phase phase) {
-  static constexpr std::array kNames{"running", "declined",  "pending",    "confirmed",
-                                     "undoing", "undone",    "cancelling", "cancelled"};
+  static constexpr std::array kNames{"running", "declined", "pending",    "confirmed",
+                                     "undoing", "undone",   "cancelling", "cancelled"};
   return kNames[static_cast<std::size_t>(phase)];
 }
 
@@ -60,8 +60,7 @@ const TefSale* Exchange::Named(const Request& request) const {
 
 const TefSale* Exchange::SameCrt(const Request& crt) const {
   for (auto it = sales.rbegin(); it != sales.rend(); ++it)
-    if (it->request_id == crt.id && it->fiscal_document == crt.fiscal_document && it->amount == crt.amount)
-      return &*it;
+    if (it->request_id == crt.id && it->fiscal_document == crt.fiscal_document && it->amount == crt.amount) return &*it;
   return nullptr;
 }
 
@@ -122,14 +121,16 @@ Status Apply(Exchange& exchange, const Event& event) {
     sale->resolved_at = e->at;
     return OkStatus();
   }
-  const std::string& id = std::visit([](const auto& e) -> const std::string& {
-    if constexpr (requires { e.sale_id; }) {
-      return e.sale_id;
-    } else {
-      static const std::string kNone;
-      return kNone;
-    }
-  }, event);
+  const std::string& id = std::visit(
+      [](const auto& e) -> const std::string& {
+        if constexpr (requires { e.sale_id; }) {
+          return e.sale_id;
+        } else {
+          static const std::string kNone;
+          return kNone;
+        }
+      },
+      event);
   TefSale* sale = Mutable(exchange, id);
   if (sale == nullptr) return NotFoundError("no TEF sale " + id);
   if (const auto* e = std::get_if<Confirmed>(&event)) {
@@ -176,7 +177,7 @@ Decision Decide(const Exchange& exchange, const Request& request) {
         if (open->phase == Phase::kRunning)
           return Decision{Verdict::kRefuse, open->sale_id, "", "OUTRA TRANSACAO EM ANDAMENTO"};
         return Decision{Verdict::kRefuse, open->sale_id, "",
-                        "TRANSACAO PENDENTE NSU " + open->nsu + ": ENVIE CNF OU NCN"};
+                        "PENDENTE NSU " + open->nsu + ": ENVIE CNF OU NCN"};
       }
       return Decision{Verdict::kStart, "", "", "a new sale"};
     }

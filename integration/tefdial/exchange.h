@@ -100,8 +100,8 @@ struct Answered {
   std::string request_key;
   std::string text;
 };
-using Event =
-    std::variant<CrtOpened, SaleApproved, SaleDeclined, Confirmed, UndoStarted, Undone, CancelStarted, Cancelled, Answered>;
+using Event = std::variant<CrtOpened, SaleApproved, SaleDeclined, Confirmed, UndoStarted, Undone, CancelStarted,
+                           Cancelled, Answered>;
 
 struct Exchange {
   std::vector<TefSale> sales;                  // in the order the CRTs came

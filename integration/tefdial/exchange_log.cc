@@ -16,8 +16,8 @@ namespace {
 using nlohmann::json;
 
 json ApprovalJson(const Approval& a) {
-  return {{"method", a.method},       {"authorization", a.authorization}, {"card_mask", a.card_mask},
-          {"funding", a.funding},     {"installments", a.installments},   {"at", a.at}};
+  return {{"method", a.method},   {"authorization", a.authorization}, {"card_mask", a.card_mask},
+          {"funding", a.funding}, {"installments", a.installments},   {"at", a.at}};
 }
 Approval ApprovalOf(const json& j) {
   Approval a;
@@ -42,7 +42,8 @@ StatusOr<Exchange> Replay(std::istream& in, bool tolerate_torn_tail, int* skippe
     auto event = EventFromJson(line);
     if (!event.ok() || !complete) {
       if (in.peek() == std::char_traits<char>::eof() && tolerate_torn_tail) break;  // torn last line
-      if (!event.ok()) return DataLossError("exchange log: a line in the middle does not parse: " + event.status().message());
+      if (!event.ok())
+        return DataLossError("exchange log: a line in the middle does not parse: " + event.status().message());
     }
     if (!Apply(exchange, *event).ok()) ++applied_failures;
     good += static_cast<std::streamoff>(line.size()) + 1;
@@ -59,9 +60,12 @@ std::string EventToJson(const Event& event) {
       [](const auto& e) -> json {
         using T = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<T, CrtOpened>) {
-          return {{"event", "crt-opened"},   {"key", e.key},
-                  {"request_id", e.request_id}, {"fiscal_document", e.fiscal_document},
-                  {"amount", e.amount},         {"response_name", e.response_name},
+          return {{"event", "crt-opened"},
+                  {"key", e.key},
+                  {"request_id", e.request_id},
+                  {"fiscal_document", e.fiscal_document},
+                  {"amount", e.amount},
+                  {"response_name", e.response_name},
                   {"at", e.at}};
         } else if constexpr (std::is_same_v<T, SaleApproved>) {
           return {{"event", "approved"},
@@ -78,8 +82,9 @@ std::string EventToJson(const Event& event) {
         } else if constexpr (std::is_same_v<T, Undone>) {
           return {{"event", "undone"}, {"sale_id", e.sale_id}, {"at", e.at}};
         } else if constexpr (std::is_same_v<T, CancelStarted>) {
-          return {{"event", "cancel-started"}, {"sale_id", e.sale_id},          {"request_key", e.request_key},
-                  {"request_id", e.request_id},  {"response_name", e.response_name}, {"at", e.at}};
+          return {{"event", "cancel-started"},        {"sale_id", e.sale_id},
+                  {"request_key", e.request_key},     {"request_id", e.request_id},
+                  {"response_name", e.response_name}, {"at", e.at}};
         } else if constexpr (std::is_same_v<T, Cancelled>) {
           return {{"event", "cancelled"}, {"sale_id", e.sale_id}, {"at", e.at}};
         } else {
@@ -100,11 +105,9 @@ StatusOr<Event> EventFromJson(const std::string& line) {
       return Event{CrtOpened{Text(j, "key"), Text(j, "request_id"), Text(j, "fiscal_document"),
                              j.at("amount").get<Cents>(), Text(j, "response_name"), j.at("at").get<UnixMicros>()}};
     if (kind == "approved")
-      return Event{
-          SaleApproved{Text(j, "key"), Text(j, "sale_id"), Text(j, "nsu"), ApprovalOf(j.at("approval"))}};
+      return Event{SaleApproved{Text(j, "key"), Text(j, "sale_id"), Text(j, "nsu"), ApprovalOf(j.at("approval"))}};
     if (kind == "declined")
-      return Event{
-          SaleDeclined{Text(j, "key"), Text(j, "sale_id"), Text(j, "message"), j.at("at").get<UnixMicros>()}};
+      return Event{SaleDeclined{Text(j, "key"), Text(j, "sale_id"), Text(j, "message"), j.at("at").get<UnixMicros>()}};
     if (kind == "confirmed") return Event{Confirmed{Text(j, "sale_id"), Text(j, "by"), j.at("at").get<UnixMicros>()}};
     if (kind == "undo-started")
       return Event{UndoStarted{Text(j, "sale_id"), Text(j, "by"), j.at("at").get<UnixMicros>()}};

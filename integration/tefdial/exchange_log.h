@@ -24,7 +24,8 @@ class ExchangeLog {
   // Opens (creating it with mode 0600) the log at `path` and replays it into `exchange`.
   // kDataLoss when a line other than the last does not parse; kFailedPrecondition when the
   // file cannot be opened. `skipped` counts events that did not apply (logged by the caller).
-  static StatusOr<std::unique_ptr<ExchangeLog>> Open(const std::string& path, Exchange& exchange, int* skipped = nullptr);
+  static StatusOr<std::unique_ptr<ExchangeLog>> Open(const std::string& path, Exchange& exchange,
+                                                     int* skipped = nullptr);
   ~ExchangeLog();
   ExchangeLog(const ExchangeLog&) = delete;
   ExchangeLog& operator=(const ExchangeLog&) = delete;

@@ -24,9 +24,9 @@ Status PrepareDir(const std::string& path, gid_t group) {
   if (::mkdir(path.c_str(), kFolderMode) != 0 && errno != EEXIST)
     return FailedPreconditionError("cannot create " + path + ": " + std::strerror(errno));
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return FailedPreconditionError(path + " is not a folder");
-  if (group != static_cast<gid_t>(-1) && st.st_gid != group && ::chown(path.c_str(), static_cast<uid_t>(-1), group) != 0)
+  if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return FailedPreconditionError(path + " is not a folder");
+  if (group != static_cast<gid_t>(-1) && st.st_gid != group &&
+      ::chown(path.c_str(), static_cast<uid_t>(-1), group) != 0)
     return FailedPreconditionError("cannot give " + path + " to its group: " + std::strerror(errno));
   if ((st.st_mode & 07777) != kFolderMode && ::chmod(path.c_str(), kFolderMode) != 0)
     return FailedPreconditionError("cannot set mode 2770 on " + path + ": " + std::strerror(errno));
@@ -151,7 +151,8 @@ void Folder::Scan() {
 }
 
 Status Folder::Write(const std::string& name, const std::string& text) {
-  const std::string temp = resp_ + "/.balcao-" + std::to_string(::getpid()) + "-" + std::to_string(temp_counter_++) + ".tmp";
+  const std::string temp =
+      resp_ + "/.balcao-" + std::to_string(::getpid()) + "-" + std::to_string(temp_counter_++) + ".tmp";
   const std::string target = resp_ + "/" + name;
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0660);
   if (fd < 0) return UnavailableError("cannot write " + temp + ": " + std::strerror(errno));

@@ -48,8 +48,9 @@ StatusOr<Request> ReadRequest(const IntPos& file) {
       known = true;
     }
   }
-  if (!known) return Status(StatusCode::kUnimplemented, KeyText(field::kCommand) + ": '" + command.substr(0, 8) +
-                                                            "' is not run here (ATV, CRT, CNF, NCN, CNC, ADM)");
+  if (!known)
+    return Status(StatusCode::kUnimplemented, KeyText(field::kCommand) + ": '" + command.substr(0, 8) +
+                                                  "' is not run here (ATV, CRT, CNF, NCN, CNC, ADM)");
   BALCAO_RETURN_IF_ERROR(Digits(file, field::kFiscalDocument, 12, false));
   request.fiscal_document = file.Get(field::kFiscalDocument);
   request.network = file.Get(field::kNetwork);
@@ -73,8 +74,7 @@ StatusOr<Request> ReadRequest(const IntPos& file) {
     BALCAO_RETURN_IF_ERROR(Digits(file, field::kReceiptTime, 6, false));
     request.receipt_date = file.Get(field::kReceiptDate);
     request.receipt_time = file.Get(field::kReceiptTime);
-    if (!request.receipt_date.empty() && request.receipt_date.size() != 8)
-      return Bad(field::kReceiptDate, "DDMMAAAA");
+    if (!request.receipt_date.empty() && request.receipt_date.size() != 8) return Bad(field::kReceiptDate, "DDMMAAAA");
     if (!request.receipt_time.empty() && request.receipt_time.size() != 6) return Bad(field::kReceiptTime, "HHMMSS");
   }
   return request;

@@ -1,5 +1,7 @@
 // The two-phase confirmation: every command in every phase, repeats, the one-sale-at-a-time
 // rule, the unresolved-sale policy's selection; and the exchange log's replay after a torn write.
+#include "integration/tefdial/exchange.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -7,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "integration/tefdial/exchange.h"
 #include "integration/tefdial/exchange_log.h"
 #include "integration/tefdial/response.h"
 
@@ -51,7 +52,7 @@ TEST(Exchange, CrtStartsThenWaitsThenRefusesAnotherWhileOneIsOpen) {
   ASSERT_TRUE(Apply(x, SaleApproved{"CRT|1|100|1000", "v1", NextNsu(x), Pix()}).ok());
   const Decision pending = Decide(x, Crt("2", 500));
   EXPECT_EQ(pending.verdict, Verdict::kRefuse);
-  EXPECT_EQ(pending.message, "TRANSACAO PENDENTE NSU 000001: ENVIE CNF OU NCN");
+  EXPECT_EQ(pending.message, "PENDENTE NSU 000001: ENVIE CNF OU NCN");
 }
 
 TEST(Exchange, CnfConfirmsOncePendingOnly) {
@@ -61,7 +62,7 @@ TEST(Exchange, CnfConfirmsOncePendingOnly) {
   ASSERT_TRUE(Apply(x, Confirmed{"v1", "cnf", kAt}).ok());
   EXPECT_EQ(Decide(x, Named(Command::kCnf, "3", "000001")).verdict, Verdict::kStatusOnly);
   EXPECT_EQ(Decide(x, Named(Command::kNcn, "3", "000001")).verdict, Verdict::kStatusOnly);  // too late: CNC
-  EXPECT_EQ(Decide(x, Crt("4", 700)).verdict, Verdict::kStart);  // nothing open any more
+  EXPECT_EQ(Decide(x, Crt("4", 700)).verdict, Verdict::kStart);                             // nothing open any more
   EXPECT_EQ(Apply(x, Confirmed{"v1", "cnf", kAt}).code(), StatusCode::kFailedPrecondition);
 }
 
@@ -124,7 +125,9 @@ TEST(Exchange, OverduePendingSalesAreTheOnesThePolicySettles) {
 TEST(Response, ApprovedCardSaleCarriesWhatThePdvPrintsAndTheNfceNeeds) {
   Exchange x;
   ASSERT_TRUE(Apply(x, CrtOpened{"CRT|1|100|150000", "1", "100", 150000, "IntPos.001", kAt}).ok());
-  ASSERT_TRUE(Apply(x, SaleApproved{"CRT|1|100|150000", "v1", "000001", Approval{"card", "pur-9", "516292******7788", "credit", 3, kAt}}).ok());
+  ASSERT_TRUE(Apply(x, SaleApproved{"CRT|1|100|150000", "v1", "000001",
+                                    Approval{"card", "pur-9", "516292******7788", "credit", 3, kAt}})
+                  .ok());
   const IntPos r = CrtResponse(Crt("1", 150000), *x.BySale("v1"), Merchant{"LOJA EXEMPLO", "00000000000191"});
   EXPECT_EQ(r.Get(field::kStatus), "0");
   EXPECT_EQ(r.Get(field::kNsu), "000001");

@@ -1,5 +1,7 @@
 // The folders on a real file system: created 2770, a request seen once per file (inotify and
 // polling), temporary names never read, answers written whole, a newer request never removed.
+#include "integration/tefdial/folder.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,8 +12,6 @@
 #include <fstream>
 #include <mutex>
 #include <vector>
-
-#include "integration/tefdial/folder.h"
 
 namespace balcao::integration::tefdial {
 namespace {

@@ -1,9 +1,10 @@
 // The IntPos format and the requests: what real PDVs write (CRLF or LF, quotes or none, any
 // order), what the box writes, and the rule each bad request breaks.
+#include "integration/tefdial/intpos.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "integration/tefdial/intpos.h"
 #include "integration/tefdial/request.h"
 
 namespace balcao::integration::tefdial {
@@ -14,7 +15,9 @@ using ::testing::HasSubstr;
 
 TEST(IntPos, ReadsWhatPdvsWrite) {
   // LF endings, a quoted value, no spaces around '=', fields out of order, a BOM.
-  auto file = Parse("\xEF\xBB\xBF" "003-000=1000\n001-000 = 42\n000-000 = CRT\n002-000 = \"123456\"\n\n999-999 = 0\n");
+  auto file = Parse(
+      "\xEF\xBB\xBF"
+      "003-000=1000\n001-000 = 42\n000-000 = CRT\n002-000 = \"123456\"\n\n999-999 = 0\n");
   ASSERT_TRUE(file.ok()) << file.status().message();
   EXPECT_EQ(file->Get(field::kCommand), "CRT");
   EXPECT_EQ(file->Get(field::kId), "42");
@@ -75,8 +78,9 @@ TEST(Request, ReadsEachCommand) {
   ASSERT_TRUE(cnf.ok());
   EXPECT_EQ(cnf->nsu, "000001");
   EXPECT_EQ(cnf->control, "v1");
-  auto cnc = Read("000-000 = CNC\n001-000 = 14\n003-000 = 1000\n010-000 = BALCAO\n012-000 = 000001\n"
-                  "022-000 = 25112026\n023-000 = 213000\n999-999 = 0\n");
+  auto cnc = Read(
+      "000-000 = CNC\n001-000 = 14\n003-000 = 1000\n010-000 = BALCAO\n012-000 = 000001\n"
+      "022-000 = 25112026\n023-000 = 213000\n999-999 = 0\n");
   ASSERT_TRUE(cnc.ok()) << cnc.status().message();
   EXPECT_EQ(cnc->receipt_date, "25112026");
   EXPECT_TRUE(Read("000-000 = ATV\n001-000 = 1\n999-999 = 0\n").ok());
