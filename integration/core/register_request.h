@@ -40,6 +40,7 @@ struct PaymentRequest {
   CardFunding funding = CardFunding::kAny;
   int installments = 1;       // credit in installments when > 1
   std::string register_name;  // shown on the box's screen ("Caixa 2"); register_id when empty
+  std::string message_text;   // the request as its protocol carried it (kept to answer a status lookup)
 };
 
 // How a request ended, in words every protocol maps to its own codes.
@@ -104,6 +105,7 @@ struct ReversalOutcome {
 struct StatusLookup {
   Result result = Result::kNotFound;      // kNotFound, kInProgress, or the finished outcome's result
   std::optional<PaymentOutcome> outcome;  // when finished
+  std::string message_text;               // the request's PaymentRequest::message_text
 };
 
 // The outcome as JSON text, and back: how the box keeps it beside the request's identity so

@@ -153,6 +153,13 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)},
       {"host_names", Names(config.host_names)},
       {"webhook_retention_days", Number(config.webhook_retention_days, 1, 365)}};
+  auto& n = config.nexo;
+  const std::map<std::string, Reader::Setter> nexo = {{"port", Number(n.port, 0, 65535)},
+                                                      {"allow_plain_loopback", Flag(n.allow_plain_loopback)},
+                                                      {"response_timeout_s", Number(n.response_timeout_s, 5, 3600)},
+                                                      {"print", Text(n.print)},
+                                                      {"institution_cnpj", Text(n.institution_cnpj)}};
+  const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -167,7 +174,14 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"listen", nested(listen)},
                                       {"bank", nested(bank)},
                                       {"log", nested(log)},
-                                      {"security", nested(security)}}));
+                                      {"security", nested(security)},
+                                      {"nexo", nested(nexo)},
+                                      {"sandbox", nested(sandbox)}}));
+  if (n.print != "none" && n.print != "customer" && n.print != "both")
+    return InvalidArgumentError("nexo.print: none, customer or both");
+  if (!n.institution_cnpj.empty() &&
+      (n.institution_cnpj.size() != 14 || n.institution_cnpj.find_first_not_of("0123456789") != std::string::npos))
+    return InvalidArgumentError("nexo.institution_cnpj: 14 digits");
   if (config.tls_cert.empty() != config.tls_key.empty())
     return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
                                                         : "listen.tls_key: required with listen.tls_cert");

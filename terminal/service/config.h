@@ -41,6 +41,16 @@ struct ServeConfig {
   int session_idle_s = 900;             // an operator's session ends after this long idle
   int webhook_retention_days = 7;       // the replay window of webhook deliveries (offline/applied_events.h)
   std::vector<std::string> host_names;  // Host names the service answers to, beyond 127.0.0.1/localhost
+
+  // Cash registers over nexo (docs/integration.md).
+  struct Nexo {
+    int port = -1;                      // -1 = not set: 8443 once a register is registered
+    bool allow_plain_loopback = false;  // unprotected requests from loopback
+    int response_timeout_s = 150;       // a payment still open then is answered InProgress
+    std::string print = "none";         // what the box prints of a register's sale: none, customer, both
+    std::string institution_cnpj;       // the payment institution's CNPJ for the NFC-e (14 digits)
+  } nexo;
+  int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };
 
 // The installed box's config file, read by the local tools when nothing else is named.

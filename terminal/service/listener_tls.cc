@@ -1,6 +1,7 @@
 #include "terminal/service/listener_tls.h"
 
 #include <arpa/inet.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
@@ -79,6 +80,12 @@ StatusOr<ListenerTls> PrepareListenerTls(const ListenerPlan& plan, const ServeCo
   ListenerTls tls;
   if (plan.self_signed) {
     const std::filesystem::path dir(data_dir);
+    std::error_code ec;
+    std::filesystem::create_directories((dir / kSelfSignedCertFile).parent_path(), ec);
+    if (ec)
+      return UnavailableError("cannot create " + (dir / kSelfSignedCertFile).parent_path().string() + ": " +
+                              ec.message());
+    ::chmod((dir / kSelfSignedCertFile).parent_path().c_str(), 0700);
     tls.cert_path = (dir / kSelfSignedCertFile).string();
     BALCAO_ASSIGN_OR_RETURN(tls.files,
                             http::LoadOrCreateSelfSigned(tls.cert_path, (dir / kSelfSignedKeyFile).string(),

@@ -233,10 +233,23 @@ int SaleBook::Installments(const std::string& sale_id) const {
   return it == entries_.end() ? 1 : it->second.installments;
 }
 
+void SaleBook::SetRegister(const std::string& sale_id, const std::string& register_name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].register_name = register_name;
+}
+
+std::vector<std::string> SaleBook::Receipts(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  return it == entries_.end() ? std::vector<std::string>{} : it->second.receipts;
+}
+
 std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry) const {
-  return Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, entry.receipts,
-              entry.installments)
-      .dump(-1, ' ', false, json::error_handler_t::replace);
+  json view = Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, entry.receipts,
+                   entry.installments);
+  // A cash register's sale: the screen names the register and offers no amount editing.
+  view["register"] = entry.register_name;
+  return view.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::optional<std::string> SaleBook::ViewJson(const std::string& sale_id) const {

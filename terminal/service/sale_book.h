@@ -41,6 +41,9 @@ class SaleBook {
   void AddReceipt(const std::string& sale_id, const std::string& text);
   void SetInstallments(const std::string& sale_id, int installments);
   int Installments(const std::string& sale_id) const;
+  // A cash register's sale (docs/integration.md): the register's name, shown on the screen.
+  void SetRegister(const std::string& sale_id, const std::string& register_name);
+  std::vector<std::string> Receipts(const std::string& sale_id) const;  // the text of each printed
 
   // The sale as the web app reads it (docs/terminal.md, "JSON API"); nullopt when no copy.
   std::optional<std::string> ViewJson(const std::string& sale_id) const;
@@ -71,6 +74,7 @@ class SaleBook {
     std::vector<std::string> flags;
     std::vector<std::string> receipts;
     int installments = 1;
+    std::string register_name;  // "" for the touchscreen's own sales
   };
   std::string ViewLocked(const std::string& id, const Entry& entry) const;
 

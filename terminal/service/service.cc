@@ -77,6 +77,13 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
     auto doc = ReceiptFor(*sale, *print, config.store, now, book->Installments(sale_id));
     if (!doc) return;
     book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
+    // A cash register prints the receipts it received; the box prints what nexo.print says.
+    if (IsRegisterSale(sale_id)) {
+      if (config.nexo.print == "none") return;
+      if (config.nexo.print == "customer" && print->slip != checkout::Slip::kSaleReceipt &&
+          print->slip != checkout::Slip::kPixCode)
+        return;
+    }
     auto bytes = printer::RenderEscPos(*doc, *profile);
     if (!bytes.ok()) {
       logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
@@ -89,6 +96,7 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
 }
 
 void Service::Impl::Publish() {
+  if (registers) SettleRegisterSales();
   for (const std::string& id : touched) {
     auto sale = driver->Get(id);
     if (sale.ok()) {
@@ -172,6 +180,7 @@ void Service::Impl::Resume() {
       touched.insert(id);
     }
   }
+  ResumeRegisterSales();
   Publish();
   const UnixMicros now = SystemClock::Instance().Now();
   for (UnixMicros day : {now, now - 86400 * kMicrosPerSecond})
@@ -200,6 +209,8 @@ StatusOr<ServeOptions> ResolveServeOptions(const ServeOptions& given, const Serv
   if (out.address.empty()) out.address = config.address.empty() ? "127.0.0.1" : config.address;
   if (!out.port) out.port = config.port >= 0 ? static_cast<unsigned short>(config.port) : 8080;
   if (out.data_dir.empty()) out.data_dir = config.data_dir.empty() ? "balcao-data" : config.data_dir;
+  if (!out.nexo_port && config.nexo.port >= 0) out.nexo_port = static_cast<unsigned short>(config.nexo.port);
+  if (!out.sandbox_autopay_s) out.sandbox_autopay_s = config.sandbox_autopay_s;
   // Absolute once, here: the sandbox, the printer file and the log all name files inside it.
   std::error_code ec;
   const auto absolute = std::filesystem::absolute(out.data_dir, ec);
@@ -272,6 +283,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
                                    " (is another `balcao serve` running on this data dir?)");
   s.operators = std::make_unique<offline::Operators>(*s.store);
+  s.registers = std::make_unique<offline::CashRegisters>(*s.store);
+  s.config.sandbox_autopay_s = s.options.sandbox_autopay_s.value_or(0);
   s.sessions = std::make_unique<Sessions>(SystemClock::Instance(), std::chrono::seconds(s.config.session_idle_s));
   s.journal = std::make_unique<offline::Journal>(*s.store);
   s.outbox = std::make_unique<offline::Outbox>(*s.store);
@@ -346,8 +359,11 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     s.Resume();
     if (s.sandbox) s.EnsureWebhook();  // in-process: before any sale the API opens
   });
+  s.counter = MakeBoxCounter(s);
+  BALCAO_RETURN_IF_ERROR(s.StartNexo(tls ? &*tls : nullptr));
   s.loop->Start();
   s.server->Start();
+  if (s.nexo_server) s.nexo_server->Start();
   s.drainer->Start();
   s.monitor->Start();
   s.spooler->Start();
@@ -368,7 +384,9 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
 }
 
 unsigned short Service::port() const { return impl_->port; }
+unsigned short Service::nexo_port() const { return impl_->nexo_port; }
 const std::string& Service::data_dir() const { return impl_->options.data_dir; }
+const std::string& Service::address() const { return impl_->options.address; }
 
 std::string Service::url() const {
   const std::string& address = impl_->options.address;
@@ -385,6 +403,8 @@ std::string Service::sandbox_url() const {
 void Service::Stop() {
   if (!impl_) return;
   Impl& s = *impl_;
+  s.stopping = true;
+  if (s.nexo_server) s.nexo_server->Stop();
   if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
   {
     std::lock_guard<std::mutex> lock(s.side_mu);
@@ -395,6 +415,7 @@ void Service::Stop() {
   if (s.monitor) s.monitor->Stop();
   if (s.spooler) s.spooler->Stop();
   if (s.server) s.server->Stop();
+  s.nexo_server.reset();
   s.drainer.reset();
   s.monitor.reset();
   s.server.reset();

@@ -18,13 +18,15 @@ namespace balcao::terminal::service {
 
 // What the command line chose; an unset item comes from the config file, else the default.
 struct ServeOptions {
-  std::string address;                 // "" = config's listen.address, else 127.0.0.1
-  std::optional<unsigned short> port;  // 0: any free port (tests); unset = config's, else 8080
-  std::string data_dir;                // "" = config's data_dir, else ./balcao-data
-  std::string printer;                 // transport target; empty: the config's, else file:<data_dir>/printer.bin
-  std::string config_path;             // JSON (docs/terminal.md, "Configuration"); empty: defaults
-  int owner_wait_s = 120;              // how long to wait for a tool that holds the store
-  bool insecure_lan = false;           // plain HTTP beyond loopback allowed (listener_tls.h)
+  std::string address;                      // "" = config's listen.address, else 127.0.0.1
+  std::optional<unsigned short> port;       // 0: any free port (tests); unset = config's, else 8080
+  std::string data_dir;                     // "" = config's data_dir, else ./balcao-data
+  std::string printer;                      // transport target; empty: the config's, else file:<data_dir>/printer.bin
+  std::string config_path;                  // JSON (docs/terminal.md, "Configuration"); empty: defaults
+  int owner_wait_s = 120;                   // how long to wait for a tool that holds the store
+  bool insecure_lan = false;                // plain HTTP beyond loopback allowed (listener_tls.h)
+  std::optional<unsigned short> nexo_port;  // cash registers' HTTPS port; 0: any free one; unset = config's
+  std::optional<int> sandbox_autopay_s;     // the embedded sandbox pays each Pix QR this long after; unset = config's
 };
 
 struct ServeConfig;
@@ -45,7 +47,10 @@ class Service {
   Service& operator=(const Service&) = delete;
 
   unsigned short port() const;
+  // The nexo listener's port (docs/integration.md), 0 when it does not listen.
+  unsigned short nexo_port() const;
   const std::string& data_dir() const;  // absolute
+  const std::string& address() const;   // the listen address
   std::string url() const;              // http://address:port/, https:// under TLS
   // SHA-256 of the listener's TLS certificate ("AB:CD:..."), "" for plain HTTP.
   const std::string& tls_fingerprint() const;

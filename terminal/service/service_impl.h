@@ -21,8 +21,11 @@
 #include "checkout/driver.h"
 #include "checkout/intake.h"
 #include "http/server.h"
+#include "integration/core/counter.h"
+#include "integration/core/register_request.h"
 #include "offline/api_gateway.h"
 #include "offline/applied_events.h"
+#include "offline/cash_registers.h"
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
 #include "offline/journal.h"
@@ -36,6 +39,7 @@
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
+#include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
@@ -81,6 +85,11 @@ struct Service::Impl {
   std::unique_ptr<offline::Operators> operators;
   std::unique_ptr<Sessions> sessions;
   std::unique_ptr<AccessPolicy> access;
+  std::unique_ptr<offline::CashRegisters> registers;
+  std::unique_ptr<integration::Counter> counter;  // the box as cash registers see it (register_counter.cc)
+  std::unique_ptr<http::Server> nexo_server;      // its own HTTPS port (nexo_listener.cc)
+  unsigned short nexo_port = 0;
+  std::atomic<bool> stopping{false};
   std::atomic<bool> online{true};
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
@@ -93,6 +102,25 @@ struct Service::Impl {
   bool webhook_registered = false;                 // driver thread
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
+
+  // A cash register's payment running as a sale (driver thread).
+  struct RegisterSale {
+    integration::PaymentRequest request;
+    bool aborted = false;
+    struct Waiter {
+      std::function<void(integration::PaymentOutcome)> done;
+      UnixMicros deadline = 0;
+    };
+    std::vector<Waiter> waiters;  // answers owed: the first request and its repeats
+  };
+  std::map<std::string, RegisterSale> register_sales;  // driver thread: sale id -> running payment
+  struct RegisterReversal {
+    integration::ReversalRequest request;
+    std::vector<std::function<void(integration::ReversalOutcome)>> waiters;
+    UnixMicros deadline = 0;
+  };
+  std::map<std::string, RegisterReversal> register_reversals;  // driver thread: sale id -> running reversal
+  std::set<std::string> autopaid;                              // driver thread: Pix QRs the sandbox payer pays
 
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
@@ -109,6 +137,24 @@ struct Service::Impl {
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
+
+  // --- cash registers (register_counter.cc), driver thread ---
+  void PayFromRegister(const integration::PaymentRequest& request, UnixMicros deadline,
+                       std::function<void(integration::PaymentOutcome)> done);
+  Status AbortFromRegister(const integration::AbortRequest& request);
+  void ReverseFromRegister(const integration::ReversalRequest& request, UnixMicros deadline,
+                           std::function<void(integration::ReversalOutcome)> done);
+  integration::StatusLookup LookupFromRegister(const integration::RequestIdentity& identity);
+  // Called by Publish(): answers and records register payments and reversals that ended, answers
+  // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
+  void SettleRegisterSales();
+  void ResumeRegisterSales();  // at start: running register payments watched again
+  std::optional<integration::PaymentOutcome> RegisterOutcome(const std::string& sale_id, RegisterSale& running);
+  bool IsRegisterSale(const std::string& sale_id) const;
+  // --- nexo (nexo_listener.cc), any io thread ---
+  void OnNexo(HttpRequest request, Respond respond);
+  // Starts the nexo listener when a port is given or a register is registered.
+  Status StartNexo(const ListenerTls* tls);
 
   // --- HTTP (routes.cc), any io thread ---
   void Handle(HttpRequest request, Respond respond);
@@ -128,5 +174,8 @@ struct Service::Impl {
   HttpResponse Readyz();         // 200, or 503 naming each failing check
   HttpResponse MetricsPage();    // Prometheus text format 0.0.4
 };
+
+// The Counter cash-register protocols call (register_counter.cc): runs on `impl`'s driver thread.
+std::unique_ptr<integration::Counter> MakeBoxCounter(Service::Impl& impl);
 
 }  // namespace balcao::terminal::service
