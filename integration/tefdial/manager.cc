@@ -257,14 +257,12 @@ void Manager::OnPayment(const std::string& key, const PaymentOutcome& outcome) {
   const UnixMicros at = outcome.time_ms > 0 ? outcome.time_ms * 1000 : clock_.Now();
   if (outcome.result == Result::kApproved) {
     Approval approval;
-    approval.method = outcome.method == PayMethod::kPix ? "pix" : "card";
-    approval.authorization = outcome.method == PayMethod::kPix && !outcome.pix_end_to_end_id.empty()
-                                 ? outcome.pix_end_to_end_id
-                                 : outcome.authorization_code;
+    const bool pix = outcome.method == PayMethod::kPix ||
+                     (outcome.method != PayMethod::kCard && !outcome.pix_end_to_end_id.empty());
+    approval.method = pix ? "pix" : "card";
+    approval.authorization = pix ? outcome.pix_end_to_end_id : outcome.authorization_code;
     approval.card_mask = outcome.card_mask;
-    approval.funding = outcome.method == PayMethod::kPix        ? ""
-                       : outcome.funding == CardFunding::kDebit ? "debit"
-                                                                : "credit";
+    approval.funding = pix ? "" : outcome.funding == CardFunding::kDebit ? "debit" : "credit";
     approval.installments = outcome.installments;
     approval.at = at;
     if (!Journal(SaleApproved{key, outcome.sale_id, NextNsu(exchange_), approval})) return;

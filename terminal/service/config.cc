@@ -160,6 +160,12 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                                       {"print", Text(n.print)},
                                                       {"institution_cnpj", Text(n.institution_cnpj)}};
   const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
+  auto& t = config.tef_dial;
+  const std::map<std::string, Reader::Setter> tef_dial = {{"dir", Text(t.dir)},
+                                                          {"group", Text(t.group)},
+                                                          {"method", Text(t.method)},
+                                                          {"unresolved", Text(t.unresolved)},
+                                                          {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -176,7 +182,12 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"log", nested(log)},
                                       {"security", nested(security)},
                                       {"nexo", nested(nexo)},
-                                      {"sandbox", nested(sandbox)}}));
+                                      {"sandbox", nested(sandbox)},
+                                      {"tef_dial", nested(tef_dial)}}));
+  if (t.method != "pix" && t.method != "card" && t.method != "ask")
+    return InvalidArgumentError("tef_dial.method: pix, card or ask");
+  if (t.unresolved != "undo" && t.unresolved != "confirm")
+    return InvalidArgumentError("tef_dial.unresolved: undo or confirm");
   if (n.print != "none" && n.print != "customer" && n.print != "both")
     return InvalidArgumentError("nexo.print: none, customer or both");
   if (!n.institution_cnpj.empty() &&
@@ -189,7 +200,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
     return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
   const auto folder = std::filesystem::absolute(path).parent_path();
   for (std::string* file :
-       {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert, &config.tls_key})
+       {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert, &config.tls_key,
+        &config.tef_dial.dir})
     ResolveAgainst(folder, *file);
   return config;
 }

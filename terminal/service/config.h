@@ -50,6 +50,15 @@ struct ServeConfig {
     std::string print = "none";         // what the box prints of a register's sale: none, customer, both
     std::string institution_cnpj;       // the payment institution's CNPJ for the NFC-e (14 digits)
   } nexo;
+
+  // Cash registers over TEF Dial, the IntPos file exchange (docs/integration.md, "TEF Dial").
+  struct TefDial {
+    std::string dir;                 // holds req/ and resp/; "" = off (--tef-dial-dir wins)
+    std::string group;               // group of req/ and resp/ (mode 2770); "" = the service's
+    std::string method = "ask";      // pix, card or ask (the box's screen asks)
+    std::string unresolved = "undo";  // what happens to a sale no PDV confirms nor undoes: undo or confirm
+    int unresolved_after_s = 600;     // ... after this long
+  } tef_dial;
   int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };
 
