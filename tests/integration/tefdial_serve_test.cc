@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "api/client.h"
+#include "common/time.h"
 #include "integration/tefdial/exchange_log.h"
 #include "tests/integration/tefdial_client.h"
 #include "tests/terminal/serve_fixture.h"
@@ -113,6 +114,27 @@ TEST_F(TefDialServe, PixSaleConfirmedThenASecondUndoneWithNcnReturnsTheMoneyOnce
   EXPECT_EQ(Reversals(undone->Get(field::kControl)), 1);
   EXPECT_EQ(Reversals(kept->Get(field::kControl)), 0);
   EXPECT_EQ(serve_.Get("/api/sales/" + kept->Get(field::kControl)).json.value("status", ""), "paid");
+
+  // The night counts them apart, per fiscal document (a dry run beside the service).
+  const std::string day = FormatDate(SystemClock::Instance().Now() - 3 * 3600 * kMicrosPerSecond);
+  const fs::path out = root_ / "settle.json";
+  const std::string command = "BALCAO_CREDENTIALS='" + (data_ / "sandbox" / "credentials.json").string() + "' '" +
+                              BALCAO_CLI + "' settle --day " + day + " --dry-run --json --db '" +
+                              (data_ / "balcao.db").string() + "' > '" + out.string() + "' 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  std::ifstream in(out);
+  const Json report = Json::parse(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+                                  nullptr, false);
+  ASSERT_TRUE(report.contains("tef_dial")) << report.dump();
+  const Json& documents = report["tef_dial"]["documents"];
+  ASSERT_EQ(documents.size(), 2u) << report["tef_dial"].dump();
+  EXPECT_EQ(documents[0]["fiscal_document"], "1001");
+  EXPECT_EQ(documents[0]["confirmed"], 1);
+  EXPECT_EQ(documents[0]["confirmed_amount"], 1000);
+  EXPECT_EQ(documents[1]["fiscal_document"], "1002");
+  EXPECT_EQ(documents[1]["undone"], 1);
+  EXPECT_EQ(documents[1]["undone_amount"], 2000);
+  EXPECT_EQ(report["tef_dial"]["total"]["pending"], 0);
 }
 
 // The card is entered on the box's touchscreen, as a cashier would.
