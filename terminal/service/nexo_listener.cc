@@ -156,10 +156,12 @@ void Service::Impl::OnNexo(HttpRequest request, Respond respond) {
     case nexo::Category::kAbort: {
       integration::AbortRequest abort{
           {message.header.sale_id, message.header.service_id, ""}, message.reference.service_id, message.abort_reason};
-      // nexo's Abort has no response message: the aborted payment's own answer says Aborted.
+      // nexo's Abort has no response message: HTTP 200 with an empty body, as Adyen's
+      // terminals answer it (its client libraries expect that); the aborted payment's own
+      // answer says Aborted.
       counter->Abort(abort, [shared](Status status) {
         (void)status;
-        (*shared)(HttpResponse{200, "text/plain", "ok", {}});
+        (*shared)(HttpResponse{200, "application/json", "", {}});
       });
       return;
     }

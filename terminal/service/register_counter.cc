@@ -307,7 +307,8 @@ void Service::Impl::SettleRegisterSales() {
       outcome.amount = it->second.request.amount;
       outcome.queued = true;
       ended = true;
-    } else if (std::holds_alternative<checkout::Paid>(sale->state) && sale->collected() < it->second.request.amount) {
+    } else if (std::holds_alternative<checkout::Paid>(sale->state) &&
+               sale->collected() <= it->second.collected_before - it->second.request.amount) {
       outcome.result = Result::kApproved;  // a partial reversal leaves the sale Paid with less collected
       outcome.amount = it->second.request.amount;
       ended = true;
@@ -429,6 +430,7 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
   RegisterReversal& running = register_reversals[request.sale_id];
   running.request = request;
   running.request.amount = amount;
+  running.collected_before = sale->collected();
   running.deadline = deadline;
   running.waiters.push_back(std::move(done));
 }

@@ -288,6 +288,7 @@ std::string SaleBook::DayJson(const std::string& day) const {
     if (!entry.sale) continue;
     json view =
         Json(*it, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, {}, entry.installments);
+    view["register"] = entry.register_name;
     collected += entry.sale->collected();
     if (view["status"] == "paid") ++paid;
     sales.push_back(std::move(view));

@@ -119,6 +119,7 @@ struct Service::Impl {
   std::map<std::string, RegisterSale> register_sales;  // driver thread: sale id -> running payment
   struct RegisterReversal {
     integration::ReversalRequest request;
+    checkout::Cents collected_before = 0;  // what the sale had collected when the reversal began
     std::vector<std::function<void(integration::ReversalOutcome)>> waiters;
     UnixMicros deadline = 0;
   };

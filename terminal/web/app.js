@@ -255,6 +255,11 @@ function render(view) {
   if (!app.operator) return;  // an answer that came back after the session ended
   app.sale = view;
   $$('.sale-amount').forEach((el) => { el.textContent = money(view.amount); });
+  // A cash register's sale: its amount came from the register and is not edited here.
+  $$('.sale-register').forEach((el) => {
+    el.hidden = !view.register;
+    el.textContent = view.register ? 'Venda do caixa ' + view.register : '';
+  });
   const st = view.status;
   if (st === 'choosing' || st === 'declined') {
     const decline = $('#decline');
@@ -317,6 +322,17 @@ async function poll() {
   }
 }
 setInterval(poll, 1000);
+
+// A cash register's payment (docs/integration.md) starts without the cashier: when the
+// screen has no sale in progress, the register's sale that runs is taken on screen.
+async function adoptRegisterSale() {
+  if (!app.operator || app.busy || (app.sale && !FINAL.has(app.sale.status))) return;
+  const answer = await api('GET', '/api/sales', undefined, true);
+  if (!answer.ok || app.busy || (app.sale && !FINAL.has(app.sale.status))) return;
+  const running = answer.json.sales.find((s) => s.register && !FINAL.has(s.status) && s.status !== 'pay-later');
+  if (running) render(running);
+}
+setInterval(adoptRegisterSale, 1000);
 
 // --- today's sales ---
 async function loadSales() {
