@@ -109,6 +109,7 @@ IntPos CrtResponse(const Request& crt, const TefSale& sale, const Merchant& merc
   out.Set(field::kCurrency, "0");
   out.Set(field::kStatus, "0");
   out.Set(field::kNetwork, merchant.network);
+  if (!merchant.institution_cnpj.empty()) out.Set(field::kNetworkTaxId, merchant.institution_cnpj);
   out.Set(field::kNsu, sale.nsu);
   out.Set(field::kAuthorization, a.authorization);
   out.Set(field::kReceiptDate, ReceiptDate(a.at));

@@ -17,6 +17,7 @@ struct Merchant {
   std::string name;
   std::string tax_id;  // CNPJ, printed on the receipt
   std::string network = "BALCAO";
+  std::string institution_cnpj;  // 010-001 (the NFC-e's card/CNPJ) when configured; "" leaves it out
 };
 
 // "DDMMAAAA" and "HHMMSS" of `at` in Brasília time (UTC-3, no DST since 2019): the store's

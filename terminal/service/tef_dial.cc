@@ -48,7 +48,8 @@ Status Service::Impl::OpenTefDial() {
   integration::ParsePayMethod(options.tef_dial_method, m.method);
   m.unresolved = config.tef_dial.unresolved == "confirm" ? tef::Unresolved::kConfirm : tef::Unresolved::kUndo;
   m.unresolved_after_s = config.tef_dial.unresolved_after_s;
-  m.merchant = tef::Merchant{Ascii(config.store.merchant.name), config.store.merchant.cnpj, "BALCAO"};
+  m.merchant = tef::Merchant{Ascii(config.store.merchant.name), config.store.merchant.cnpj, "BALCAO",
+                             config.nexo.institution_cnpj};
   // Fault injection for the kill tests only (docs/integration.md, "Power cuts").
   if (const char* step = std::getenv("BALCAO_TEF_DIAL_CRASH_AT"); step != nullptr) m.crash_at = step;
   BALCAO_ASSIGN_OR_RETURN(tef_dial, tef::Manager::Open(m, *counter, SystemClock::Instance(),

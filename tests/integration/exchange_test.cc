@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "integration/tefdial/exchange_log.h"
 #include "integration/tefdial/response.h"
@@ -191,6 +192,46 @@ TEST_F(ExchangeLogTest, ABrokenLineInTheMiddleIsDataLoss) {
   std::ofstream(path) << "not json\n" << EventToJson(CrtOpened{"CRT|1||5", "1", "", 5, "IntPos.001", kAt}) << "\n";
   Exchange x;
   EXPECT_EQ(ExchangeLog::Open(path, x).status().code(), StatusCode::kDataLoss);
+}
+
+}  // namespace
+}  // namespace balcao::integration::tefdial
+
+namespace balcao::integration::tefdial {
+namespace {
+
+// tests/data/tefdial_fields.tsv lists every field with its public source (docs/integration.md).
+TEST(FieldTable, EveryFieldTheBoxWritesIsListedWithASource) {
+  std::ifstream in(std::string(BALCAO_TEST_DATA_DIR) + "/tefdial_fields.tsv");
+  ASSERT_TRUE(in.good());
+  std::set<std::string> listed;
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    EXPECT_FALSE(line.substr(line.rfind('\t') + 1).empty()) << "no source: " << line;
+    listed.insert(line.substr(0, tab));
+  }
+  Exchange x;
+  ASSERT_TRUE(Apply(x, CrtOpened{"k", "1", "100", 150000, "IntPos.001", kAt}).ok());
+  ASSERT_TRUE(
+      Apply(x, SaleApproved{"k", "v1", "000001", Approval{"card", "p", "516292******7788", "credit", 3, kAt}}).ok());
+  ASSERT_TRUE(Apply(x, Confirmed{"v1", "cnf", kAt}).ok());
+  const Merchant merchant{"LOJA", "00000000000191", "BALCAO", "00000000000272"};
+  Request cnc = Named(Command::kCnc, "2", "000001");
+  cnc.amount = 150000;
+  const Request crt = Crt("1", 150000);
+  for (const IntPos& written : {CrtResponse(crt, *x.BySale("v1"), merchant), Refusal(crt, "NEGADA"),
+                                CncResponse(cnc, *x.BySale("v1"), merchant, kAt),
+                                AdmResponse(Request{Command::kAdm, "3"}, x.BySale("v1"), merchant),
+                                StatusFile(CrtResponse(crt, *x.BySale("v1"), merchant))}) {
+    for (const auto& [key, value] : written.fields()) {
+      const std::string text = KeyText(key);
+      const std::string repeated = text.substr(0, 4) + "xxx";
+      EXPECT_TRUE(listed.count(text) || listed.count(repeated)) << text << " is written but not in the field table";
+    }
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -104,6 +105,10 @@ class ManagerTest : public ::testing::Test {
   }
   const TefSale* Sale(const Exchange& x, const std::string& sale_id) { return x.BySale(sale_id); }
 
+  // The counters outlive the managers that call them (declared first, destroyed last).
+  ScriptedCounter& NewCounter() { return counters_.emplace_back(); }
+
+  std::deque<ScriptedCounter> counters_;
   fs::path root_;
   std::unique_ptr<Manager> manager_;
   std::mutex mu_;
@@ -111,7 +116,7 @@ class ManagerTest : public ::testing::Test {
 };
 
 TEST_F(ManagerTest, AtvCrtCnfThenNcnOfTheNextSaleGivesTheMoneyBackOnce) {
-  ScriptedCounter counter;
+  ScriptedCounter& counter = NewCounter();
   StartManager(counter);
   TefDialClient pdv = Client();
   ASSERT_TRUE(pdv.Active());
@@ -138,7 +143,7 @@ TEST_F(ManagerTest, AtvCrtCnfThenNcnOfTheNextSaleGivesTheMoneyBackOnce) {
 }
 
 TEST_F(ManagerTest, DeclineCarriesTheOperatorMessageAndFreesTheCounter) {
-  ScriptedCounter counter;
+  ScriptedCounter& counter = NewCounter();
   counter.next = Result::kRefused;
   StartManager(counter);
   TefDialClient pdv = Client();
@@ -153,7 +158,7 @@ TEST_F(ManagerTest, DeclineCarriesTheOperatorMessageAndFreesTheCounter) {
 }
 
 TEST_F(ManagerTest, ANewCrtWhileOneIsPendingIsRefusedUntilItIsResolved) {
-  ScriptedCounter counter;
+  ScriptedCounter& counter = NewCounter();
   StartManager(counter);
   TefDialClient pdv = Client();
   auto first = pdv.Crt(1000, "301");
@@ -169,7 +174,7 @@ TEST_F(ManagerTest, ANewCrtWhileOneIsPendingIsRefusedUntilItIsResolved) {
 }
 
 TEST_F(ManagerTest, CncOfAConfirmedCardSaleAndAdmReprint) {
-  ScriptedCounter counter;
+  ScriptedCounter& counter = NewCounter();
   counter.method = PayMethod::kCard;
   StartManager(counter);
   TefDialClient pdv = Client();
@@ -192,7 +197,7 @@ TEST_F(ManagerTest, CncOfAConfirmedCardSaleAndAdmReprint) {
 }
 
 TEST_F(ManagerTest, LowerCaseNamesWithLfEndings) {
-  ScriptedCounter counter;
+  ScriptedCounter& counter = NewCounter();
   StartManager(counter);
   TefDialClient pdv = Client(/*lower=*/true, /*lf=*/true);
   ASSERT_TRUE(pdv.Active());
@@ -204,7 +209,7 @@ TEST_F(ManagerTest, LowerCaseNamesWithLfEndings) {
 }
 
 TEST_F(ManagerTest, ARestartAsksTheCounterAgainAndAnswersTheWaitingPdv) {
-  ScriptedCounter holding;
+  ScriptedCounter& holding = NewCounter();
   holding.hold = true;  // the box went down before the sale ended
   StartManager(holding);
   TefDialClient pdv = Client();
@@ -213,7 +218,7 @@ TEST_F(ManagerTest, ARestartAsksTheCounterAgainAndAnswersTheWaitingPdv) {
   for (int i = 0; i < 40 && manager_->Snapshot().sales.empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   manager_.reset();
-  ScriptedCounter counter;  // the box's counter after the restart: the sale ends approved
+  ScriptedCounter& counter = NewCounter();  // the box's counter after the restart: the sale ends approved
   StartManager(counter);
   auto response = pdv.AwaitResponse(std::chrono::seconds(10));
   ASSERT_TRUE(response.ok()) << response.status().message();
@@ -222,7 +227,7 @@ TEST_F(ManagerTest, ARestartAsksTheCounterAgainAndAnswersTheWaitingPdv) {
 }
 
 TEST_F(ManagerTest, AnUnresolvedSaleIsUndoneByPolicyAndShownToTheOperator) {
-  ScriptedCounter counter;
+  ScriptedCounter& counter = NewCounter();
   StartManager(counter, /*unresolved_after_s=*/1, Unresolved::kUndo);
   TefDialClient pdv = Client();
   auto sale = pdv.Crt(700, "701");
