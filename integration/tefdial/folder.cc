@@ -9,7 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -33,13 +36,16 @@ Status PrepareDir(const std::string& path, gid_t group) {
   return OkStatus();
 }
 
-bool Stat(const std::string& path, RequestFile& file) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-  file.inode = st.st_ino;
-  file.size = st.st_size;
-  file.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-  return true;
+constexpr std::string_view kInbox = ".balcao-inbox-";
+
+// "<microseconds>-<counter>": private names sort in the order the requests were taken.
+std::string InboxPrefix(unsigned counter) {
+  const auto now =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  char text[48];
+  std::snprintf(text, sizeof text, "%020lld-%06u-", static_cast<long long>(now), counter % 1000000);
+  return std::string(kInbox) + text;
 }
 
 StatusOr<std::string> ReadAll(const std::string& path) {
@@ -129,25 +135,34 @@ void Folder::Run() {
 void Folder::Scan() {
   DIR* dir = ::opendir(req_.c_str());
   if (dir == nullptr) return;
-  std::vector<RequestFile> present;
+  std::vector<std::string> inbox;
   while (dirent* entry = ::readdir(dir)) {
-    if (!IsRequestName(entry->d_name)) continue;  // IntPos.tmp and anything else: not ours to read
-    RequestFile file;
-    file.name = entry->d_name;
-    if (Stat(req_ + "/" + file.name, file)) present.push_back(file);
+    const std::string name = entry->d_name;
+    if (name.compare(0, kInbox.size(), kInbox) == 0) {
+      inbox.push_back(name);           // taken before (by a process that ended before handling it)
+    } else if (IsRequestName(name)) {  // IntPos.tmp and anything else: not ours to read
+      // Taken at once, atomically: the PDV's next request may come as soon as it has the status.
+      const std::string taken = InboxPrefix(temp_counter_++) + name;
+      if (::rename((req_ + "/" + name).c_str(), (req_ + "/" + taken).c_str()) == 0) inbox.push_back(taken);
+    }
   }
   ::closedir(dir);
-  std::set<RequestFile> still;
-  for (const RequestFile& file : present) {
-    still.insert(file);
-    if (seen_.count(file)) continue;
-    auto text = ReadAll(req_ + "/" + file.name);
-    if (!text.ok()) continue;  // renamed away meanwhile: the next scan decides
-    seen_.insert(file);
-    on_request_(file, *std::move(text));
+  std::sort(inbox.begin(), inbox.end());
+  for (const std::string& taken : inbox) {
+    {
+      std::lock_guard<std::mutex> lock(seen_mu_);
+      if (!seen_.insert(taken).second) continue;
+    }
+    auto text = ReadAll(req_ + "/" + taken);
+    if (!text.ok()) {
+      std::lock_guard<std::mutex> lock(seen_mu_);
+      seen_.erase(taken);
+      continue;
+    }
+    // "<prefix><microseconds>-<counter>-<name>": the name is what follows the second '-'.
+    const std::size_t after = taken.find('-', taken.find('-', kInbox.size()) + 1);
+    on_request_(RequestFile{taken.substr(after + 1), taken}, *std::move(text));
   }
-  // Forget files that are gone, so that memory stays bounded.
-  for (auto it = seen_.begin(); it != seen_.end();) it = still.count(*it) ? std::next(it) : seen_.erase(it);
 }
 
 Status Folder::Write(const std::string& name, const std::string& text) {
@@ -178,13 +193,11 @@ Status Folder::Write(const std::string& name, const std::string& text) {
 }
 
 Status Folder::Remove(const RequestFile& file) {
-  const std::string path = req_ + "/" + file.name;
-  RequestFile now;
-  now.name = file.name;
-  if (!Stat(path, now)) return OkStatus();  // already gone
-  if (now.inode != file.inode || now.size != file.size || now.mtime_ns != file.mtime_ns) return OkStatus();
+  const std::string path = req_ + "/" + file.inbox;
   if (::unlink(path.c_str()) != 0 && errno != ENOENT)
     return UnavailableError("cannot remove " + path + ": " + std::strerror(errno));
+  std::lock_guard<std::mutex> lock(seen_mu_);
+  seen_.erase(file.inbox);
   return OkStatus();
 }
 

@@ -1,9 +1,11 @@
 // The TEF Dial folders: DIR/req, where a PDV renames its request into IntPos.001, and DIR/resp,
 // where the box answers with IntPos.Sts and IntPos.001 (docs/integration.md, "TEF Dial").
 // Folder creates both (mode 2770, the configured group), watches req with inotify (falling back
-// to polling every `poll_interval` when inotify is unavailable), and hands each request file to
-// the callback once per file (a file is its inode, size and mtime: a new request under the same
-// name is a new file). Temporary names (IntPos.tmp) are never read. Every answer is written to a
+// to polling every `poll_interval` when inotify is unavailable), and takes each request the
+// moment it sees it: one atomic rename to a private name in req/ (".balcao-inbox-<seq>-<name>"),
+// so the PDV may write its next request at once and no later step can touch it; the private file
+// stays until the request is handled (Remove), and one left by a crash is handed over again at
+// the next start. Temporary names (IntPos.tmp) are never read. Every answer is written to a
 // temporary name in resp, fsync'ed and renamed, so a PDV never reads half a file.
 // Thread-safety: Start/Stop from one thread; Write and Remove from any.
 #pragma once
@@ -31,12 +33,11 @@ struct FolderOptions {
   bool inotify = true;  // false: polling only
 };
 
-// Which file a request was: Remove() deletes it only if it is still that file.
+// A request taken from req/: the name the PDV gave it (its case decides the answers' names) and
+// where the box keeps it until it is handled.
 struct RequestFile {
-  std::string name;  // as the PDV spelled it
-  ino_t inode = 0;
-  off_t size = 0;
-  std::int64_t mtime_ns = 0;
+  std::string name;   // as the PDV spelled it: "IntPos.001", "intpos.001"
+  std::string inbox;  // the private file's name in req/
   auto operator<=>(const RequestFile&) const = default;
 };
 
@@ -59,7 +60,7 @@ class Folder {
 
   // Writes resp/`name` through a temporary name and a rename (file and folder fsync'ed).
   Status Write(const std::string& name, const std::string& text);
-  // Deletes req/`file.name` if it is still the same file; a newer request is left alone.
+  // Deletes the request's private file: it was handled.
   Status Remove(const RequestFile& file);
   const std::string& req_dir() const { return req_; }
   const std::string& resp_dir() const { return resp_; }
@@ -76,7 +77,8 @@ class Folder {
   OnRequest on_request_;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
-  std::set<RequestFile> seen_;  // watcher thread: files already handed over, while they exist
+  std::mutex seen_mu_;
+  std::set<std::string> seen_;  // guarded by seen_mu_: private files handed over and not removed yet
   std::atomic<unsigned> temp_counter_{0};
 };
 

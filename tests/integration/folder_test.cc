@@ -1,5 +1,6 @@
-// The folders on a real file system: created 2770, a request seen once per file (inotify and
-// polling), temporary names never read, answers written whole, a newer request never removed.
+// The folders on a real file system: created 2770, a request taken once (inotify and polling),
+// temporary names never read, answers written whole, a newer request never lost, a request
+// taken but not handled before a restart handed over again.
 #include "integration/tefdial/folder.h"
 
 #include <gtest/gtest.h>
@@ -87,9 +88,30 @@ TEST_P(FolderTest, WritesWholeAnswersAndNeverRemovesANewerRequest) {
   (*folder)->Start(Collect());
   Send("IntPos.001", "000-000 = CNF\n");
   ASSERT_EQ(WaitFor(1).size(), 1u);
-  Send("IntPos.001", "000-000 = CRT\n001-000 = 2\n");  // the PDV's next request, before the box removed the first
+  Send("IntPos.001", "000-000 = CRT\n001-000 = 2\n");  // the PDV's next request, before the box handled the first
   EXPECT_TRUE((*folder)->Remove(files_[0]).ok());
-  EXPECT_TRUE(fs::exists(dir_ / "req" / "IntPos.001"));
+  ASSERT_EQ(WaitFor(2).size(), 2u);  // taken at once: handling the first cannot touch it
+  EXPECT_EQ(seen_[1], "IntPos.001:000-000 = CRT\n001-000 = 2\n");
+  EXPECT_FALSE(fs::exists(dir_ / "req" / "IntPos.001"));
+  (*folder)->Stop();
+}
+
+TEST_P(FolderTest, ARequestTakenButNotHandledIsHandedOverAgainAfterARestart) {
+  {
+    auto folder = Folder::Open(FolderOptions{dir_.string(), "", std::chrono::milliseconds(20), GetParam()});
+    ASSERT_TRUE(folder.ok());
+    (*folder)->Start(Collect());
+    Send("intpos.001", "000-000 = NCN\n");
+    ASSERT_EQ(WaitFor(1).size(), 1u);
+    (*folder)->Stop();  // ended before handling it
+  }
+  auto folder = Folder::Open(FolderOptions{dir_.string(), "", std::chrono::milliseconds(20), GetParam()});
+  ASSERT_TRUE(folder.ok());
+  (*folder)->Start(Collect());
+  ASSERT_EQ(WaitFor(2).size(), 2u);
+  EXPECT_EQ(seen_[1], "intpos.001:000-000 = NCN\n");  // under the name the PDV used
+  ASSERT_TRUE((*folder)->Remove(files_[1]).ok());
+  EXPECT_TRUE(fs::is_empty(dir_ / "req"));
   (*folder)->Stop();
 }
 
