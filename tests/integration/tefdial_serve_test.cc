@@ -123,8 +123,8 @@ TEST_F(TefDialServe, PixSaleConfirmedThenASecondUndoneWithNcnReturnsTheMoneyOnce
                               (data_ / "balcao.db").string() + "' > '" + out.string() + "' 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   std::ifstream in(out);
-  const Json report = Json::parse(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
-                                  nullptr, false);
+  const Json report =
+      Json::parse(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), nullptr, false);
   ASSERT_TRUE(report.contains("tef_dial")) << report.dump();
   const Json& documents = report["tef_dial"]["documents"];
   ASSERT_EQ(documents.size(), 2u) << report["tef_dial"].dump();
@@ -259,7 +259,7 @@ TEST_P(TefDialPowerCut, EndsAsAnUndisturbedRunWouldAfterBothRestart) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EachStep, TefDialPowerCut,
-                         ::testing::Values(Cut{"request-read", false, 0}, Cut{"status-written", false},
+                         ::testing::Values(Cut{"request-read", false}, Cut{"status-written", false},
                                            Cut{"crt-journaled", false}, Cut{"sale-approved", false},
                                            Cut{"response-written", false}, Cut{"cnf-read", true},
                                            Cut{"undo-sent", false}),
