@@ -3,6 +3,7 @@
 // taken but not handled before a restart handed over again.
 #include "integration/tefdial/folder.h"
 
+#include <grp.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -116,6 +117,21 @@ TEST_P(FolderTest, ARequestTakenButNotHandledIsHandedOverAgainAfterARestart) {
 }
 
 INSTANTIATE_TEST_SUITE_P(InotifyAndPolling, FolderTest, ::testing::Bool());
+
+TEST(FolderGroup, TheFoldersGetTheConfiguredGroup) {
+  const struct group* users = ::getgrnam("users");
+  if (users == nullptr || ::geteuid() != 0) GTEST_SKIP() << "needs the group 'users' and root to give folders away";
+  const fs::path dir = fs::temp_directory_path() / ("tefdial-group-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ASSERT_TRUE(Folder::Open(FolderOptions{dir.string(), "users"}).ok());
+  for (const char* sub : {"req", "resp"}) {
+    struct stat st {};
+    ASSERT_EQ(::stat((dir / sub).c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, users->gr_gid) << sub;
+    EXPECT_EQ(st.st_mode & 07777, 02770u) << sub;
+  }
+  fs::remove_all(dir);
+}
 
 TEST(FolderGroup, AnUnknownGroupIsRefusedNamingTheKey) {
   auto folder = Folder::Open(FolderOptions{"/tmp/tefdial-nogroup", "no-such-group-balcao"});
