@@ -4,7 +4,10 @@
 // add and rotate print one JSON line with the passphrase, shown this once: the store keeps only
 // the key material derived from it (PBKDF2, integration/nexo/protection.h).
 // Exit: 0 done, 1 refused (bad or unknown register), 2 errors.
+#include <sys/stat.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -67,7 +70,13 @@ int RunPos(const std::vector<std::string>& args) {
     }
   }
   if (positional.empty()) return std::fputs(kUsage, stderr), 1;
-  if (!data_dir.empty()) db = data_dir + "/" + service::kStoreFileName;
+  if (!data_dir.empty()) {
+    // The same folder `serve --data-dir` makes: created 0700 when a register comes first.
+    std::error_code ec;
+    if (std::filesystem::create_directories(data_dir, ec)) ::chmod(data_dir.c_str(), 0700);
+    if (ec) return Fail(2, "cannot create the data dir " + data_dir + ": " + ec.message());
+    db = data_dir + "/" + service::kStoreFileName;
+  }
   auto box = service::FindBox(db, config);
   if (!box.ok()) return Fail(1, box.status().message());
   auto loaded = service::LoadServeConfig(box->config_path);

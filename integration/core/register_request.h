@@ -71,8 +71,8 @@ struct PaymentOutcome {
   int installments = 1;
   std::string card_mask;                      // first 6 and last 4 digits at most ("411111******1111")
   std::string card_brand;                     // "visa", "mastercard", ... ("" for Pix and invoices)
-  std::string authorization_code;             // the bank's id of the card purchase
-  std::string pix_end_to_end_id;              // the Pix transfer's end-to-end id (E...)
+  std::string authorization_code;             // the bank's id of the payment: card purchase, Pix deposit, invoice
+  std::string pix_end_to_end_id;              // the Pix transfer's end-to-end id (E...), when the bank gives it
   std::string institution_cnpj;               // the payment institution's CNPJ, 14 digits (NFC-e card.CNPJ)
   std::vector<std::string> cashier_receipt;   // text lines, as the box prints them
   std::vector<std::string> customer_receipt;  // text lines, as the box prints them

@@ -274,7 +274,7 @@ json PaymentBody(const Request& request, const PaymentOutcome& o, const std::str
   } else {
     const char* type = o.method == PayMethod::kPix ? "Mobile" : "Check";
     result["PaymentInstrumentData"] = {{"PaymentInstrumentType", type}};
-    const std::string reference = o.method == PayMethod::kPix ? o.pix_end_to_end_id : o.authorization_code;
+    const std::string reference = o.authorization_code.empty() ? o.pix_end_to_end_id : o.authorization_code;
     result["PaymentAcquirerData"] = {{"AcquirerPOIID", request.header.poi_id},
                                      {"AcquirerTransactionID", {{"TransactionID", reference}, {"TimeStamp", when}}}};
   }
@@ -456,8 +456,10 @@ std::string AdditionalResponse(const PaymentOutcome& o) {
   }
   std::string out = "tPag=" + tpag + "&tpIntegra=1";
   if (!tband.empty()) out += "&tBand=" + tband;
+  if (o.method == PayMethod::kCard && o.funding != CardFunding::kAny)
+    out += std::string("&fundingSource=") + (o.funding == CardFunding::kDebit ? "DEBIT" : "CREDIT");
   if (!o.institution_cnpj.empty()) out += "&CNPJ=" + o.institution_cnpj;
-  const std::string aut = o.method == PayMethod::kPix ? o.pix_end_to_end_id : o.authorization_code;
+  const std::string aut = o.authorization_code.empty() ? o.pix_end_to_end_id : o.authorization_code;
   if (!aut.empty()) out += "&cAut=" + aut;
   if (!o.pix_end_to_end_id.empty()) out += "&endToEndId=" + o.pix_end_to_end_id;
   out += "&vPag=" + FormatAmount(o.amount);

@@ -158,7 +158,9 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                                       {"allow_plain_loopback", Flag(n.allow_plain_loopback)},
                                                       {"response_timeout_s", Number(n.response_timeout_s, 5, 3600)},
                                                       {"print", Text(n.print)},
-                                                      {"institution_cnpj", Text(n.institution_cnpj)}};
+                                                      {"institution_cnpj", Text(n.institution_cnpj)},
+                                                      {"reversal_needs_supervisor", Flag(n.reversal_needs_supervisor)},
+                                                      {"certificate_common_name", Text(n.certificate_common_name)}};
   const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
   auto& t = config.tef_dial;
   const std::map<std::string, Reader::Setter> tef_dial = {{"dir", Text(t.dir)},
@@ -193,6 +195,11 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   if (!n.institution_cnpj.empty() &&
       (n.institution_cnpj.size() != 14 || n.institution_cnpj.find_first_not_of("0123456789") != std::string::npos))
     return InvalidArgumentError("nexo.institution_cnpj: 14 digits");
+  if (!n.certificate_common_name.empty() &&
+      (n.certificate_common_name.size() > 64 ||
+       n.certificate_common_name.find_first_not_of(
+           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != std::string::npos))
+    return InvalidArgumentError("nexo.certificate_common_name: 1 to 64 letters, digits, '.' or '-'");
   if (config.tls_cert.empty() != config.tls_key.empty())
     return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
                                                         : "listen.tls_key: required with listen.tls_cert");

@@ -44,11 +44,13 @@ struct ServeConfig {
 
   // Cash registers over nexo (docs/integration.md).
   struct Nexo {
-    int port = -1;                      // -1 = not set: 8443 once a register is registered
-    bool allow_plain_loopback = false;  // unprotected requests from loopback
-    int response_timeout_s = 150;       // a payment still open then is answered InProgress
-    std::string print = "none";         // what the box prints of a register's sale: none, customer, both
-    std::string institution_cnpj;       // the payment institution's CNPJ for the NFC-e (14 digits)
+    int port = -1;                           // -1 = not set: 8443 once a register is registered
+    bool allow_plain_loopback = false;       // unprotected requests from loopback
+    int response_timeout_s = 150;            // a payment still open then is answered InProgress
+    std::string print = "none";              // what the box prints of a register's sale: none, customer, both
+    std::string institution_cnpj;            // the payment institution's CNPJ for the NFC-e (14 digits)
+    bool reversal_needs_supervisor = false;  // a register's reversal also waits for a supervisor on the screen
+    std::string certificate_common_name;     // the box certificate's subject CN; "" = "balcao" (docs/integration.md)
   } nexo;
 
   // Cash registers over TEF Dial, the IntPos file exchange (docs/integration.md, "TEF Dial").

@@ -87,9 +87,10 @@ StatusOr<ListenerTls> PrepareListenerTls(const ListenerPlan& plan, const ServeCo
                               ec.message());
     ::chmod((dir / kSelfSignedCertFile).parent_path().c_str(), 0700);
     tls.cert_path = (dir / kSelfSignedCertFile).string();
-    BALCAO_ASSIGN_OR_RETURN(tls.files,
-                            http::LoadOrCreateSelfSigned(tls.cert_path, (dir / kSelfSignedKeyFile).string(),
-                                                         CertificateNames(address, config.host_names), &tls.created));
+    http::SelfSignedOptions names = CertificateNames(address, config.host_names);
+    if (!config.nexo.certificate_common_name.empty()) names.common_name = config.nexo.certificate_common_name;
+    BALCAO_ASSIGN_OR_RETURN(tls.files, http::LoadOrCreateSelfSigned(tls.cert_path, (dir / kSelfSignedKeyFile).string(),
+                                                                    names, &tls.created));
   } else {
     tls.cert_path = config.tls_cert;
     auto files = http::ReadTlsFiles(config.tls_cert, config.tls_key);

@@ -235,13 +235,8 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
       } else if (const auto* purchase = std::get_if<checkout::PurchaseSeen>(&*event)) {
         if (checkout::IsCharged(purchase->status)) o.authorization_code = purchase->purchase_id;
       } else if (const auto* deposit = std::get_if<checkout::DepositSeen>(&*event)) {
-        auto read = bank->client().Call("GET", "/v2/deposit/" + deposit->deposit_id);
-        if (read.ok()) {
-          const auto body = nlohmann::json::parse(read->body, nullptr, false);
-          if (body.is_object() && body.contains("deposit") && body["deposit"].is_object())
-            o.pix_end_to_end_id = body["deposit"].value("endToEndId", "");
-        }
-        if (o.pix_end_to_end_id.empty()) o.pix_end_to_end_id = deposit->deposit_id;
+        // The bank's API gives a deposit no end-to-end id: its id is the Pix payment's reference.
+        o.authorization_code = deposit->deposit_id;
       }
     }
   }
@@ -297,7 +292,16 @@ void Service::Impl::SettleRegisterSales() {
       ++it;
       continue;
     }
-    if (std::holds_alternative<checkout::Refunded>(sale->state)) {
+    if (it->second.awaiting_supervisor) {
+      if (now < it->second.deadline) {
+        ++it;
+        continue;
+      }
+      outcome.result = Result::kNotAllowed;
+      outcome.reason = "no supervisor approved the reversal on the box in time";
+      book->SetReversalRequested(it->first, 0);
+      ended = true;
+    } else if (std::holds_alternative<checkout::Refunded>(sale->state)) {
       outcome.result = Result::kApproved;
       outcome.amount = it->second.request.amount;
       ended = true;
@@ -415,6 +419,21 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
   const std::string requester = "pos:" + id.register_id;
   const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
   touched.insert(request.sale_id);
+  if (config.nexo.reversal_needs_supervisor) {
+    // The register's key asked; a supervisor on the box's screen approves (routes.cc).
+    RegisterReversal& waiting = register_reversals[request.sale_id];
+    waiting.request = request;
+    waiting.request.amount = amount;
+    waiting.collected_before = sale->collected();
+    waiting.deadline = deadline;
+    waiting.awaiting_supervisor = true;
+    waiting.waiters.push_back(std::move(done));
+    book->SetReversalRequested(request.sale_id, amount);
+    book->SetMessage(request.sale_id, "reversal asked by cash register " + id.register_id + ": a supervisor approves");
+    logging::Info("nexo", "cash-register reversal waits for a supervisor",
+                  {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}});
+    return;
+  }
   auto reversed = FeedIfAccepted(
       request.sale_id, checkout::Reverse{amount, requester, reason, SystemClock::Instance().Now(), requester});
   logging::Info(
@@ -433,6 +452,24 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
   running.collected_before = sale->collected();
   running.deadline = deadline;
   running.waiters.push_back(std::move(done));
+}
+
+StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::string& sale_id,
+                                                                const std::string& supervisor) {
+  auto waiting = register_reversals.find(sale_id);
+  if (waiting == register_reversals.end() || !waiting->second.awaiting_supervisor)
+    return FailedPreconditionError("no cash-register reversal of sale " + sale_id + " waits for approval");
+  const integration::ReversalRequest& request = waiting->second.request;
+  const std::string requester = "pos:" + request.identity.register_id;
+  const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
+  BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale,
+                          FeedIfAccepted(sale_id, checkout::Reverse{request.amount, requester, reason,
+                                                                    SystemClock::Instance().Now(), supervisor}));
+  waiting->second.awaiting_supervisor = false;
+  book->SetReversalRequested(sale_id, 0);
+  logging::Info("nexo", "cash-register reversal approved",
+                {{"sale", sale_id}, {"register", request.identity.register_id}, {"supervisor", supervisor}});
+  return sale;
 }
 
 integration::StatusLookup Service::Impl::LookupFromRegister(const integration::RequestIdentity& identity) {

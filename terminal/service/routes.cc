@@ -412,6 +412,17 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       return FeedIfAccepted(id, checkout::Reverse{cents, operator_id, reason, now, approved_by});
     });
   }
+  if (action == "approve-reversal") {
+    // A cash register's reversal waiting for a supervisor (nexo.reversal_needs_supervisor).
+    auto approver = Approve(body.value["approval"]);
+    if (!approver.ok()) return respond(Error(403, "approval", approver.status().message()));
+    logging::Info("serve", "money back approved",
+                  {{"sale", id},
+                   {"action", action},
+                   {"operator", session ? session->operator_name : ""},
+                   {"supervisor", *approver}});
+    return feed([this, id, supervisor = *approver] { return ApproveRegisterReversal(id, supervisor); });
+  }
   if (action == "retry") return feed([this, id, now] { return FeedIfAccepted(id, checkout::Retry{now}); });
   if (action == "keep-open") return feed([this, id, now] { return FeedIfAccepted(id, checkout::KeepOpen{now}); });
   if (action == "print") return feed([this, id, now] { return FeedIfAccepted(id, checkout::PrintCode{now}); });

@@ -238,6 +238,11 @@ void SaleBook::SetRegister(const std::string& sale_id, const std::string& regist
   entries_[sale_id].register_name = register_name;
 }
 
+void SaleBook::SetReversalRequested(const std::string& sale_id, checkout::Cents amount) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].reversal_requested = amount;
+}
+
 std::vector<std::string> SaleBook::Receipts(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
@@ -249,6 +254,7 @@ std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry) cons
                    entry.installments);
   // A cash register's sale: the screen names the register and offers no amount editing.
   view["register"] = entry.register_name;
+  view["reversal_requested"] = entry.reversal_requested;
   return view.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -289,6 +295,7 @@ std::string SaleBook::DayJson(const std::string& day) const {
     json view =
         Json(*it, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, {}, entry.installments);
     view["register"] = entry.register_name;
+    view["reversal_requested"] = entry.reversal_requested;
     collected += entry.sale->collected();
     if (view["status"] == "paid") ++paid;
     sales.push_back(std::move(view));

@@ -120,6 +120,7 @@ struct Service::Impl {
   struct RegisterReversal {
     integration::ReversalRequest request;
     checkout::Cents collected_before = 0;  // what the sale had collected when the reversal began
+    bool awaiting_supervisor = false;      // nexo.reversal_needs_supervisor: not fed until approved
     std::vector<std::function<void(integration::ReversalOutcome)>> waiters;
     UnixMicros deadline = 0;
   };
@@ -152,6 +153,8 @@ struct Service::Impl {
   void ReverseFromRegister(const integration::ReversalRequest& request, UnixMicros deadline,
                            std::function<void(integration::ReversalOutcome)> done);
   integration::StatusLookup LookupFromRegister(const integration::RequestIdentity& identity);
+  // A supervisor approved on the screen the register's reversal waiting for one (routes.cc).
+  StatusOr<checkout::Sale> ApproveRegisterReversal(const std::string& sale_id, const std::string& supervisor);
   // Called by Publish(): answers and records register payments and reversals that ended, answers
   // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
   void SettleRegisterSales();

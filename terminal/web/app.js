@@ -223,6 +223,8 @@ function fillInstallments() {
     option.textContent = n === 1 ? 'À vista' : n + 'x de ' + money(Math.floor(amount / n));
     select.appendChild(option);
   }
+  // A cash register's sale comes with the installments the register asked for.
+  if (app.sale && app.sale.register && app.sale.installments > 1 && !debit) select.value = String(app.sale.installments);
 }
 $('#card-form').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -367,6 +369,7 @@ async function loadSales() {
       b.addEventListener('click', fn);
       actions.appendChild(b);
     };
+    if (sale.reversal_requested > 0) add('Aprovar estorno do caixa', 'approve-reversal', () => askAction('approve-reversal', sale));
     if (sale.can.refund) add('Estornar', 'refund', () => askAction('refund', sale));
     if (sale.can.cancel) add('Cancelar', 'cancel', () => askAction('cancel', sale));
     if (!FINAL.has(sale.status)) add('Abrir', 'open', () => { app.qrKey = ''; render(sale); });

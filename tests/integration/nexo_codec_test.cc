@@ -161,6 +161,7 @@ TEST(NexoResponse, AnApprovedCardPaymentCarriesResultReceiptsAndTheNfceFields) {
   EXPECT_NE(extra.find("tBand=01"), std::string::npos) << extra;
   EXPECT_NE(extra.find("CNPJ=20018183000180"), std::string::npos) << extra;
   EXPECT_NE(extra.find("cAut=5656565656565656"), std::string::npos) << extra;
+  EXPECT_NE(extra.find("fundingSource=CREDIT"), std::string::npos) << extra;
 }
 
 TEST(NexoResponse, RefusalsCarryTheirErrorConditionAndRejectsAreEventNotifications) {
