@@ -26,7 +26,7 @@ const char* PhaseName(Phase phase);  // "pending"
 // What the box's sale gave the PDV when it was approved.
 struct Approval {
   std::string method;         // "pix" | "card"
-  std::string authorization;  // card: the purchase's id at the bank; Pix: the deposit's id
+  std::string authorization;  // card: the purchase's id at the bank; Pix: the end-to-end id, else the deposit's id
   std::string card_mask;      // first 6 + last 4 at most; "" for Pix
   std::string funding;        // "credit" | "debit" | "" (Pix)
   int installments = 1;

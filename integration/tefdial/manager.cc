@@ -257,10 +257,12 @@ void Manager::OnPayment(const std::string& key, const PaymentOutcome& outcome) {
   const UnixMicros at = outcome.time_ms > 0 ? outcome.time_ms * 1000 : clock_.Now();
   if (outcome.result == Result::kApproved) {
     Approval approval;
-    const bool pix = outcome.method == PayMethod::kPix ||
-                     (outcome.method != PayMethod::kCard && !outcome.pix_end_to_end_id.empty());
+    const bool pix =
+        outcome.method == PayMethod::kPix || (outcome.method != PayMethod::kCard && !outcome.pix_end_to_end_id.empty());
     approval.method = pix ? "pix" : "card";
-    approval.authorization = pix ? outcome.pix_end_to_end_id : outcome.authorization_code;
+    // Pix: the end-to-end id when the bank gives one, else the deposit's id (the counter's reference).
+    approval.authorization =
+        pix && !outcome.pix_end_to_end_id.empty() ? outcome.pix_end_to_end_id : outcome.authorization_code;
     approval.card_mask = outcome.card_mask;
     approval.funding = pix ? "" : outcome.funding == CardFunding::kDebit ? "debit" : "credit";
     approval.installments = outcome.installments;
