@@ -36,8 +36,12 @@ class TefDialServe : public ::testing::Test {
     serve_.Kill();
     fs::remove_all(root_);
   }
-  void Start(const std::string& method = "pix", std::map<std::string, std::string> env = {}) {
-    serve_.Start(data_, {"--tef-dial-dir", tef_.string(), "--tef-dial-method", method, "--sandbox-autopay", "1"}, env);
+  void Start(const std::string& method = "pix", std::map<std::string, std::string> env = {},
+             std::vector<std::string> more = {}) {
+    std::vector<std::string> args = {"--tef-dial-dir", tef_.string(),       "--tef-dial-method",
+                                     method,           "--sandbox-autopay", "1"};
+    args.insert(args.end(), more.begin(), more.end());
+    serve_.Start(data_, args, env);
   }
   TefDialClient Pdv(bool lower = true, bool lf = true) {
     return TefDialClient(ClientOptions{tef_, root_ / "pdv.state", lower, lf});
@@ -135,6 +139,28 @@ TEST_F(TefDialServe, PixSaleConfirmedThenASecondUndoneWithNcnReturnsTheMoneyOnce
   EXPECT_EQ(documents[1]["undone"], 1);
   EXPECT_EQ(documents[1]["undone_amount"], 2000);
   EXPECT_EQ(report["tef_dial"]["total"]["pending"], 0);
+}
+
+TEST_F(TefDialServe, ASaleThePdvNeverResolvesIsUndoneByPolicyAndFlaggedOnTheTouchscreen) {
+  const fs::path config = root_ / "balcao.conf";
+  std::ofstream(config) << R"({"tef_dial": {"unresolved": "undo", "unresolved_after_s": 2}})";
+  Start("pix", {}, {"--config", config.string()});
+  TefDialClient pdv = Pdv();
+  auto sale = pdv.Crt(1200, "4001");
+  ASSERT_TRUE(sale.ok()) << sale.status().message();
+  ASSERT_EQ(sale->Get(field::kStatus), "0");
+  const std::string id = sale->Get(field::kControl);  // and the PDV goes silent
+  EXPECT_EQ(WaitForStatus(id, "refunded"), "refunded");
+  const Json view = serve_.Get("/api/sales/" + id).json;
+  ASSERT_TRUE(view.contains("flags")) << view.dump();
+  EXPECT_NE(view["flags"].dump().find("never confirmed nor undone by the PDV"), std::string::npos) << view.dump();
+  const tef::Exchange x = Settled();
+  EXPECT_EQ(x.BySale(id)->phase, tef::Phase::kUndone);
+  EXPECT_EQ(x.BySale(id)->resolved_by, "policy-undo");
+  EXPECT_EQ(Reversals(id), 1);
+  auto late = pdv.Crt(800, "4002");  // the counter is free again
+  ASSERT_TRUE(late.ok());
+  EXPECT_EQ(late->Get(field::kStatus), "0");
 }
 
 // The card is entered on the box's touchscreen, as a cashier would.
