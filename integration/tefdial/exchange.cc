@@ -58,11 +58,7 @@ const TefSale* Exchange::Named(const Request& request) const {
   return request.control.empty() ? nullptr : BySale(request.control);
 }
 
-const TefSale* Exchange::SameCrt(const Request& crt) const {
-  for (auto it = sales.rbegin(); it != sales.rend(); ++it)
-    if (it->request_id == crt.id && it->fiscal_document == crt.fiscal_document && it->amount == crt.amount) return &*it;
-  return nullptr;
-}
+const TefSale* Exchange::SameCrt(const Request& crt) const { return ByKey(RequestKey(crt)); }
 
 const TefSale* Exchange::Open() const {
   for (const TefSale& sale : sales)
@@ -176,8 +172,7 @@ Decision Decide(const Exchange& exchange, const Request& request) {
       if (const TefSale* open = exchange.Open()) {
         if (open->phase == Phase::kRunning)
           return Decision{Verdict::kRefuse, open->sale_id, "", "OUTRA TRANSACAO EM ANDAMENTO"};
-        return Decision{Verdict::kRefuse, open->sale_id, "",
-                        "PENDENTE NSU " + open->nsu + ": ENVIE CNF OU NCN"};
+        return Decision{Verdict::kRefuse, open->sale_id, "", "PENDENTE NSU " + open->nsu + ": ENVIE CNF OU NCN"};
       }
       return Decision{Verdict::kStart, "", "", "a new sale"};
     }

@@ -113,7 +113,7 @@ struct Exchange {
   const TefSale* ByNsu(const std::string& nsu) const;
   // The sale a CNF or NCN names: by NSU, else by control code (the sale id).
   const TefSale* Named(const Request& request) const;
-  // The CRT with this identity (id, fiscal document, amount), if one came.
+  // The CRT with this identity (RequestKey: id, fiscal document, amount, day), if one came.
   const TefSale* SameCrt(const Request& crt) const;
   // The sale still running or pending, if any (at most one: the ADR's rule).
   const TefSale* Open() const;

@@ -187,9 +187,10 @@ void Manager::Handle(const RequestFile& file, const std::string& text) {
     (void)folder_->Remove(file);
     return;
   }
-  const Request& request = *read;
-  const Decision decision = Decide(exchange_, request);
   const UnixMicros now = clock_.Now();
+  Request& request = *read;
+  request.day = ReceiptDate(now);
+  const Decision decision = Decide(exchange_, request);
   logging::Info("tefdial", "request",
                 {{"command", CommandName(request.command)},
                  {"id", request.id},

@@ -89,7 +89,7 @@ IntPos StatusFile(const IntPos& request) {
 }
 
 std::string RequestKey(const Request& r) {
-  std::string key = std::string(CommandName(r.command)) + "|" + r.id;
+  std::string key = std::string(CommandName(r.command)) + "|" + (r.day.empty() ? "" : r.day + "|") + r.id;
   switch (r.command) {
     case Command::kCrt:
       return key + "|" + r.fiscal_document + "|" + std::to_string(r.amount);

@@ -26,6 +26,10 @@ struct Request {
   std::string control;          // 027-000 ("finalização")
   std::string receipt_date;     // 022-000 DDMMAAAA of the original sale (CNC), "" when absent
   std::string receipt_time;     // 023-000 HHMMSS, likewise
+  // Not in the file: the store's day (DDMMAAAA) the request came on, set by the manager. A
+  // request is a repeat only on the same day: ACBr's ids are the second of the day, so the same
+  // id, amount and (absent) fiscal document may come again on another day as a new sale.
+  std::string day;
 };
 
 // kInvalidArgument naming the field and the rule ("003-000: a whole number of cents from 1 to
@@ -39,7 +43,8 @@ IntPos StatusFile(const IntPos& request);
 
 // The identity of a request: a repeated request with the same identity gets the first one's
 // answer and changes nothing. The id alone is not enough (a PDV's counter may start again:
-// ACBr's starts at the second of the day), so the fields that define the operation are in it.
+// ACBr's starts at the second of the day), so the fields that define the operation and the
+// day are in it.
 std::string RequestKey(const Request& request);
 
 }  // namespace balcao::integration::tefdial

@@ -116,6 +116,10 @@ TEST(Request, IdentityIncludesWhatDefinesTheOperation) {
   b.amount = 2000;  // a PDV whose counter started again: same id, another sale
   EXPECT_NE(RequestKey(a), RequestKey(b));
   EXPECT_EQ(RequestKey(a), RequestKey(Request{Command::kCrt, "7", "100", 1000}));
+  Request today = a, tomorrow = a;  // ACBr's ids are the second of the day: they come again
+  today.day = "25112026";
+  tomorrow.day = "26112026";
+  EXPECT_NE(RequestKey(today), RequestKey(tomorrow));
 }
 
 }  // namespace
