@@ -18,7 +18,12 @@ fail() {
 }
 step() { echo "package-check: $*"; }
 
-deb=$(bash deploy/package.sh | tee /dev/stderr | tail -n 1)
+# package.sh's output goes on to ours (not through `tee /dev/stderr`: reopening a redirected
+# stderr truncates the caller's log file); its last line names the package.
+package_out=$(mktemp)
+bash deploy/package.sh | tee "$package_out"
+deb=$(tail -n 1 "$package_out")
+rm -f "$package_out"
 [ -f "$deb" ] || fail "deploy/package.sh did not name a package (last line: '$deb')"
 dbgsym=${deb/\/balcao_/\/balcao-dbgsym_}
 dbgsym=${dbgsym%.deb}.ddeb

@@ -80,10 +80,16 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$port" ] || fail "serve did not start: $(cat "$scratch/serve.err")"
+# The API takes a cashier's session: an operator added as the operations guide says (PIN on
+# stdin), then logged in; writes are JSON.
+echo 4826 | as_balcao balcao operator add caixa --role cashier >/dev/null || fail "operator add failed"
+cookies="$scratch/cookies"
 api() {  # METHOD PATH [BODY] -> the answer's body; fails on an HTTP error
-  curl -sf -X "$1" ${3:+-d "$3"} "http://127.0.0.1:$port$2" || fail "$1 $2 answered an error"
+  curl -sf -b "$cookies" -c "$cookies" -H 'Content-Type: application/json' -X "$1" ${3:+-d "$3"} \
+    "http://127.0.0.1:$port$2" || fail "$1 $2 answered an error"
 }
 field() { /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['$1'])"; }
+api POST /api/login '{"operator": "caixa", "pin": "4826"}' >/dev/null
 sale=$(api POST /api/sales '{"amount": 2500}' | field id)
 api POST "/api/sales/$sale/method" '{"method": "pix"}' >/dev/null
 api POST "/api/sales/$sale/simulate" '{}' >/dev/null

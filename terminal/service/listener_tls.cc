@@ -86,6 +86,15 @@ StatusOr<ListenerTls> PrepareListenerTls(const ListenerPlan& plan, const ServeCo
       return UnavailableError("cannot create " + (dir / kSelfSignedCertFile).parent_path().string() + ": " +
                               ec.message());
     ::chmod((dir / kSelfSignedCertFile).parent_path().c_str(), 0700);
+    // Boxes made it as <data_dir>/tls-cert.pem and tls-key.pem before: moved, so that its
+    // fingerprint (which other screens and cash registers trust) stays the same.
+    const auto old_cert = dir / "tls-cert.pem", old_key = dir / "tls-key.pem";
+    if (!std::filesystem::exists(dir / kSelfSignedCertFile, ec) && std::filesystem::exists(old_cert, ec) &&
+        std::filesystem::exists(old_key, ec)) {
+      std::filesystem::rename(old_key, dir / kSelfSignedKeyFile, ec);
+      if (!ec) std::filesystem::rename(old_cert, dir / kSelfSignedCertFile, ec);
+      if (ec) return UnavailableError("cannot move " + old_cert.string() + " into tls/: " + ec.message());
+    }
     tls.cert_path = (dir / kSelfSignedCertFile).string();
     http::SelfSignedOptions names = CertificateNames(address, config.host_names);
     if (!config.nexo.certificate_common_name.empty()) names.common_name = config.nexo.certificate_common_name;

@@ -149,16 +149,19 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
                                   "payment",      sale_id,       request.message_text};
   if (Status begun = registers->BeginRequest(row); !begun.ok())
     return answer(Result::kUnavailable, "the box's store: " + begun.message());
-  if (Status added = book->Add(sale_id, request.amount, now); !added.ok())
-    return answer(Result::kUnavailable, "the box's data dir: " + added.message());
-  auto opened = driver->Open(sale_id, request.amount, config.settings);
-  if (!opened.ok()) {
+  // From here the identity is recorded: a failure is its outcome, so a repeat gets the same.
+  auto fail = [&](const std::string& reason) {
     PaymentOutcome outcome;
     outcome.result = Result::kUnavailable;
-    outcome.reason = opened.status().message();
+    outcome.reason = reason;
+    outcome.time_ms = now / 1000;
     (void)registers->Finish(id.register_id, id.service_id, integration::OutcomeToJson(outcome));
-    return done(outcome);
-  }
+    done(outcome);
+  };
+  if (Status added = book->Add(sale_id, request.amount, now); !added.ok())
+    return fail("the box's data dir: " + added.message());
+  auto opened = driver->Open(sale_id, request.amount, config.settings);
+  if (!opened.ok()) return fail(opened.status().message());
   book->SetInstallments(sale_id, request.installments);
   book->SetRegister(sale_id, request.register_name.empty() ? id.register_id : request.register_name);
   touched.insert(sale_id);

@@ -96,6 +96,12 @@ int CountLines(const std::string& path, const std::string& needle) {
 }
 
 TEST(AcceptBackoff, OutOfDescriptorsTheServerWaitsInsteadOfSpinning) {
+#if defined(__SANITIZE_ADDRESS__)
+  // UBSan's vptr check opens a pipe to probe memory for each new type it meets; in a process
+  // out of descriptors that probe fails and is reported as a bad object, so the sanitizer
+  // build would measure its own runtime. The regular build runs this test.
+  GTEST_SKIP() << "the sanitizer runtime needs descriptors of its own";
+#endif
   char dir_template[] = "/tmp/balcao-http-emfile-XXXXXX";
   ASSERT_NE(::mkdtemp(dir_template), nullptr);
   struct RemovedAtEnd {

@@ -130,6 +130,24 @@ class ServeTls : public ::testing::Test {
   ServeProcess serve_;
 };
 
+TEST_F(ServeTls, ACertificateInTheOldPlaceIsMovedIntoTlsWithItsFingerprint) {
+  const auto data = dir_ / "data";
+  const auto config = Config(R"({"listen": {"tls": true}})");
+  serve_.Trust(data / "tls" / "cert.pem");
+  serve_.Start(data, Args(config));
+  const std::string fingerprint = PrintedFingerprint(serve_);
+  serve_.Stop();
+  // As an older box left it: DATA/tls-cert.pem and DATA/tls-key.pem.
+  std::filesystem::rename(data / "tls" / "cert.pem", data / "tls-cert.pem");
+  std::filesystem::rename(data / "tls" / "key.pem", data / "tls-key.pem");
+  std::filesystem::remove_all(data / "tls");
+  serve_.Start(data, Args(config));
+  EXPECT_EQ(PrintedFingerprint(serve_), fingerprint);
+  EXPECT_TRUE(std::filesystem::exists(data / "tls" / "cert.pem"));
+  EXPECT_FALSE(std::filesystem::exists(data / "tls-cert.pem"));
+  EXPECT_FALSE(std::filesystem::exists(data / "tls-key.pem"));
+}
+
 TEST_F(ServeTls, ForcedOnLoopbackWithASelfSignedCertificateMadeOnce) {
   const auto data = dir_ / "data";
   const auto cert = data / "tls" / "cert.pem";
