@@ -342,6 +342,8 @@ Report Reconcile(const DayInput& input) {
   report.attention += static_cast<int>(report.orphans.size() + report.outbox.size());
   for (const ForwardedCard& c : report.card_outcomes) report.attention += c.outcome == "approved" ? 0 : 1;
   if (report.journal.checked && !report.journal.verified) ++report.attention;
+  report.tef_dial = input.tef_dial;
+  report.attention += report.tef_dial.total.pending;
   return report;
 }
 

@@ -132,6 +132,27 @@ std::string ReportJson(const Report& r) {
   if (r.ledger.balance_known) ledger["balance"] = r.ledger.balance;
   doc["ledger"] = std::move(ledger);
   if (r.bank_calls >= 0) doc["bankCalls"] = r.bank_calls;
+  if (r.tef_dial.present) {
+    auto counts = [](const TefDialDocument& d) {
+      return ordered_json{{"fiscal_document", d.fiscal_document},
+                          {"pending", d.pending},
+                          {"pending_amount", d.pending_amount},
+                          {"confirmed", d.confirmed},
+                          {"confirmed_amount", d.confirmed_amount},
+                          {"undone", d.undone},
+                          {"undone_amount", d.undone_amount},
+                          {"cancelled", d.cancelled},
+                          {"cancelled_amount", d.cancelled_amount},
+                          {"declined", d.declined},
+                          {"notes", d.notes}};
+    };
+    ordered_json documents = ordered_json::array();
+    for (const TefDialDocument& d : r.tef_dial.documents) documents.push_back(counts(d));
+    ordered_json total = counts(r.tef_dial.total);
+    total.erase("fiscal_document");
+    total.erase("notes");
+    doc["tef_dial"] = {{"documents", std::move(documents)}, {"total", std::move(total)}};
+  }
   if (r.journal.checked) {
     const JournalCheck& j = r.journal;
     ordered_json journal = {{"verified", j.verified}, {"rows", j.rows}, {"head", j.head}};
@@ -229,6 +250,23 @@ std::string ReportText(const Report& r) {
     for (const PendingRequest& p : r.outbox) {
       Line(out, "    #" + std::to_string(p.id) + " " + p.state + " " + p.kind + " " + p.key + " " + Brl(p.amount) +
                     (p.last_error.empty() ? "" : ": " + p.last_error));
+    }
+  }
+  if (r.tef_dial.present && !r.tef_dial.documents.empty()) {
+    const TefDialDocument& t = r.tef_dial.total;
+    Line(out, "");
+    Line(out, std::string(t.pending > 0 ? "! " : "") + "TEF Dial sales by fiscal document: " +
+                  std::to_string(t.confirmed) + " confirmed " + Brl(t.confirmed_amount) + ", " +
+                  std::to_string(t.undone) + " undone " + Brl(t.undone_amount) + ", " + std::to_string(t.cancelled) +
+                  " cancelled " + Brl(t.cancelled_amount) + ", " + std::to_string(t.pending) + " pending " +
+                  Brl(t.pending_amount) + ", " + std::to_string(t.declined) + " declined");
+    for (const TefDialDocument& d : r.tef_dial.documents) {
+      Line(out, std::string(d.pending > 0 ? "  ! " : "    ") + "doc " +
+                    (d.fiscal_document.empty() ? "(none)" : d.fiscal_document) + ": " + std::to_string(d.confirmed) +
+                    " confirmed, " + std::to_string(d.undone) + " undone, " + std::to_string(d.cancelled) +
+                    " cancelled, " + std::to_string(d.pending) + " pending" +
+                    (d.pending > 0 ? ": neither CNF nor NCN came; tef_dial.unresolved settles it" : ""));
+      for (const std::string& note : d.notes) Line(out, "      " + note);
     }
   }
   if (!r.card_outcomes.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "checkout/driver.h"
 #include "checkout/journal_codec.h"
 #include "common/log.h"
+#include "integration/tefdial/exchange_log.h"
 #include "offline/journal.h"
 #include "offline/outbox.h"
 #include "offline/sealed_cards.h"
@@ -275,6 +277,14 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   for (const offline::CardOutcome& o : outcomes) {
     input.card_outcomes.push_back(
         {o.sale_id, o.amount, o.masked_pan, offline::CardOutcomeName(o.outcome), o.reason, o.bank_id});
+  }
+
+  // TEF Dial's exchange log sits beside the store in the data dir (terminal/service/tef_dial.cc).
+  const std::filesystem::path exchange_log = std::filesystem::path(store.path()).parent_path() / "tefdial.jsonl";
+  if (std::filesystem::exists(exchange_log)) {
+    BALCAO_ASSIGN_OR_RETURN(const integration::tefdial::Exchange exchange,
+                            integration::tefdial::ReadExchangeLog(exchange_log.string()));
+    input.tef_dial = CountTefDial(exchange, from, to);
   }
 
   Report report = Reconcile(input);

@@ -238,6 +238,12 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"enabled", Flag(pay.enabled)},
       {"store", Text(pay.store)},
       {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
+  auto& t = config.tef_dial;
+  const std::map<std::string, Reader::Setter> tef_dial = {{"dir", Text(t.dir)},
+                                                          {"group", Text(t.group)},
+                                                          {"method", Text(t.method)},
+                                                          {"unresolved", Text(t.unresolved)},
+                                                          {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -263,7 +269,12 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"receipt", nested(receipt)},
                                       {"touchscreen", nested(touchscreen)},
                                       {"payout", nested(payout)},
-                                      {"offline_cards", nested(offline_cards)}}));
+                                      {"offline_cards", nested(offline_cards)},
+                                      {"tef_dial", nested(tef_dial)}}));
+  if (t.method != "pix" && t.method != "card" && t.method != "ask")
+    return InvalidArgumentError("tef_dial.method: pix, card or ask");
+  if (t.unresolved != "undo" && t.unresolved != "confirm")
+    return InvalidArgumentError("tef_dial.unresolved: undo or confirm");
   if (n.print != "none" && n.print != "customer" && n.print != "both")
     return InvalidArgumentError("nexo.print: none, customer or both");
   if (!n.institution_cnpj.empty() &&
@@ -285,7 +296,7 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
     return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
   const auto folder = std::filesystem::absolute(path).parent_path();
   for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
-                            &config.tls_key, &config.offline_cards.kek_path})
+                            &config.tls_key, &config.offline_cards.kek_path, &config.tef_dial.dir})
     ResolveAgainst(folder, *file);
   return config;
 }

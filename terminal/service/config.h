@@ -67,6 +67,15 @@ struct ServeConfig {
     bool reversal_needs_supervisor = false;  // a register's reversal also waits for a supervisor on the screen
     std::string certificate_common_name;     // the box certificate's subject CN; "" = "balcao" (docs/integration.md)
   } nexo;
+
+  // Cash registers over TEF Dial, the IntPos file exchange (docs/integration.md, "TEF Dial").
+  struct TefDial {
+    std::string dir;                 // holds req/ and resp/; "" = off (--tef-dial-dir wins)
+    std::string group;               // group of req/ and resp/ (mode 2770); "" = the service's
+    std::string method = "ask";      // pix, card or ask (the box's screen asks)
+    std::string unresolved = "undo";  // what happens to a sale no PDV confirms nor undoes: undo or confirm
+    int unresolved_after_s = 600;     // ... after this long
+  } tef_dial;
   int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };
 

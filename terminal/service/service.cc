@@ -259,6 +259,10 @@ StatusOr<ServeOptions> ResolveServeOptions(const ServeOptions& given, const Serv
   if (out.data_dir.empty()) out.data_dir = config.data_dir.empty() ? "balcao-data" : config.data_dir;
   if (!out.nexo_port && config.nexo.port >= 0) out.nexo_port = static_cast<unsigned short>(config.nexo.port);
   if (!out.sandbox_autopay_s) out.sandbox_autopay_s = config.sandbox_autopay_s;
+  if (out.tef_dial_dir.empty()) out.tef_dial_dir = config.tef_dial.dir;
+  if (out.tef_dial_method.empty()) out.tef_dial_method = config.tef_dial.method;
+  if (out.tef_dial_method != "pix" && out.tef_dial_method != "card" && out.tef_dial_method != "ask")
+    return InvalidArgumentError("--tef-dial-method: pix, card or ask");
   // Absolute once, here: the sandbox, the printer file and the log all name files inside it.
   std::error_code ec;
   const auto absolute = std::filesystem::absolute(out.data_dir, ec);
@@ -420,10 +424,12 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   });
   s.counter = MakeBoxCounter(s);
   BALCAO_RETURN_IF_ERROR(s.StartNexo(tls ? &*tls : nullptr));
+  BALCAO_RETURN_IF_ERROR(s.OpenTefDial());
   s.loop->Start();
   s.simulations->Start();
   s.server->Start();
   if (s.nexo_server) s.nexo_server->Start();
+  if (s.tef_dial) s.tef_dial->Start();
   s.drainer->Start();
   s.monitor->Start();
   s.spooler->Start();
@@ -447,6 +453,7 @@ unsigned short Service::port() const { return impl_->port; }
 unsigned short Service::nexo_port() const { return impl_->nexo_port; }
 const std::string& Service::data_dir() const { return impl_->options.data_dir; }
 const std::string& Service::address() const { return impl_->options.address; }
+const std::string& Service::tef_dial_dir() const { return impl_->tef_dial_dir; }
 
 std::string Service::url() const {
   const std::string& address = impl_->options.address;
@@ -465,6 +472,7 @@ void Service::Stop() {
   Impl& s = *impl_;
   s.stopping = true;
   if (s.nexo_server) s.nexo_server->Stop();
+  if (s.tef_dial) s.tef_dial->Stop();  // before the driver's loop: its counter posts there
   if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
   if (s.simulations) s.simulations->Stop();
   if (s.drainer) s.drainer->Stop();

@@ -27,6 +27,8 @@ struct ServeOptions {
   bool insecure_lan = false;                // plain HTTP beyond loopback allowed (listener_tls.h)
   std::optional<unsigned short> nexo_port;  // cash registers' HTTPS port; 0: any free one; unset = config's
   std::optional<int> sandbox_autopay_s;     // the embedded sandbox pays each Pix QR this long after; unset = config's
+  std::string tef_dial_dir;                 // TEF Dial folders; "" = config's tef_dial.dir (off when unset)
+  std::string tef_dial_method;              // pix, card or ask; "" = config's tef_dial.method
 };
 
 struct ServeConfig;
@@ -51,6 +53,8 @@ class Service {
   unsigned short nexo_port() const;
   const std::string& data_dir() const;  // absolute
   const std::string& address() const;   // the listen address
+  // The TEF Dial folder (absolute) when TEF Dial is on, else "".
+  const std::string& tef_dial_dir() const;
   std::string url() const;              // http://address:port/, https:// under TLS
   // SHA-256 of the listener's TLS certificate ("AB:CD:..."), "" for plain HTTP.
   const std::string& tls_fingerprint() const;

@@ -24,6 +24,7 @@
 #include "http/server.h"
 #include "integration/core/counter.h"
 #include "integration/core/register_request.h"
+#include "integration/tefdial/manager.h"
 #include "offline/api_gateway.h"
 #include "offline/applied_events.h"
 #include "offline/cash_registers.h"
@@ -100,6 +101,8 @@ struct Service::Impl {
   std::unique_ptr<integration::Counter> counter;  // the box as cash registers see it (register_counter.cc)
   std::unique_ptr<http::Server> nexo_server;      // its own HTTPS port (nexo_listener.cc)
   unsigned short nexo_port = 0;
+  std::unique_ptr<integration::tefdial::Manager> tef_dial;  // TEF Dial folders (tef_dial.cc); null when off
+  std::string tef_dial_dir;                                 // its folder, absolute; "" when off
   std::atomic<bool> stopping{false};
   std::atomic<bool> online{true};
   // The disk (CheckHealth, on the driver thread; read from any thread): free bytes in the data
@@ -184,6 +187,9 @@ struct Service::Impl {
   StatusOr<checkout::Sale> Reprint(const std::string& sale_id);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
+
+  // TEF Dial (tef_dial.cc): opens the folders and the exchange log when a dir is configured.
+  Status OpenTefDial();
 
   // --- cash registers (register_counter.cc), driver thread ---
   void PayFromRegister(const integration::PaymentRequest& request, UnixMicros deadline,

@@ -80,6 +80,10 @@ TEST(ServeConfig, RefusesBadKeysByName) {
       {R"({"printers": {}})", "printers: unknown key"},
       {R"({"security": {"webhook_retention_days": 0}})",
        "security.webhook_retention_days: must be a whole number from 1 to 365"},
+      {R"({"tef_dial": {"method": "cash"}})", "tef_dial.method: pix, card or ask"},
+      {R"({"tef_dial": {"unresolved": "keep"}})", "tef_dial.unresolved: undo or confirm"},
+      {R"({"tef_dial": {"unresolved_after_s": 0}})", "tef_dial.unresolved_after_s: must be a whole number from 1"},
+      {R"({"tef_dial": {"folder": "/srv/tef"}})", "tef_dial.folder: unknown key"},
       {R"([1, 2])", "must be an object"},
       // nlohmann would keep the last of two: a setting written twice is refused, named.
       {R"({"catch_up_interval_s": 30, /* later */ "catch_up_interval_s": 60})", "catch_up_interval_s: given twice in"},
@@ -159,7 +163,8 @@ TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
       "data_dir": "state",            /* relative: to the file's folder */
       "listen": {"address": "0.0.0.0", "port": 8443},
       "bank": {"credentials": "/etc/balcao/credentials.json"},
-      "log": {"file": "logs/balcao.log", "level": "warn"}
+      "log": {"file": "logs/balcao.log", "level": "warn"},
+      "tef_dial": {"dir": "tef", "group": "pdv", "method": "pix", "unresolved": "confirm", "unresolved_after_s": 120}
     })");
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   const auto folder = std::filesystem::temp_directory_path();
@@ -169,6 +174,11 @@ TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
   EXPECT_EQ(config->bank_credentials, "/etc/balcao/credentials.json");
   EXPECT_EQ(config->log_file, (folder / "logs" / "balcao.log").string());
   EXPECT_EQ(config->log_level, "warn");
+  EXPECT_EQ(config->tef_dial.dir, (folder / "tef").string());
+  EXPECT_EQ(config->tef_dial.group, "pdv");
+  EXPECT_EQ(config->tef_dial.method, "pix");
+  EXPECT_EQ(config->tef_dial.unresolved, "confirm");
+  EXPECT_EQ(config->tef_dial.unresolved_after_s, 120);
   EXPECT_EQ(ConfigFrom(R"({"listen": {"port": 70000}})").status().message(),
             "listen.port: must be a whole number from 0 to 65535");
   EXPECT_EQ(ConfigFrom(R"({"log": {"level": "loud"}})").status().message(),
