@@ -424,10 +424,17 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
   if (amount > sale->collected())
     return refuse(Result::kNotAllowed,
                   "ReversedAmount: at most what the sale collected (" + std::to_string(sale->collected()) + " cents)");
-  offline::RegisterRequestRow row{id.register_id, id.service_id, id.transaction_id, "reversal", request.sale_id, ""};
-  if (Status begun = registers->BeginRequest(row); !begun.ok()) return refuse(Result::kUnavailable, begun.message());
   const std::string requester = "pos:" + id.register_id;
   const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
+  // What a restart needs to carry the reversal on (ResumeRegisterSales), kept with its identity
+  // before anything is fed.
+  const nlohmann::json resume = {{"amount", amount},
+                                 {"collected_before", sale->collected()},
+                                 {"reason", reason},
+                                 {"needs_supervisor", config.nexo.reversal_needs_supervisor}};
+  offline::RegisterRequestRow row{id.register_id, id.service_id,   id.transaction_id,
+                                  "reversal",     request.sale_id, resume.dump()};
+  if (Status begun = registers->BeginRequest(row); !begun.ok()) return refuse(Result::kUnavailable, begun.message());
   touched.insert(request.sale_id);
   if (config.nexo.reversal_needs_supervisor) {
     // The register's key asked; a supervisor on the box's screen approves (routes.cc).
@@ -513,6 +520,44 @@ void Service::Impl::ResumeRegisterSales() {
     RegisterSale& sale = register_sales[row.sale_id];
     sale.request.identity = {row.register_id, row.service_id, row.transaction_id};
     sale.request.message_text = row.request;
+    touched.insert(row.sale_id);
+  }
+  ResumeRegisterReversals();
+}
+
+// A reversal begun before a restart: watched again so that its outcome is recorded and a
+// repeated request gets it; one that was never fed (the box died between keeping the request
+// and feeding the sale) is fed now, once.
+void Service::Impl::ResumeRegisterReversals() {
+  auto running = registers->Running("reversal");
+  if (!running.ok()) return;
+  const UnixMicros now = SystemClock::Instance().Now();
+  for (const offline::RegisterRequestRow& row : *running) {
+    const auto kept = nlohmann::json::parse(row.request, nullptr, false);
+    if (row.sale_id.empty() || !kept.is_object()) continue;
+    if (!driver->Get(row.sale_id).ok()) {
+      if (!book->Knows(row.sale_id) || !driver->Resume(row.sale_id).ok()) continue;
+    }
+    auto sale = driver->Get(row.sale_id);
+    if (!sale.ok()) continue;
+    RegisterReversal& reversal = register_reversals[row.sale_id];
+    reversal.request.identity = {row.register_id, row.service_id, row.transaction_id};
+    reversal.request.sale_id = row.sale_id;
+    reversal.request.amount = kept.value("amount", 0LL);
+    reversal.collected_before = kept.value("collected_before", 0LL);
+    reversal.deadline = now + static_cast<UnixMicros>(config.nexo.response_timeout_s) * kMicrosPerSecond;
+    const bool never_fed =
+        std::holds_alternative<checkout::Paid>(sale->state) && sale->collected() == reversal.collected_before;
+    if (never_fed && kept.value("needs_supervisor", false)) {
+      reversal.awaiting_supervisor = true;
+      book->SetReversalRequested(row.sale_id, reversal.request.amount);
+    } else if (never_fed) {
+      const std::string requester = "pos:" + row.register_id;
+      (void)FeedIfAccepted(row.sale_id, checkout::Reverse{reversal.request.amount, requester, kept.value("reason", ""),
+                                                          SystemClock::Instance().Now(), requester});
+    }
+    logging::Info("nexo", "cash-register reversal resumed",
+                  {{"sale", row.sale_id}, {"register", row.register_id}, {"fed_now", never_fed}});
     touched.insert(row.sale_id);
   }
 }

@@ -205,6 +205,7 @@ struct Service::Impl {
   void SettleRegisterSales();
   void PayDueAutopays(UnixMicros now);  // Tick: posts the Pix payments --sandbox-autopay owes
   void ResumeRegisterSales();  // at start: running register payments watched again
+  void ResumeRegisterReversals();  // at start: running register reversals carried on
   std::optional<integration::PaymentOutcome> RegisterOutcome(const std::string& sale_id, RegisterSale& running);
   bool IsRegisterSale(const std::string& sale_id) const;
   // --- nexo (nexo_listener.cc), any io thread ---

@@ -19,6 +19,7 @@ namespace {
 using terminal::testing::FreshDir;
 using terminal::testing::Reply;
 using terminal::testing::ServeProcess;
+using terminal::testing::WithCardCustomer;
 
 constexpr const char* kApproved = "5277696455399733";  // a sandbox test card: approved without a challenge
 
@@ -166,11 +167,11 @@ TEST_F(NexoServe, CardPaymentInThreeInstallmentsThroughTheBoxCardForm) {
   }
   ASSERT_FALSE(sale.empty()) << serve_.Get("/api/sales").body;
   EXPECT_EQ(serve_.Get("/api/sales/" + sale).json["installments"], 3);
-  const Reply card = serve_.Post("/api/sales/" + sale + "/card", {{"number", kApproved},
-                                                                  {"expiry", "12/34"},
-                                                                  {"security_code", "737"},
-                                                                  {"holder_name", "MARIA SOUZA"},
-                                                                  {"installments", 3}});
+  const Reply card = serve_.Post("/api/sales/" + sale + "/card", WithCardCustomer({{"number", kApproved},
+                                                                                   {"expiry", "12/34"},
+                                                                                   {"security_code", "737"},
+                                                                                   {"holder_name", "MARIA SOUZA"},
+                                                                                   {"installments", 3}}));
   ASSERT_EQ(card.status, 200) << card.body;
   const NexoAnswer paid = pending.get();
   const Json body = Body(paid, "PaymentResponse");

@@ -24,6 +24,7 @@ namespace field = integration::tefdial::field;
 using terminal::testing::FreshDir;
 using terminal::testing::Json;
 using terminal::testing::ServeProcess;
+using terminal::testing::WithCardCustomer;
 
 class TefDialServe : public ::testing::Test {
  protected:
@@ -185,7 +186,8 @@ TEST_F(TefDialServe, CardDeclinedWithItsMessageThenApprovedConfirmedAndCancelled
   auto card = [&](const std::string& number) {
     return serve_.Post(
         "/api/sales/" + sale + "/card",
-        {{"number", number}, {"expiry", "12/30"}, {"security_code", "123"}, {"holder_name", "CLIENTE TESTE"}});
+        WithCardCustomer(
+            {{"number", number}, {"expiry", "12/30"}, {"security_code", "123"}, {"holder_name", "CLIENTE TESTE"}}));
   };
   EXPECT_EQ(card("4000000000009995").status, 200);  // insufficient funds
   auto declined = pdv.AwaitResponse(std::chrono::seconds(30));
