@@ -146,18 +146,27 @@ offline::SettlementRow RowOf(const Report& report, const std::string& json, cons
 
 // The payout (after the reconciliation, before the record: a run that dies in between finds
 // the transfer by its externalId the next time) and the card receivables, into the report.
-Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const DayInput& input, const Report& report,
-                   UnixMicros from, Settlement& result) {
-  std::vector<std::string> purchases;
+// What the payout and the receivables need of the day's input, kept when the input is let go.
+struct MoneyOutInput {
+  std::vector<std::string> purchases;  // the day's card purchases of this box's sales
+  bool balance_known = false;
+  std::int64_t balance = 0;
+};
+
+MoneyOutInput MoneyOutOf(const DayInput& input) {
+  MoneyOutInput out{{}, input.ledger.balance_known, input.ledger.balance};
   for (const BankEntity& e : input.bank)
-    if (e.kind == BankKind::kPurchase && !e.sale_id.empty()) purchases.push_back(e.id);
+    if (e.kind == BankKind::kPurchase && !e.sale_id.empty()) out.purchases.push_back(e.id);
+  return out;
+}
+
+Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const MoneyOutInput& input,
+                   const Report& report, UnixMicros from, Settlement& result) {
+  const std::vector<std::string>& purchases = input.purchases;
   BALCAO_ASSIGN_OR_RETURN(std::vector<Receivable> receivables, ReadReceivables(bank, purchases, from));
-  const PayoutInput payout_input{options.day,
-                                 report.reconciled(),
-                                 options.dry_run,
-                                 report.total.gross - report.total.refunds,
-                                 input.ledger.balance_known,
-                                 input.ledger.balance};
+  const PayoutInput payout_input{options.day,         report.reconciled(),
+                                 options.dry_run,     report.total.gross - report.total.refunds,
+                                 input.balance_known, input.balance};
   BALCAO_ASSIGN_OR_RETURN(Payout payout, RunPayout(bank, options.payout, payout_input));
   result.json = WithMoneyOut(result.json, payout, receivables);
   result.text += MoneyOutText(payout, receivables);
@@ -290,6 +299,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   Report report = Reconcile(input);
   report.bank_calls = bank_calls;
   const UnixMicros now = input.now;
+  const MoneyOutInput money_out = MoneyOutOf(input);
   input = DayInput{};  // the sales' journals and the bank's entities: the report has what it needs
   const bool feed_here = !report.feeds.empty() && !options.dry_run;
   if (feed_here && !options.feeder && !store.is_owner()) {
@@ -304,7 +314,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   result.bank_calls = bank_calls;
   result.json = ReportJson(report);
   result.text = ReportText(report);
-  BALCAO_RETURN_IF_ERROR(AddMoneyOut(bank, options, input, report, from, result));
+  BALCAO_RETURN_IF_ERROR(AddMoneyOut(bank, options, money_out, report, from, result));
   if (options.dry_run) return result;
   if (options.before_record) BALCAO_RETURN_IF_ERROR(options.before_record(result));
 

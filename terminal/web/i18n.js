@@ -20,6 +20,11 @@ const EN_US = new Map(Object.entries({
   'Sessão expirada: entre de novo para continuar.': 'Session expired: sign in again to go on.',
   'O serviço não respondeu ao sair: a sessão anterior acaba sozinha por inatividade.':
       'The service did not answer the sign-out: the previous session ends by itself when idle.',
+  // the health line (app.js showHealth)
+  'Banco': 'Bank', 'Relógio': 'Clock', 'Disco': 'Disk', 'Impressora': 'Printer',
+  'Banco ✓': 'Bank ✓', 'Relógio ✓': 'Clock ✓', 'Disco ✓': 'Disk ✓', 'Impressora ✓': 'Printer ✓',
+  'Banco: sem conexão (faturas vão para a fila)': 'Bank: no connection (invoices are queued)',
+  'Disco cheio: novas vendas recusadas até liberar espaço': 'Disk full: new sales refused until space is freed',
   // amount, method
   'Apagar': 'Delete', 'Cobrar': 'Charge', 'Cartão': 'Card', 'Pix': 'Pix', 'Boleto': 'Invoice',
   'Cartão e Pix precisam do banco agora e a loja está sem conexão: o boleto pode ser emitido depois (fica na fila).':
@@ -73,6 +78,10 @@ const EN_US = new Map(Object.entries({
 }));
 
 const EN_US_PATTERNS = [
+  [/^Relógio do caixa (.+) (atrasado|adiantado) em relação ao banco: acerte a hora$/,
+   (m, amount, way) => "The till's clock is " + amount + (way === 'atrasado' ? ' behind' : ' ahead') + ' of the bank: set the time'],
+  [/^Impressora com falha: (.*)$/, 'Printer failing: $1'],
+  [/^Venda do caixa (.+)$/, 'Cash-register sale $1'],
   [/^Expira em (\d+:\d\d)$/, 'Expires in $1'],
   [/^(\d+)x de (R\$ .+)$/, '$1x of $2'],
   [/^— (\d+) vendas, (\d+) pagas, (R\$ .+)$/, '— $1 sales, $2 paid, $3'],

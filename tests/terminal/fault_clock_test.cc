@@ -71,11 +71,11 @@ TEST_P(FaultClock, SalesGoThroughAndTheOffsetIsShownNotDeclined) {
   const std::string card = serve.NewSale(card_amount)["id"].get<std::string>();
   opened[card] = card_amount;
   ASSERT_EQ(serve.Post("/api/sales/" + card + "/method", {{"method", "card"}}).json["status"], "enter-card");
-  const Reply charged = serve.Post("/api/sales/" + card + "/card", {{"number", "5277696455399733"},
-                                                                    {"expiry", "12/34"},
-                                                                    {"security_code", "737"},
-                                                                    {"holder_name", "MARIA SOUZA"},
-                                                                    {"installments", 1}});
+  const Reply charged = serve.Post("/api/sales/" + card + "/card", WithCardCustomer({{"number", "5277696455399733"},
+                                                                                     {"expiry", "12/34"},
+                                                                                     {"security_code", "737"},
+                                                                                     {"holder_name", "MARIA SOUZA"},
+                                                                                     {"installments", 1}}));
   ASSERT_EQ(charged.status, 200) << charged.body;
   EXPECT_EQ(charged.json["status"], "paid") << charged.body;
   paid[card] = card_amount;
