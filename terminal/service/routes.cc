@@ -44,10 +44,11 @@ HttpResponse DriverError(const Status& status) {
   if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
     return Error(409, "state", status.message());
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
+  // The store, not the bank: a full disk or an I/O error (507 Insufficient Storage). First: a
+  // full disk is also "resource exhausted".
+  if (offline::IsDiskFailure(status)) return Error(507, "store", status.message());
   // The store-and-forward's caps (offline card sales): the limit in force, for the cashier.
   if (status.code() == StatusCode::kResourceExhausted) return Error(409, "offline_cards", status.message());
-  // The store, not the bank: a full disk or an I/O error (507 Insufficient Storage).
-  if (offline::IsDiskFailure(status)) return Error(507, "store", status.message());
   return Error(503, "bank", status.message());
 }
 
@@ -413,8 +414,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         Wipe(held.security_code);
         return sale;
       }
-      if (Status refused =
-              Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, bank_clock->Now()});
+      if (Status refused = Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, bank_clock->Now()});
           !refused.ok()) {
         Wipe(held.number);
         Wipe(held.security_code);
