@@ -166,7 +166,7 @@ TEST_F(TefDialServe, ASaleThePdvNeverResolvesIsUndoneByPolicyAndFlaggedOnTheTouc
 
 // The card is entered on the box's touchscreen, as a cashier would.
 std::string SaleWaitingForCard(ServeProcess& serve) {
-  for (int i = 0; i < 100; ++i) {
+  for (int i = 0; i < 600; ++i) {  // up to a minute: a loaded CI machine opens card sessions slowly
     const Json day = serve.Get("/api/sales").json;
     if (day.contains("sales"))
       for (const Json& sale : day["sales"])
