@@ -107,8 +107,8 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
   if (sale_id.empty()) return InvalidArgumentError("sale_id: must not be empty");
   if (amount <= 0) return InvalidArgumentError("amount: must be positive cents");
   if (amount > settings_.per_sale_cap_cents)
-    return ResourceExhaustedError("amount: over the offline card limit per sale (" +
-                                  std::to_string(settings_.per_sale_cap_cents) + " cents)");
+    return OutOfRangeError("amount: over the offline card limit per sale (" +
+                           std::to_string(settings_.per_sale_cap_cents) + " cents)");
   const std::int64_t now = internal::NowMs();
   BALCAO_RETURN_IF_ERROR(card.Validate(YearMonth(now)));
   if (card.holder_name.find('\n') != std::string::npos)
@@ -129,8 +129,8 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
   Stmt total(txn, "SELECT coalesce(sum(amount), 0) FROM sealed_cards");
   BALCAO_ASSIGN_OR_RETURN(bool row, total.Step());
   if (row && total.Int(0) + amount > settings_.total_cap_cents)
-    return ResourceExhaustedError("amount: the offline card total would pass its limit (" +
-                                  std::to_string(settings_.total_cap_cents) + " cents waiting at most)");
+    return OutOfRangeError("amount: the offline card total would pass its limit (" +
+                           std::to_string(settings_.total_cap_cents) + " cents waiting at most)");
   Stmt insert(txn,
               "INSERT INTO sealed_cards (sale_id, amount, masked_pan, wrapped_key, sealed, created_at, updated_at) "
               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (sale_id) DO NOTHING RETURNING id");

@@ -44,11 +44,10 @@ HttpResponse DriverError(const Status& status) {
   if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
     return Error(409, "state", status.message());
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
-  // The store, not the bank: a full disk or an I/O error (507 Insufficient Storage). First: a
-  // full disk is also "resource exhausted".
+  // The store, not the bank: a full disk or an I/O error (507 Insufficient Storage).
   if (offline::IsDiskFailure(status)) return Error(507, "store", status.message());
-  // The store-and-forward's caps (offline card sales): the limit in force, for the cashier.
-  if (status.code() == StatusCode::kResourceExhausted) return Error(409, "offline_cards", status.message());
+  // The store-and-forward's caps (offline card sales, kOutOfRange): the limit, for the cashier.
+  if (status.code() == StatusCode::kOutOfRange) return Error(409, "offline_cards", status.message());
   return Error(503, "bank", status.message());
 }
 

@@ -27,8 +27,8 @@
 #include "integration/tefdial/manager.h"
 #include "offline/api_gateway.h"
 #include "offline/applied_events.h"
-#include "offline/cash_registers.h"
 #include "offline/card_forwarder.h"
+#include "offline/cash_registers.h"
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
 #include "offline/journal.h"
@@ -117,7 +117,6 @@ struct Service::Impl {
   std::map<std::string, std::string> device_tokens;      // guarded by device_mu: link token -> sale id
   std::map<std::string, checkout::BrowserData> devices;  // guarded by device_mu: sale id -> its device
 
-
   // The embedded sandbox's payer (POST /api/sales/{id}/simulate): one thread, calls in turn
   // (each answers in milliseconds: the sandbox delivers the webhooks later, from its own workers).
   std::unique_ptr<DriverLoop> simulations;
@@ -174,7 +173,8 @@ struct Service::Impl {
   // Whether a card for this sale is taken offline now: the store takes cards offline, the bank
   // is unreachable, the sale is at the method choice.
   bool TakesCardsOffline(const std::string& sale_id) const;
-  // Seals the card (within the store-and-forward's caps: kResourceExhausted naming the limit)
+  // Seals the card (within the store-and-forward's caps: kOutOfRange naming the limit; a full disk
+  // is kResourceExhausted)
   // and tells the sale (CardHeldOffline); the caller wipes `card`.
   StatusOr<checkout::Sale> HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
                                            checkout::FundingType funding, int installments);
@@ -204,8 +204,8 @@ struct Service::Impl {
   // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
   void SettleRegisterSales();
   void PayDueAutopays(UnixMicros now);  // Tick: posts the Pix payments --sandbox-autopay owes
-  void ResumeRegisterSales();  // at start: running register payments watched again
-  void ResumeRegisterReversals();  // at start: running register reversals carried on
+  void ResumeRegisterSales();           // at start: running register payments watched again
+  void ResumeRegisterReversals();       // at start: running register reversals carried on
   std::optional<integration::PaymentOutcome> RegisterOutcome(const std::string& sale_id, RegisterSale& running);
   bool IsRegisterSale(const std::string& sale_id) const;
   // --- nexo (nexo_listener.cc), any io thread ---
