@@ -90,7 +90,8 @@ TEST(StoresTest, ASaleIsCountedOnceWhateverItsEntities) {
   day.push_back(Entity(BankKind::kPurchase, "p1b", kLane1, "v1", "paid", 200, 200));  // v1's second purchase
   std::vector<LedgerLine> ledger = Ledger();
   ledger.push_back({"merchant-purchase/p1b", 200, 0});
-  const StoreDay* store = FindStore(GroupByLane("2026-11-25", day, ledger), "loja-1");
+  const AccountDay account = GroupByLane("2026-11-25", day, ledger);
+  const StoreDay* store = FindStore(account, "loja-1");
   ASSERT_NE(store, nullptr);
   EXPECT_EQ(store->lanes[0].sales, 2);
   EXPECT_EQ(store->lanes[0].methods[0].count, 1) << "credit: one sale";
