@@ -28,7 +28,7 @@ struct SandboxOptions {
   // deterministically from this seed (docs/sandbox.md, "A seeded account"); the same seed
   // gives the same ids and documents. Absent: an empty account.
   std::optional<std::uint64_t> seed;
-  Latency latency;                       // added to every bank API answer (sandbox/latency.h)
+  Latency latency;  // added to every bank API answer (sandbox/latency.h)
 };
 
 // The demo organization, workspace and project created on first start (credentials.json).

@@ -239,11 +239,12 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"store", Text(pay.store)},
       {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
   auto& t = config.tef_dial;
-  const std::map<std::string, Reader::Setter> tef_dial = {{"dir", Text(t.dir)},
-                                                          {"group", Text(t.group)},
-                                                          {"method", Text(t.method)},
-                                                          {"unresolved", Text(t.unresolved)},
-                                                          {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
+  const std::map<std::string, Reader::Setter> tef_dial = {
+      {"dir", Text(t.dir)},
+      {"group", Text(t.group)},
+      {"method", Text(t.method)},
+      {"unresolved", Text(t.unresolved)},
+      {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };

@@ -70,9 +70,9 @@ struct ServeConfig {
 
   // Cash registers over TEF Dial, the IntPos file exchange (docs/integration.md, "TEF Dial").
   struct TefDial {
-    std::string dir;                 // holds req/ and resp/; "" = off (--tef-dial-dir wins)
-    std::string group;               // group of req/ and resp/ (mode 2770); "" = the service's
-    std::string method = "ask";      // pix, card or ask (the box's screen asks)
+    std::string dir;                  // holds req/ and resp/; "" = off (--tef-dial-dir wins)
+    std::string group;                // group of req/ and resp/ (mode 2770); "" = the service's
+    std::string method = "ask";       // pix, card or ask (the box's screen asks)
     std::string unresolved = "undo";  // what happens to a sale no PDV confirms nor undoes: undo or confirm
     int unresolved_after_s = 600;     // ... after this long
   } tef_dial;

@@ -473,7 +473,7 @@ void Service::Stop() {
   s.stopping = true;
   if (s.nexo_server) s.nexo_server->Stop();
   if (s.tef_dial) s.tef_dial->Stop();  // before the driver's loop: its counter posts there
-  if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
+  if (s.loop) s.loop->Stop();          // finishes the driver's task in progress
   if (s.simulations) s.simulations->Stop();
   if (s.drainer) s.drainer->Stop();
   if (s.monitor) s.monitor->Stop();

@@ -55,7 +55,7 @@ class Service {
   const std::string& address() const;   // the listen address
   // The TEF Dial folder (absolute) when TEF Dial is on, else "".
   const std::string& tef_dial_dir() const;
-  std::string url() const;              // http://address:port/, https:// under TLS
+  std::string url() const;  // http://address:port/, https:// under TLS
   // SHA-256 of the listener's TLS certificate ("AB:CD:..."), "" for plain HTTP.
   const std::string& tls_fingerprint() const;
   // The embedded sandbox's base URL (http://127.0.0.1:<port>), "" against a real bank.
