@@ -1,11 +1,13 @@
 // JSON text <-> checkout events. The one TU of the checkout that includes nlohmann/json.
-// Each type lists its fields once (Fields overloads); one writer and one reader walk them.
+// Each record lists its fields once (a FieldsOf table of keys and members); one writer and
+// one reader walk the tables.
 #include "checkout/journal_codec.h"
 
 #include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -15,236 +17,179 @@ namespace {
 
 using nlohmann::json;
 
-// A field added after journals were written: absent in old rows (read as empty), written only
-// when set, so an old build's reader and old rows stay compatible.
-struct Optional {};
-inline constexpr Optional kOptional{};
+// The keys are spelled out rather than derived from the member names, so that renaming a
+// member cannot change the journal's bytes. JSON objects sort their keys: a table's order is
+// the struct's, for the reader of this file.
 
-// ---- the field lists (the only place that names the journal's keys) ----
-template <typename V>
-void Fields(V& v, InstallmentPolicy& p) {
-  v("max_count", p.max_count);
-  v("min_installment", p.min_installment);
+// A field every row of the record has.
+template <typename T, typename M>
+struct Key {
+  const char* name;
+  M T::*member;
+};
+// A text field added after journals were written: absent in old rows (read as empty), written
+// only when set, so an old build's reader and old rows stay compatible.
+template <typename T>
+struct AddedKey {
+  const char* name;
+  std::string T::*member;
+};
+
+// ---- the field tables (the only place that names the journal's keys) ----
+constexpr auto FieldsOf(const InstallmentPolicy*) {
+  return std::tuple{Key{"max_count", &InstallmentPolicy::max_count},
+                    Key{"min_installment", &InstallmentPolicy::min_installment}};
 }
-template <typename V>
-void Fields(V& v, Settings& s) {
-  v("installments", s.installments);
-  v("allow_credit", s.allow_credit);
-  v("allow_debit", s.allow_debit);
-  v("challenge_enabled", s.challenge_enabled);
-  v("card_session_expiration_s", s.card_session_expiration_s);
-  v("pix_expiration_s", s.pix_expiration_s);
-  v("invoice_due_s", s.invoice_due_s);
-  v("invoice_expiration_s", s.invoice_expiration_s);
-  v("poll_interval_s", s.poll_interval_s);
-  v("lookup_retry_s", s.lookup_retry_s);
-  v("lane", s.lane, kOptional);
+constexpr auto FieldsOf(const Settings*) {
+  return std::tuple{Key{"installments", &Settings::installments},
+                    Key{"allow_credit", &Settings::allow_credit},
+                    Key{"allow_debit", &Settings::allow_debit},
+                    Key{"challenge_enabled", &Settings::challenge_enabled},
+                    Key{"card_session_expiration_s", &Settings::card_session_expiration_s},
+                    Key{"pix_expiration_s", &Settings::pix_expiration_s},
+                    Key{"invoice_due_s", &Settings::invoice_due_s},
+                    Key{"invoice_expiration_s", &Settings::invoice_expiration_s},
+                    Key{"poll_interval_s", &Settings::poll_interval_s},
+                    Key{"lookup_retry_s", &Settings::lookup_retry_s},
+                    AddedKey{"lane", &Settings::lane}};
 }
-template <typename V>
-void Fields(V& v, Customer& c) {
-  v("name", c.name);
-  v("tax_id", c.tax_id);
+constexpr auto FieldsOf(const Customer*) {
+  return std::tuple{Key{"name", &Customer::name}, Key{"tax_id", &Customer::tax_id}};
 }
-template <typename V>
-void Fields(V& v, Start& e) {
-  v("sale_id", e.sale_id);
-  v("amount", e.amount);
-  v("settings", e.settings);
-  v("at", e.at);
+constexpr auto FieldsOf(const Start*) {
+  return std::tuple{Key{"sale_id", &Start::sale_id}, Key{"amount", &Start::amount}, Key{"settings", &Start::settings},
+                    Key{"at", &Start::at}};
 }
-template <typename V>
-void Fields(V& v, ChooseMethod& e) {
-  v("method", e.method);
-  v("customer", e.customer);
-  v("at", e.at);
+constexpr auto FieldsOf(const ChooseMethod*) {
+  return std::tuple{Key{"method", &ChooseMethod::method}, Key{"customer", &ChooseMethod::customer},
+                    Key{"at", &ChooseMethod::at}};
 }
-template <typename V>
-void Fields(V& v, SubmitCard& e) {
-  v("card_ref", e.card_ref);
-  v("card_mask", e.card_mask);
-  v("funding", e.funding);
-  v("installments", e.installments);
-  v("at", e.at);
+constexpr auto FieldsOf(const SubmitCard*) {
+  return std::tuple{Key{"card_ref", &SubmitCard::card_ref}, Key{"card_mask", &SubmitCard::card_mask},
+                    Key{"funding", &SubmitCard::funding}, Key{"installments", &SubmitCard::installments},
+                    Key{"at", &SubmitCard::at}};
 }
-template <typename V>
-void Fields(V& v, Cancel& e) {
-  v("operator_id", e.operator_id);
-  v("reason", e.reason);
-  v("at", e.at);
-  v("approved_by", e.approved_by, kOptional);
+constexpr auto FieldsOf(const Cancel*) {
+  return std::tuple{Key{"operator_id", &Cancel::operator_id}, Key{"reason", &Cancel::reason}, Key{"at", &Cancel::at},
+                    AddedKey{"approved_by", &Cancel::approved_by}};
 }
-template <typename V>
-void Fields(V& v, Retry& e) {
-  v("at", e.at);
+constexpr auto FieldsOf(const Retry*) { return std::tuple{Key{"at", &Retry::at}}; }
+constexpr auto FieldsOf(const FallbackToInvoice*) {
+  return std::tuple{Key{"customer", &FallbackToInvoice::customer}, Key{"at", &FallbackToInvoice::at}};
 }
-template <typename V>
-void Fields(V& v, FallbackToInvoice& e) {
-  v("customer", e.customer);
-  v("at", e.at);
+constexpr auto FieldsOf(const KeepOpen*) { return std::tuple{Key{"at", &KeepOpen::at}}; }
+constexpr auto FieldsOf(const PrintCode*) { return std::tuple{Key{"at", &PrintCode::at}}; }
+constexpr auto FieldsOf(const Reverse*) {
+  return std::tuple{Key{"amount", &Reverse::amount}, Key{"operator_id", &Reverse::operator_id},
+                    Key{"reason", &Reverse::reason}, Key{"at", &Reverse::at},
+                    AddedKey{"approved_by", &Reverse::approved_by}};
 }
-template <typename V>
-void Fields(V& v, KeepOpen& e) {
-  v("at", e.at);
+constexpr auto FieldsOf(const ReturnLateMoney*) {
+  return std::tuple{Key{"entity_id", &ReturnLateMoney::entity_id}, Key{"operator_id", &ReturnLateMoney::operator_id},
+                    Key{"reason", &ReturnLateMoney::reason}, Key{"at", &ReturnLateMoney::at}};
 }
-template <typename V>
-void Fields(V& v, PrintCode& e) {
-  v("at", e.at);
+constexpr auto FieldsOf(const SessionCreated*) {
+  return std::tuple{Key{"attempt", &SessionCreated::attempt}, Key{"session_id", &SessionCreated::session_id},
+                    Key{"uuid", &SessionCreated::uuid}, Key{"expires_at", &SessionCreated::expires_at},
+                    Key{"at", &SessionCreated::at}};
 }
-template <typename V>
-void Fields(V& v, Reverse& e) {
-  v("amount", e.amount);
-  v("operator_id", e.operator_id);
-  v("reason", e.reason);
-  v("at", e.at);
-  v("approved_by", e.approved_by, kOptional);
+constexpr auto FieldsOf(const BrcodeCreated*) {
+  return std::tuple{Key{"attempt", &BrcodeCreated::attempt}, Key{"uuid", &BrcodeCreated::uuid},
+                    Key{"text", &BrcodeCreated::text}, Key{"expires_at", &BrcodeCreated::expires_at},
+                    Key{"at", &BrcodeCreated::at}};
 }
-template <typename V>
-void Fields(V& v, ReturnLateMoney& e) {
-  v("entity_id", e.entity_id);
-  v("operator_id", e.operator_id);
-  v("reason", e.reason);
-  v("at", e.at);
+constexpr auto FieldsOf(const InvoiceCreated*) {
+  return std::tuple{Key{"attempt", &InvoiceCreated::attempt}, Key{"invoice_id", &InvoiceCreated::invoice_id},
+                    Key{"brcode", &InvoiceCreated::brcode},   Key{"link", &InvoiceCreated::link},
+                    Key{"due", &InvoiceCreated::due},         Key{"at", &InvoiceCreated::at}};
 }
-template <typename V>
-void Fields(V& v, SessionCreated& e) {
-  v("attempt", e.attempt);
-  v("session_id", e.session_id);
-  v("uuid", e.uuid);
-  v("expires_at", e.expires_at);
-  v("at", e.at);
+constexpr auto FieldsOf(const NothingFound*) {
+  return std::tuple{Key{"kind", &NothingFound::kind}, Key{"attempt", &NothingFound::attempt},
+                    Key{"at", &NothingFound::at}};
 }
-template <typename V>
-void Fields(V& v, BrcodeCreated& e) {
-  v("attempt", e.attempt);
-  v("uuid", e.uuid);
-  v("text", e.text);
-  v("expires_at", e.expires_at);
-  v("at", e.at);
+constexpr auto FieldsOf(const CallFailed*) {
+  return std::tuple{Key{"call", &CallFailed::call}, Key{"failure", &CallFailed::failure},
+                    Key{"message", &CallFailed::message}, Key{"at", &CallFailed::at}};
 }
-template <typename V>
-void Fields(V& v, InvoiceCreated& e) {
-  v("attempt", e.attempt);
-  v("invoice_id", e.invoice_id);
-  v("brcode", e.brcode);
-  v("link", e.link);
-  v("due", e.due);
-  v("at", e.at);
+constexpr auto FieldsOf(const Reversed*) {
+  return std::tuple{Key{"entity_id", &Reversed::entity_id}, Key{"net_amount", &Reversed::net_amount},
+                    Key{"at", &Reversed::at}};
 }
-template <typename V>
-void Fields(V& v, NothingFound& e) {
-  v("kind", e.kind);
-  v("attempt", e.attempt);
-  v("at", e.at);
+constexpr auto FieldsOf(const PurchaseSeen*) {
+  return std::tuple{Key{"attempt", &PurchaseSeen::attempt},
+                    Key{"purchase_id", &PurchaseSeen::purchase_id},
+                    Key{"status", &PurchaseSeen::status},
+                    Key{"amount", &PurchaseSeen::amount},
+                    Key{"challenge_url", &PurchaseSeen::challenge_url},
+                    Key{"reason", &PurchaseSeen::reason},
+                    Key{"at", &PurchaseSeen::at}};
 }
-template <typename V>
-void Fields(V& v, CallFailed& e) {
-  v("call", e.call);
-  v("failure", e.failure);
-  v("message", e.message);
-  v("at", e.at);
+constexpr auto FieldsOf(const DepositSeen*) {
+  return std::tuple{Key{"deposit_id", &DepositSeen::deposit_id}, Key{"brcode_uuid", &DepositSeen::brcode_uuid},
+                    Key{"amount", &DepositSeen::amount}, Key{"at", &DepositSeen::at}};
 }
-template <typename V>
-void Fields(V& v, Reversed& e) {
-  v("entity_id", e.entity_id);
-  v("net_amount", e.net_amount);
-  v("at", e.at);
+constexpr auto FieldsOf(const InvoiceSeen*) {
+  return std::tuple{Key{"invoice_id", &InvoiceSeen::invoice_id}, Key{"status", &InvoiceSeen::status},
+                    Key{"amount", &InvoiceSeen::amount}, Key{"at", &InvoiceSeen::at}};
 }
-template <typename V>
-void Fields(V& v, PurchaseSeen& e) {
-  v("attempt", e.attempt);
-  v("purchase_id", e.purchase_id);
-  v("status", e.status);
-  v("amount", e.amount);
-  v("challenge_url", e.challenge_url);
-  v("reason", e.reason);
-  v("at", e.at);
+constexpr auto FieldsOf(const Queued*) {
+  return std::tuple{Key{"call", &Queued::call}, Key{"attempt", &Queued::attempt}, Key{"key", &Queued::key},
+                    Key{"at", &Queued::at}};
 }
-template <typename V>
-void Fields(V& v, DepositSeen& e) {
-  v("deposit_id", e.deposit_id);
-  v("brcode_uuid", e.brcode_uuid);
-  v("amount", e.amount);
-  v("at", e.at);
+constexpr auto FieldsOf(const CardHeldOffline*) {
+  return std::tuple{Key{"card_mask", &CardHeldOffline::card_mask}, Key{"funding", &CardHeldOffline::funding},
+                    Key{"installments", &CardHeldOffline::installments}, Key{"at", &CardHeldOffline::at}};
 }
-template <typename V>
-void Fields(V& v, InvoiceSeen& e) {
-  v("invoice_id", e.invoice_id);
-  v("status", e.status);
-  v("amount", e.amount);
-  v("at", e.at);
+constexpr auto FieldsOf(const CardForwarded*) {
+  return std::tuple{Key{"approved", &CardForwarded::approved}, Key{"purchase_id", &CardForwarded::purchase_id},
+                    Key{"amount", &CardForwarded::amount}, Key{"reason", &CardForwarded::reason},
+                    Key{"at", &CardForwarded::at}};
 }
-template <typename V>
-void Fields(V& v, Queued& e) {
-  v("call", e.call);
-  v("attempt", e.attempt);
-  v("key", e.key);
-  v("at", e.at);
-}
-template <typename V>
-void Fields(V& v, CardHeldOffline& e) {
-  v("card_mask", e.card_mask);
-  v("funding", e.funding);
-  v("installments", e.installments);
-  v("at", e.at);
-}
-template <typename V>
-void Fields(V& v, CardForwarded& e) {
-  v("approved", e.approved);
-  v("purchase_id", e.purchase_id);
-  v("amount", e.amount);
-  v("reason", e.reason);
-  v("at", e.at);
-}
-template <typename V>
-void Fields(V& v, TimerFired& e) {
-  v("timer", e.timer);
-  v("at", e.at);
+constexpr auto FieldsOf(const TimerFired*) {
+  return std::tuple{Key{"timer", &TimerFired::timer}, Key{"at", &TimerFired::at}};
 }
 
-// ---- the walkers ----
-struct Writer {
-  json& out;
+// ---- the one writer and the one reader, for every record ----
+struct Codec {
   template <typename T>
-  void operator()(const char* key, T& value) {
-    out[key] = Write(value);
-  }
-  void operator()(const char* key, std::string& value, Optional) {
-    if (!value.empty()) out[key] = value;
-  }
-
-  template <typename T>
-  static json Write(T& value) {
+  static json Write(const T& value) {
     if constexpr (std::is_enum_v<T>) {
       return Name(value);
     } else if constexpr (std::is_same_v<T, std::string> || std::is_arithmetic_v<T>) {
       return value;
     } else {
       json object = json::object();
-      Writer w{object};
-      Fields(w, value);
+      std::apply([&](const auto&... key) { (WriteKey(object, value, key), ...); }, FieldsOf(&value));
       return object;
     }
   }
-};
-
-struct Reader {
-  const json& in;
-  std::string path;
-  Status status;
-
-  void operator()(const char* key, std::string& value, Optional) {
-    if (status.ok() && in.contains(key)) (*this)(key, value);
+  template <typename T, typename M>
+  static void WriteKey(json& out, const T& record, const Key<T, M>& key) {
+    out[key.name] = Write(record.*key.member);
   }
   template <typename T>
-  void operator()(const char* key, T& value) {
-    if (!status.ok()) return;
-    const std::string where = path + key;
-    auto it = in.find(key);
-    if (it == in.end()) {
-      status = InvalidArgumentError(where + ": missing");
-      return;
-    }
-    status = Read(*it, where, value);
+  static void WriteKey(json& out, const T& record, const AddedKey<T>& key) {
+    if (!(record.*key.member).empty()) out[key.name] = record.*key.member;
+  }
+
+  // `path` is where the record sits ("" for the event, "settings." inside it), for messages.
+  template <typename T>
+  static Status ReadRecord(const json& in, const std::string& path, T& record) {
+    Status status;  // the first field in error ends the reading
+    auto read_in_order = [&](const auto&... key) { return (... && (status = ReadKey(in, path, record, key)).ok()); };
+    std::apply(read_in_order, FieldsOf(&record));
+    return status;
+  }
+  template <typename T, typename M>
+  static Status ReadKey(const json& in, const std::string& path, T& record, const Key<T, M>& key) {
+    auto it = in.find(key.name);
+    if (it == in.end()) return InvalidArgumentError(path + key.name + ": missing");
+    return Read(*it, path + key.name, record.*key.member);
+  }
+  template <typename T>
+  static Status ReadKey(const json& in, const std::string& path, T& record, const AddedKey<T>& key) {
+    if (!in.contains(key.name)) return OkStatus();
+    return ReadKey(in, path, record, Key<T, std::string>{key.name, key.member});
   }
 
   template <typename T>
@@ -271,9 +216,7 @@ struct Reader {
       value = static_cast<T>(n);
     } else {
       if (!j.is_object()) return InvalidArgumentError(where + ": must be an object");
-      Reader r{j, where + ".", OkStatus()};
-      Fields(r, value);
-      return r.status;
+      return ReadRecord(j, where + ".", value);
     }
     return OkStatus();
   }
@@ -287,9 +230,8 @@ StatusOr<Event> ReadAlternative(const json& j, const std::string& type) {
     using E = std::variant_alternative_t<I, Event>;
     if (type != E::kName) return ReadAlternative<I + 1>(j, type);
     E event;
-    Reader r{j, "", OkStatus()};
-    Fields(r, event);
-    if (!r.status.ok()) return r.status;
+    Status read = Codec::ReadRecord(j, "", event);
+    if (!read.ok()) return read;
     return Event{std::move(event)};
   }
 }
@@ -297,14 +239,11 @@ StatusOr<Event> ReadAlternative(const json& j, const std::string& type) {
 }  // namespace
 
 std::string EventToJson(const Event& event) {
-  json out = json::object();
+  json out;
   std::visit(
       [&out](const auto& e) {
-        using E = std::decay_t<decltype(e)>;
-        out["type"] = E::kName;
-        E copy = e;  // the walkers take mutable references; the writer never changes them
-        Writer w{out};
-        Fields(w, copy);
+        out = Codec::Write(e);
+        out["type"] = std::decay_t<decltype(e)>::kName;
       },
       event);
   return out.dump();
