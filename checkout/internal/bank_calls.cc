@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <type_traits>
 #include <variant>
 
 #include "checkout/driver.h"
@@ -122,166 +121,214 @@ api::Invoice InvoiceChange(const ReduceAmount& c) {
   return change;
 }
 
+namespace {
+
+// What every bank call needs besides its own request: the bank, the sale it is for and the
+// time of its answer; `card`/`browser` are the card held for a CreatePurchase (null when no
+// longer in memory).
+struct CallContext {
+  const api::Bank& bank;
+  const Sale& sale;
+  UnixMicros now;
+  const CardData* card;
+  const BrowserData* browser;
+};
+
+// POST /v2/merchant-session
+Event Execute(const CreateSession& c, const CallContext& ctx) {
+  api::MerchantSession s;
+  s.allowed_funding_types = Funding(c.funding_types);
+  std::vector<api::AllowedInstallment> installments;
+  for (const AllowedInstallment& a : c.installments) installments.push_back({a.total_amount, a.count});
+  s.allowed_installments = installments;
+  s.expiration = c.expiration_s;
+  s.challenge_mode = c.challenge_enabled ? "enabled" : "disabled";
+  s.tags = c.tags;
+  auto made = ctx.bank.merchant_session().CreateOne(s);
+  if (!made.ok()) return Failed(Call::kCreateSession, made.status(), ctx.now);
+  return SessionEvent(ctx.sale, *made, c.attempt, ctx.now);
+}
+
+// The device the customer paid from, for the issuer's 3-D Secure risk check. timezoneOffset
+// is in hours, signed as JavaScript's getTimezoneOffset(): UTC-3 is 3.
+api::RawJson DeviceMetadata(const BrowserData& browser) {
+  nlohmann::json metadata = {
+      {"userAgent", browser.user_agent}, {"userIp", browser.user_ip}, {"language", browser.language}};
+  if (browser.timezone_offset_minutes % 60 == 0) {
+    metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60;
+  } else {
+    metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60.0;
+  }
+  if (!browser.screen.empty()) metadata["extraData"] = {{"screen", browser.screen}};
+  return api::RawJson{metadata.dump()};
+}
+
+api::MerchantPurchase PurchaseToCreate(const CreatePurchase& c, const CardData& card, const BrowserData& browser) {
+  api::MerchantPurchase p;
+  p.amount = c.amount;
+  p.installment_count = c.installments;
+  p.card_number = card.number;
+  p.card_security_code = card.security_code;
+  p.card_expiration = card.expiration;
+  p.holder_name = card.holder_name;
+  p.funding_type = Name(c.funding);
+  // Only what the customer gave, never a default: the issuer's risk check must see this customer.
+  auto given = [](std::optional<std::string>& field, const std::string& value) {
+    if (!value.empty()) field = value;
+  };
+  given(p.holder_email, card.holder_email);
+  given(p.holder_phone, card.holder_phone);
+  given(p.billing_street_line1, card.billing.street_line1);
+  // The complement may be empty, but belongs to an address that was given.
+  if (!card.billing.street_line1.empty()) p.billing_street_line2 = card.billing.street_line2;
+  given(p.billing_city, card.billing.city);
+  given(p.billing_state_code, card.billing.state_code);
+  given(p.billing_zip_code, card.billing.zip_code);
+  given(p.billing_country_code, card.billing.country_code);
+  if (!browser.empty()) p.metadata = DeviceMetadata(browser);
+  return p;
+}
+
+// POST /v2/merchant-session/{uuid}/purchase
+Event Execute(const CreatePurchase& c, const CallContext& ctx) {
+  if (!ctx.card) {
+    return CallFailed{Call::kCreatePurchase, Failure::kRejected, "the card is no longer in memory: enter it again",
+                      ctx.now};
+  }
+  auto made = ctx.bank.CreateSessionPurchase(c.session_uuid, PurchaseToCreate(c, *ctx.card, *ctx.browser));
+  if (!made.ok()) return Failed(Call::kCreatePurchase, made.status(), ctx.now);
+  return PurchaseEvent(ctx.sale, *made, c.attempt, ctx.now);
+}
+
+// GET /v2/merchant-purchase/{id}
+Event Execute(const GetPurchase& c, const CallContext& ctx) {
+  auto got = ctx.bank.merchant_purchase().Get(c.purchase_id);
+  if (!got.ok()) return Failed(Call::kPoll, got.status(), ctx.now);
+  return PurchaseEvent(ctx.sale, *got, c.attempt, ctx.now);
+}
+
+// POST /v2/dynamic-brcode
+Event Execute(const CreateBrcode& c, const CallContext& ctx) {
+  api::DynamicBrcode b;
+  b.amount = c.amount;
+  b.expiration = c.expiration_s;
+  b.tags = c.tags;
+  auto made = ctx.bank.dynamic_brcode().CreateOne(b);
+  if (!made.ok()) return Failed(Call::kCreateBrcode, made.status(), ctx.now);
+  return BrcodeEvent(ctx.sale, *made, c.attempt, ctx.now);
+}
+
+// GET /v2/deposit?tags=dynamic-brcode/<uuid>
+Event Execute(const FindDeposit& c, const CallContext& ctx) {
+  auto page = ctx.bank.deposit().ListPage(api::ListParams().Filter("tags", c.tag).Limit(10));
+  if (!page.ok()) return Failed(Call::kPoll, page.status(), ctx.now);
+  for (const api::Deposit& d : page->items) {
+    return DepositSeen{Or(d.id), c.tag.substr(c.tag.find('/') + 1), Or(d.amount, std::int64_t{0}), ctx.now};
+  }
+  return NothingFound{EntityKind::kDeposit, c.attempt, ctx.now};
+}
+
+// POST /v2/invoice
+Event Execute(const CreateInvoice& c, const CallContext& ctx) {
+  auto made = ctx.bank.invoice().CreateOne(InvoiceToCreate(c));
+  if (!made.ok()) return Failed(Call::kCreateInvoice, made.status(), ctx.now);
+  return InvoiceCreatedEvent(*made, c.attempt, ctx.now);
+}
+
+// GET /v2/invoice/{id}
+Event Execute(const GetInvoice& c, const CallContext& ctx) {
+  auto got = ctx.bank.invoice().Get(c.invoice_id);
+  if (!got.ok()) return Failed(Call::kPoll, got.status(), ctx.now);
+  return InvoiceEvent(*got, ctx.now);
+}
+
+// GET /v2/<kind>?tags=<attempt tag>: the first entity found is the attempt's.
+Event Execute(const FindByTag& c, const CallContext& ctx) {
+  const api::ListParams by_tag = api::ListParams().Filter("tags", c.tag).Limit(10);
+  auto first = [&](auto&& page, auto&& to_event) -> Event {
+    if (!page.ok()) return Failed(Call::kLookup, page.status(), ctx.now);
+    if (page->items.empty()) return NothingFound{c.kind, c.attempt, ctx.now};
+    return to_event(page->items.front());
+  };
+  switch (c.kind) {
+    case EntityKind::kSession:
+      return first(ctx.bank.merchant_session().ListPage(by_tag),
+                   [&](const auto& s) { return SessionEvent(ctx.sale, s, c.attempt, ctx.now); });
+    case EntityKind::kPurchase:
+      return first(ctx.bank.merchant_purchase().ListPage(by_tag),
+                   [&](const auto& p) { return PurchaseEvent(ctx.sale, p, c.attempt, ctx.now); });
+    case EntityKind::kBrcode:
+      return first(ctx.bank.dynamic_brcode().ListPage(by_tag),
+                   [&](const auto& b) { return BrcodeEvent(ctx.sale, b, c.attempt, ctx.now); });
+    case EntityKind::kInvoice:
+      return first(ctx.bank.invoice().ListPage(by_tag),
+                   [&](const auto& i) { return InvoiceCreatedEvent(i, c.attempt, ctx.now); });
+    case EntityKind::kDeposit:
+      break;
+  }
+  return CallFailed{Call::kLookup, Failure::kRejected, "no lookup for deposits by attempt", ctx.now};
+}
+
+// PATCH /v2/invoice/{id} {"status":"canceled"}
+Event Execute(const CancelInvoice& c, const CallContext& ctx) {
+  auto done = ctx.bank.invoice().Patch(c.invoice_id, CancelChange());
+  if (!done.ok() && Classify(done.status()) == Failure::kRejected) {
+    // A cancel re-sent after a lost answer or a crash meets an invoice already
+    // canceled (or paid, or expired meanwhile) and is refused: the invoice read back
+    // is the answer, so the sale ends as the bank has it, with the operator's reason.
+    auto read = ctx.bank.invoice().Get(c.invoice_id);
+    if (read.ok() && !IsOpen(std::get<InvoiceSeen>(InvoiceEvent(*read, ctx.now)).status)) {
+      return InvoiceEvent(*read, ctx.now);
+    }
+  }
+  if (!done.ok()) return Failed(Call::kCancelInvoice, done.status(), ctx.now);
+  return InvoiceEvent(*done, ctx.now);
+}
+
+// The amount of a purchase, deposit or invoice the bank answered with; `absent` when the
+// answer has none.
+template <typename Entity>
+StatusOr<std::int64_t> AmountOf(const StatusOr<Entity>& answer, std::int64_t absent) {
+  if (!answer.ok()) return answer.status();
+  return Or(answer->amount, absent);
+}
+// The PATCH down to the target; the entity's amount after it.
+StatusOr<std::int64_t> PatchAmount(const api::Bank& bank, const ReduceAmount& c) {
+  if (c.kind == EntityKind::kPurchase) {
+    return AmountOf(bank.merchant_purchase().Patch(c.entity_id, PurchaseChange(c)), c.new_amount);
+  }
+  if (c.kind == EntityKind::kDeposit)
+    return AmountOf(bank.deposit().Patch(c.entity_id, DepositChange(c)), c.new_amount);
+  return AmountOf(bank.invoice().Patch(c.entity_id, InvoiceChange(c)), c.new_amount);
+}
+// The entity's amount as the bank has it now; -1 when it gives none.
+StatusOr<std::int64_t> ReadAmount(const api::Bank& bank, const ReduceAmount& c) {
+  if (c.kind == EntityKind::kPurchase) return AmountOf(bank.merchant_purchase().Get(c.entity_id), std::int64_t{-1});
+  if (c.kind == EntityKind::kDeposit) return AmountOf(bank.deposit().Get(c.entity_id), std::int64_t{-1});
+  return AmountOf(bank.invoice().Get(c.entity_id), std::int64_t{-1});
+}
+
+// PATCH of a purchase, deposit or invoice down to `new_amount`.
+Event Execute(const ReduceAmount& c, const CallContext& ctx) {
+  const Call kind = c.late_money ? Call::kLateReturn : Call::kReversal;
+  StatusOr<std::int64_t> amount = PatchAmount(ctx.bank, c);
+  if (!amount.ok() && Classify(amount.status()) == Failure::kRejected) {
+    // A PATCH re-sent after a lost answer or a crash finds the reduction already
+    // made, and the bank refuses it (the amount is no longer above the target). The
+    // entity read back is the answer when it is already at (or below) the target.
+    StatusOr<std::int64_t> read = ReadAmount(ctx.bank, c);
+    if (read.ok() && *read >= 0 && *read <= c.new_amount) amount = *read;
+  }
+  if (!amount.ok()) return Failed(kind, amount.status(), ctx.now);
+  return Reversed{c.entity_id, *amount, ctx.now};
+}
+
+}  // namespace
+
 Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& call, UnixMicros now,
                       const CardData* held_card, const BrowserData* held_browser) {
-  return std::visit(
-      [&](const auto& c) -> Event {
-        using C = std::decay_t<decltype(c)>;
-        if constexpr (std::is_same_v<C, CreateSession>) {
-          api::MerchantSession s;
-          s.allowed_funding_types = Funding(c.funding_types);
-          std::vector<api::AllowedInstallment> installments;
-          for (const AllowedInstallment& a : c.installments) installments.push_back({a.total_amount, a.count});
-          s.allowed_installments = installments;
-          s.expiration = c.expiration_s;
-          s.challenge_mode = c.challenge_enabled ? "enabled" : "disabled";
-          s.tags = c.tags;
-          auto made = bank.merchant_session().CreateOne(s);
-          if (!made.ok()) return Failed(Call::kCreateSession, made.status(), now);
-          return SessionEvent(sale, *made, c.attempt, now);
-        } else if constexpr (std::is_same_v<C, CreatePurchase>) {
-          if (!held_card) {
-            return CallFailed{Call::kCreatePurchase, Failure::kRejected,
-                              "the card is no longer in memory: enter it again", now};
-          }
-          const CardData& card = *held_card;
-          const BrowserData& browser = *held_browser;
-          api::MerchantPurchase p;
-          p.amount = c.amount;
-          p.installment_count = c.installments;
-          p.card_number = card.number;
-          p.card_security_code = card.security_code;
-          p.card_expiration = card.expiration;
-          p.holder_name = card.holder_name;
-          p.funding_type = Name(c.funding);
-          // Only what the customer gave: the issuer's risk check must see this customer.
-          auto given = [](std::optional<std::string>& field, const std::string& value) {
-            if (!value.empty()) field = value;
-          };
-          given(p.holder_email, card.holder_email);
-          given(p.holder_phone, card.holder_phone);
-          given(p.billing_street_line1, card.billing.street_line1);
-          // The complement may be empty, but belongs to an address that was given.
-          if (!card.billing.street_line1.empty()) p.billing_street_line2 = card.billing.street_line2;
-          given(p.billing_city, card.billing.city);
-          given(p.billing_state_code, card.billing.state_code);
-          given(p.billing_zip_code, card.billing.zip_code);
-          given(p.billing_country_code, card.billing.country_code);
-          if (!browser.empty()) {
-            // timezoneOffset in hours, signed as JavaScript's getTimezoneOffset(): UTC-3 is 3.
-            nlohmann::json metadata = {
-                {"userAgent", browser.user_agent}, {"userIp", browser.user_ip}, {"language", browser.language}};
-            if (browser.timezone_offset_minutes % 60 == 0) {
-              metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60;
-            } else {
-              metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60.0;
-            }
-            if (!browser.screen.empty()) metadata["extraData"] = {{"screen", browser.screen}};
-            p.metadata = api::RawJson{metadata.dump()};
-          }
-          auto made = bank.CreateSessionPurchase(c.session_uuid, p);
-          if (!made.ok()) return Failed(Call::kCreatePurchase, made.status(), now);
-          return PurchaseEvent(sale, *made, c.attempt, now);
-        } else if constexpr (std::is_same_v<C, GetPurchase>) {
-          auto got = bank.merchant_purchase().Get(c.purchase_id);
-          if (!got.ok()) return Failed(Call::kPoll, got.status(), now);
-          return PurchaseEvent(sale, *got, c.attempt, now);
-        } else if constexpr (std::is_same_v<C, CreateBrcode>) {
-          api::DynamicBrcode b;
-          b.amount = c.amount;
-          b.expiration = c.expiration_s;
-          b.tags = c.tags;
-          auto made = bank.dynamic_brcode().CreateOne(b);
-          if (!made.ok()) return Failed(Call::kCreateBrcode, made.status(), now);
-          return BrcodeEvent(sale, *made, c.attempt, now);
-        } else if constexpr (std::is_same_v<C, FindDeposit>) {
-          auto page = bank.deposit().ListPage(api::ListParams().Filter("tags", c.tag).Limit(10));
-          if (!page.ok()) return Failed(Call::kPoll, page.status(), now);
-          for (const api::Deposit& d : page->items) {
-            return DepositSeen{Or(d.id), c.tag.substr(c.tag.find('/') + 1), Or(d.amount, std::int64_t{0}), now};
-          }
-          return NothingFound{EntityKind::kDeposit, c.attempt, now};
-        } else if constexpr (std::is_same_v<C, CreateInvoice>) {
-          auto made = bank.invoice().CreateOne(InvoiceToCreate(c));
-          if (!made.ok()) return Failed(Call::kCreateInvoice, made.status(), now);
-          return InvoiceCreatedEvent(*made, c.attempt, now);
-        } else if constexpr (std::is_same_v<C, GetInvoice>) {
-          auto got = bank.invoice().Get(c.invoice_id);
-          if (!got.ok()) return Failed(Call::kPoll, got.status(), now);
-          return InvoiceEvent(*got, now);
-        } else if constexpr (std::is_same_v<C, FindByTag>) {
-          const api::ListParams by_tag = api::ListParams().Filter("tags", c.tag).Limit(10);
-          auto first = [&](auto&& page, auto&& to_event) -> Event {
-            if (!page.ok()) return Failed(Call::kLookup, page.status(), now);
-            if (page->items.empty()) return NothingFound{c.kind, c.attempt, now};
-            return to_event(page->items.front());
-          };
-          switch (c.kind) {
-            case EntityKind::kSession:
-              return first(bank.merchant_session().ListPage(by_tag),
-                           [&](const auto& s) { return SessionEvent(sale, s, c.attempt, now); });
-            case EntityKind::kPurchase:
-              return first(bank.merchant_purchase().ListPage(by_tag),
-                           [&](const auto& p) { return PurchaseEvent(sale, p, c.attempt, now); });
-            case EntityKind::kBrcode:
-              return first(bank.dynamic_brcode().ListPage(by_tag),
-                           [&](const auto& b) { return BrcodeEvent(sale, b, c.attempt, now); });
-            case EntityKind::kInvoice:
-              return first(bank.invoice().ListPage(by_tag),
-                           [&](const auto& i) { return InvoiceCreatedEvent(i, c.attempt, now); });
-            case EntityKind::kDeposit:
-              break;
-          }
-          return CallFailed{Call::kLookup, Failure::kRejected, "no lookup for deposits by attempt", now};
-        } else if constexpr (std::is_same_v<C, CancelInvoice>) {
-          auto done = bank.invoice().Patch(c.invoice_id, CancelChange());
-          if (!done.ok() && Classify(done.status()) == Failure::kRejected) {
-            // A cancel re-sent after a lost answer or a crash meets an invoice already
-            // canceled (or paid, or expired meanwhile) and is refused: the invoice read back
-            // is the answer, so the sale ends as the bank has it, with the operator's reason.
-            auto read = bank.invoice().Get(c.invoice_id);
-            if (read.ok() && !IsOpen(std::get<InvoiceSeen>(InvoiceEvent(*read, now)).status)) {
-              return InvoiceEvent(*read, now);
-            }
-          }
-          if (!done.ok()) return Failed(Call::kCancelInvoice, done.status(), now);
-          return InvoiceEvent(*done, now);
-        } else {  // ReduceAmount
-          const Call kind = c.late_money ? Call::kLateReturn : Call::kReversal;
-          StatusOr<std::int64_t> amount = InternalError("unreachable");
-          if (c.kind == EntityKind::kPurchase) {
-            auto done = bank.merchant_purchase().Patch(c.entity_id, PurchaseChange(c));
-            amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
-          } else if (c.kind == EntityKind::kDeposit) {
-            auto done = bank.deposit().Patch(c.entity_id, DepositChange(c));
-            amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
-          } else {
-            auto done = bank.invoice().Patch(c.entity_id, InvoiceChange(c));
-            amount = done.ok() ? StatusOr<std::int64_t>(Or(done->amount, c.new_amount)) : done.status();
-          }
-          if (!amount.ok() && Classify(amount.status()) == Failure::kRejected) {
-            // A PATCH re-sent after a lost answer or a crash finds the reduction already
-            // made, and the bank refuses it (the amount is no longer above the target). The
-            // entity read back is the answer when it is already at (or below) the target.
-            auto read = [&]() -> StatusOr<std::int64_t> {
-              if (c.kind == EntityKind::kPurchase) {
-                auto got = bank.merchant_purchase().Get(c.entity_id);
-                return got.ok() ? StatusOr<std::int64_t>(Or(got->amount, std::int64_t{-1})) : got.status();
-              }
-              if (c.kind == EntityKind::kDeposit) {
-                auto got = bank.deposit().Get(c.entity_id);
-                return got.ok() ? StatusOr<std::int64_t>(Or(got->amount, std::int64_t{-1})) : got.status();
-              }
-              auto got = bank.invoice().Get(c.entity_id);
-              return got.ok() ? StatusOr<std::int64_t>(Or(got->amount, std::int64_t{-1})) : got.status();
-            }();
-            if (read.ok() && *read >= 0 && *read <= c.new_amount) amount = *read;
-          }
-          if (!amount.ok()) return Failed(kind, amount.status(), now);
-          return Reversed{c.entity_id, *amount, now};
-        }
-      },
-      call);
+  const CallContext ctx{bank, sale, now, held_card, held_browser};
+  return std::visit([&ctx](const auto& c) { return Execute(c, ctx); }, call);
 }
 
 }  // namespace balcao::checkout::internal
