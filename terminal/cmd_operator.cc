@@ -18,7 +18,7 @@
 #include "common/time.h"
 #include "offline/operators.h"
 #include "terminal/command.h"
-#include "terminal/service/config.h"
+#include "terminal/internal/subcommand_args.h"
 
 namespace balcao::terminal {
 namespace {
@@ -104,55 +104,43 @@ int List(offline::Operators& operators, bool as_json) {
   return 0;
 }
 
-int RunOperator(const std::vector<std::string>& args) {
-  std::vector<std::string> positional;
-  std::string role, db, config;
-  bool as_json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") return std::fputs(kUsage, stdout), 0;
-    if (a == "--json") {
-      as_json = true;
-    } else if (a == "--role" || a == "--db" || a == "--config") {
-      if (i + 1 >= args.size()) return Fail(1, a + ": needs a value");
-      (a == "--role" ? role : a == "--db" ? db : config) = args[++i];
-    } else if (a.rfind("--", 0) == 0) {
-      return Fail(1, "unknown option '" + a + "'\n" + kUsage);
-    } else {
-      positional.push_back(a);
-    }
-  }
-  if (positional.empty()) return std::fputs(kUsage, stderr), 1;
-  const std::string& verb = positional[0];
-  auto box = service::FindBox(db, config);
-  if (!box.ok()) return Fail(1, box.status().message());
-  auto store = offline::Store::Open(box->store_path);
-  if (!store.ok()) return FailWith(store.status());
-  offline::Operators operators(**store);
-  if (verb == "list") return List(operators, as_json);
-  if (positional.size() != 2) return Fail(1, verb + ": which operator? (one NAME)\n" + kUsage);
-  const std::string& name = positional[1];
-  if (verb == "add") {
-    if (role.empty()) return Fail(1, "add: --role cashier|supervisor is required");
-    auto parsed = offline::ParseOperatorRole(role);
-    if (!parsed.ok()) return FailWith(parsed.status());
-    auto pin = AskNewPin();
-    if (!pin.ok()) return FailWith(pin.status());
-    auto added = operators.Add(name, *parsed, *pin);
-    if (!added.ok()) return FailWith(added.status());
-    std::printf("operator %s added (%s)\n", added->name.c_str(), offline::OperatorRoleName(added->role));
-    return 0;
-  }
+int Add(offline::Operators& operators, const std::string& name, const std::string& role) {
+  if (role.empty()) return Fail(1, "add: --role cashier|supervisor is required");
+  auto parsed = offline::ParseOperatorRole(role);
+  if (!parsed.ok()) return FailWith(parsed.status());
+  auto pin = AskNewPin();
+  if (!pin.ok()) return FailWith(pin.status());
+  auto added = operators.Add(name, *parsed, *pin);
+  if (!added.ok()) return FailWith(added.status());
+  std::printf("operator %s added (%s)\n", added->name.c_str(), offline::OperatorRoleName(added->role));
+  return 0;
+}
+
+int ResetPin(offline::Operators& operators, const std::string& name) {
+  auto pin = AskNewPin();
+  if (!pin.ok()) return FailWith(pin.status());
+  if (Status s = operators.ResetPin(name, *pin); !s.ok()) return FailWith(s);
+  std::printf("operator %s: new PIN set\n", name.c_str());
+  return 0;
+}
+
+int RunOperator(const std::vector<std::string>& raw) {
+  auto args = internal::ParseSubcommandArgs(raw, {{"--json"}, {"--role", "--db", "--config"}, kUsage});
+  if (!args.ok()) return FailWith(args.status());
+  if (args->help) return std::fputs(kUsage, stdout), 0;
+  if (args->positional.empty()) return std::fputs(kUsage, stderr), 1;
+  const std::string& verb = args->positional[0];
+  auto opened = internal::OpenBoxStore(args->Get("--db"), args->Get("--config"));
+  if (!opened.ok()) return FailWith(opened.status());
+  offline::Operators operators(*opened->store);
+  if (verb == "list") return List(operators, args->Has("--json"));
+  if (args->positional.size() != 2) return Fail(1, verb + ": which operator? (one NAME)\n" + kUsage);
+  const std::string& name = args->positional[1];
+  if (verb == "add") return Add(operators, name, args->Get("--role"));
+  if (verb == "reset-pin") return ResetPin(operators, name);
   if (verb == "disable") {
     if (Status s = operators.Disable(name); !s.ok()) return FailWith(s);
     std::printf("operator %s disabled\n", name.c_str());
-    return 0;
-  }
-  if (verb == "reset-pin") {
-    auto pin = AskNewPin();
-    if (!pin.ok()) return FailWith(pin.status());
-    if (Status s = operators.ResetPin(name, *pin); !s.ok()) return FailWith(s);
-    std::printf("operator %s: new PIN set\n", name.c_str());
     return 0;
   }
   return Fail(1, "unknown subcommand '" + verb + "'\n" + kUsage);

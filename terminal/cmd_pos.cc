@@ -4,10 +4,7 @@
 // add and rotate print one JSON line with the passphrase, shown this once: the store keeps only
 // the key material derived from it (PBKDF2, integration/nexo/protection.h).
 // Exit: 0 done, 1 refused (bad or unknown register), 2 errors.
-#include <sys/stat.h>
-
 #include <cstdio>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -16,6 +13,7 @@
 #include "integration/nexo/protection.h"
 #include "offline/cash_registers.h"
 #include "terminal/command.h"
+#include "terminal/internal/subcommand_args.h"
 #include "terminal/service/config.h"
 #include "terminal/service/nexo_keys.h"
 
@@ -51,83 +49,66 @@ void PrintKey(const offline::PosKey& key, const std::string& poi_id, const std::
   std::printf("%s\n", line.dump().c_str());
 }
 
-int RunPos(const std::vector<std::string>& args) {
-  std::vector<std::string> positional;
-  std::string db, config, data_dir;
-  bool as_json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") return std::fputs(kUsage, stdout), 0;
-    if (a == "--json") {
-      as_json = true;
-    } else if (a == "--db" || a == "--config" || a == "--data-dir") {
-      if (i + 1 >= args.size()) return Fail(1, a + ": needs a value");
-      (a == "--db" ? db : a == "--config" ? config : data_dir) = args[++i];
-    } else if (a.rfind("--", 0) == 0) {
-      return Fail(1, "unknown option '" + a + "'\n" + kUsage);
+int List(offline::CashRegisters& registers, bool as_json) {
+  auto keys = registers.List();
+  if (!keys.ok()) return FailWith(keys.status());
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const offline::PosKey& key : *keys) {
+    const std::string state = key.disabled ? "disabled" : key.retired_at_ms ? "retired" : "current";
+    if (as_json) {
+      out.push_back({{"saleId", key.register_id},
+                     {"keyIdentifier", key.key_identifier},
+                     {"keyVersion", key.key_version},
+                     {"state", state},
+                     {"created", FormatTimestamp(key.created_at_ms * 1000)}});
     } else {
-      positional.push_back(a);
+      std::printf("%-20s %-24s v%-3d %s\n", key.register_id.c_str(), key.key_identifier.c_str(), key.key_version,
+                  state.c_str());
     }
   }
-  if (positional.empty()) return std::fputs(kUsage, stderr), 1;
-  if (!data_dir.empty()) {
-    // The same folder `serve --data-dir` makes: created 0700 when a register comes first.
-    std::error_code ec;
-    if (std::filesystem::create_directories(data_dir, ec)) ::chmod(data_dir.c_str(), 0700);
-    if (ec) return Fail(2, "cannot create the data dir " + data_dir + ": " + ec.message());
-    db = data_dir + "/" + service::kStoreFileName;
-  }
-  auto box = service::FindBox(db, config);
-  if (!box.ok()) return Fail(1, box.status().message());
-  auto loaded = service::LoadServeConfig(box->config_path);
+  if (as_json) std::printf("%s\n", out.dump().c_str());
+  if (!as_json && keys->empty()) std::printf("no cash registers yet: balcao pos add SALE_ID\n");
+  return 0;
+}
+
+int Add(offline::CashRegisters& registers, const std::string& sale_id, const std::string& poi_id) {
+  if (Status valid = service::CheckRegisterId(sale_id); !valid.ok()) return FailWith(valid);
+  const std::string passphrase = service::NewPassphrase();
+  offline::PosKey key;
+  key.register_id = sale_id;
+  key.key_identifier = service::KeyIdentifierOf(sale_id);
+  key.key_version = 1;
+  key.derived_keys = integration::nexo::DeriveKeys(passphrase).ToHex();
+  if (Status added = registers.AddRegister(key); !added.ok()) return FailWith(added);
+  PrintKey(key, poi_id, passphrase);
+  return 0;
+}
+
+int Rotate(offline::CashRegisters& registers, const std::string& sale_id, const std::string& poi_id) {
+  const std::string passphrase = service::NewPassphrase();
+  auto next = registers.Rotate(sale_id, integration::nexo::DeriveKeys(passphrase).ToHex());
+  if (!next.ok()) return FailWith(next.status());
+  PrintKey(*next, poi_id, passphrase);
+  return 0;
+}
+
+int RunPos(const std::vector<std::string>& raw) {
+  auto args = internal::ParseSubcommandArgs(raw, {{"--json"}, {"--db", "--config", "--data-dir"}, kUsage});
+  if (!args.ok()) return FailWith(args.status());
+  if (args->help) return std::fputs(kUsage, stdout), 0;
+  if (args->positional.empty()) return std::fputs(kUsage, stderr), 1;
+  auto opened = internal::OpenBoxStore(args->Get("--db"), args->Get("--config"), args->Get("--data-dir"));
+  if (!opened.ok()) return FailWith(opened.status());
+  auto loaded = service::LoadServeConfig(opened->box.config_path);
   if (!loaded.ok()) return FailWith(loaded.status());
   const std::string poi_id = loaded->store.merchant.terminal_id;
-  auto store = offline::Store::Open(box->store_path);
-  if (!store.ok()) return FailWith(store.status());
-  offline::CashRegisters registers(**store);
-  const std::string& verb = positional[0];
-  if (verb == "list") {
-    auto keys = registers.List();
-    if (!keys.ok()) return FailWith(keys.status());
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const offline::PosKey& key : *keys) {
-      const std::string state = key.disabled ? "disabled" : key.retired_at_ms ? "retired" : "current";
-      if (as_json) {
-        out.push_back({{"saleId", key.register_id},
-                       {"keyIdentifier", key.key_identifier},
-                       {"keyVersion", key.key_version},
-                       {"state", state},
-                       {"created", FormatTimestamp(key.created_at_ms * 1000)}});
-      } else {
-        std::printf("%-20s %-24s v%-3d %s\n", key.register_id.c_str(), key.key_identifier.c_str(), key.key_version,
-                    state.c_str());
-      }
-    }
-    if (as_json) std::printf("%s\n", out.dump().c_str());
-    if (!as_json && keys->empty()) std::printf("no cash registers yet: balcao pos add SALE_ID\n");
-    return 0;
-  }
-  if (positional.size() != 2) return Fail(1, verb + ": which cash register? (one SALE_ID)\n" + kUsage);
-  const std::string& sale_id = positional[1];
-  if (verb == "add") {
-    if (Status valid = service::CheckRegisterId(sale_id); !valid.ok()) return FailWith(valid);
-    const std::string passphrase = service::NewPassphrase();
-    offline::PosKey key;
-    key.register_id = sale_id;
-    key.key_identifier = service::KeyIdentifierOf(sale_id);
-    key.key_version = 1;
-    key.derived_keys = integration::nexo::DeriveKeys(passphrase).ToHex();
-    if (Status added = registers.AddRegister(key); !added.ok()) return FailWith(added);
-    PrintKey(key, poi_id, passphrase);
-    return 0;
-  }
-  if (verb == "rotate") {
-    const std::string passphrase = service::NewPassphrase();
-    auto next = registers.Rotate(sale_id, integration::nexo::DeriveKeys(passphrase).ToHex());
-    if (!next.ok()) return FailWith(next.status());
-    PrintKey(*next, poi_id, passphrase);
-    return 0;
-  }
+  offline::CashRegisters registers(*opened->store);
+  const std::string& verb = args->positional[0];
+  if (verb == "list") return List(registers, args->Has("--json"));
+  if (args->positional.size() != 2) return Fail(1, verb + ": which cash register? (one SALE_ID)\n" + kUsage);
+  const std::string& sale_id = args->positional[1];
+  if (verb == "add") return Add(registers, sale_id, poi_id);
+  if (verb == "rotate") return Rotate(registers, sale_id, poi_id);
   if (verb == "disable") {
     if (Status s = registers.Disable(sale_id); !s.ok()) return FailWith(s);
     std::printf("cash register %s disabled\n", sale_id.c_str());

@@ -22,7 +22,7 @@
 #include "offline/print_jobs.h"
 #include "offline/sealed_cards.h"
 #include "terminal/command.h"
-#include "terminal/service/config.h"
+#include "terminal/internal/subcommand_args.h"
 #if defined(BALCAO_OFFLINE_HAS_API)
 #include "offline/api_gateway.h"
 #endif
@@ -262,12 +262,10 @@ int RunQueue(const std::vector<std::string>& raw) {
     std::fputs(kUsage, args.positional.empty() && !args.Has("--help") ? stderr : stdout);
     return args.Has("--help") ? 0 : 2;
   }
-  auto box = service::FindBox(args.Get("--db"), args.Get("--config"));
-  if (!box.ok()) return Fail(box.status());
-  if (!args.Has("--credentials") && !box->credentials_path.empty())
-    args.options["--credentials"] = box->credentials_path;
-  auto store = offline::Store::Open(box->store_path);
-  if (!store.ok()) return Fail(store.status());
+  auto opened = internal::OpenBoxStore(args.Get("--db"), args.Get("--config"));
+  if (!opened.ok()) return Fail(opened.status());
+  if (!args.Has("--credentials") && !opened->box.credentials_path.empty())
+    args.options["--credentials"] = opened->box.credentials_path;
   offline::OutboxPolicy policy;
   if (args.Has("--settle-ms")) policy.unknown_settle_ms = std::atoll(args.Get("--settle-ms").c_str());
   if (args.Has("--backoff-ms")) {
@@ -275,12 +273,12 @@ int RunQueue(const std::vector<std::string>& raw) {
     policy.backoff_max_ms = policy.backoff_initial_ms * 300;
   }
   if (args.Has("--max-attempts")) policy.max_attempts = std::max(1, std::atoi(args.Get("--max-attempts").c_str()));
-  Outbox outbox(**store, policy);
+  Outbox outbox(*opened->store, policy);
   const std::string& verb = args.positional[0];
   if (verb == "list") return List(outbox, args);
   if (verb == "show") return Show(outbox, args);
-  if (verb == "metrics") return Metrics(**store, outbox, args);
-  if (verb == "drain") return Drain(**store, outbox, args);
+  if (verb == "metrics") return Metrics(*opened->store, outbox, args);
+  if (verb == "drain") return Drain(*opened->store, outbox, args);
   if (verb == "retry" || verb == "drop") {
     if (args.positional.size() < 2) return Fail(InvalidArgumentError(verb + ": which request? (ID or key)"));
     auto item = Find(outbox, args.positional[1]);
