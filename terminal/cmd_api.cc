@@ -203,6 +203,10 @@ int ListResources() {
   return 0;
 }
 
+ItemWriter::Format ItemFormat(const Args& a) {
+  return a.Has("jsonl") ? ItemWriter::Format::kLines : ItemWriter::Format::kArray;
+}
+
 // `create`: the input read a chunk of 100 objects at a time and each chunk sent as it is
 // read; what the bank created is written as it comes back. A refusal ends the run after the
 // chunks already created are printed (they exist at the bank).
@@ -226,7 +230,7 @@ int CreateStreaming(const api::ResourceClient<RawJson>& rc, const Args& a) {
     }
   } closer{in};
   ItemReader reader(in);
-  ItemWriter out(stdout, a.Has("jsonl") ? ItemWriter::Format::kLines : ItemWriter::Format::kArray, StdoutIsTerminal());
+  ItemWriter out(stdout, ItemFormat(a), StdoutIsTerminal());
   ProgressLine progress("balcao api create " + a.positional[1]);
   long long created_count = 0;
   std::vector<RawJson> chunk;
@@ -258,136 +262,124 @@ int CreateStreaming(const api::ResourceClient<RawJson>& rc, const Args& a) {
   return 0;
 }
 
-int RunResourceOp(const api::Client& client, const std::string& op, const Args& a) {
-  if (a.positional.size() < 2) return Usage(op + " needs a RESOURCE");
-  const std::string& name = a.positional[1];
-  const api::ResourceSpec* spec = api::FindResource(name);
-  if (spec == nullptr) return Fail(InvalidArgumentError("unknown resource '" + name + "' (see: balcao api resources)"));
-  api::ResourceClient<RawJson> rc(client, name);
-  const bool log = a.Has("log");
-  const std::string id = a.positional.size() > 2 ? a.positional[2] : "";
-  const bool needs_id = op == "show" || op == "patch" || op == "delete" || op == "pdf" || op == "qrcode";
-  if (needs_id && id.empty()) return Usage(op + " needs an ID");
-
-  if (op == "list") {
-    ListParams params;
-    for (const auto& [k, v] : a.flags) {
-      if (k == "limit") {
-        auto n = IntFlag(a, "limit");
-        if (!n.ok()) return Fail(n.status());
-        params.limit = *n;
-      } else if (k == "cursor") {
-        params.cursor = v;
-      } else if (k == "fields") {
-        params.fields = SplitComma(v);
-      } else if (k != "credentials" && k != "language") {
-        params.Filter(k, SplitComma(v));
-      }
+// --limit, --cursor, --fields, and every other flag but the configuration's as a filter.
+StatusOr<ListParams> ListParamsOf(const Args& a) {
+  ListParams params;
+  for (const auto& [k, v] : a.flags) {
+    if (k == "limit") {
+      BALCAO_ASSIGN_OR_RETURN(params.limit, IntFlag(a, "limit"));
+    } else if (k == "cursor") {
+      params.cursor = v;
+    } else if (k == "fields") {
+      params.fields = SplitComma(v);
+    } else if (k != "credentials" && k != "language") {
+      params.Filter(k, SplitComma(v));
     }
-    ProgressLine progress("balcao api list " + name);
-    long long items = 0;
-    if (a.Has("all") && !log) {  // every item as it arrives, following the cursor
-      ItemWriter out(stdout, a.Has("jsonl") ? ItemWriter::Format::kLines : ItemWriter::Format::kArray,
-                     StdoutIsTerminal());
-      auto range = rc.List(params);
-      for (auto& item : range) {
-        if (!item.ok()) {
-          out.Finish();
-          return Fail(item.status());
-        }
-        out.Write(item->text);
-        progress.Update(std::to_string(range.pages_loaded()) + " pages, " + std::to_string(++items) + " items");
-      }
-      return 0;
-    }
-    if (log) {
-      auto query = api::BuildListQuery(*spec, true, params);
-      if (!query.ok()) return Fail(query.status());
-      if (!spec->Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
-      long long pages = 0;
-      std::optional<ItemWriter> out;
-      while (true) {
-        auto r = client.Call("GET", "/v2/" + name + "/log", *query);
-        if (!r.ok()) return Fail(r.status());
-        if (!a.Has("all")) {
-          PrintJson(r->body);
-          return 0;
-        }
-        json page = json::parse(r->body, nullptr, false);
-        if (!page.is_object() || !page.contains("logs") || !page["logs"].is_array())
-          return Fail(InternalError("malformed bank response (GET /v2/" + name + "/log)"));
-        if (!out) {
-          out.emplace(stdout, a.Has("jsonl") ? ItemWriter::Format::kLines : ItemWriter::Format::kArray,
-                      StdoutIsTerminal());
-        }
-        for (const auto& item : page["logs"]) out->Write(item.dump());
-        items += static_cast<long long>(page["logs"].size());
-        progress.Update(std::to_string(++pages) + " pages, " + std::to_string(items) + " logs");
-        if (!page.contains("cursor") || !page["cursor"].is_string() || page["cursor"].get<std::string>().empty())
-          return 0;
-        query->Set("cursor", page["cursor"].get<std::string>());
-      }
-    }
-    auto page = rc.ListPage(params);
-    if (!page.ok()) return Fail(page.status());
-    std::string text = "{\"cursor\":" + (page->cursor.empty() ? std::string("null") : json(page->cursor).dump()) +
-                       ",\"" + std::string(spec->plural_key) + "\":[";
-    for (std::size_t i = 0; i < page->items.size(); ++i) text += (i ? "," : "") + page->items[i].text;
-    PrintJson(text + "]}");
-    return 0;
   }
-  if (op == "show") {
-    if (log) {
-      if (!spec->Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
-      Query q;
-      if (a.Has("fields")) q.Add("fields", SplitComma(a.Flag("fields")));
-      auto r = client.Call("GET", "/v2/" + name + "/log/" + id, q);
-      if (!r.ok()) return Fail(r.status());
+  return params;
+}
+
+// `list --all`: every item as it arrives, following the cursor.
+int ListAll(const api::ResourceClient<RawJson>& rc, const ListParams& params, const Args& a, ProgressLine& progress) {
+  ItemWriter out(stdout, ItemFormat(a), StdoutIsTerminal());
+  long long items = 0;
+  auto range = rc.List(params);
+  for (auto& item : range) {
+    if (!item.ok()) {
+      out.Finish();
+      return Fail(item.status());
+    }
+    out.Write(item->text);
+    progress.Update(std::to_string(range.pages_loaded()) + " pages, " + std::to_string(++items) + " items");
+  }
+  return 0;
+}
+
+// `list --log`: one page of the resource's logs, or with --all every page as it arrives.
+int ListLogs(const api::Client& client, const api::ResourceSpec& spec, const std::string& name,
+             const ListParams& params, const Args& a, ProgressLine& progress) {
+  auto query = api::BuildListQuery(spec, true, params);
+  if (!query.ok()) return Fail(query.status());
+  if (!spec.Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
+  long long pages = 0;
+  long long items = 0;
+  std::optional<ItemWriter> out;
+  while (true) {
+    auto r = client.Call("GET", "/v2/" + name + "/log", *query);
+    if (!r.ok()) return Fail(r.status());
+    if (!a.Has("all")) {
       PrintJson(r->body);
       return 0;
     }
-    auto got = rc.Get(id, a.Has("fields") ? SplitComma(a.Flag("fields")) : std::vector<std::string>{});
-    if (!got.ok()) return Fail(got.status());
-    PrintJson(got->text);
+    json page = json::parse(r->body, nullptr, false);
+    if (!page.is_object() || !page.contains("logs") || !page["logs"].is_array())
+      return Fail(InternalError("malformed bank response (GET /v2/" + name + "/log)"));
+    if (!out) out.emplace(stdout, ItemFormat(a), StdoutIsTerminal());
+    for (const auto& item : page["logs"]) out->Write(item.dump());
+    items += static_cast<long long>(page["logs"].size());
+    progress.Update(std::to_string(++pages) + " pages, " + std::to_string(items) + " logs");
+    if (!page.contains("cursor") || !page["cursor"].is_string() || page["cursor"].get<std::string>().empty()) return 0;
+    query->Set("cursor", page["cursor"].get<std::string>());
+  }
+}
+
+int List(const api::Client& client, const api::ResourceClient<RawJson>& rc, const api::ResourceSpec& spec,
+         const std::string& name, const Args& a) {
+  auto params = ListParamsOf(a);
+  if (!params.ok()) return Fail(params.status());
+  ProgressLine progress("balcao api list " + name);
+  const bool log = a.Has("log");
+  if (a.Has("all") && !log) return ListAll(rc, *params, a, progress);
+  if (log) return ListLogs(client, spec, name, *params, a, progress);
+  auto page = rc.ListPage(*params);
+  if (!page.ok()) return Fail(page.status());
+  std::string text = "{\"cursor\":" + (page->cursor.empty() ? std::string("null") : json(page->cursor).dump()) + ",\"" +
+                     std::string(spec.plural_key) + "\":[";
+  for (std::size_t i = 0; i < page->items.size(); ++i) text += (i ? "," : "") + page->items[i].text;
+  PrintJson(text + "]}");
+  return 0;
+}
+
+// Prints the entity the bank answered with, or fails with its refusal.
+int PrintAnswer(const StatusOr<RawJson>& answer) {
+  if (!answer.ok()) return Fail(answer.status());
+  PrintJson(answer->text);
+  return 0;
+}
+
+int Show(const api::Client& client, const api::ResourceClient<RawJson>& rc, const api::ResourceSpec& spec,
+         const std::string& name, const std::string& id, const Args& a) {
+  if (a.Has("log")) {
+    if (!spec.Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
+    Query q;
+    if (a.Has("fields")) q.Add("fields", SplitComma(a.Flag("fields")));
+    auto r = client.Call("GET", "/v2/" + name + "/log/" + id, q);
+    if (!r.ok()) return Fail(r.status());
+    PrintJson(r->body);
     return 0;
   }
-  if (op == "create") return CreateStreaming(rc, a);
-  if (op == "put") {
-    auto text = JsonArgument(a);
-    if (!text.ok()) return Fail(text.status());
-    json body = json::parse(*text, nullptr, false);
-    if (body.is_discarded() || !(body.is_object() || body.is_array()))
-      return Fail(InvalidArgumentError("--json must be a JSON object or a list of objects"));
-    std::vector<RawJson> items;
-    if (body.is_object()) body = json::array({body});
-    for (const auto& item : body) items.push_back(RawJson{item.dump()});
-    auto created = rc.Put(items);
-    if (!created.ok()) return Fail(created.status());
-    std::string out = "[";
-    for (std::size_t i = 0; i < created->size(); ++i) out += (i ? "," : "") + (*created)[i].text;
-    PrintJson(out + "]");
-    return 0;
-  }
-  if (op == "patch") {
-    auto text = JsonArgument(a);
-    if (!text.ok()) return Fail(text.status());
-    auto got = rc.Patch(id, RawJson{*text});
-    if (!got.ok()) return Fail(got.status());
-    PrintJson(got->text);
-    return 0;
-  }
-  if (op == "delete") {
-    auto got = rc.Delete(id);
-    if (!got.ok()) return Fail(got.status());
-    PrintJson(got->text);
-    return 0;
-  }
-  if (op == "pdf") {
-    auto bytes = log ? rc.LogPdf(id) : rc.Pdf(id);
-    if (!bytes.ok()) return Fail(bytes.status());
-    return WriteBytes(*bytes, a.Flag("out"));
-  }
-  // qrcode
+  return PrintAnswer(rc.Get(id, a.Has("fields") ? SplitComma(a.Flag("fields")) : std::vector<std::string>{}));
+}
+
+// `put`: one object or a list of them, sent as a list.
+int Put(const api::ResourceClient<RawJson>& rc, const Args& a) {
+  auto text = JsonArgument(a);
+  if (!text.ok()) return Fail(text.status());
+  json body = json::parse(*text, nullptr, false);
+  if (body.is_discarded() || !(body.is_object() || body.is_array()))
+    return Fail(InvalidArgumentError("--json must be a JSON object or a list of objects"));
+  std::vector<RawJson> items;
+  if (body.is_object()) body = json::array({body});
+  for (const auto& item : body) items.push_back(RawJson{item.dump()});
+  auto created = rc.Put(items);
+  if (!created.ok()) return Fail(created.status());
+  std::string out = "[";
+  for (std::size_t i = 0; i < created->size(); ++i) out += (i ? "," : "") + (*created)[i].text;
+  PrintJson(out + "]");
+  return 0;
+}
+
+int Qrcode(const api::ResourceClient<RawJson>& rc, const std::string& id, const Args& a) {
   int size = 7;
   if (a.Has("size")) {
     auto n = IntFlag(a, "size");
@@ -397,6 +389,34 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
   auto bytes = rc.Qrcode(id, size);
   if (!bytes.ok()) return Fail(bytes.status());
   return WriteBytes(*bytes, a.Flag("out"));
+}
+
+int RunResourceOp(const api::Client& client, const std::string& op, const Args& a) {
+  if (a.positional.size() < 2) return Usage(op + " needs a RESOURCE");
+  const std::string& name = a.positional[1];
+  const api::ResourceSpec* spec = api::FindResource(name);
+  if (spec == nullptr) return Fail(InvalidArgumentError("unknown resource '" + name + "' (see: balcao api resources)"));
+  api::ResourceClient<RawJson> rc(client, name);
+  const std::string id = a.positional.size() > 2 ? a.positional[2] : "";
+  const bool needs_id = op == "show" || op == "patch" || op == "delete" || op == "pdf" || op == "qrcode";
+  if (needs_id && id.empty()) return Usage(op + " needs an ID");
+
+  if (op == "list") return List(client, rc, *spec, name, a);
+  if (op == "show") return Show(client, rc, *spec, name, id, a);
+  if (op == "create") return CreateStreaming(rc, a);
+  if (op == "put") return Put(rc, a);
+  if (op == "patch") {
+    auto text = JsonArgument(a);
+    if (!text.ok()) return Fail(text.status());
+    return PrintAnswer(rc.Patch(id, RawJson{*text}));
+  }
+  if (op == "delete") return PrintAnswer(rc.Delete(id));
+  if (op == "pdf") {
+    auto bytes = a.Has("log") ? rc.LogPdf(id) : rc.Pdf(id);
+    if (!bytes.ok()) return Fail(bytes.status());
+    return WriteBytes(*bytes, a.Flag("out"));
+  }
+  return Qrcode(rc, id, a);
 }
 
 int RunApi(const std::vector<std::string>& argv) {
