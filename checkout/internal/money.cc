@@ -22,6 +22,18 @@ void ApplyReduction(Out& o, const std::string& entity_id, Cents new_net) {
 bool Signed(const std::string& operator_id, const std::string& reason) {
   return !operator_id.empty() && !reason.empty();
 }
+// Money the bank received for the sale after it moved on: counted as late, and the operator
+// told to return it. `what`: "card charged", "Pix received"...
+void ReceiveLate(Out& o, const EntityRef& ref, Cents amount, const std::string& what) {
+  o.Receive(ref, amount, MoneyRole::kLate);
+  o.Flag(ref.id, amount, what + " after the sale moved on: return it");
+}
+// A counted entity reduced at the bank by someone else: its line follows, and the operator is told.
+void ReducedElsewhere(Out& o, const std::string& entity_id, Cents new_net, const std::string& what) {
+  const Cents before = o.Line(entity_id)->net();
+  ApplyReduction(o, entity_id, new_net);
+  o.Flag(entity_id, before - new_net, what + " reversed outside Balcão");
+}
 
 }  // namespace
 
@@ -112,8 +124,7 @@ Verdict LateCharge(const Sale& sale, const PurchaseSeen& ev) {
                  "not a new charge of this sale");
 }
 void FlagLateCharge(Out& o, const PurchaseSeen& ev) {
-  o.Receive({EntityKind::kPurchase, ev.purchase_id, ev.attempt}, ev.amount, MoneyRole::kLate);
-  o.Flag(ev.purchase_id, ev.amount, "card charged after the sale moved on: return it");
+  ReceiveLate(o, {EntityKind::kPurchase, ev.purchase_id, ev.attempt}, ev.amount, "card charged");
 }
 Verdict PurchaseReducedElsewhere(const Sale& sale, const PurchaseSeen& ev) {
   const Money* line = sale.FindMoney(ev.purchase_id);
@@ -121,11 +132,7 @@ Verdict PurchaseReducedElsewhere(const Sale& sale, const PurchaseSeen& ev) {
                        ev.status == PurchaseStatus::kVoided || ev.status == PurchaseStatus::kReversed;
   return Require(line && settled && ev.amount < line->net(), "no reduction of a counted charge");
 }
-void RecordReduction(Out& o, const PurchaseSeen& ev) {
-  const Cents before = o.Line(ev.purchase_id)->net();
-  ApplyReduction(o, ev.purchase_id, ev.amount);
-  o.Flag(ev.purchase_id, before - ev.amount, "purchase reversed outside Balcão");
-}
+void RecordReduction(Out& o, const PurchaseSeen& ev) { ReducedElsewhere(o, ev.purchase_id, ev.amount, "purchase"); }
 Verdict PurchaseOfThisSale(const Sale& sale, const PurchaseSeen& ev) {
   return Require(CardAttemptOfThisSale(sale, ev.attempt) || sale.Knows(EntityKind::kPurchase, ev.purchase_id),
                  "purchase of no card attempt of this sale");
@@ -136,8 +143,7 @@ Verdict LateDeposit(const Sale& sale, const DepositSeen& ev) {
 }
 void FlagLateDeposit(Out& o, const DepositSeen& ev) {
   const int attempt = o.sale.AttemptOf(EntityKind::kBrcode, ev.brcode_uuid);
-  o.Receive({EntityKind::kDeposit, ev.deposit_id, attempt}, ev.amount, MoneyRole::kLate);
-  o.Flag(ev.deposit_id, ev.amount, "Pix received after the sale moved on: return it");
+  ReceiveLate(o, {EntityKind::kDeposit, ev.deposit_id, attempt}, ev.amount, "Pix received");
 }
 Verdict DepositAlreadyCounted(const Sale& sale, const DepositSeen& ev) {
   return Require(sale.FindMoney(ev.deposit_id) != nullptr, "deposit not counted yet");
@@ -148,18 +154,13 @@ Verdict LateInvoicePayment(const Sale& sale, const InvoiceSeen& ev) {
 }
 void FlagLateInvoicePayment(Out& o, const InvoiceSeen& ev) {
   const int attempt = o.sale.AttemptOf(EntityKind::kInvoice, ev.invoice_id);
-  o.Receive({EntityKind::kInvoice, ev.invoice_id, attempt}, ev.amount, MoneyRole::kLate);
-  o.Flag(ev.invoice_id, ev.amount, "invoice paid after the sale moved on: return it");
+  ReceiveLate(o, {EntityKind::kInvoice, ev.invoice_id, attempt}, ev.amount, "invoice paid");
 }
 Verdict InvoiceReducedElsewhere(const Sale& sale, const InvoiceSeen& ev) {
   const Money* line = sale.FindMoney(ev.invoice_id);
   return Require(line && !IsOpen(ev.status) && ev.amount < line->net(), "no reduction of a counted invoice");
 }
-void RecordReduction(Out& o, const InvoiceSeen& ev) {
-  const Cents before = o.Line(ev.invoice_id)->net();
-  ApplyReduction(o, ev.invoice_id, ev.amount);
-  o.Flag(ev.invoice_id, before - ev.amount, "invoice reversed outside Balcão");
-}
+void RecordReduction(Out& o, const InvoiceSeen& ev) { ReducedElsewhere(o, ev.invoice_id, ev.amount, "invoice"); }
 Verdict InvoiceOfThisSale(const Sale& sale, const InvoiceSeen& ev) {
   return Require(sale.Knows(EntityKind::kInvoice, ev.invoice_id), "invoice of no attempt of this sale");
 }
