@@ -14,6 +14,7 @@
 #include "offline/journal_chain.h"
 #include "offline/store.h"
 #include "terminal/command.h"
+#include "terminal/internal/subcommand_args.h"
 #include "terminal/service/config.h"
 
 namespace balcao::terminal {
@@ -67,22 +68,13 @@ int RunJournal(const std::vector<std::string>& args) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] != "verify") return Fail("unknown subcommand '" + args[0] + "'\n" + kUsage);
-  std::string db_flag, config_flag;
-  bool as_json = false;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--json") {
-      as_json = true;
-    } else if (args[i] == "--db" && i + 1 < args.size() && !args[i + 1].empty()) {
-      db_flag = args[++i];
-    } else if (args[i] == "--config" && i + 1 < args.size() && !args[i + 1].empty()) {
-      config_flag = args[++i];
-    } else if (args[i] == "--db" || args[i] == "--config") {
-      return Fail(args[i] + ": needs a value");
-    } else {
-      return Fail("unknown argument '" + args[i] + "'\n" + kUsage);
-    }
-  }
-  auto box = service::FindBox(db_flag, config_flag);
+  const std::vector<std::string> options(args.begin() + 1, args.end());
+  auto parsed = internal::ParseSubcommandArgs(options, {{"--json"}, {"--db", "--config"}, kUsage});
+  if (!parsed.ok()) return Fail(parsed.status().message());
+  if (parsed->help) return std::fputs(kUsage, stdout), 0;
+  if (!parsed->positional.empty()) return Fail("unknown argument '" + parsed->positional[0] + "'\n" + kUsage);
+  const bool as_json = parsed->Has("--json");
+  auto box = service::FindBox(parsed->Get("--db"), parsed->Get("--config"));
   if (!box.ok()) return Fail(box.status().message());
   const std::string db = box->store_path;
   auto store = offline::Store::OpenReadOnly(db);

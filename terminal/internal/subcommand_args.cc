@@ -24,7 +24,7 @@ StatusOr<SubcommandArgs> ParseSubcommandArgs(const std::vector<std::string>& arg
     if (spec.flags.count(a) > 0) {
       out.options[a] = "";
     } else if (spec.valued.count(a) > 0) {
-      if (i + 1 >= args.size()) return InvalidArgumentError(a + ": needs a value");
+      if (i + 1 >= args.size() || args[i + 1].empty()) return InvalidArgumentError(a + ": needs a value");
       out.options[a] = args[++i];
     } else if (a.rfind("--", 0) == 0) {
       return InvalidArgumentError("unknown option '" + a + "'\n" + spec.usage);

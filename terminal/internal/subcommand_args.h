@@ -32,8 +32,8 @@ struct SubcommandArgs {
   std::string Get(const std::string& option) const;
 };
 
-// kInvalidArgument naming the option: "--db: needs a value", "unknown option '--x'" (then the
-// usage). Options may come anywhere among the words.
+// kInvalidArgument naming the option: "--db: needs a value" (none, or ""), "unknown option
+// '--x'" (then the usage). Options may come anywhere among the words.
 StatusOr<SubcommandArgs> ParseSubcommandArgs(const std::vector<std::string>& args, const SubcommandSpec& spec);
 
 // The box's store, opened for a command.
