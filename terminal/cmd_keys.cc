@@ -10,13 +10,13 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "api/crypto.h"
 #include "terminal/command.h"
+#include "terminal/internal/subcommand_args.h"
 
 namespace balcao::terminal {
 namespace {
@@ -113,29 +113,19 @@ int RunKeys(const std::vector<std::string>& args) {
   }
   const std::string& sub = args[0];
   if (sub != "create" && sub != "show") return Usage("unknown subcommand '" + sub + "'");
-  std::map<std::string, std::string> values;  // --out / --key
-  bool force = false;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (a == "--force" && sub == "create") {
-      force = true;
-    } else if ((a == "--out" && sub == "create") || (a == "--key" && sub == "show")) {
-      if (i + 1 >= args.size() || args[i + 1].empty()) return Usage(a + " needs a value");
-      values[a] = args[++i];
-    } else {
-      return Usage("unknown option '" + a + "' for keys " + sub);
-    }
+  const bool create = sub == "create";
+  const internal::SubcommandSpec spec =
+      create ? internal::SubcommandSpec{{"--force"}, {"--out"}, ""} : internal::SubcommandSpec{{}, {"--key"}, ""};
+  auto parsed = internal::ParseSubcommandArgs(args, spec);
+  if (!parsed.ok()) return Usage(parsed.status().message() + " for keys " + sub);
+  if (parsed->help) return std::fputs(kUsage, stdout), 0;
+  if (parsed->positional.size() > 1) return Usage("unknown argument '" + parsed->positional[1] + "' for keys " + sub);
+  if (create) {
+    if (!parsed->Has("--out")) return Usage("keys create needs --out DIR");
+    return Create(parsed->Get("--out"), parsed->Has("--force"));
   }
-  if (sub == "create") {
-    if (!values.count("--out")) return Usage("keys create needs --out DIR");
-    return Create(values["--out"], force);
-  }
-  if (!values.count("--key")) return Usage("keys show needs --key FILE");
-  return Show(values["--key"]);
+  if (!parsed->Has("--key")) return Usage("keys show needs --key FILE");
+  return Show(parsed->Get("--key"));
 }
 
 }  // namespace

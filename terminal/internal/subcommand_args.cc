@@ -27,7 +27,7 @@ StatusOr<SubcommandArgs> ParseSubcommandArgs(const std::vector<std::string>& arg
       if (i + 1 >= args.size() || args[i + 1].empty()) return InvalidArgumentError(a + ": needs a value");
       out.options[a] = args[++i];
     } else if (a.rfind("--", 0) == 0) {
-      return InvalidArgumentError("unknown option '" + a + "'\n" + spec.usage);
+      return InvalidArgumentError("unknown option '" + a + "'" + (spec.usage.empty() ? "" : "\n" + spec.usage));
     } else {
       out.positional.push_back(a);
     }

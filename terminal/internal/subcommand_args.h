@@ -16,7 +16,7 @@
 namespace balcao::terminal::internal {
 
 // The options a subcommand takes: `flags` alone ("--json"), `valued` with the next argument
-// ("--db FILE"). `usage` follows the message of an unknown option.
+// ("--db FILE"). `usage` (when not "") follows the message of an unknown option.
 struct SubcommandSpec {
   std::set<std::string> flags;
   std::set<std::string> valued;
