@@ -94,8 +94,9 @@ int CountNot(const ServeProcess& serve, const std::vector<std::string>& ids, con
 
 // The box's clock jumps an hour ahead (a wall clock set by hand, NTP arriving late) while its
 // outbox drains: invoices queued while the bank was unreachable go out when it is back, each
-// answer held (the bank's --latency) so that the drain spans the jump; the requests signed
-// after it carry an Access-Time an hour off until the service learns the bank's time again.
+// answer held (the bank's --latency) so that the drain spans the jump. Rows sent after it are
+// signed with the bank's time, which a step of the wall clock does not move
+// (docs/adr/0005-bank-time.md); nothing is sent twice, nothing is lost.
 TEST(FaultClockJump, AnHourAheadMidDrainSendsEachQueuedRequestOnce) {
   const std::string faketime = FaketimeLibrary();
   ASSERT_FALSE(faketime.empty()) << "libfaketime is missing: install the faketime package (deploy/install-deps.sh)";
