@@ -2,11 +2,8 @@
 // every piece of driver work (API actions, webhook deliveries, outbox reconciliations, timer
 // ticks, the event catch-up) is posted here and runs one at a time, off the io_context.
 // Between tasks it calls `tick` every `tick_interval`.
-// It waits with poll() on an eventfd and a relative timeout, not on a condition variable:
-// libstdc++ waits on the steady clock with an absolute deadline (pthread_cond_clockwait),
-// which libfaketime does not translate, so under `faketime -f +10m` (which shifts the
-// monotonic clock too) a condition-variable wait would sleep ten minutes and no sale would
-// be polled (docs/operations.md, "When the box is unwell").
+// It waits on a Wakeup (common/wakeup.h), not a condition variable, so that a shifted
+// monotonic clock (`faketime -f +10m`) does not stop its ticks.
 // Thread-safety: Post from any thread; Stop from any thread but this one.
 #pragma once
 
@@ -15,6 +12,8 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+
+#include "common/wakeup.h"
 
 namespace balcao::terminal::service {
 
@@ -34,15 +33,10 @@ class DriverLoop {
 
  private:
   void Run();
-  void Wake();
-  // Until Wake() or `limit` (at most tick_interval).
-  void Wait(std::chrono::steady_clock::duration limit);
 
   const std::chrono::milliseconds tick_interval_;
   std::function<void()> tick_;
-  // An eventfd Post and Stop write to; -1 when none could be made (no descriptor left at
-  // start): the loop then looks for posted tasks every 100 ms instead of waking at once.
-  int wake_fd_ = -1;
+  Wakeup wakeup_;  // Post and Stop end the loop's wait
   std::mutex mu_;
   std::deque<std::function<void()>> tasks_;  // guarded by mu_
   bool stopping_ = false;                    // guarded by mu_
