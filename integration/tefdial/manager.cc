@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <condition_variable>
 
 #include "common/log.h"
 #include "integration/tefdial/intpos.h"
@@ -90,7 +91,7 @@ void Manager::Stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
-  cv_.notify_one();
+  wakeup_.Wake();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -116,22 +117,25 @@ void Manager::Post(std::function<void()> task) {
     if (stopping_) return;
     tasks_.push_back(std::move(task));
   }
-  cv_.notify_one();
+  wakeup_.Wake();
 }
 
 void Manager::Run() {
   for (;;) {
     std::function<void()> task;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stopping_ || !tasks_.empty(); });
+      std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) return;
       if (!tasks_.empty()) {
         task = std::move(tasks_.front());
         tasks_.pop_front();
       }
     }
-    if (task) task();
+    if (task) {
+      task();
+    } else {
+      wakeup_.Wait(std::chrono::milliseconds(200));
+    }
     if (clock_.Now() >= next_tick_) {
       next_tick_ = clock_.Now() + kTickEvery;
       Tick();

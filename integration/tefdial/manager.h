@@ -10,7 +10,6 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <map>
@@ -22,6 +21,7 @@
 
 #include "common/status.h"
 #include "common/time.h"
+#include "common/wakeup.h"
 #include "integration/core/counter.h"
 #include "integration/tefdial/exchange.h"
 #include "integration/tefdial/exchange_log.h"
@@ -92,7 +92,7 @@ class Manager {
   Exchange exchange_;  // manager thread
 
   std::mutex mu_;
-  std::condition_variable cv_;
+  Wakeup wakeup_;                            // Post and Stop end the thread's wait (a Wakeup: common/wakeup.h says why)
   std::deque<std::function<void()>> tasks_;  // guarded by mu_
   bool stopping_ = false;                    // guarded by mu_
   std::thread thread_;

@@ -1,5 +1,6 @@
 #include "terminal/service/driver_loop.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace balcao::terminal::service {
@@ -19,7 +20,7 @@ void DriverLoop::Post(std::function<void()> task) {
     if (stopping_) return;
     tasks_.push_back(std::move(task));
   }
-  cv_.notify_one();
+  wakeup_.Wake();
 }
 
 void DriverLoop::Stop() {
@@ -28,7 +29,7 @@ void DriverLoop::Stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
-  cv_.notify_one();
+  wakeup_.Wake();
   if (thread_.joinable()) thread_.join();
   std::lock_guard<std::mutex> lock(mu_);
   dropped.swap(tasks_);  // destroyed outside the loop (their Respond callbacks close connections)
@@ -39,15 +40,19 @@ void DriverLoop::Run() {
   for (;;) {
     std::function<void()> task;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_until(lock, next_tick, [this] { return stopping_ || !tasks_.empty(); });
+      std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) return;
       if (!tasks_.empty()) {
         task = std::move(tasks_.front());
         tasks_.pop_front();
       }
     }
-    if (task) task();
+    if (task) {
+      task();
+    } else {
+      wakeup_.Wait(
+          std::min<std::chrono::steady_clock::duration>(next_tick - std::chrono::steady_clock::now(), tick_interval_));
+    }
     if (std::chrono::steady_clock::now() >= next_tick) {
       if (tick_) tick_();
       next_tick = std::chrono::steady_clock::now() + tick_interval_;

@@ -52,7 +52,9 @@ Status Service::Impl::OpenTefDial() {
                              config.nexo.institution_cnpj};
   // Fault injection for the kill tests only (docs/integration.md, "Power cuts").
   if (const char* step = std::getenv("BALCAO_TEF_DIAL_CRASH_AT"); step != nullptr) m.crash_at = step;
-  BALCAO_ASSIGN_OR_RETURN(tef_dial, tef::Manager::Open(m, *counter, SystemClock::Instance(),
+  // The bank's time (docs/adr/0005-bank-time.md): the journal's times and the unresolved-sale
+  // deadlines neither follow the box's wall clock when it is wrong nor jump when it is set.
+  BALCAO_ASSIGN_OR_RETURN(tef_dial, tef::Manager::Open(m, *counter, *bank_clock,
                                                        [this](const std::string& sale_id, const std::string& text) {
                                                          book->AddFlag(sale_id, text);
                                                          logging::Warn("tefdial", text, {{"sale", sale_id}});

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <ostream>
 #include <thread>
 
 #include "api/client.h"
@@ -222,6 +223,11 @@ struct Cut {
   bool pdv_confirms;      // the PDV's CNF went out before the cut: the sale is kept
   std::size_t sales = 1;  // 0: the request never reached the box's journal, and the PDV took it back
 };
+
+// The test's parameter in gtest's output: the step and what the PDV did (not the struct's bytes).
+void PrintTo(const Cut& cut, std::ostream* out) {
+  *out << "cut at " << cut.step << (cut.pdv_confirms ? ", the PDV confirmed" : "") << ", " << cut.sales << " sale(s)";
+}
 
 class TefDialPowerCut : public TefDialServe, public ::testing::WithParamInterface<Cut> {};
 

@@ -64,11 +64,9 @@ TEST(FaultDisk, FullDiskIsNamedAndAPaidPixIsSeenOnceSpaceReturns) {
     ASSERT_EQ(pay.status, 200) << pay.body;
   };
   auto open_pix = [&] {
-    const long long amount = std::uniform_int_distribution<long long>(100, 99'999)(rng);
-    const std::string id = serve.NewSale(amount)["id"].get<std::string>();
-    opened[id] = amount;
+    const std::string id = OpenSale(serve, rng, opened);
     EXPECT_EQ(serve.Post("/api/sales/" + id + "/method", {{"method", "pix"}}).json["status"], "pix");
-    return std::pair{id, amount};
+    return std::pair{id, opened[id]};
   };
   // A few sales paid before the fault, and one whose customer pays while the disk is full.
   const int before = std::uniform_int_distribution<int>(1, 3)(rng);

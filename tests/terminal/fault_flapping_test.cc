@@ -1,9 +1,12 @@
 // A flapping bank: `balcao serve` reaches the sandbox through a loopback proxy that, while it
 // flaps, closes some connections at once, resets others a random moment after they opened (a
 // request may have reached the bank and its answer be lost: an unknown outcome), holds others
-// without an answer, and passes the rest. Cashiers keep ringing Pix sales (choosing Pix again when it did not go
-// through) and customers pay what they were shown; then the network settles. Every sale answered 201 is there once,
-// every payment is counted once, and the books balance to the cent.
+// without an answer, and passes the rest; and the sandbox itself runs a fault script
+// (docs/style.md S11) on the Pix routes: answers 500, answers late, resets before storing, and
+// stores then drops the answer. Cashiers keep ringing Pix sales (choosing Pix again when it did
+// not go through) and customers pay what they were shown; then the network settles. Every
+// sale answered 201 is there once, every payment is counted once, and the books balance to
+// the cent.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -177,6 +181,20 @@ TEST(FaultFlapping, SalesThroughAFlappingBankAreCountedOnceAndBalance) {
   const std::string config = WriteConfig(
       dir, {{"checkout", {{"poll_interval_s", 1}, {"lookup_retry_s", 1}}},
             {"connectivity", {{"online_interval_ms", 300}, {"backoff_initial_ms", 100}, {"backoff_max_ms", 500}}}});
+  // The bank's own faults, drawn from the seed: the QR's create, and the lookups of its payment.
+  const std::vector<std::string> kinds = {"http-500", "reset-before-processing", "commit-then-drop-response", "delay"};
+  Json script = Json::object();
+  for (const char* route : {"POST /v2/dynamic-brcode", "GET /v2/deposit"}) {
+    const int count = std::uniform_int_distribution<int>(2, 4)(rng);
+    for (int i = 0; i < count; ++i) {
+      const std::string kind = kinds[std::uniform_int_distribution<std::size_t>(0, kinds.size() - 1)(rng)];
+      script[route].push_back(
+          kind != "delay" ? kind : "delay-" + std::to_string(std::uniform_int_distribution<int>(200, 1500)(rng)));
+    }
+  }
+  const Reply scripted = Http("POST", bank_url + "/sandbox/faults", script.dump());
+  ASSERT_EQ(scripted.status, 200) << scripted.body;
+  std::printf("bank faults: %s\n", script.dump().c_str());
   proxy.Flap(true);  // from the start: no keep-alive connection made before it escapes it
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config},
@@ -215,6 +233,9 @@ TEST(FaultFlapping, SalesThroughAFlappingBankAreCountedOnceAndBalance) {
   proxy.Flap(false);  // the network settles: every payment is found
   for (const auto& [id, amount] : paid) serve.WaitFor(id, "paid");
   ExpectBooksBalance(serve, opened, paid);
+  const Reply pending = Http("GET", bank_url + "/sandbox/faults");
+  EXPECT_TRUE(pending.json.value("faults", Json{{"?", 1}}).empty())
+      << "the bank's faults not all met: " << pending.body;
   // The bank received each payment once: one deposit per sale paid.
   EXPECT_EQ((*bank)->CountForTest("deposit"), static_cast<std::int64_t>(paid.size()));
   serve.Stop();

@@ -65,9 +65,8 @@ TEST(FaultWebhook, AHangingReceiverHoldsUpNoPaymentAndNoOtherRequest) {
   std::vector<std::string> uuids;
   const int sales = std::uniform_int_distribution<int>(6, 10)(rng);
   for (int i = 0; i < sales; ++i) {
-    const long long amount = std::uniform_int_distribution<long long>(100, 99'999)(rng);
-    const std::string id = serve.NewSale(amount)["id"].get<std::string>();
-    opened[id] = paid[id] = amount;
+    const std::string id = OpenSale(serve, rng, opened);
+    paid[id] = opened[id];
     const Reply shown = serve.Post("/api/sales/" + id + "/method", {{"method", "pix"}});
     ASSERT_EQ(shown.json["status"], "pix") << shown.body;
     uuids.push_back(BankId(shown.json, "brcode"));
@@ -89,9 +88,8 @@ TEST(FaultWebhook, AHangingReceiverHoldsUpNoPaymentAndNoOtherRequest) {
   for (const auto& [id, amount] : opened) serve.WaitFor(id, "paid");
 
   // The service's own simulate action: no thread per call, answered at once as well.
-  const long long amount = std::uniform_int_distribution<long long>(100, 99'999)(rng);
-  const std::string last = serve.NewSale(amount)["id"].get<std::string>();
-  opened[last] = paid[last] = amount;
+  const std::string last = OpenSale(serve, rng, opened);
+  paid[last] = opened[last];
   ASSERT_EQ(serve.Post("/api/sales/" + last + "/method", {{"method", "pix"}}).json["status"], "pix");
   EXPECT_LT(MillisOf([&] { EXPECT_EQ(serve.Post("/api/sales/" + last + "/simulate", Json::object()).status, 200); }),
             1000);

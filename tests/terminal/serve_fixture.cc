@@ -111,13 +111,10 @@ Json ServeProcess::Approved(Json body) {
   return body;
 }
 
-void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const std::filesystem::path& cwd,
-                                const std::map<std::string, std::string>& env) {
-  output_.clear();
-  url_.clear();
-  sandbox_.clear();
+pid_t Spawn(const std::vector<std::string>& argv_in, const std::filesystem::path& cwd,
+            const std::map<std::string, std::string>& env, int& out_fd) {
   int fds[2];
-  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  if (::pipe2(fds, O_CLOEXEC) != 0) return -1;
   std::vector<std::string> argv = argv_in;
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
@@ -141,10 +138,25 @@ void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const s
   // Nothing else of this process: a socket inherited from a sandbox the test runs (Asio's
   // are not close-on-exec) would keep that bank's port listening after the test stops it.
   posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  ASSERT_EQ(posix_spawnp(&pid_, argv[0].c_str(), &actions, nullptr, cargv.data(), cenv.data()), 0);
+  pid_t pid = -1;
+  const int spawned = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, cargv.data(), cenv.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
-  out_fd_ = fds[0];
+  if (spawned != 0) {
+    ::close(fds[0]);
+    return -1;
+  }
+  out_fd = fds[0];
+  return pid;
+}
+
+void ServeProcess::StartProgram(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                                const std::map<std::string, std::string>& env) {
+  output_.clear();
+  url_.clear();
+  sandbox_.clear();
+  pid_ = Spawn(argv, cwd, env, out_fd_);
+  ASSERT_GT(pid_, 0) << "could not start " << argv[0];
   const std::regex listening(R"(listening on (https?)://([0-9.]+):(\d+)/)");
   const std::regex sandbox(R"(embedded sandbox at (http://127\.0\.0\.1:\d+))");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

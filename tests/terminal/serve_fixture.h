@@ -101,6 +101,12 @@ inline constexpr const char* kTestUserAgent = "Mozilla/5.0 (X11; Linux x86_64) b
 // holder e-mail and phone, billing address, the browser's language, screen and timezone.
 Json WithCardCustomer(Json card);
 
+// Starts `argv` in `cwd` with `env` added to this process's environment (less its BALCAO_*
+// variables), its stdout and stderr on a pipe whose read end goes to `out_fd`, and no other
+// descriptor of this process; returns its pid, or -1 when it could not be started.
+pid_t Spawn(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+            const std::map<std::string, std::string>& env, int& out_fd);
+
 // A fresh directory under the temp dir, removed first if it exists.
 std::filesystem::path FreshDir(const std::string& name);
 // The bank id of kind ("brcode", "invoice", "purchase"...) in a sale view's bank_ids; "" if none.
