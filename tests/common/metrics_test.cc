@@ -131,7 +131,8 @@ TEST(MetricsRegistry, ConcurrentUpdatesAreAllCounted) {
   Registry registry;
   auto calls = registry.AddCounter("calls_total", "", {"thread"});
   auto latency = registry.AddHistogram("lat_seconds", "", {}, {0.5});
-  ASSERT_TRUE(calls.ok() && latency.ok());
+  ASSERT_OK(calls);
+  ASSERT_OK(latency);
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {

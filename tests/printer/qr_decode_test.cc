@@ -10,6 +10,7 @@
 #include "printer/render.h"
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::printer {
 namespace {
@@ -28,7 +29,7 @@ std::vector<std::string> Expected(const Document& d) {
 std::vector<std::string> DecodedFromPrinter(const Document& d, const PrinterProfile& p,
                                             const std::filesystem::path& dir) {
   StatusOr<std::string> bytes = RenderEscPos(d, p);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  EXPECT_OK(bytes);
   std::vector<std::string> decoded;
   int n = 0;
   for (const VirtualPage& page : Interpret(bytes.ok() ? *bytes : "", InterpreterOptions::ForProfile(p))) {
@@ -53,7 +54,7 @@ TEST_P(QrDecode, EveryTemplateWithACodeDecodesExactly) {
   const auto dir = testing::TempDir("qr-" + p.name);
   for (const char* kind : {"pix", "invoice", "qr", "offline", "test"}) {
     StatusOr<Document> d = SampleDocument(kind);
-    ASSERT_TRUE(d.ok());
+    ASSERT_OK(d);
     EXPECT_EQ(DecodedFromPrinter(*d, p, dir), Expected(*d)) << kind << " on " << p.name;
   }
 }
@@ -69,7 +70,7 @@ TEST(QrDecode, PublicBrCodeVectorsDecodeExactly) {
       SampleInputs in;
       in.br_code = code;
       StatusOr<Document> d = SampleDocument("pix", in);
-      ASSERT_TRUE(d.ok());
+      ASSERT_OK(d);
       EXPECT_EQ(DecodedFromPrinter(*d, p, dir), std::vector<std::string>{code}) << p.name;
     }
   }
@@ -82,10 +83,10 @@ INSTANTIATE_TEST_SUITE_P(Profiles, QrDecode,
 TEST(QrDecode, PreviewPngDecodesToo) {
   const auto dir = testing::TempDir("preview");
   StatusOr<Document> d = SampleDocument("qr");
-  ASSERT_TRUE(d.ok());
+  ASSERT_OK(d);
   for (const char* profile : {"58mm", "80mm"}) {
     StatusOr<std::string> png = RenderPng(*d, *FindProfile(profile));
-    ASSERT_TRUE(png.ok());
+    ASSERT_OK(png);
     testing::WriteFile(dir / "preview.png", *png);
     EXPECT_EQ(testing::Zbarimg(dir / "preview.png", "qrcode"), Expected(*d)) << profile;
   }
