@@ -11,6 +11,7 @@
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::printer {
 namespace {
@@ -51,7 +52,8 @@ class QrDecode : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(QrDecode, EveryTemplateWithACodeDecodesExactly) {
   const PrinterProfile& p = *FindProfile(GetParam());
-  const auto dir = testing::TempDir("qr-" + p.name);
+  const test_util::TempDir tmp("printer-qr-" + p.name);
+  const auto dir = tmp.path();
   for (const char* kind : {"pix", "invoice", "qr", "offline", "test"}) {
     StatusOr<Document> d = SampleDocument(kind);
     ASSERT_OK(d);
@@ -65,7 +67,8 @@ TEST(QrDecode, PublicBrCodeVectorsDecodeExactly) {
   ASSERT_GE(codes.size(), 3u);
   for (const char* profile : {"58mm", "80mm"}) {
     const PrinterProfile& p = *FindProfile(profile);
-    const auto dir = testing::TempDir(std::string("brcode-") + profile);
+    const test_util::TempDir tmp(std::string("printer-brcode-") + profile);
+    const auto dir = tmp.path();
     for (const std::string& code : codes) {
       SampleInputs in;
       in.br_code = code;
@@ -81,7 +84,8 @@ INSTANTIATE_TEST_SUITE_P(Profiles, QrDecode,
                                            "bematech-mp4200", "pos-5890"));
 
 TEST(QrDecode, PreviewPngDecodesToo) {
-  const auto dir = testing::TempDir("preview");
+  const test_util::TempDir tmp("printer-preview");
+  const auto dir = tmp.path();
   StatusOr<Document> d = SampleDocument("qr");
   ASSERT_OK(d);
   for (const char* profile : {"58mm", "80mm"}) {

@@ -11,6 +11,7 @@
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::printer {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Fixture {
-  explicit Fixture(const std::string& name) : dir(testing::TempDir(name)) {
+  explicit Fixture(const std::string& name) : tmp("printer-" + name), dir(tmp.path()) {
     auto s = offline::Store::Open((dir / "box.db").string());
     EXPECT_OK(s);
     store = std::move(*s);
@@ -43,6 +44,7 @@ struct Fixture {
     o.send.status_timeout = std::chrono::milliseconds(500);
     return o;
   }
+  test_util::TempDir tmp;  // declared first, so removed last: after the store and the printers
   fs::path dir;
   std::unique_ptr<offline::Store> store;
   std::unique_ptr<offline::PrintJobs> jobs;

@@ -16,6 +16,7 @@
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 using ::balcao::test_util::IsOk;
 using ::balcao::test_util::StatusIs;
@@ -27,8 +28,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Emulator {
-  explicit Emulator(const std::string& name, std::uint64_t die_after = 0, unsigned short port = 0) {
-    dir = testing::TempDir(name);
+  explicit Emulator(const std::string& name, std::uint64_t die_after = 0, unsigned short port = 0)
+      : tmp("printer-" + name) {
+    dir = tmp.path();
     EmulatorOptions o;
     o.port = port;
     o.out_dir = dir.string();
@@ -40,6 +42,7 @@ struct Emulator {
     this->port = p.ok() ? *p : 0;
   }
   std::string target() const { return "tcp://127.0.0.1:" + std::to_string(port); }
+  test_util::TempDir tmp;  // declared first, so removed last: after the server
   fs::path dir;
   std::unique_ptr<VirtualPrinterServer> server;
   unsigned short port = 0;
@@ -186,7 +189,8 @@ TEST(Tcp, ThreeHundredLineReceiptIsNotCutShort) {
 }
 
 TEST(File, PlainFileGetsTheJobsAppended) {
-  const auto dir = testing::TempDir("file");
+  const test_util::TempDir tmp("printer-file");
+  const auto dir = tmp.path();
   auto t = OpenTransport("file:" + (dir / "out.bin").string());
   ASSERT_OK(t);
   ASSERT_OK((*t)->Send("one", {}));
@@ -207,7 +211,8 @@ TEST(File, CharacterDeviceIsWrittenNotReplaced) {
 }
 
 TEST(Cups, LpGetsTheRawBytesOnStdin) {
-  const auto dir = testing::TempDir("cups");
+  const test_util::TempDir tmp("printer-cups");
+  const auto dir = tmp.path();
   testing::WriteFile(dir / "lp", "#!/bin/sh\necho \"$@\" > \"" + (dir / "args").string() + "\"\ncat > \"" +
                                      (dir / "job.bin").string() + "\"\n");
   fs::permissions(dir / "lp", fs::perms::owner_all);
