@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "tests/api/client_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::api {
 namespace {
@@ -30,7 +31,7 @@ class CliTest : public ::testing::Test {
     dir_ = std::filesystem::temp_directory_path() / ("balcao-api-cli-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
     key_path_ = (dir_ / "key.pem").string();
-    ASSERT_TRUE(server_.key().WriteFile(key_path_, true).ok());
+    ASSERT_OK(server_.key().WriteFile(key_path_, true));
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 

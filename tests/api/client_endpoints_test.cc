@@ -18,6 +18,7 @@
 
 #include "api/bank.h"
 #include "tests/api/client_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::api {
 
@@ -228,20 +229,20 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
                 JsonReply({{"cursor", nullptr}, {"logs", {WithUnknownField(lj)}}})});
       auto page = rc.ListLogsPage(
           ListParams().Limit(3).Filter(std::string(spec.log_id_filter), {"1", "2"}).Filter("types", "paid"));
-      ASSERT_TRUE(page.ok()) << label << ": " << page.status().ToString();
+      ASSERT_OK(page) << label;
       ASSERT_EQ(page->items.size(), 1u);
       EXPECT_EQ(page->items[0], expected_log) << label;
       EXPECT_TRUE(page->cursor.empty());
     } else if (ep.op == kGet) {
       h.Expect({"GET", path, "", std::nullopt, JsonReply({{"log", lj}})});
       auto log = rc.GetLog(id);
-      ASSERT_TRUE(log.ok()) << label << ": " << log.status().ToString();
+      ASSERT_OK(log) << label;
       EXPECT_EQ(*log, expected_log) << label;
     } else {
       ASSERT_EQ(ep.op, kPdf);
       h.Expect({"GET", path, "", std::nullopt, Reply{200, bytes, "application/pdf"}});
       auto pdf = rc.LogPdf(id);
-      ASSERT_TRUE(pdf.ok()) << label << ": " << pdf.status().ToString();
+      ASSERT_OK(pdf) << label;
       EXPECT_EQ(*pdf, bytes);
     }
     h.Check(label);
@@ -255,7 +256,7 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
       h.Expect({std::string(ep.method), path, "", json{{plural, {sj, sj}}},
                 JsonReply({{plural, {WithUnknownField(sj), sj}}, {"message", "created"}})});
       auto many = ep.op == kPutBatch ? rc.Put({sample, sample}) : rc.Create({sample, sample});
-      ASSERT_TRUE(many.ok()) << label << ": " << many.status().ToString();
+      ASSERT_OK(many) << label;
       ASSERT_EQ(many->size(), 2u) << label;
       EXPECT_EQ((*many)[0], sample) << label;
       EXPECT_EQ((*many)[1], sample) << label;
@@ -276,7 +277,7 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
       }
       h.Expect({"GET", path, query, std::nullopt, JsonReply({{"cursor", "next=="}, {plural, {WithUnknownField(sj)}}})});
       auto page = rc.ListPage(params);
-      ASSERT_TRUE(page.ok()) << label << ": " << page.status().ToString();
+      ASSERT_OK(page) << label;
       ASSERT_EQ(page->items.size(), 1u) << label;
       EXPECT_EQ(page->items[0], sample) << label;
       EXPECT_EQ(page->cursor, "next==");
@@ -298,7 +299,7 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
     case kQrcode: {
       h.Expect({"GET", path, ep.op == kQrcode ? "size=9" : "", std::nullopt, Reply{200, bytes, "application/pdf"}});
       auto got = ep.op == kQrcode ? rc.Qrcode(id, 9) : rc.Pdf(id);
-      ASSERT_TRUE(got.ok()) << label << ": " << got.status().ToString();
+      ASSERT_OK(got) << label;
       EXPECT_EQ(*got, bytes) << label;
       break;
     }
@@ -306,7 +307,7 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
       const auto payment = Sample<InvoicePayment>();
       h.Expect({"GET", path, "", std::nullopt, JsonReply({{"payment", AsJson(payment)}})});
       auto got = bank.GetInvoicePayment(id);
-      ASSERT_TRUE(got.ok()) << label << ": " << got.status().ToString();
+      ASSERT_OK(got) << label;
       EXPECT_EQ(*got, payment);
       break;
     }
@@ -314,7 +315,7 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
       const auto purchase = Sample<MerchantPurchase>();
       h.Expect({"POST", path, "", AsJson(purchase), JsonReply({{"purchase", AsJson(purchase)}})});
       auto got = bank.CreateSessionPurchase(id, purchase);
-      ASSERT_TRUE(got.ok()) << label << ": " << got.status().ToString();
+      ASSERT_OK(got) << label;
       EXPECT_EQ(*got, purchase);
       break;
     }
@@ -322,7 +323,7 @@ void Drive(EndpointHarness& h, const Bank& bank, const ResourceClient<M>& rc, co
       FAIL() << "unhandled op for " << label;
   }
   if (ep.op == kCreateSingle || ep.op == kGet || ep.op == kPatch || ep.op == kDelete) {
-    ASSERT_TRUE(one.ok()) << label << ": " << one.status().ToString();
+    ASSERT_OK(one) << label;
     EXPECT_EQ(*one, sample) << label;
   }
   h.Check(label);

@@ -12,6 +12,10 @@
 #include "api/resources.h"
 #include "tests/api/client_test_util.h"
 #include "tests/loopback.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::api {
 namespace {
@@ -80,13 +84,13 @@ TEST(CallObserver, OneRecordPerCallWithRouteOutcomeAttemptsAndTime) {
   const Client plain = server.MakeClient(3);
   const Client client = plain.WithObserver(recorder.Observer());
 
-  ASSERT_TRUE(client.Call("GET", "/v2/invoice/1").ok());
-  EXPECT_TRUE(plain.Call("GET", "/v2/invoice/1").ok());  // the plain copy: not observed
+  ASSERT_OK(client.Call("GET", "/v2/invoice/1"));
+  EXPECT_OK(plain.Call("GET", "/v2/invoice/1"));  // the plain copy: not observed
   EXPECT_EQ(server.http().connections(), 1) << "the observed copy shares the connection pool";
-  EXPECT_FALSE(client.Call("POST", "/v2/invoice", {}, R"({"invoices":[]})").ok());
-  EXPECT_FALSE(client.Call("GET", "/v2/balance").ok());              // 500, retried: 3 attempts
-  EXPECT_FALSE(client.Call("POST", "/v2/transfer", {}, "{}").ok());  // dropped after sending
-  EXPECT_FALSE(client.Call("GET", "/v2/invoice/1 2").ok());          // refused before sending
+  EXPECT_THAT(client.Call("POST", "/v2/invoice", {}, R"({"invoices":[]})"), Not(IsOk()));
+  EXPECT_THAT(client.Call("GET", "/v2/balance"), Not(IsOk()));              // 500, retried: 3 attempts
+  EXPECT_THAT(client.Call("POST", "/v2/transfer", {}, "{}"), Not(IsOk()));  // dropped after sending
+  EXPECT_THAT(client.Call("GET", "/v2/invoice/1 2"), Not(IsOk()));          // refused before sending
   EXPECT_TRUE(client.options().observer != nullptr);
   EXPECT_TRUE(plain.options().observer == nullptr);
 
@@ -116,8 +120,8 @@ TEST(CallObserver, AClosedPortIsNotSentAfterEveryAttempt) {
   o.retry.initial_backoff = std::chrono::microseconds(1);
   o.observer = recorder.Observer();
   auto client = Client::Create(Credentials::Project("1", PrivateKey::Generate()), o);
-  ASSERT_TRUE(client.ok());
-  EXPECT_FALSE(Bank(*client).GetBalance().ok());
+  ASSERT_OK(client);
+  EXPECT_THAT(Bank(*client).GetBalance(), Not(IsOk()));
   ASSERT_EQ(recorder.seen.size(), 1u);
   EXPECT_EQ(recorder.seen[0].route, "/v2/balance");
   EXPECT_EQ(recorder.seen[0].outcome, "not_sent");

@@ -14,6 +14,11 @@
 #include "api/internal/http_status.h"
 #include "tests/api/client_test_util.h"
 #include "tests/loopback.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::api {
 namespace {
@@ -82,15 +87,15 @@ TEST(Timestamps, ParsedTolerantlyWrittenCanonically) {
   for (const char* text : {"2024-05-10T15:00:00.123456+00:00", "2024-05-10T15:00:00.123456Z",
                            "2024-05-10T12:00:00.123456-03:00", "2024-05-10T15:00:00.123456789+00:00"}) {
     auto t = Timestamp::Parse(text);
-    ASSERT_TRUE(t.ok()) << text;
+    ASSERT_OK(t) << text;
     EXPECT_EQ(t->ToString(), "2024-05-10T15:00:00.123456+00:00") << text;
   }
   auto date = Timestamp::Parse("2024-05-10");
-  ASSERT_TRUE(date.ok());
+  ASSERT_OK(date);
   EXPECT_TRUE(date->date_only);
   EXPECT_EQ(date->ToString(), "2024-05-10");
   EXPECT_EQ(Timestamp::Date(2024, 5, 10), *date);
-  EXPECT_FALSE(Timestamp::Parse("10/05/2024").ok());
+  EXPECT_THAT(Timestamp::Parse("10/05/2024"), Not(IsOk()));
 }
 
 TEST(Models, TolerantReadingOfWhatTheBankAndSdksSend) {
@@ -107,7 +112,7 @@ TEST(Models, TolerantReadingOfWhatTheBankAndSdksSend) {
   EXPECT_EQ(p.metadata->text, R"({"userIp":"1.2.3.4"})");
   EXPECT_EQ(*p.status, "someNewStatus");
   BankEvent e;
-  ASSERT_TRUE(ParseModel(R"({"isDelivered":"False","created":"2024-05-10T12:00:00.5-03:00"})", e).ok());
+  ASSERT_OK(ParseModel(R"({"isDelivered":"False","created":"2024-05-10T12:00:00.5-03:00"})", e));
   EXPECT_FALSE(*e.is_delivered);
   EXPECT_EQ(e.created->ToString(), "2024-05-10T15:00:00.500000+00:00");
   // Written back: canonical timestamps, absent fields omitted, unicode kept.
@@ -117,7 +122,7 @@ TEST(Models, TolerantReadingOfWhatTheBankAndSdksSend) {
   i.fine = 2.5;
   EXPECT_EQ(ToJsonText(i), R"({"due":"2024-05-10","fine":2.5,"name":"José \"Zé\""})");
   Invoice back;
-  ASSERT_TRUE(ParseModel(ToJsonText(i), back).ok());
+  ASSERT_OK(ParseModel(ToJsonText(i), back));
   EXPECT_EQ(back, i);
 }
 
@@ -131,7 +136,7 @@ TEST(Models, BadJsonIsAClearErrorNeverACrash) {
         std::string(R"({"due":"2024-13-01"})"), std::string(R"({"amount":99999999999999999999})"), std::string(""),
         std::string("\x00"), std::string(R"({"descriptions":[{"key":1.5}]})")}) {
     Status s = ParseModel(text, i);
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << text.substr(0, 40);
+    EXPECT_THAT(s, StatusIs(StatusCode::kInvalidArgument)) << text.substr(0, 40);
   }
   Status s = ParseModel(R"({"discounts":[{"percentage":5},{"percentage":"x"}]})", i);
   EXPECT_NE(s.message().find(".discounts[1].percentage: expected a number"), std::string::npos) << s.message();
@@ -142,19 +147,18 @@ TEST(ClientOptions, HttpOnlyToLoopbackAndBaseUrlNormalised) {
   ClientOptions o;
   o.base_url = "http://bank.example.com";
   auto refused = Client::Create(Credentials::Project("1", key), o);
-  ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  ASSERT_THAT(refused, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_NE(refused.status().message().find("loopback"), std::string::npos);
   o.base_url = "http://127.0.0.1:8080/v2/";
   auto local = Client::Create(Credentials::Project("1", key), o);
-  ASSERT_TRUE(local.ok()) << local.status().ToString();
+  ASSERT_OK(local);
   EXPECT_EQ(local->base_url(), "http://127.0.0.1:8080");
   auto sandbox = Client::Create(Credentials::Project("1", key));
-  ASSERT_TRUE(sandbox.ok());
+  ASSERT_OK(sandbox);
   EXPECT_EQ(sandbox->base_url(), "https://sandbox.api.starkbank.com");
   o.base_url = "";
   o.language = "fr-FR";
-  EXPECT_EQ(Client::Create(Credentials::Project("1", key), o).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(Client::Create(Credentials::Project("1", key), o), StatusIs(StatusCode::kInvalidArgument));
 }
 
 TEST(Credentials, AccessIdShapes) {
@@ -162,18 +166,18 @@ TEST(Credentials, AccessIdShapes) {
   EXPECT_EQ(Credentials::Project("1", key).access_id(), "project/1");
   EXPECT_EQ(Credentials::Organization("2", key, "3").access_id(), "organization/2/workspace/3");
   auto ws = Credentials::Organization("2", key).InWorkspace("9");
-  ASSERT_TRUE(ws.ok());
+  ASSERT_OK(ws);
   EXPECT_EQ(ws->access_id(), "organization/2/workspace/9");
-  EXPECT_FALSE(Credentials::Project("1", key).InWorkspace("9").ok());
-  EXPECT_TRUE(Credentials::FromAccessId("organization/2/workspace/3", key).ok());
-  EXPECT_EQ(Credentials::FromAccessId("user/2", key).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(Credentials::Project("1", key).InWorkspace("9"), Not(IsOk()));
+  EXPECT_OK(Credentials::FromAccessId("organization/2/workspace/3", key));
+  EXPECT_THAT(Credentials::FromAccessId("user/2", key), StatusIs(StatusCode::kInvalidArgument));
 }
 
 TEST(Credentials, LoadsTheSandboxCredentialsFile) {
   const auto dir = std::filesystem::temp_directory_path() / ("balcao-api-creds-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto key = PrivateKey::Generate();
-  ASSERT_TRUE(key.WriteFile((dir / "project.pem").string(), true).ok());
+  ASSERT_OK(key.WriteFile((dir / "project.pem").string(), true));
   std::ofstream(dir / "credentials.json")
       << R"({"projectId":"5656","organizationId":"77","projectPrivateKey":"project.pem",)"
       << R"("organizationPrivateKey":"org.pem","httpUrl":"http://127.0.0.1:7070","httpsUrl":"https://127.0.0.1:7071"})";
@@ -183,7 +187,7 @@ TEST(Credentials, LoadsTheSandboxCredentialsFile) {
   ::unsetenv("BALCAO_PRIVATE_KEY");
   ::unsetenv("BALCAO_BANK_URL");
   auto config = LoadConfig((dir / "credentials.json").string());
-  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_OK(config);
   EXPECT_EQ(config->credentials.access_id(), "project/5656");
   EXPECT_EQ(config->options.base_url, "http://127.0.0.1:7070");
   EXPECT_EQ(config->credentials.key().public_key(), key.public_key());
@@ -192,10 +196,10 @@ TEST(Credentials, LoadsTheSandboxCredentialsFile) {
   auto env = LoadConfig((dir / "credentials.json").string());
   ::unsetenv("BALCAO_ACCESS_ID");
   ::unsetenv("BALCAO_PRIVATE_KEY");
-  ASSERT_TRUE(env.ok()) << env.status().ToString();
+  ASSERT_OK(env);
   EXPECT_EQ(env->credentials.access_id(), "organization/77/workspace/8");
   auto missing = LoadConfig((dir / "nope.json").string());
-  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(missing, StatusIs(StatusCode::kNotFound));
   std::filesystem::remove_all(dir);
 }
 
@@ -204,7 +208,7 @@ TEST(Transport, KeepAliveSignedHeadersAndRawCall) {
   Client client = server.MakeClient();
   for (int i = 0; i < 5; ++i) {
     auto r = client.Call("POST", "/v2/invoice", Query().Add("x", "1"), R"({"invoices":[]})");
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_OK(r);
     EXPECT_EQ(r->body, R"({"echo":"POST"})");
   }
   EXPECT_EQ(server.http().connections(), 1);  // one connection reused
@@ -214,18 +218,17 @@ TEST(Transport, KeepAliveSignedHeadersAndRawCall) {
   EXPECT_EQ(r.query, "x=1");
   EXPECT_EQ(r.body, R"({"invoices":[]})");
   // "invoice" without /v2 is accepted; a query smuggled into the path is not.
-  EXPECT_TRUE(client.Call("GET", "balance").ok());
+  EXPECT_OK(client.Call("GET", "balance"));
   EXPECT_EQ(server.http().Requests().back().path, "/v2/balance");
-  EXPECT_EQ(client.Call("GET", "/v2/invoice?x=1").status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(client.Call("TRACE", "/v2/invoice").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(client.Call("GET", "/v2/invoice?x=1"), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(client.Call("TRACE", "/v2/invoice"), StatusIs(StatusCode::kInvalidArgument));
 }
 
 TEST(BadInput, BadRequestWithoutJsonIsAClearInternalError) {
   SignedServer server([](const RecordedRequest&) { return Reply{400, "<html>oops</html>", "text/html"}; });
   Bank bank(server.MakeClient());
   auto got = bank.invoice().Get("1");
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), StatusCode::kInternal);
+  ASSERT_THAT(got, StatusIs(StatusCode::kInternal));
   EXPECT_EQ(got.status().http_status(), 400);
   EXPECT_NE(got.status().message().find("malformed bank response"), std::string::npos);
   EXPECT_EQ(server.http().Requests().size(), 1u);  // a 400 is never retried
@@ -239,8 +242,7 @@ TEST(BadInput, BankErrorsAreKeptWithCodeAndMessage) {
   Invoice invoice;
   invoice.amount = -1;
   auto got = bank.invoice().CreateOne(invoice);
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), StatusCode::kInvalidArgument);
+  ASSERT_THAT(got, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_TRUE(got.status().HasErrorCode("invalidAmount"));
   EXPECT_EQ(got.status().delivery(), Delivery::kAnswered);
 }
@@ -251,8 +253,7 @@ TEST(BadInput, TruncatedPageIsAnErrorNotAPartialPage) {
   });
   Bank bank(server.MakeClient());
   auto page = bank.invoice().ListPage();
-  ASSERT_FALSE(page.ok());
-  EXPECT_EQ(page.status().code(), StatusCode::kInternal);
+  ASSERT_THAT(page, StatusIs(StatusCode::kInternal));
   EXPECT_NE(page.status().message().find("malformed bank response"), std::string::npos);
   // Cut on the wire: Content-Length promises more than arrives.
   server.SetHandler([](const RecordedRequest&) {
@@ -261,8 +262,7 @@ TEST(BadInput, TruncatedPageIsAnErrorNotAPartialPage) {
     return r;
   });
   page = bank.invoice().ListPage();
-  ASSERT_FALSE(page.ok());
-  EXPECT_EQ(page.status().code(), StatusCode::kDeadlineExceeded);
+  ASSERT_THAT(page, StatusIs(StatusCode::kDeadlineExceeded));
   EXPECT_EQ(page.status().delivery(), Delivery::kOutcomeUnknown);
 }
 
@@ -271,8 +271,7 @@ TEST(BadInput, WrongTypesNameTheField) {
     return Reply{200, R"({"cursor":null,"invoices":[{"id":"1"},{"id":"2","amount":{"x":1}}]})"};
   });
   auto page = Bank(server.MakeClient()).invoice().ListPage();
-  ASSERT_FALSE(page.ok());
-  EXPECT_EQ(page.status().code(), StatusCode::kInternal);
+  ASSERT_THAT(page, StatusIs(StatusCode::kInternal));
   EXPECT_NE(page.status().message().find("invoices[1].amount: expected an integer"), std::string::npos)
       << page.status().message();
 }
@@ -286,8 +285,7 @@ TEST(BadInput, FiftyMegabyteAnswerIsResourceExhausted) {
       return r;
     });
     auto got = server.MakeClient().Call("GET", "/v2/invoice");
-    ASSERT_FALSE(got.ok());
-    EXPECT_EQ(got.status().code(), StatusCode::kResourceExhausted) << got.status().ToString();
+    ASSERT_THAT(got, StatusIs(StatusCode::kResourceExhausted));
     EXPECT_EQ(server.http().Requests().size(), 1u);
   }
 }
@@ -298,10 +296,9 @@ TEST(Retries, ConnectionRefusedIsNotSentAndRetried) {
   o.base_url = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort());
   o.retry.initial_backoff = std::chrono::microseconds(1);
   auto client = Client::Create(Credentials::Project("1", key), o);
-  ASSERT_TRUE(client.ok());
+  ASSERT_OK(client);
   auto got = client->Call("POST", "/v2/transfer", {}, "{}");
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), StatusCode::kUnavailable);
+  ASSERT_THAT(got, StatusIs(StatusCode::kUnavailable));
   EXPECT_EQ(got.status().delivery(), Delivery::kNotSent);
   EXPECT_NE(got.status().message().find("after 3 attempts"), std::string::npos) << got.status().message();
 }
@@ -314,13 +311,12 @@ TEST(Retries, DroppedAfterReadingPostIsOutcomeUnknownAndNotResent) {
   });
   Client client = server.MakeClient();
   auto got = client.Call("POST", "/v2/transfer", {}, R"({"transfers":[]})");
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), StatusCode::kDeadlineExceeded);
+  ASSERT_THAT(got, StatusIs(StatusCode::kDeadlineExceeded));
   EXPECT_EQ(got.status().delivery(), Delivery::kOutcomeUnknown);
   EXPECT_EQ(server.http().Requests().size(), 1u);
   // Same on a reused keep-alive connection (curl would otherwise replay it silently).
   server.SetHandler([](const RecordedRequest&) { return Reply{200, "{}"}; });
-  ASSERT_TRUE(client.Call("GET", "/v2/balance").ok());
+  ASSERT_OK(client.Call("GET", "/v2/balance"));
   server.SetHandler([](const RecordedRequest&) {
     Reply r;
     r.kind = Reply::Kind::kCloseWithoutAnswer;
@@ -342,8 +338,7 @@ TEST(Retries, TimeoutAfterSendingIsOutcomeUnknownAndNotResent) {
   ClientOptions o;
   o.total_timeout = std::chrono::milliseconds(100);
   auto got = server.MakeClient(3, o).Call("POST", "/v2/transfer", {}, "{}");
-  ASSERT_FALSE(got.ok());
-  EXPECT_EQ(got.status().code(), StatusCode::kDeadlineExceeded);
+  ASSERT_THAT(got, StatusIs(StatusCode::kDeadlineExceeded));
   EXPECT_EQ(got.status().delivery(), Delivery::kOutcomeUnknown);
   EXPECT_EQ(server.http().Requests().size(), 1u);
 }
@@ -359,7 +354,7 @@ TEST(Retries, DroppedGetIsRetried) {
     return Reply{200, kInvoicePage};
   });
   auto page = Bank(server.MakeClient()).invoice().ListPage();
-  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_OK(page);
   EXPECT_EQ(server.http().Requests().size(), 2u);
 }
 
@@ -370,13 +365,12 @@ TEST(Retries, ServerErrorOnGetRetriedThenOkButPostNot) {
     return Reply{200, kInvoicePage};
   });
   auto page = Bank(server.MakeClient()).invoice().ListPage();
-  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_OK(page);
   EXPECT_EQ(server.http().Requests().size(), 2u);
   server.http().ClearRequests();
   server.SetHandler([](const RecordedRequest&) { return Reply{500, "fault"}; });
   auto created = Bank(server.MakeClient()).invoice().CreateOne(Invoice{});
-  ASSERT_FALSE(created.ok());
-  EXPECT_EQ(created.status().code(), StatusCode::kInternal);
+  ASSERT_THAT(created, StatusIs(StatusCode::kInternal));
   EXPECT_EQ(created.status().http_status(), 500);
   EXPECT_EQ(server.http().Requests().size(), 1u);
 }
@@ -390,7 +384,7 @@ TEST(Resources, BatchCreateSendsChunksOfAtMostHundred) {
   std::vector<Invoice> invoices(250);
   for (std::size_t i = 0; i < invoices.size(); ++i) invoices[i].amount = static_cast<std::int64_t>(i);
   auto created = Bank(server.MakeClient()).invoice().Create(invoices);
-  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  ASSERT_OK(created);
   ASSERT_EQ(created->size(), 250u);
   EXPECT_EQ(*(*created)[249].amount, 249);
   auto requests = server.http().Requests();
@@ -403,7 +397,7 @@ TEST(Resources, AbsentFieldsAreNeverSentAsNull) {
   Invoice changes;
   changes.status = "canceled";
   auto got = Bank(server.MakeClient()).invoice().Patch("1", changes);
-  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_OK(got);
   EXPECT_EQ(server.http().Requests().back().body, R"({"status":"canceled"})");
 }
 
@@ -439,16 +433,16 @@ TEST(Resources, LazyRangeFollowsTheCursorAndStopsOnError) {
 TEST(Resources, RefusedBeforeSending) {
   SignedServer server;
   Bank bank(server.MakeClient());
-  EXPECT_EQ(bank.invoice().Delete("1").status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(bank.invoice().Delete("1"), StatusIs(StatusCode::kFailedPrecondition));
   EXPECT_EQ(bank.invoice().ListPage(ListParams().Filter("staus", "paid")).status().code(),
             StatusCode::kInvalidArgument);
-  EXPECT_EQ(bank.invoice().ListPage(ListParams().Limit(101)).status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(bank.invoice().Get("../balance").status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(bank.invoice().Qrcode("1", 51).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(bank.invoice().ListPage(ListParams().Limit(101)), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(bank.invoice().Get("../balance"), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(bank.invoice().Qrcode("1", 51), StatusIs(StatusCode::kInvalidArgument));
   Transfer bad;
   bad.metadata = RawJson{"{not json"};
   auto refused = bank.transfer().CreateOne(bad);
-  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_NE(refused.status().message().find("metadata"), std::string::npos) << refused.status().message();
   EXPECT_TRUE(server.http().Requests().empty());
 }

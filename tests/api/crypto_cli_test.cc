@@ -10,6 +10,7 @@
 
 #include "api/crypto.h"
 #include "tests/api/crypto_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::api {
 namespace {
@@ -20,8 +21,8 @@ using ::testing::HasSubstr;
 using testing::LoadWebhookVectors;
 using testing::ReadFileOrDie;
 using testing::RunCommand;
-using testing::ScratchDir;
 using testing::ShellQuote;
+using testing::TempDir;
 using testing::WriteFileOrDie;
 
 CommandResult Balcao(const std::string& args, const std::string& stdin_text = "") {
@@ -34,7 +35,7 @@ unsigned Mode(const std::string& path) {
 }
 
 TEST(KeysCommand, CreatesAPrivateKeyPairEvenUnderAPermissiveUmask) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string out = dir.File("keys");
   const CommandResult r =
       RunCommand("umask 000 && " + ShellQuote(BALCAO_CLI) + " keys create --out " + ShellQuote(out));
@@ -43,7 +44,7 @@ TEST(KeysCommand, CreatesAPrivateKeyPairEvenUnderAPermissiveUmask) {
   EXPECT_EQ(Mode(out + "/public.pem"), 0644u);
   EXPECT_EQ(Mode(out), 0700u);
   auto key = PrivateKey::FromFile(out + "/private.pem");
-  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  ASSERT_OK(key);
   const std::string public_pem = ReadFileOrDie(out + "/public.pem");
   EXPECT_EQ(public_pem, key->public_key().ToPem());
   EXPECT_THAT(r.out, HasSubstr(public_pem)) << "the key to register is shown";
@@ -55,7 +56,7 @@ TEST(KeysCommand, CreatesAPrivateKeyPairEvenUnderAPermissiveUmask) {
 }
 
 TEST(KeysCommand, RefusesToOverwriteWithoutForce) {
-  ScratchDir dir;
+  TempDir dir;
   ASSERT_EQ(Balcao("keys create --out " + ShellQuote(dir.path())).exit_code, 0);
   const std::string before = ReadFileOrDie(dir.File("private.pem"));
   const CommandResult again = Balcao("keys create --out " + ShellQuote(dir.path()));
@@ -70,7 +71,7 @@ TEST(KeysCommand, RefusesToOverwriteWithoutForce) {
 }
 
 TEST(KeysCommand, RefusesAnExposedKeyFileAndBadUsage) {
-  ScratchDir dir;
+  TempDir dir;
   WriteFileOrDie(dir.File("k.pem"), PrivateKey::Generate().ToPem(), 0644);
   const CommandResult exposed = Balcao("keys show --key " + ShellQuote(dir.File("k.pem")));
   EXPECT_EQ(exposed.exit_code, 1);
@@ -97,7 +98,7 @@ class EventCommand : public ::testing::Test {
     return Balcao(args + " --body " + ShellQuote(dir_.File("body")));
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
   testing::WebhookVectors vectors_;
 };
 

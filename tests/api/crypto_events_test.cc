@@ -10,6 +10,11 @@
 
 #include "api/events.h"
 #include "tests/api/crypto_test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::api {
 namespace {
@@ -47,7 +52,7 @@ std::string Tampered(std::string signature) {
 TEST(ParseEvent, ReadsRealDeliveries) {
   const auto v = LoadWebhookVectors();
   auto transfer = ParseEvent(v.vectors[0].content);
-  ASSERT_TRUE(transfer.ok()) << transfer.status().ToString();
+  ASSERT_OK(transfer);
   EXPECT_EQ(transfer->id, "6234355449987072");
   EXPECT_EQ(FormatTimestamp(transfer->created), "2020-04-03T13:20:40.784479+00:00");
   EXPECT_EQ(transfer->subscription, "transfer");
@@ -62,7 +67,7 @@ TEST(ParseEvent, ReadsRealDeliveries) {
   EXPECT_TRUE(transfer->log.errors.empty());
 
   auto invoice = ParseEvent(v.vectors[2].content);
-  ASSERT_TRUE(invoice.ok()) << invoice.status().ToString();
+  ASSERT_OK(invoice);
   EXPECT_EQ(invoice->subscription, "invoice");
   EXPECT_EQ(invoice->workspace_id, "5078376503050240");
   EXPECT_EQ(invoice->log.type, "created");
@@ -75,13 +80,13 @@ TEST(ParseEvent, FindsTheEntityOfEverySubscriptionShape) {
   // hold the entity under "card".
   auto card = ParseEvent(
       R"({"event": {"created": "2025-10-16T19:33:33.957137+00:00", "id": "4824539051589632", "log": {"card": {"created": "2025-10-16T19:33:33.667314+00:00", "ending": "9733", "id": "5596404638547968", "status": "active"}, "created": "2025-10-16T19:33:33.672780+00:00", "errors": [], "id": "6722304545390592", "type": "active"}, "subscription": "merchant-card", "workspaceId": "6314371953197056"}})");
-  ASSERT_TRUE(card.ok()) << card.status().ToString();
+  ASSERT_OK(card);
   EXPECT_EQ(card->log.entity_key, "card");
   EXPECT_EQ(card->log.entity_id, "5596404638547968");
   // payment-request logs also carry the acting user (docs/wire.md, "Statuses and log types").
   auto request = ParseEvent(
       R"({"event": {"created": "2021-01-01T00:00:00+00:00", "id": "1", "subscription": "payment-request", "log": {"created": "2021-01-01", "errors": [{"code": "x"}], "id": "2", "type": "created", "updated": "2021-01-01", "user": {"id": "9", "type": "member"}, "request": {"id": "3", "status": "pending"}}}})");
-  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  ASSERT_OK(request);
   EXPECT_EQ(request->log.entity_key, "request");
   EXPECT_EQ(request->log.entity_status, "pending");
   EXPECT_THAT(request->log.errors, ::testing::ElementsAre(R"({"code":"x"})"));
@@ -90,7 +95,7 @@ TEST(ParseEvent, FindsTheEntityOfEverySubscriptionShape) {
 TEST(ParseEvent, ToleratesUnknownSubscriptionsAndLogTypes) {
   auto future = ParseEvent(
       R"({"event": {"created": "2030-01-01T00:00:00Z", "id": "77", "subscription": "teleport-order", "isDelivered": true, "novelty": [1, 2], "log": {"created": "2030-01-01T00:00:00Z", "id": "78", "type": "beamed", "capsule": {"id": "79"}}}})");
-  ASSERT_TRUE(future.ok()) << future.status().ToString();
+  ASSERT_OK(future);
   EXPECT_EQ(future->subscription, "teleport-order");
   EXPECT_EQ(future->log.type, "beamed");
   EXPECT_EQ(future->log.entity_key, "capsule");
@@ -120,8 +125,8 @@ TEST(ParseEvent, BadBodiesNameTheField) {
            "event.log.errors: must be a list"},
       }) {
     auto r = ParseEvent(c.body);
-    ASSERT_FALSE(r.ok()) << c.body;
-    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    ASSERT_THAT(r, Not(IsOk())) << c.body;
+    EXPECT_THAT(r, StatusIs(StatusCode::kInvalidArgument));
     EXPECT_THAT(r.status().message(), HasSubstr(c.error)) << c.body;
   }
 }
@@ -139,10 +144,10 @@ class EventVerifierTest : public ::testing::Test {
 
 TEST_F(EventVerifierTest, FetchesTheKeyOnceAndCachesIt) {
   EventVerifier verifier = MakeVerifier();
-  for (const auto& vec : vectors_.vectors) EXPECT_TRUE(verifier.Verify(vec.content, vec.signature).ok()) << vec.source;
+  for (const auto& vec : vectors_.vectors) EXPECT_OK(verifier.Verify(vec.content, vec.signature)) << vec.source;
   EXPECT_EQ(server_.calls, 1);
   auto event = verifier.Parse(Vector(2).content, Vector(2).signature);
-  ASSERT_TRUE(event.ok()) << event.status().ToString();
+  ASSERT_OK(event);
   EXPECT_EQ(event->id, "5415223380934656");
   EXPECT_EQ(server_.calls, 1);
 }
@@ -150,7 +155,7 @@ TEST_F(EventVerifierTest, FetchesTheKeyOnceAndCachesIt) {
 TEST_F(EventVerifierTest, MismatchRefetchesExactlyOnce) {
   EventVerifier verifier = MakeVerifier();
   Status st = verifier.Verify(Vector(0).content, Tampered(Vector(0).signature));
-  EXPECT_EQ(st.code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(st, StatusIs(StatusCode::kPermissionDenied));
   EXPECT_THAT(st.message(), HasSubstr("do not match the bank public key"));
   EXPECT_EQ(server_.calls, 2) << "first fetch, then one refetch";
 
@@ -160,15 +165,15 @@ TEST_F(EventVerifierTest, MismatchRefetchesExactlyOnce) {
   server_.calls = 0;
   std::string body = Vector(2).content;
   body[body.size() / 2] ^= 1;
-  EXPECT_EQ(warm.Verify(body, Vector(2).signature).code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(warm.Verify(body, Vector(2).signature), StatusIs(StatusCode::kPermissionDenied));
   EXPECT_EQ(server_.calls, 1);
   // A flood of forgeries inside the refetch interval does not fetch again...
-  for (int i = 0; i < 20; ++i) EXPECT_FALSE(warm.Verify(body, Vector(2).signature).ok());
+  for (int i = 0; i < 20; ++i) EXPECT_THAT(warm.Verify(body, Vector(2).signature), Not(IsOk()));
   EXPECT_EQ(server_.calls, 1);
   // ...and valid deliveries keep verifying meanwhile.
-  EXPECT_TRUE(warm.Verify(Vector(2).content, Vector(2).signature).ok());
+  EXPECT_OK(warm.Verify(Vector(2).content, Vector(2).signature));
   clock_.now += 61 * kMicrosPerSecond;
-  EXPECT_FALSE(warm.Verify(body, Vector(2).signature).ok());
+  EXPECT_THAT(warm.Verify(body, Vector(2).signature), Not(IsOk()));
   EXPECT_EQ(server_.calls, 2);
 }
 
@@ -179,7 +184,7 @@ TEST_F(EventVerifierTest, MalformedSignaturesNeverFetch) {
        {std::string("something is definitely wrong"), std::string(), Base64Encode(der.substr(0, der.size() - 1)),
         Vector(0).signature + "=", Base64Encode(der + '\0')}) {
     Status st = verifier.Verify(Vector(0).content, sig);
-    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << sig;
+    EXPECT_THAT(st, StatusIs(StatusCode::kInvalidArgument)) << sig;
     EXPECT_THAT(st.message(), HasSubstr("Digital-Signature is not valid")) << sig;
   }
   EXPECT_EQ(server_.calls, 0);
@@ -192,11 +197,11 @@ TEST_F(EventVerifierTest, FollowsAKeyRotation) {
   verifier.SetPublicKey(old_key.public_key());
   server_.pem = new_key.public_key().ToPem();
   const std::string body = R"({"event": {"id": "1"}})";
-  EXPECT_TRUE(verifier.Verify(body, old_key.Sign(body)).ok());
+  EXPECT_OK(verifier.Verify(body, old_key.Sign(body)));
   EXPECT_EQ(server_.calls, 0);
-  EXPECT_TRUE(verifier.Verify(body, new_key.Sign(body)).ok());
+  EXPECT_OK(verifier.Verify(body, new_key.Sign(body)));
   EXPECT_EQ(server_.calls, 1);
-  EXPECT_TRUE(verifier.Verify(body, new_key.Sign(body)).ok());
+  EXPECT_OK(verifier.Verify(body, new_key.Sign(body)));
   EXPECT_EQ(server_.calls, 1);
 }
 
@@ -204,16 +209,16 @@ TEST_F(EventVerifierTest, FetchFailuresAreReportedAndRetriedLater) {
   EventVerifier verifier = MakeVerifier();
   server_.failure = UnavailableError("connection refused");
   Status st = verifier.Verify(Vector(0).content, Vector(0).signature);
-  EXPECT_EQ(st.code(), StatusCode::kUnavailable);
+  EXPECT_THAT(st, StatusIs(StatusCode::kUnavailable));
   EXPECT_THAT(st.message(), HasSubstr("fetching the bank public key: connection refused"));
   server_.failure = OkStatus();
-  EXPECT_TRUE(verifier.Verify(Vector(0).content, Vector(0).signature).ok());
+  EXPECT_OK(verifier.Verify(Vector(0).content, Vector(0).signature));
   EXPECT_EQ(server_.calls, 2);
 
   EventVerifier garbage_key = MakeVerifier();
   server_.pem = "<html>oops</html>";
   Status bad = garbage_key.Verify(Vector(0).content, Vector(0).signature);
-  EXPECT_EQ(bad.code(), StatusCode::kInternal);
+  EXPECT_THAT(bad, StatusIs(StatusCode::kInternal));
   EXPECT_THAT(bad.message(), HasSubstr("not usable"));
 }
 

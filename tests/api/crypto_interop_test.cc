@@ -15,6 +15,7 @@
 
 #include "api/crypto.h"
 #include "tests/api/crypto_test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::api {
 namespace {
@@ -23,8 +24,8 @@ using nlohmann::json;
 using testing::CommandResult;
 using testing::ReadFileOrDie;
 using testing::RunCommand;
-using testing::ScratchDir;
 using testing::ShellQuote;
+using testing::TempDir;
 using testing::WriteFileOrDie;
 
 // What the client signs (docs/wire.md, "Signing"): id:time:body, with an empty body for
@@ -73,7 +74,7 @@ class OpensslInterop : public ::testing::Test {
     return ReadFileOrDie(dir_.File("sig.der"));
   }
 
-  ScratchDir dir_;
+  TempDir dir_;
 };
 
 TEST_F(OpensslInterop, OpensslKeyLoadsAndBothSidesVerifyEachOther) {
@@ -82,7 +83,7 @@ TEST_F(OpensslInterop, OpensslKeyLoadsAndBothSidesVerifyEachOther) {
   ASSERT_EQ(::chmod(key_file.c_str(), 0600), 0);
   ASSERT_THAT(ReadFileOrDie(key_file), ::testing::HasSubstr("BEGIN EC PARAMETERS"));
   auto key = PrivateKey::FromFile(key_file);
-  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  ASSERT_OK(key);
   const CommandResult pub = RunCommand("openssl ec -in " + ShellQuote(key_file) + " -pubout");
   ASSERT_EQ(pub.exit_code, 0) << pub.err;
   EXPECT_EQ(pub.out, key->public_key().ToPem()) << "same SubjectPublicKeyInfo bytes as openssl";
@@ -96,7 +97,7 @@ TEST_F(OpensslInterop, OpensslKeyLoadsAndBothSidesVerifyEachOther) {
     // openssl (random nonces, high-S half of the time) -> ours.
     const std::string der = OpensslSigns(key_file, m);
     auto theirs = Signature::FromDer(der);
-    ASSERT_TRUE(theirs.ok()) << theirs.status().ToString();
+    ASSERT_OK(theirs);
     saw_high_s |= !theirs->IsLowS();
     EXPECT_TRUE(key->public_key().Verify(m, Base64Encode(der))) << m;
     EXPECT_FALSE(key->public_key().Verify(m + ".", Base64Encode(der)));
@@ -108,7 +109,7 @@ TEST_F(OpensslInterop, OpensslKeyLoadsAndBothSidesVerifyEachOther) {
 TEST_F(OpensslInterop, OurKeyFileWorksWithOpenssl) {
   const PrivateKey key = PrivateKey::Generate();
   const std::string key_file = dir_.File("ours.pem");
-  ASSERT_TRUE(key.WriteFile(key_file, false).ok());
+  ASSERT_OK(key.WriteFile(key_file, false));
   const CommandResult check = RunCommand("openssl ec -in " + ShellQuote(key_file) + " -check -noout");
   EXPECT_EQ(check.exit_code, 0) << check.err;
   EXPECT_THAT(check.err, ::testing::HasSubstr("EC Key valid"));
@@ -166,9 +167,9 @@ TEST(NodeInterop, StarkbankEcdsaAndWeAgreeBothWays) {
   // A key made by node loads here, and its signatures verify here.
   const json own = out.at("own");
   auto node_key = PrivateKey::FromPem(own.at("privateKeyPem").get<std::string>());
-  ASSERT_TRUE(node_key.ok()) << node_key.status().ToString();
+  ASSERT_OK(node_key);
   auto node_pub = PublicKey::FromPem(own.at("publicKeyPem").get<std::string>());
-  ASSERT_TRUE(node_pub.ok()) << node_pub.status().ToString();
+  ASSERT_OK(node_pub);
   EXPECT_EQ(node_key->public_key(), *node_pub);
   for (std::size_t i = 0; i < messages.size(); ++i) {
     const std::string sig = own.at("signatures")[i].get<std::string>();

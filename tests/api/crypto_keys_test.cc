@@ -9,13 +9,18 @@
 
 #include "api/crypto.h"
 #include "tests/api/crypto_test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::api {
 namespace {
 
 using ::testing::HasSubstr;
 using testing::LoadWebhookVectors;
-using testing::ScratchDir;
+using testing::TempDir;
 using testing::WriteFileOrDie;
 
 std::string Hex(std::string_view bytes) {
@@ -49,7 +54,7 @@ TEST(Base64, RoundTripsEveryLength) {
   std::string bytes;
   for (int n = 0; n < 70; ++n) {
     auto decoded = Base64Decode(Base64Encode(bytes));
-    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+    ASSERT_OK(decoded);
     EXPECT_EQ(*decoded, bytes);
     bytes.push_back(static_cast<char>(n * 37 + 11));
   }
@@ -61,9 +66,9 @@ TEST(Base64, RefusesWhatIsNotStrictStandardBase64) {
                           "Zm9vYmE+", "Zm9=Ymg="}) {
     if (std::string(bad) == "Zm9vYmE+") continue;  // valid: '+' is standard
     auto r = Base64Decode(bad);
-    EXPECT_FALSE(r.ok()) << bad;
+    EXPECT_THAT(r, Not(IsOk())) << bad;
     if (!r.ok()) {
-      EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+      EXPECT_THAT(r, StatusIs(StatusCode::kInvalidArgument));
       EXPECT_THAT(r.status().message(), HasSubstr("Base64")) << bad;
     }
   }
@@ -101,7 +106,7 @@ TEST(Verify, AcceptsHighS) {
   auto high =
       Signature::FromDer(Unhex("3046022100934b1ea10a4b3c1757e2b0c017d0b6143ce3c9a7e6a4a49860d7a6ab210ee3d8022100"
                                "dbbd3162d46e9f9bef7feb87c16dc13b4f6568a87f4e83f728e2443ba586675c"));
-  ASSERT_TRUE(high.ok()) << high.status().ToString();
+  ASSERT_OK(high);
   EXPECT_FALSE(high->IsLowS());
   EXPECT_TRUE(key.public_key().Verify("Satoshi Nakamoto", *high));
   EXPECT_TRUE(key.public_key().Verify("Satoshi Nakamoto", high->ToBase64()));
@@ -111,7 +116,7 @@ TEST(Verify, AcceptsHighS) {
 TEST(Signature, DerRoundTripsAndRefusesNonDer) {
   const Signature sig = KeyOne().SignToSignature("x");
   auto back = Signature::FromDer(sig.ToDer());
-  ASSERT_TRUE(back.ok());
+  ASSERT_OK(back);
   EXPECT_EQ(*back, sig);
   struct Case {
     const char* hex;
@@ -135,22 +140,22 @@ TEST(Signature, DerRoundTripsAndRefusesNonDer) {
            {"", "SEQUENCE"},
        }) {
     auto r = Signature::FromDer(Unhex(c.hex));
-    ASSERT_FALSE(r.ok()) << c.hex;
-    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    ASSERT_THAT(r, Not(IsOk())) << c.hex;
+    EXPECT_THAT(r, StatusIs(StatusCode::kInvalidArgument));
     EXPECT_THAT(r.status().message(), HasSubstr(c.why)) << c.hex;
   }
   // r = n is out of range; r = n - 1 is fine.
   const std::string n = "00fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
   auto at_n = Signature::FromDer(Unhex("3026022100" + n.substr(2) + "020101"));
-  EXPECT_FALSE(at_n.ok());
+  EXPECT_THAT(at_n, Not(IsOk()));
   auto below_n = Signature::FromDer(Unhex("3026022100" + n.substr(2, 62) + "40020101"));
-  EXPECT_TRUE(below_n.ok()) << below_n.status().ToString();
+  EXPECT_OK(below_n);
 }
 
 TEST(Webhooks, EveryBankVectorVerifies) {
   const auto v = LoadWebhookVectors();
   auto pub = PublicKey::FromPem(v.public_key_pem);
-  ASSERT_TRUE(pub.ok()) << pub.status().ToString();
+  ASSERT_OK(pub);
   EXPECT_EQ(pub->ToPem(), v.public_key_pem) << "our SPKI encoding is the bank's";
   ASSERT_GE(v.vectors.size(), 3u);
   for (const auto& vec : v.vectors) EXPECT_TRUE(pub->Verify(vec.content, vec.signature)) << vec.source;
@@ -221,14 +226,14 @@ TEST(Webhooks, EverySingleByteChangeOfSignatureFails) {
 TEST(Webhooks, MalformedSignaturesAreClearErrors) {
   // The SDK tests' own malformed and tampered examples (docs/wire.md, "Webhook test vectors").
   auto garbage = Signature::FromBase64("something is definitely wrong");
-  ASSERT_FALSE(garbage.ok());
+  ASSERT_THAT(garbage, Not(IsOk()));
   EXPECT_THAT(garbage.status().message(), HasSubstr("Base64"));
   const auto v = LoadWebhookVectors();
   std::string tampered = v.vectors[0].signature;
   tampered.back() = '5';
   EXPECT_FALSE(PublicKey::FromPem(v.public_key_pem)->Verify(v.vectors[0].content, tampered));
   auto truncated = Signature::FromBase64(Base64Encode(Base64Decode(v.vectors[0].signature)->substr(0, 40)));
-  ASSERT_FALSE(truncated.ok());
+  ASSERT_THAT(truncated, Not(IsOk()));
   EXPECT_THAT(truncated.status().message(), HasSubstr("truncated"));
 }
 
@@ -239,26 +244,26 @@ TEST(Keys, PemRoundTripsBothWays) {
   const std::string pem = key.ToPem();
   EXPECT_THAT(pem, HasSubstr("-----BEGIN EC PRIVATE KEY-----\nMHQCAQEEI"));
   auto back = PrivateKey::FromPem(pem);
-  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_OK(back);
   EXPECT_EQ(back->public_key(), key.public_key());
   EXPECT_EQ(back->Sign("m"), key.Sign("m"));
   auto pub = PublicKey::FromPem(key.public_key().ToPem());
-  ASSERT_TRUE(pub.ok());
+  ASSERT_OK(pub);
   EXPECT_EQ(*pub, key.public_key());
   // With the EC PARAMETERS block `openssl ecparam -genkey` writes first, and CRLF lines.
   std::string with_params = "-----BEGIN EC PARAMETERS-----\nBgUrgQQACg==\n-----END EC PARAMETERS-----\n" + pem;
-  EXPECT_TRUE(PrivateKey::FromPem(with_params).ok());
+  EXPECT_OK(PrivateKey::FromPem(with_params));
   std::string crlf;
   for (char c : with_params) {
     if (c == '\n') crlf += '\r';
     crlf += c;
   }
-  EXPECT_TRUE(PrivateKey::FromPem(crlf).ok());
+  EXPECT_OK(PrivateKey::FromPem(crlf));
 }
 
 void ExpectPemError(const StatusOr<PrivateKey>& r, const std::string& fragment) {
-  ASSERT_FALSE(r.ok()) << fragment;
-  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  ASSERT_THAT(r, Not(IsOk())) << fragment;
+  EXPECT_THAT(r, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_THAT(r.status().message(), HasSubstr(fragment));
 }
 
@@ -305,56 +310,55 @@ TEST(Keys, BadPrivateKeysGiveClearErrors) {
 
 TEST(Keys, BadPublicKeysGiveClearErrors) {
   auto wrong_curve = PublicKey::FromPem(kPrime256v1Public);
-  ASSERT_FALSE(wrong_curve.ok());
+  ASSERT_THAT(wrong_curve, Not(IsOk()));
   EXPECT_THAT(wrong_curve.status().message(), HasSubstr("curve prime256v1, expected secp256k1"));
   auto priv_given = PublicKey::FromPem(PrivateKey::Generate().ToPem());
-  ASSERT_FALSE(priv_given.ok());
+  ASSERT_THAT(priv_given, Not(IsOk()));
   EXPECT_THAT(priv_given.status().message(),
               HasSubstr("expected a BEGIN PUBLIC KEY block, found BEGIN EC PRIVATE KEY"));
   auto truncated = PublicKey::FromPem(
       "-----BEGIN PUBLIC KEY-----\nMFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAEQA+bOEY57yQG\n"
       "-----END PUBLIC KEY-----\n");
-  ASSERT_FALSE(truncated.ok());
+  ASSERT_THAT(truncated, Not(IsOk()));
   EXPECT_THAT(truncated.status().message(), HasSubstr("not a valid SubjectPublicKeyInfo"));
-  EXPECT_FALSE(PublicKey::FromPoint(std::string(65, '\x04')).ok());
+  EXPECT_THAT(PublicKey::FromPoint(std::string(65, '\x04')), Not(IsOk()));
 }
 
 TEST(Keys, FileWithOpenPermissionsIsRefused) {
-  ScratchDir dir;
+  TempDir dir;
   const PrivateKey key = PrivateKey::Generate();
   const std::string path = dir.File("private.pem");
   WriteFileOrDie(path, key.ToPem(), 0644);
   auto open = PrivateKey::FromFile(path);
-  ASSERT_FALSE(open.ok());
-  EXPECT_EQ(open.status().code(), StatusCode::kPermissionDenied);
+  ASSERT_THAT(open, StatusIs(StatusCode::kPermissionDenied));
   EXPECT_THAT(open.status().message(), HasSubstr(path));
   EXPECT_THAT(open.status().message(), HasSubstr("chmod 600"));
   ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
-  EXPECT_EQ(PrivateKey::FromFile(path).status().code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(PrivateKey::FromFile(path), StatusIs(StatusCode::kPermissionDenied));
   ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
   auto ok = PrivateKey::FromFile(path);
-  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  ASSERT_OK(ok);
   EXPECT_EQ(ok->public_key(), key.public_key());
-  EXPECT_EQ(PrivateKey::FromFile(dir.File("absent.pem")).status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(PrivateKey::FromFile(dir.File("absent.pem")), StatusIs(StatusCode::kNotFound));
   WriteFileOrDie(dir.File("junk.pem"), "junk", 0600);
   auto junk = PrivateKey::FromFile(dir.File("junk.pem"));
-  EXPECT_EQ(junk.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(junk, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_THAT(junk.status().message(), HasSubstr(dir.File("junk.pem")));
 }
 
 TEST(Keys, WriteFileIsPrivateAndRefusesToOverwrite) {
-  ScratchDir dir;
+  TempDir dir;
   const PrivateKey key = PrivateKey::Generate();
   const std::string path = dir.File("k.pem");
-  ASSERT_TRUE(key.WriteFile(path, false).ok());
+  ASSERT_OK(key.WriteFile(path, false));
   struct stat st;
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
   EXPECT_EQ(PrivateKey::FromFile(path)->public_key(), key.public_key());
   const PrivateKey other = PrivateKey::Generate();
-  EXPECT_EQ(other.WriteFile(path, false).code(), StatusCode::kAlreadyExists);
+  EXPECT_THAT(other.WriteFile(path, false), StatusIs(StatusCode::kAlreadyExists));
   EXPECT_EQ(PrivateKey::FromFile(path)->public_key(), key.public_key()) << "untouched";
-  ASSERT_TRUE(other.WriteFile(path, true).ok());
+  ASSERT_OK(other.WriteFile(path, true));
   EXPECT_EQ(PrivateKey::FromFile(path)->public_key(), other.public_key());
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1) << "no temporary left";
 }

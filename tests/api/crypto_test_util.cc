@@ -42,18 +42,6 @@ void WriteFileOrDie(const std::string& path, const std::string& contents, unsign
   if (::chmod(path.c_str(), mode) != 0) throw std::runtime_error("cannot chmod " + path);
 }
 
-ScratchDir::ScratchDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/balcao-crypto-XXXXXX";
-  if (!::mkdtemp(templ.data())) throw std::runtime_error("mkdtemp failed");
-  path_ = templ;
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 std::string ShellQuote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
@@ -67,7 +55,7 @@ std::string ShellQuote(const std::string& s) {
 }
 
 CommandResult RunCommand(const std::string& command, const std::string& stdin_text) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string input = dir.File("stdin");
   const std::string errors = dir.File("stderr");
   WriteFileOrDie(input, stdin_text);

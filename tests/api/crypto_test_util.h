@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/temp_dir.h"
+
 namespace balcao::api::testing {
 
 struct WebhookVector {
@@ -23,18 +25,7 @@ std::string ReadFileOrDie(const std::string& path);
 void WriteFileOrDie(const std::string& path, const std::string& contents, unsigned mode = 0600);
 
 // A fresh directory under TMPDIR, removed with its contents on destruction.
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_util::TempDir;
 
 struct CommandResult {
   int exit_code = -1;

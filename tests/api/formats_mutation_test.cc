@@ -9,6 +9,10 @@
 #include "api/formats/check.h"
 #include "api/formats/end_to_end_id.h"
 #include "api/formats/tax_id.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::formats {
 namespace {
@@ -219,12 +223,12 @@ TEST(FormatsMutation, EndToEndIdStructure) {
   for (std::size_t pos = 0; pos < 21; ++pos) {
     std::string m = valid;
     m[pos] = 'x';
-    EXPECT_FALSE(ParseEndToEndId(m).ok()) << m;
+    EXPECT_THAT(ParseEndToEndId(m), Not(IsOk())) << m;
   }
   for (std::size_t pos = 21; pos < 32; ++pos) {
     std::string m = valid;
     m[pos] = '-';
-    EXPECT_FALSE(ParseEndToEndId(m).ok()) << m;
+    EXPECT_THAT(ParseEndToEndId(m), Not(IsOk())) << m;
   }
 }
 

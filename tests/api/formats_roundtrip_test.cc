@@ -11,6 +11,10 @@
 #include "api/formats/end_to_end_id.h"
 #include "api/formats/tax_id.h"
 #include "api/formats/utility_slip.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::formats {
 namespace {
@@ -32,7 +36,7 @@ TEST(BrCodeBuild, ReproducesTheBcbStaticExample) {
   spec.merchant_name = "Fulano de Tal";
   spec.merchant_city = "BRASILIA";
   auto payload = BuildStaticBrCode(spec);
-  ASSERT_TRUE(payload.ok()) << payload.status().message();
+  ASSERT_OK(payload);
   EXPECT_EQ(*payload,
             "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de "
             "Tal6008BRASILIA62070503***63041D3D");
@@ -44,7 +48,7 @@ TEST(BrCodeBuild, ReproducesTheBcbDynamicExample) {
   spec.merchant_name = "Fulano de Tal";
   spec.merchant_city = "BRASILIA";
   auto payload = BuildDynamicBrCode(spec);
-  ASSERT_TRUE(payload.ok()) << payload.status().message();
+  ASSERT_OK(payload);
   EXPECT_EQ(
       *payload,
       "00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR"
@@ -63,9 +67,9 @@ TEST(BrCodeBuild, StaticRoundTripKeepsEveryField) {
   spec.mcc = "5462";
   spec.single_use = true;
   auto payload = BuildStaticBrCode(spec);
-  ASSERT_TRUE(payload.ok()) << payload.status().message();
+  ASSERT_OK(payload);
   auto code = ParseBrCode(*payload);
-  ASSERT_TRUE(code.ok()) << code.status().message();
+  ASSERT_OK(code);
   EXPECT_EQ(code->kind, BrCodeKind::kStatic);
   EXPECT_EQ(code->key, spec.key);
   EXPECT_EQ(code->merchant_name, "Padaria Sao Joao");
@@ -88,7 +92,7 @@ TEST(BrCodeBuild, DynamicRoundTripAndCheckFields) {
   spec.amount_cents = 0;
   spec.single_use = false;
   auto payload = BuildDynamicBrCode(spec);
-  ASSERT_TRUE(payload.ok()) << payload.status().message();
+  ASSERT_OK(payload);
   CheckResult r = Check(*payload);
   EXPECT_EQ(r.kind, FormatKind::kBrCode);
   EXPECT_TRUE(r.valid) << ::testing::PrintToString(r.errors);
@@ -104,7 +108,7 @@ TEST(BrCodeBuild, EveryKeyKindBuildsAndParses) {
                           "123e4567-e12b-12d1-a456-426655440000"}) {
     StaticBrCodeSpec spec{.key = key, .merchant_name = "Padaria", .merchant_city = "Natal", .amount_cents = 1};
     auto payload = BuildStaticBrCode(spec);
-    ASSERT_TRUE(payload.ok()) << key << ": " << payload.status().message();
+    ASSERT_OK(payload) << key << ": " << payload.status().message();
     EXPECT_TRUE(InspectBrCode(*payload).valid()) << key;
   }
 }
@@ -147,7 +151,7 @@ TEST(BrCodeBuild, RejectsWhatAReaderWouldReject) {
   dyn.url = std::string(78, 'a');
   EXPECT_THAT(BuildDynamicBrCode(dyn).status().message(), HasSubstr("limit 77"));
   dyn.url = std::string(77, 'a');
-  EXPECT_TRUE(BuildDynamicBrCode(dyn).ok());
+  EXPECT_OK(BuildDynamicBrCode(dyn));
 }
 
 TEST(BrCodeBuild, FoldToBrCodeTextFitsNamesAndCities) {
@@ -208,7 +212,7 @@ TEST(BoletoBuild, ReproducesAPublishedBarcode) {
   BoletoSpec spec{
       .bank_code = "001", .due_date = D(2032, 8, 21), .amount_cents = 100, .free_field = "0500940144816060680935031"};
   auto barcode = BuildBoletoBarcode(spec);
-  ASSERT_TRUE(barcode.ok()) << barcode.status().message();
+  ASSERT_OK(barcode);
   EXPECT_EQ(*barcode, "00193373700000001000500940144816060680935031");
   EXPECT_EQ(*BoletoLineFromBarcode(*barcode), "00190500954014481606906809350314337370000000100");
 }
@@ -223,13 +227,13 @@ TEST(BoletoBuild, RandomRoundTripsThroughLineAndBack) {
     Date due = Date{sys_days{D(2000, 7, 3)} + days{static_cast<int>(rng() % 20000)}};
     if (i % 10 != 0) spec.due_date = due;
     auto barcode = BuildBoletoBarcode(spec);
-    ASSERT_TRUE(barcode.ok()) << barcode.status().message();
+    ASSERT_OK(barcode);
     auto line = BoletoLineFromBarcode(*barcode);
-    ASSERT_TRUE(line.ok());
+    ASSERT_OK(line);
     EXPECT_EQ(*BoletoBarcodeFromLine(*line), *barcode);
     // Resolved against its own due date (as a processing date near issue would be).
     auto parsed = ParseBoleto(*line, due);
-    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    ASSERT_OK(parsed);
     EXPECT_EQ(parsed->barcode, *barcode);
     EXPECT_EQ(parsed->bank_code, spec.bank_code);
     EXPECT_EQ(parsed->amount_cents, spec.amount_cents);
@@ -241,7 +245,7 @@ TEST(BoletoBuild, RandomRoundTripsThroughLineAndBack) {
 
 TEST(BoletoBuild, RejectsBadSpecs) {
   BoletoSpec ok{.bank_code = "341", .amount_cents = 1, .free_field = std::string(25, '1')};
-  EXPECT_TRUE(BuildBoletoBarcode(ok).ok());
+  EXPECT_OK(BuildBoletoBarcode(ok));
   auto message = [&](auto mutate) {
     BoletoSpec s = ok;
     mutate(s);
@@ -283,9 +287,9 @@ TEST(DueFactor, RolloverDatesFromFormatsMd) {
 
 TEST(IsoDate, ParsesOnlyRealDates) {
   EXPECT_EQ(*ParseIsoDate("2024-02-29"), D(2024, 2, 29));
-  EXPECT_FALSE(ParseIsoDate("2023-02-29").ok());
-  EXPECT_FALSE(ParseIsoDate("2023-2-01").ok());
-  EXPECT_FALSE(ParseIsoDate("2023-13-01").ok());
+  EXPECT_THAT(ParseIsoDate("2023-02-29"), Not(IsOk()));
+  EXPECT_THAT(ParseIsoDate("2023-2-01"), Not(IsOk()));
+  EXPECT_THAT(ParseIsoDate("2023-13-01"), Not(IsOk()));
   EXPECT_EQ(FormatIsoDate(D(2025, 2, 22)), "2025-02-22");
 }
 
@@ -301,12 +305,12 @@ TEST(UtilityBuild, EveryValueIdAndCompanyIdWidthRoundTrips) {
         for (std::size_t k = 0; k < id_width; ++k) spec.company_id.push_back(static_cast<char>('0' + rng() % 10));
         for (std::size_t k = 0; k < 29 - id_width; ++k) spec.free_field.push_back(static_cast<char>('0' + rng() % 10));
         auto barcode = BuildUtilityBarcode(spec);
-        ASSERT_TRUE(barcode.ok()) << barcode.status().message();
+        ASSERT_OK(barcode);
         auto line = UtilityLineFromBarcode(*barcode);
-        ASSERT_TRUE(line.ok());
+        ASSERT_OK(line);
         EXPECT_EQ(*UtilityBarcodeFromLine(*line), *barcode);
         auto slip = ParseUtilitySlip(*line);
-        ASSERT_TRUE(slip.ok()) << slip.status().message();
+        ASSERT_OK(slip);
         EXPECT_EQ(slip->amount_cents, spec.value);
         EXPECT_EQ(slip->modulus, value_id <= 7 ? 10 : 11);
         EXPECT_EQ(slip->value_kind, value_id % 2 == 0 ? UtilityValueKind::kEffective : UtilityValueKind::kReference);
@@ -340,7 +344,7 @@ TEST(TaxIdBuild, CheckDigitsFormatAndDetect) {
   EXPECT_EQ(*FormatCpf("33745107608"), "337.451.076-08");
   EXPECT_EQ(*FormatCnpj("91642017000106"), "91.642.017/0001-06");
   EXPECT_EQ(*FormatCnpj("12abc34501de35"), "12.ABC.345/01DE-35");
-  EXPECT_FALSE(FormatCpf("33745107609").ok());
+  EXPECT_THAT(FormatCpf("33745107609"), Not(IsOk()));
   EXPECT_FALSE(IsValidCpf("111.111.111-11"));
   EXPECT_FALSE(IsValidCnpj("11.111.111/1111-11"));
   std::mt19937_64 rng(2229);
@@ -350,22 +354,22 @@ TEST(TaxIdBuild, CheckDigitsFormatAndDetect) {
     for (int k = 0; k < 9; ++k) cpf.push_back(static_cast<char>('0' + rng() % 10));
     cpf += *CpfCheckDigits(cpf);
     auto tax = TaxId::Parse(*FormatCpf(cpf));
-    ASSERT_TRUE(tax.ok()) << cpf;
+    ASSERT_OK(tax) << cpf;
     EXPECT_EQ(tax->kind(), TaxIdKind::kCpf);
     EXPECT_EQ(tax->normalized(), cpf);
     std::string cnpj;
     for (int k = 0; k < 12; ++k) cnpj.push_back(alnum[rng() % alnum.size()]);
     cnpj += *CnpjCheckDigits(cnpj);
     auto company = TaxId::Parse(cnpj);
-    ASSERT_TRUE(company.ok()) << cnpj;
+    ASSERT_OK(company) << cnpj;
     EXPECT_EQ(company->kind(), TaxIdKind::kCnpj);
     EXPECT_EQ(company->formatted(), *FormatCnpj(cnpj));
     EXPECT_EQ(Check(company->formatted()).kind, FormatKind::kCnpj);
     EXPECT_TRUE(Check(company->formatted()).valid);
   }
   EXPECT_THAT(TaxId::Parse("123").status().message(), HasSubstr("CPF (11 digits) or a CNPJ (14 characters)"));
-  EXPECT_FALSE(CpfCheckDigits("12345678").ok());
-  EXPECT_FALSE(CnpjCheckDigits("12ABC34501D!").ok());
+  EXPECT_THAT(CpfCheckDigits("12345678"), Not(IsOk()));
+  EXPECT_THAT(CnpjCheckDigits("12ABC34501D!"), Not(IsOk()));
 }
 
 // --- Pix end-to-end id -------------------------------------------------------------------
@@ -373,15 +377,15 @@ TEST(TaxIdBuild, CheckDigitsFormatAndDetect) {
 TEST(EndToEndIdBuild, RoundTripAndTruncatesToTheMinute) {
   UnixMicros t = (DaysFromCivil(2022, 1, 20) * 86400 + 14 * 3600 + 50 * 60 + 59) * kMicrosPerSecond + 123;
   auto id = BuildEndToEndId("20018183", t, "u34sDGd19lz");
-  ASSERT_TRUE(id.ok()) << id.status().message();
+  ASSERT_OK(id);
   EXPECT_EQ(*id, "E20018183202201201450u34sDGd19lz");
   auto parsed = ParseEndToEndId(*id);
-  ASSERT_TRUE(parsed.ok());
+  ASSERT_OK(parsed);
   EXPECT_EQ(parsed->utc_time, t - 59 * kMicrosPerSecond - 123);
   EXPECT_EQ(parsed->utc_timestamp, "2022-01-20T14:50Z");
   EXPECT_EQ(parsed->sequence, "u34sDGd19lz");
-  EXPECT_FALSE(BuildEndToEndId("2001818", t, "u34sDGd19lz").ok());
-  EXPECT_FALSE(BuildEndToEndId("20018183", t, "u34sDGd19l-").ok());
+  EXPECT_THAT(BuildEndToEndId("2001818", t, "u34sDGd19lz"), Not(IsOk()));
+  EXPECT_THAT(BuildEndToEndId("20018183", t, "u34sDGd19l-"), Not(IsOk()));
   for (const char* bad :
        {"E20018183202213201450u34sDGd19lz", "E20018183202202301450u34sDGd19lz", "E20018183202201202450u34sDGd19lz",
         "E20018183202201201460u34sDGd19lz", "E2001818320220120145-u34sDGd19lz", "E20018183202201201450u34sDGd19l_",

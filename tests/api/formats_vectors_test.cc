@@ -13,6 +13,7 @@
 #include "api/formats/check_json.h"
 #include "api/formats/tax_id.h"
 #include "api/formats/threeds_browser.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::formats {
 namespace {
@@ -171,7 +172,7 @@ TEST(FormatsVectors, CnpjWorkedExample) {
   const json& w = Vectors()["cnpj_alnum"]["worked_example"];
   std::string base = w["base"].get<std::string>();
   auto dvs = CnpjCheckDigits(base);
-  ASSERT_TRUE(dvs.ok());
+  ASSERT_OK(dvs);
   EXPECT_EQ(*dvs, std::to_string(w["dv1"].get<int>()) + std::to_string(w["dv2"].get<int>()));
   EXPECT_EQ(*FormatCnpj(base + *dvs), "12.ABC.345/01DE-35");
 }

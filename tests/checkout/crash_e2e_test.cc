@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/checkout/driver_fixture.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::checkout {
 namespace {
@@ -47,7 +48,7 @@ class CrashE2E : public DriverE2E {
           if (d.Open(id, flow.script.amount, settings_).ok()) e2e::Play(d, id, flow.script, payer, clock_, &intake);
         });
         auto resumed = driver_->Resume(id);
-        ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+        ASSERT_OK(resumed);
         Intake intake(*driver_, Bank(), clock_);
         e2e::Play(*driver_, id, flow.script, api(), clock_, &intake);
         CheckLikeUndisturbed(flow, *driver_->Get(id));
@@ -104,7 +105,7 @@ class CrashE2E : public DriverE2E {
 
   api::Bank Bank() {
     auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    EXPECT_OK(client);
     return api::Bank(*client);
   }
 

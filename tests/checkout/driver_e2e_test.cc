@@ -11,6 +11,9 @@
 
 #include "checkout/journal_codec.h"
 #include "tests/checkout/driver_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::checkout {
 namespace {
@@ -23,32 +26,32 @@ using e2e::StateOf;
 TEST_F(DriverE2E, JournalTakesBankUrlsHoldingLuhnValidIds) {
   const Event seen = PurchaseSeen{
       1, "4242424242424242", PurchaseStatus::kPending, 100, "https://bank.example/challenge/4242424242424242", "", 1};
-  EXPECT_TRUE(journal_->Append("luhn-url", 1, "PurchaseSeen", EventToJson(seen)).ok());
+  EXPECT_OK(journal_->Append("luhn-url", 1, "PurchaseSeen", EventToJson(seen)));
 }
 
 TEST_F(DriverE2E, CardApproved) {
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 2590, settings_).ok());
-  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
+  ASSERT_OK(driver_->Open(id, 2590, settings_));
+  ASSERT_OK(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}));
   auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 2, e2e::TestBrowser());
-  ASSERT_TRUE(sale.ok()) << sale.status().ToString();
+  ASSERT_OK(sale);
   ASSERT_TRUE(std::holds_alternative<Paid>(sale->state)) << StateOf(*sale);
   EXPECT_EQ(sale->collected(), 2590);
   EXPECT_EQ(AtBank("merchant-purchase", id), 1u);
   auto summary = journal_->Sale(id);
-  ASSERT_TRUE(summary.ok());
+  ASSERT_OK(summary);
   EXPECT_EQ(summary->final_state, "Paid");
   auto entries = journal_->Read(id);
-  ASSERT_TRUE(entries.ok());
+  ASSERT_OK(entries);
   for (const auto& e : *entries) EXPECT_EQ(e.payload.find("4242424242424242"), std::string::npos);
 }
 
 TEST_F(DriverE2E, CardDeniedOffersAnotherMethod) {
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 1000, settings_).ok());
-  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
+  ASSERT_OK(driver_->Open(id, 1000, settings_));
+  ASSERT_OK(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}));
   auto sale = driver_->SubmitCard(id, Card("4000000000000002"), FundingType::kCredit, 1, e2e::TestBrowser());
-  ASSERT_TRUE(sale.ok());
+  ASSERT_OK(sale);
   const auto* choosing = std::get_if<ChoosingMethod>(&sale->state);
   ASSERT_TRUE(choosing) << StateOf(*sale);
   EXPECT_NE(choosing->notice.find("card not charged"), std::string::npos);
@@ -58,10 +61,10 @@ TEST_F(DriverE2E, CardDeniedOffersAnotherMethod) {
 TEST_F(DriverE2E, CardChallengePassedAndFailed) {
   for (const char* outcome : {"pass", "fail"}) {
     const std::string id = NewSaleId();
-    ASSERT_TRUE(driver_->Open(id, 1500, settings_).ok());
-    ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
+    ASSERT_OK(driver_->Open(id, 1500, settings_));
+    ASSERT_OK(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}));
     auto sale = driver_->SubmitCard(id, Card("5500000000000004"), FundingType::kCredit, 1, e2e::TestBrowser());
-    ASSERT_TRUE(sale.ok()) << sale.status().ToString();
+    ASSERT_OK(sale);
     const auto* challenge = std::get_if<Challenge>(&sale->state);
     ASSERT_TRUE(challenge) << StateOf(*sale);
     EXPECT_NE(challenge->challenge_url.find("/sandbox/challenge/"), std::string::npos);
@@ -79,9 +82,9 @@ TEST_F(DriverE2E, CardChallengePassedAndFailed) {
 
 TEST_F(DriverE2E, PixPaidThenPartlyAndFullyReversed) {
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 1234, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 1234, settings_));
   auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
-  ASSERT_TRUE(sale.ok());
+  ASSERT_OK(sale);
   const auto* pix = std::get_if<ShowingPix>(&sale->state);
   ASSERT_TRUE(pix) << StateOf(*sale);
   ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"brcode", pix->brcode.text}}).status, 200);
@@ -89,11 +92,11 @@ TEST_F(DriverE2E, PixPaidThenPartlyAndFullyReversed) {
   ASSERT_TRUE(std::holds_alternative<Paid>(paid.state)) << StateOf(paid);
   EXPECT_EQ(paid.collected(), 1234);
   auto part = driver_->Feed(id, Reverse{234, "op-1", "one item returned", Now()});
-  ASSERT_TRUE(part.ok()) << part.status().ToString();
+  ASSERT_OK(part);
   EXPECT_TRUE(std::holds_alternative<Paid>(part->state));
   EXPECT_EQ(part->collected(), 1000);
   auto full = driver_->Feed(id, Reverse{1000, "op-1", "customer gave everything back", Now()});
-  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  ASSERT_OK(full);
   EXPECT_TRUE(std::holds_alternative<Refunded>(full->state));
   EXPECT_EQ(full->collected(), 0);
 }
@@ -102,12 +105,12 @@ TEST_F(DriverE2E, InvoicePaidAfterPixExpiredFallback) {
   const std::string id = NewSaleId();
   Settings s = settings_;
   s.pix_expiration_s = 1;
-  ASSERT_TRUE(driver_->Open(id, 5000, s).ok());
-  ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()}).ok());
+  ASSERT_OK(driver_->Open(id, 5000, s));
+  ASSERT_OK(driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()}));
   Sale expired = Settle(id);
   ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(expired.state)) << StateOf(expired);
   auto sale = driver_->Feed(id, FallbackToInvoice{{"Maria da Silva", "337.451.076-08"}, Now()});
-  ASSERT_TRUE(sale.ok()) << sale.status().ToString();
+  ASSERT_OK(sale);
   const auto* invoice = std::get_if<ShowingInvoice>(&sale->state);
   ASSERT_TRUE(invoice) << StateOf(*sale);
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice->invoice.id}}).status, 200);
@@ -119,13 +122,13 @@ TEST_F(DriverE2E, InvoicePaidAfterPixExpiredFallback) {
 TEST_F(DriverE2E, LostCreateResponseIsLookedUpNotResent) {
   const std::string id = NewSaleId();
   ASSERT_EQ(api().Sim("/sandbox/faults", {{"POST /v2/dynamic-brcode", {"commit-then-drop-response"}}}).status, 200);
-  ASSERT_TRUE(driver_->Open(id, 700, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 700, settings_));
   auto sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
-  ASSERT_TRUE(sale.ok());
+  ASSERT_OK(sale);
   EXPECT_TRUE(std::holds_alternative<ShowingPix>(sale->state)) << StateOf(*sale);
   // The journal tells the story: the answer was lost, the lookup found the brcode.
   auto entries = journal_->Read(id);
-  ASSERT_TRUE(entries.ok());
+  ASSERT_OK(entries);
   std::string kinds;
   for (const auto& e : *entries) kinds += e.kind + " ";
   EXPECT_EQ(kinds, "Start ChooseMethod CallFailed BrcodeCreated ");
@@ -139,14 +142,16 @@ TEST_F(DriverE2E, EachAnsweredLookupIsReportedFoundOrAbsent) {
   driver_->OnUnknownResolved([&](EntityKind kind, bool found) { resolved.emplace_back(kind, found); });
   Fault("POST /v2/dynamic-brcode", "commit-then-drop-response");
   const std::string found = NewSaleId();
-  ASSERT_TRUE(driver_->Open(found, 700, settings_).ok());
+  ASSERT_OK(driver_->Open(found, 700, settings_));
   auto sale = driver_->Feed(found, ChooseMethod{Method::kPix, {}, Now()});
-  ASSERT_TRUE(sale.ok() && std::holds_alternative<ShowingPix>(sale->state));
+  ASSERT_OK(sale);
+  ASSERT_TRUE(std::holds_alternative<ShowingPix>(sale->state));
   Fault("POST /v2/dynamic-brcode", "reset-before-processing");
   const std::string absent = NewSaleId();
-  ASSERT_TRUE(driver_->Open(absent, 800, settings_).ok());
+  ASSERT_OK(driver_->Open(absent, 800, settings_));
   sale = driver_->Feed(absent, ChooseMethod{Method::kPix, {}, Now()});
-  ASSERT_TRUE(sale.ok() && std::holds_alternative<ShowingPix>(sale->state));
+  ASSERT_OK(sale);
+  ASSERT_TRUE(std::holds_alternative<ShowingPix>(sale->state));
   EXPECT_EQ(AtBank("dynamic-brcode", absent), 1u);
   EXPECT_EQ(resolved,
             (std::vector<std::pair<EntityKind, bool>>{{EntityKind::kBrcode, true}, {EntityKind::kBrcode, false}}));
@@ -164,14 +169,14 @@ TEST_F(DriverE2E, CrashAtEveryPointOfAPixSaleThenResume) {
     driver_->SetCrashHookForTest([&](const char*) { return ++calls == crash_at; });
     auto opened = driver_->Open(id, 990, settings_);
     if (!driver_->crashed()) {
-      ASSERT_TRUE(opened.ok());
+      ASSERT_OK(opened);
       (void)driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
     }
     if (!driver_->crashed()) (void)driver_->RunUntilSettled(id, Now() + 2 * kMicrosPerSecond);
     OpenDriver();  // the restarted process
     auto resumed = driver_->Resume(id);
     if (!resumed.ok()) {  // crashed before Start reached the journal
-      EXPECT_EQ(resumed.status().code(), StatusCode::kNotFound);
+      EXPECT_THAT(resumed, StatusIs(StatusCode::kNotFound));
       continue;
     }
     StatusOr<Sale> sale = RunUntil(id, [](const Sale& s) {
@@ -180,7 +185,7 @@ TEST_F(DriverE2E, CrashAtEveryPointOfAPixSaleThenResume) {
     if (sale.ok() && std::holds_alternative<ChoosingMethod>(sale->state)) {
       sale = driver_->Feed(id, ChooseMethod{Method::kPix, {}, Now()});
     }
-    ASSERT_TRUE(sale.ok());
+    ASSERT_OK(sale);
     const auto* pix = std::get_if<ShowingPix>(&sale->state);
     ASSERT_TRUE(pix) << StateOf(*sale);
     ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", pix->brcode.uuid}}).status, 200);
@@ -213,19 +218,19 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
       });
       EXPECT_TRUE(killed) << "the card flow has 7 hook points; the child must die at each";
       auto resumed = driver_->Resume(id);
-      ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+      ASSERT_OK(resumed);
       Sale sale = RunUntil(id, [](const Sale& s) {
         return !std::holds_alternative<VerifyingSession>(s.state) &&
                !std::holds_alternative<VerifyingPurchase>(s.state) &&
                !std::holds_alternative<CreatingSession>(s.state) && !std::holds_alternative<Charging>(s.state);
       });
       if (std::holds_alternative<ChoosingMethod>(sale.state)) {
-        ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
+        ASSERT_OK(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}));
         sale = *driver_->Get(id);
       }
       if (std::holds_alternative<AwaitingCard>(sale.state)) {  // the card was never charged
         auto again = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
-        ASSERT_TRUE(again.ok()) << again.status().ToString();
+        ASSERT_OK(again);
         sale = *again;
       }
       EXPECT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateOf(sale) << (killed ? " (killed)" : " (finished)");

@@ -1,6 +1,7 @@
 #include "tests/checkout/driver_fixture.h"
 
 #include "common/time.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::checkout::e2e {
 
@@ -77,11 +78,11 @@ void DriverE2E::OpenDriver() {
   journal_.reset();
   store_.reset();
   auto store = offline::Store::Open(db_);
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ASSERT_OK(store);
   store_ = std::move(*store);
   journal_ = std::make_unique<offline::Journal>(*store_);
   auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  ASSERT_OK(client);
   driver_ = std::make_unique<Driver>(
       api::Bank(*client), *journal_, clock_,
       [this](const std::string& sale_id, const Effect& effect) { seen_.emplace_back(sale_id, effect); });
@@ -91,19 +92,19 @@ void DriverE2E::AdvanceSandbox(std::int64_t seconds) {
   auto reply = seconds > 0 ? api().Sim("/sandbox/clock", {{"advance", seconds}}) : api().Raw("GET", "/sandbox/clock");
   ASSERT_EQ(reply.status, 200) << reply.body;
   auto now = ParseTimestamp(reply.json["now"].get<std::string>());
-  ASSERT_TRUE(now.ok());
+  ASSERT_OK(now);
   clock_.Follow(*now);
 }
 
 Sale DriverE2E::Settle(const std::string& id) {
   auto sale = driver_->RunUntilSettled(id, Now() + 30 * kMicrosPerSecond);
-  EXPECT_TRUE(sale.ok()) << sale.status().ToString();
+  EXPECT_OK(sale);
   return sale.ok() ? *sale : Sale{};
 }
 
 Sale DriverE2E::Fed(const std::string& id, const Event& event) {
   auto sale = driver_->Feed(id, event);
-  EXPECT_TRUE(sale.ok()) << EventName(static_cast<int>(event.index())) << ": " << sale.status().ToString();
+  EXPECT_OK(sale) << EventName(static_cast<int>(event.index()));
   return sale.ok() ? *sale : *driver_->Get(id);
 }
 

@@ -26,6 +26,7 @@
 #include "offline/journal.h"
 #include "offline/store.h"
 #include "tests/sandbox/sandbox_client.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::checkout::e2e {
 
@@ -108,7 +109,7 @@ class DriverE2E : public sandbox::testing::SandboxTest {
       (void)driver_->RunUntilSettled(id, Now() + kMicrosPerSecond / 4);
       sale = driver_->Get(id);
     }
-    EXPECT_TRUE(sale.ok());
+    EXPECT_OK(sale);
     return sale.ok() ? *sale : Sale{};
   }
   Sale Settle(const std::string& id);

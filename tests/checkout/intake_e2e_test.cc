@@ -16,6 +16,9 @@
 #include "checkout/intake.h"
 #include "offline/applied_events.h"
 #include "tests/checkout/driver_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::checkout {
 namespace {
@@ -34,7 +37,7 @@ class IntakeE2E : public DriverE2E {
     ASSERT_EQ(hook.status, 200) << hook.body;
     webhook_id_ = hook.json["webhook"]["id"].get<std::string>();
     auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-    ASSERT_TRUE(client.ok());
+    ASSERT_OK(client);
     bank_ = std::make_unique<api::Bank>(*client);
     verifier_ = std::make_unique<api::EventVerifier>([bank = *bank_] { return bank.FetchPublicKeyPem(); });
     intake_ = std::make_unique<Intake>(*driver_, *bank_, clock_);
@@ -53,7 +56,7 @@ class IntakeE2E : public DriverE2E {
     for (const Json& d : reply.json["deliveries"]) {
       if (d["webhookId"] != webhook_id_) continue;
       auto event = verifier_->Parse(d["body"].get<std::string>(), d["signature"].get<std::string>());
-      EXPECT_TRUE(event.ok()) << event.status().ToString();
+      EXPECT_OK(event);
       if (event.ok()) events.push_back(*event);
     }
     return events;
@@ -65,7 +68,7 @@ class IntakeE2E : public DriverE2E {
     int applied = 0;
     for (const BankEvent& event : events) {
       auto taken = intake_->Take(event);
-      EXPECT_TRUE(taken.ok()) << taken.status().ToString();
+      EXPECT_OK(taken);
       if (taken.ok() && taken->sale_id == sale_id) {
         EXPECT_NE(taken->outcome, IntakeOutcome::kNotYet) << taken->reason;
         applied += taken->outcome == IntakeOutcome::kApplied;
@@ -81,7 +84,7 @@ class IntakeE2E : public DriverE2E {
     return both;
   }
   ShowingPix StartPix(const std::string& id, Cents amount) {
-    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    EXPECT_OK(driver_->Open(id, amount, settings_));
     Sale sale = Fed(id, ChooseMethod{Method::kPix, {}, Now()});
     const auto* pix = std::get_if<ShowingPix>(&sale.state);
     EXPECT_TRUE(pix) << StateOf(sale);
@@ -106,7 +109,7 @@ TEST_F(IntakeE2E, PixPaidThroughWebhookDeliveriesOnly) {
   EXPECT_EQ(Prints(id, Slip::kSaleReceipt).size(), 1u);
   // No poll ran: the deposit came from the delivery.
   auto entries = journal_->Read(id);
-  ASSERT_TRUE(entries.ok());
+  ASSERT_OK(entries);
   for (const auto& entry : *entries) EXPECT_NE(entry.kind, "TimerFired");
   // The same deliveries again, twice and in reverse order: nothing changes.
   TakeAll(Twice(events), id);
@@ -117,14 +120,14 @@ TEST_F(IntakeE2E, PixPaidThroughWebhookDeliveriesOnly) {
 
 TEST_F(IntakeE2E, InvoicePaidThroughGetEventOnly) {
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 5000, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 5000, settings_));
   Sale sale = Fed(id, ChooseMethod{Method::kInvoice, {"Maria da Silva", "337.451.076-08"}, Now()});
   const auto* invoice = std::get_if<ShowingInvoice>(&sale.state);
   ASSERT_TRUE(invoice) << StateOf(sale);
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice->invoice.id}}).status, 200);
   std::vector<api::BankEvent> events;
   for (const auto& listed : bank_->event().List(api::ListParams().Limit(200))) {
-    ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+    ASSERT_OK(listed);
     events.push_back(*listed);
   }
   std::reverse(events.begin(), events.end());  // the bank lists newest first
@@ -178,7 +181,7 @@ TEST_F(IntakeE2E, EventsOfNoSaleOnThisBoxAreIgnored) {
   std::set<std::string> ignored, foreign;
   for (const api::Event& event : Delivered()) {
     auto taken = intake_->Take(event);
-    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    ASSERT_OK(taken);
     ASSERT_TRUE(taken->outcome == IntakeOutcome::kIgnored || taken->outcome == IntakeOutcome::kForeign)
         << Name(taken->outcome);
     (taken->outcome == IntakeOutcome::kIgnored ? ignored : foreign)
@@ -195,7 +198,7 @@ TEST_F(IntakeE2E, EventsBeforeTheLookupCaughtUpAreTakenOnRedelivery) {
   Fault("POST /v2/invoice");
   ASSERT_EQ(api().Sim("/sandbox/faults", {{"GET /v2/invoice", {"http-500", "http-500", "http-500"}}}).status, 200);
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 3100, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 3100, settings_));
   Sale verifying = Fed(id, ChooseMethod{Method::kInvoice, {"Maria da Silva", "337.451.076-08"}, Now()});
   ASSERT_TRUE(std::holds_alternative<VerifyingInvoice>(verifying.state)) << StateOf(verifying);
   const Json invoices = Listed("invoice", SaleTag(id));
@@ -205,7 +208,7 @@ TEST_F(IntakeE2E, EventsBeforeTheLookupCaughtUpAreTakenOnRedelivery) {
   ASSERT_FALSE(events.empty());
   for (const api::Event& event : events) {
     auto taken = intake_->Take(event);
-    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    ASSERT_OK(taken);
     EXPECT_EQ(taken->outcome, IntakeOutcome::kNotYet) << "the sale cannot know this invoice yet";
     EXPECT_EQ(taken->sale_id, id);
   }
@@ -222,13 +225,14 @@ TEST_F(IntakeE2E, EventsBeforeTheLookupCaughtUpAreTakenOnRedelivery) {
 // sale learns it from the event; then it is reversed partly, then fully (PATCH reversed).
 TEST_F(IntakeE2E, ConfirmedPurchaseReversedPartlyThenFully) {
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 3000, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 3000, settings_));
   Fed(id, ChooseMethod{Method::kCard, {}, Now()});
   auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
-  ASSERT_TRUE(sale.ok() && std::holds_alternative<Paid>(sale->state));
+  ASSERT_OK(sale);
+  ASSERT_TRUE(std::holds_alternative<Paid>(sale->state));
   // Unconfirmed, only a full cancel is allowed.
   auto partial = driver_->Feed(id, Reverse{1000, "op-5", "one item back", Now()});
-  EXPECT_EQ(partial.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(partial, StatusIs(StatusCode::kFailedPrecondition));
   AdvanceSandbox(31);
   TakeAll(Delivered(), id);
   Sale confirmed = *driver_->Get(id);
@@ -267,7 +271,7 @@ TEST_F(IntakeE2E, AnEventTakenOnceIsReplayedWhicheverWayItComesAgain) {
   ASSERT_FALSE(events.empty());
 
   // The first event is fed before the crash but never recorded.
-  ASSERT_TRUE(intake_->Take(events.front()).ok());
+  ASSERT_OK(intake_->Take(events.front()));
   const std::size_t rows_before_restart = journal_->Read(id)->size();
   intake_->SetAppliedEvents(&applied);
   EXPECT_GE(TakeAll(events, id), 1);
@@ -276,24 +280,25 @@ TEST_F(IntakeE2E, AnEventTakenOnceIsReplayedWhicheverWayItComesAgain) {
   EXPECT_GT(journal_->Read(id)->size(), rows_before_restart) << "the unrecorded event was fed again";
   for (const api::Event& event : events) {
     auto seen = applied.Find(event.id);
-    ASSERT_TRUE(seen.ok() && seen->has_value()) << event.id << " not recorded";
+    ASSERT_OK(seen) << event.id;
+    ASSERT_TRUE(seen->has_value()) << event.id << " not recorded";
   }
 
   const std::size_t rows = journal_->Read(id)->size();
   for (const api::Event& event : Twice(events)) {
     auto taken = intake_->Take(event);
-    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    ASSERT_OK(taken);
     EXPECT_EQ(taken->outcome, IntakeOutcome::kReplayed);
   }
   // The webhook never reached (127.0.0.1:9): the catch-up reads the same events from the bank.
   auto caught_up = intake_->CatchUp();
-  ASSERT_TRUE(caught_up.ok()) << caught_up.status().ToString();
+  ASSERT_OK(caught_up);
   EXPECT_EQ(*caught_up, 0) << "nothing applied a second time";
   EXPECT_EQ(journal_->Read(id)->size(), rows) << "a replay reached the journal";
   EXPECT_EQ(*driver_->Get(id), paid);
   EXPECT_EQ(Prints(id, Slip::kSaleReceipt).size(), 1u);
   auto left = bank_->event().ListPage(api::ListParams().Filter("isDelivered", "false").Limit(100));
-  ASSERT_TRUE(left.ok()) << left.status().ToString();
+  ASSERT_OK(left);
   for (const api::BankEvent& event : left->items)
     for (const api::Event& taken : events) EXPECT_NE(event.id.value_or(""), taken.id) << "not marked delivered";
 }
@@ -312,7 +317,7 @@ TEST_F(IntakeE2E, AnotherLanesEventsAreNeitherTakenNorAcknowledged) {
   settings_.lane = mine;
   intake_->SetLane(mine);
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 4100, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 4100, settings_));
   Fed(id, ChooseMethod{Method::kInvoice, {"Maria da Silva", "337.451.076-08"}, Now()});
   const Json own = Listed("invoice", SaleTag(mine, id));
   ASSERT_EQ(own.size(), 1u) << "the invoice carries the lane's sale tag";
@@ -335,7 +340,7 @@ TEST_F(IntakeE2E, AnotherLanesEventsAreNeitherTakenNorAcknowledged) {
   int foreign = 0;
   for (const api::Event& event : Delivered()) {
     auto taken = intake_->Take(event);
-    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    ASSERT_OK(taken);
     if (taken->outcome == IntakeOutcome::kForeign) {
       ++foreign;
       EXPECT_NE(taken->reason.find(theirs), std::string::npos) << taken->reason;
@@ -345,10 +350,10 @@ TEST_F(IntakeE2E, AnotherLanesEventsAreNeitherTakenNorAcknowledged) {
   EXPECT_TRUE(std::holds_alternative<Paid>(driver_->Get(id)->state)) << StateOf(*driver_->Get(id));
 
   auto caught_up = intake_->CatchUp(2);  // pages of 2: every page is read
-  ASSERT_TRUE(caught_up.ok()) << caught_up.status().ToString();
+  ASSERT_OK(caught_up);
   EXPECT_GE(intake_->foreign_left(), 2);
   auto left = bank_->event().ListPage(api::ListParams().Filter("isDelivered", "false").Limit(100));
-  ASSERT_TRUE(left.ok()) << left.status().ToString();
+  ASSERT_OK(left);
   int theirs_left = 0, mine_left = 0;
   for (const api::BankEvent& event : left->items) {
     const std::string text = api::ToJsonText(event);

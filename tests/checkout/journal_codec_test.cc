@@ -10,6 +10,11 @@
 
 #include "tests/checkout/bank_model.h"
 #include "tests/checkout/scenarios.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::checkout {
 namespace {
@@ -64,7 +69,7 @@ TEST(JournalCodec, EveryEventRoundTripsThroughText) {
   for (const Event& event : EveryEventFullyPopulated()) {
     const std::string text = EventToJson(event);
     StatusOr<Event> back = EventFromJson(text);
-    ASSERT_TRUE(back.ok()) << text << ": " << back.status().message();
+    ASSERT_OK(back) << text << ": " << back.status().message();
     EXPECT_EQ(*back, event) << text;
     EXPECT_EQ(EventToJson(*back), text);
   }
@@ -135,7 +140,7 @@ TEST(JournalCodec, BankUrlsWithLongDigitRunsAreStoredAsTheyCame) {
   const std::string text = EventToJson(seen);
   EXPECT_NE(text.find("/challenge/5234567890123456?x="), std::string::npos) << text;
   StatusOr<Event> back = EventFromJson(text);
-  ASSERT_TRUE(back.ok());
+  ASSERT_OK(back);
   EXPECT_EQ(*back, Event{seen});
 }
 
@@ -169,8 +174,8 @@ TEST(JournalCodec, BadLinesAreRefusedNamingTheField) {
   };
   for (const Bad& b : bad) {
     StatusOr<Event> e = EventFromJson(b.text);
-    ASSERT_FALSE(e.ok()) << b.text;
-    EXPECT_EQ(e.status().code(), StatusCode::kInvalidArgument) << b.text;
+    ASSERT_THAT(e, Not(IsOk())) << b.text;
+    EXPECT_THAT(e, StatusIs(StatusCode::kInvalidArgument)) << b.text;
     EXPECT_EQ(e.status().message(), b.message) << b.text;
   }
 }
@@ -192,7 +197,7 @@ Sale ReplayText(const std::vector<std::string>& journal) {
   std::vector<Event> events;
   for (const std::string& line : journal) {
     StatusOr<Event> e = EventFromJson(line);
-    EXPECT_TRUE(e.ok()) << line;
+    EXPECT_OK(e) << line;
     if (e.ok()) events.push_back(*e);
   }
   return Replay(events);

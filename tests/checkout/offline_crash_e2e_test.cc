@@ -12,6 +12,9 @@
 
 #include "offline/store.h"
 #include "tests/checkout/offline_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::checkout::e2e {
 namespace {
@@ -37,7 +40,7 @@ TEST_F(OfflineE2E, SaleQueuedOfflineSurvivesSigkillAtEveryPoint) {
     Restart(/*bank_reachable=*/true);
     auto resumed = driver_->Resume(id);
     if (!resumed.ok()) {  // killed before Start reached the journal
-      EXPECT_EQ(resumed.status().code(), StatusCode::kNotFound);
+      EXPECT_THAT(resumed, StatusIs(StatusCode::kNotFound));
       continue;
     }
     (void)Drain();
@@ -53,7 +56,7 @@ TEST_F(OfflineE2E, SaleQueuedOfflineSurvivesSigkillAtEveryPoint) {
       EXPECT_EQ(invoices[0]["status"].get<std::string>(), "canceled");
     }
     auto rows = outbox_->List(std::nullopt, 10, id);
-    ASSERT_TRUE(rows.ok());
+    ASSERT_OK(rows);
     for (const offline::OutboxItem& row : *rows) {
       EXPECT_EQ(row.state, offline::OutboxState::kDone) << row.request.key;
     }

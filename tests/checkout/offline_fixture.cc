@@ -5,15 +5,16 @@
 #include "api/credentials.h"
 #include "offline/api_gateway.h"
 #include "tests/loopback.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::checkout::e2e {
 api::Client UnreachableClient(const std::string& credentials_path) {
   auto config = api::LoadConfig(credentials_path);
-  EXPECT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_OK(config);
   config->options.base_url = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort());
   config->options.retry.max_attempts = 1;
   auto client = api::Client::Create(config->credentials, config->options);
-  EXPECT_TRUE(client.ok()) << client.status().ToString();
+  EXPECT_OK(client);
   return *client;
 }
 
@@ -39,11 +40,11 @@ void OfflineE2E::Restart(bool bank_reachable) {
 
 offline::DrainerStats OfflineE2E::Drain() {
   auto client = offline::DrainerClient(sandbox().credentials().credentials_path);
-  EXPECT_TRUE(client.ok()) << client.status().ToString();
+  EXPECT_OK(client);
   offline::ApiGateway gateway(*client);
   auto stats = offline::DrainNow(*outbox_, gateway, offline::DrainerOptions{}, /*wait=*/true,
                                  std::chrono::steady_clock::now() + std::chrono::seconds(20));
-  EXPECT_TRUE(stats.ok()) << stats.status().ToString();
+  EXPECT_OK(stats);
   return stats.ok() ? *stats : offline::DrainerStats{};
 }
 

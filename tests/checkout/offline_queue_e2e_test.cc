@@ -17,6 +17,10 @@
 #include "printer/render.h"
 #include "printer/templates.h"
 #include "tests/checkout/offline_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::checkout::e2e {
 namespace {
@@ -24,7 +28,7 @@ namespace {
 // The receipt as the printer would print it: the template, ESC/POS bytes, decoded back.
 printer::VirtualPage Printed(const printer::Document& doc) {
   auto bytes = printer::RenderEscPos(doc, *printer::FindProfile("80mm"));
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  EXPECT_OK(bytes);
   auto pages = printer::Interpret(bytes.ok() ? *bytes : "");
   EXPECT_EQ(pages.size(), 1u);
   return pages.empty() ? printer::VirtualPage{} : pages.front();
@@ -58,7 +62,7 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   int not_sent = 0;  // what the connectivity monitor would hear (ReportNotSent)
   driver_->OnNotSent([&] { ++not_sent; });
   const std::string first = NewSaleId();
-  ASSERT_TRUE(driver_->Open(first, 4590, settings_).ok());
+  ASSERT_OK(driver_->Open(first, 4590, settings_));
   Sale sale = Fed(first, ChooseMethod{Method::kInvoice, customer_, Now()});
   ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(sale.state)) << StateOf(sale);
   EXPECT_EQ(not_sent, 1);
@@ -66,19 +70,19 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   // the invoice is queued without being tried.
   driver_->SetBankOnline(false);
   const std::string second = NewSaleId();
-  ASSERT_TRUE(driver_->Open(second, 1200, settings_).ok());
+  ASSERT_OK(driver_->Open(second, 1200, settings_));
   auto card = driver_->Feed(second, ChooseMethod{Method::kCard, {}, Now()});
-  ASSERT_FALSE(card.ok());
+  ASSERT_THAT(card, Not(IsOk()));
   EXPECT_NE(card.status().message().find("card needs the bank now"), std::string::npos);
   auto pix = driver_->Feed(second, ChooseMethod{Method::kPix, {}, Now()});
-  ASSERT_FALSE(pix.ok());
+  ASSERT_THAT(pix, Not(IsOk()));
   ASSERT_EQ(Shown(second, Screen::kChooseMethod).size(), 3u);  // opened, card refused, Pix refused
   EXPECT_NE(Shown(second, Screen::kChooseMethod).back().message.find("Pix needs the bank now"), std::string::npos);
   ASSERT_TRUE(
       std::holds_alternative<InvoiceQueued>(Fed(second, ChooseMethod{Method::kInvoice, customer_, Now()}).state));
   EXPECT_EQ(not_sent, 1) << "known offline: the invoice create was not even tried";
   auto journal = journal_->Read(second);
-  ASSERT_TRUE(journal.ok());
+  ASSERT_OK(journal);
   std::string kinds;
   for (const auto& e : *journal) kinds += e.kind + " ";
   EXPECT_EQ(kinds, "Start ChooseMethod Queued ") << "refused choices are not journaled";
@@ -86,7 +90,7 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   // Both are in the outbox, nothing at the bank; the counter is free.
   for (const std::string& id : {first, second}) {
     auto row = outbox_->GetByKey(AttemptTag(id, 1));
-    ASSERT_TRUE(row.ok()) << row.status().ToString();
+    ASSERT_OK(row);
     EXPECT_EQ(row->state, offline::OutboxState::kPending);
     EXPECT_EQ(row->request.sale_id, id);
     EXPECT_EQ(AtBank("invoice", id), 0u);
@@ -108,7 +112,7 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   Restart(/*bank_reachable=*/true);
   for (const std::string& id : {first, second}) {
     auto resumed = driver_->Resume(id);
-    ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+    ASSERT_OK(resumed);
     EXPECT_TRUE(std::holds_alternative<InvoiceQueued>(resumed->state)) << StateOf(*resumed);
   }
   Fault("POST /v2/invoice");  // the first create's answer is lost after the bank committed it
@@ -119,7 +123,7 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   for (const std::string& id : {first, second}) {
     EXPECT_EQ(AtBank("invoice", id), 1u) << "exactly one invoice per sale";
     auto row = outbox_->GetByKey(AttemptTag(id, 1));
-    ASSERT_TRUE(row.ok());
+    ASSERT_OK(row);
     EXPECT_EQ(row->state, offline::OutboxState::kDone);
   }
 
@@ -145,15 +149,15 @@ TEST_F(OfflineQueueE2E, InvoiceQueuedOfflineIsCreatedOnceWhenTheBankIsBackThenPa
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", later->invoice.id}}).status, 200);
   api().Delete("/v2/webhook/" + hook.json["webhook"]["id"].get<std::string>());
   auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-  ASSERT_TRUE(client.ok());
+  ASSERT_OK(client);
   const api::Bank bank(*client);
   Intake intake(*driver_, bank, clock_);
   std::vector<api::BankEvent> events;
   for (const auto& listed : bank.event().List(api::ListParams().Limit(200))) {
-    ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+    ASSERT_OK(listed);
     events.insert(events.begin(), *listed);  // the bank lists newest first
   }
-  for (const api::BankEvent& event : events) ASSERT_TRUE(intake.Take(event).ok());
+  for (const api::BankEvent& event : events) ASSERT_OK(intake.Take(event));
   sale = *driver_->Get(first);
   ASSERT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateOf(sale);
   EXPECT_EQ(sale.collected(), 4590);
@@ -173,22 +177,22 @@ TEST_F(OfflineQueueE2E, RestartWhileOfflineAfterAnUnknownCreateIsLookedUpByTheOu
     const std::string id = NewSaleId();
     int points = 0;
     driver_->SetCrashHookForTest([&](const char*) { return ++points == crash_at; });
-    ASSERT_TRUE(driver_->Open(id, 3300, settings_).ok());
+    ASSERT_OK(driver_->Open(id, 3300, settings_));
     (void)driver_->Feed(id, ChooseMethod{Method::kInvoice, customer_, Now()});
     ASSERT_TRUE(driver_->crashed());
     EXPECT_EQ(AtBank("invoice", id), crash_at == 2 ? 0u : 1u);
 
     Restart(/*bank_reachable=*/false);
     auto resumed = driver_->Resume(id);
-    ASSERT_TRUE(resumed.ok()) << resumed.status().ToString();
+    ASSERT_OK(resumed);
     ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(resumed->state)) << StateOf(*resumed);
     EXPECT_EQ(Prints(id, Slip::kProvisionalReceipt).size(), 1u);
     auto row = outbox_->GetByKey(AttemptTag(id, 1));
-    ASSERT_TRUE(row.ok()) << row.status().ToString();
+    ASSERT_OK(row);
     EXPECT_EQ(row->state, offline::OutboxState::kUnknown) << "looked up before any send";
 
     Restart(/*bank_reachable=*/true);
-    ASSERT_TRUE(driver_->Resume(id).ok());
+    ASSERT_OK(driver_->Resume(id));
     const offline::DrainerStats stats = Drain();
     EXPECT_EQ(stats.lookups, 1);
     EXPECT_EQ(stats.sent, crash_at == 2 ? 1 : 0) << "sent only when the bank had nothing";
@@ -204,12 +208,12 @@ TEST_F(OfflineQueueE2E, RestartWhileOfflineAfterAnUnknownCreateIsLookedUpByTheOu
 TEST_F(OfflineQueueE2E, CancelQueuedOfflineVoidsTheSaleWhenTheBankConfirms) {
   Restart(/*bank_reachable=*/true);
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 3000, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 3000, settings_));
   ASSERT_TRUE(std::holds_alternative<ShowingInvoice>(Fed(id, ChooseMethod{Method::kInvoice, customer_, Now()}).state));
   ASSERT_TRUE(std::holds_alternative<PayLater>(Fed(id, KeepOpen{Now()}).state));
 
   Restart(/*bank_reachable=*/false);
-  ASSERT_TRUE(driver_->Resume(id).ok());
+  ASSERT_OK(driver_->Resume(id));
   Sale sale = Fed(id, Cancel{"op-7", "customer changed their mind", Now()});
   const auto* canceling = std::get_if<CancelingInvoice>(&sale.state);
   ASSERT_TRUE(canceling) << StateOf(sale);
@@ -236,7 +240,7 @@ TEST_F(OfflineQueueE2E, CancelQueuedOfflineVoidsTheSaleWhenTheBankConfirms) {
 TEST_F(OfflineQueueE2E, CancelOfAQueuedInvoiceIsAppliedOnceTheInvoiceExists) {
   Restart(/*bank_reachable=*/false);
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 2500, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 2500, settings_));
   ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(Fed(id, ChooseMethod{Method::kInvoice, customer_, Now()}).state));
   Sale sale = Fed(id, Cancel{"op-7", "wrong customer", Now()});
   ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(sale.state)) << StateOf(sale);
@@ -255,7 +259,7 @@ TEST_F(OfflineQueueE2E, CancelOfAQueuedInvoiceIsAppliedOnceTheInvoiceExists) {
 TEST_F(OfflineQueueE2E, ReversalQueuedOfflineIsAppliedWhenTheBankIsBack) {
   Restart(/*bank_reachable=*/true);
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 1800, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 1800, settings_));
   Sale sale = Fed(id, ChooseMethod{Method::kPix, {}, Now()});
   const auto* pix = std::get_if<ShowingPix>(&sale.state);
   ASSERT_TRUE(pix) << StateOf(sale);
@@ -263,7 +267,7 @@ TEST_F(OfflineQueueE2E, ReversalQueuedOfflineIsAppliedWhenTheBankIsBack) {
   ASSERT_TRUE(std::holds_alternative<Paid>(Settle(id).state));
 
   Restart(/*bank_reachable=*/false);
-  ASSERT_TRUE(driver_->Resume(id).ok());
+  ASSERT_OK(driver_->Resume(id));
   sale = Fed(id, Reverse{500, "op-7", "one item returned", Now()});
   const auto* reversing = std::get_if<Reversing>(&sale.state);
   ASSERT_TRUE(reversing) << StateOf(sale);
@@ -271,7 +275,7 @@ TEST_F(OfflineQueueE2E, ReversalQueuedOfflineIsAppliedWhenTheBankIsBack) {
   EXPECT_EQ(sale.collected(), 1800);
 
   Restart(/*bank_reachable=*/true);
-  ASSERT_TRUE(driver_->Resume(id).ok());
+  ASSERT_OK(driver_->Resume(id));
   EXPECT_EQ(Drain().done, 1);
   sale = *driver_->Reconcile(id);
   ASSERT_TRUE(std::holds_alternative<Paid>(sale.state)) << StateOf(sale);

@@ -20,6 +20,10 @@
 #include "offline/api_gateway.h"
 #include "offline/connectivity.h"
 #include "tests/checkout/offline_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::checkout::e2e {
 namespace {
@@ -51,7 +55,7 @@ TEST_F(OfflineE2E, MonitorDrainerAndDriverQueueWhileOfflineAndDeliverWhenTheBank
   Restart(/*bank_reachable=*/false);
   const std::string credentials = sandbox().credentials().credentials_path;
   auto drainer_client = offline::DrainerClient(credentials);
-  ASSERT_TRUE(drainer_client.ok()) << drainer_client.status().ToString();
+  ASSERT_OK(drainer_client);
   Cable cable(UnreachableClient(credentials), *drainer_client);
 
   boost::asio::io_context io;
@@ -77,7 +81,7 @@ TEST_F(OfflineE2E, MonitorDrainerAndDriverQueueWhileOfflineAndDeliverWhenTheBank
 
   // The box does not know yet: a card attempt is tried, is not sent, and the monitor hears it.
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 2750, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 2750, settings_));
   Sale sale = Fed(id, ChooseMethod{Method::kCard, {}, Now()});
   ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(sale.state)) << StateOf(sale);
   EXPECT_NE(std::get<ChoosingMethod>(sale.state).notice.find("card and Pix need it now"), std::string::npos)
@@ -85,7 +89,7 @@ TEST_F(OfflineE2E, MonitorDrainerAndDriverQueueWhileOfflineAndDeliverWhenTheBank
   ASSERT_TRUE(WaitFor([&] { return !online.load(); })) << "the monitor never switched to offline";
   driver_->SetBankOnline(online);
   auto card = driver_->Feed(id, Retry{Now()});
-  ASSERT_FALSE(card.ok());
+  ASSERT_THAT(card, Not(IsOk()));
   EXPECT_NE(card.status().message().find("card needs the bank now"), std::string::npos);
   sale = Fed(id, FallbackToInvoice{customer_, Now()});
   ASSERT_TRUE(std::holds_alternative<InvoiceQueued>(sale.state)) << StateOf(sale);

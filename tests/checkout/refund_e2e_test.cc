@@ -10,6 +10,9 @@
 
 #include "checkout/journal_codec.h"
 #include "tests/checkout/driver_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::checkout {
 namespace {
@@ -27,7 +30,7 @@ class RefundE2E : public DriverE2E {
     clock_.SetSpeed(5);  // 1 s polls take 0.2 s
   }
   ShowingInvoice StartInvoice(const std::string& id, Cents amount) {
-    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    EXPECT_OK(driver_->Open(id, amount, settings_));
     Sale sale = Fed(id, ChooseMethod{Method::kInvoice, kCustomer, Now()});
     const auto* invoice = std::get_if<ShowingInvoice>(&sale.state);
     EXPECT_TRUE(invoice) << StateOf(sale);
@@ -42,11 +45,11 @@ class RefundE2E : public DriverE2E {
   std::vector<Event> Journaled(const std::string& id, const std::string& type) {
     std::vector<Event> events;
     auto entries = journal_->Read(id);
-    EXPECT_TRUE(entries.ok());
+    EXPECT_OK(entries);
     for (const auto& entry : entries.ok() ? *entries : std::vector<offline::JournalEntry>{}) {
       if (entry.kind != type) continue;
       auto event = EventFromJson(entry.payload);
-      EXPECT_TRUE(event.ok()) << event.status().ToString();
+      EXPECT_OK(event);
       if (event.ok()) events.push_back(*event);
     }
     return events;
@@ -82,7 +85,7 @@ TEST_F(RefundE2E, OpenInvoiceCanceledVoidsTheSale) {
   const std::string id = NewSaleId();
   const ShowingInvoice shown = StartInvoice(id, 2500);
   auto unsigned_cancel = driver_->Feed(id, Cancel{"op-3", "", Now()});
-  EXPECT_EQ(unsigned_cancel.status().code(), StatusCode::kFailedPrecondition) << "a reason is required";
+  EXPECT_THAT(unsigned_cancel, StatusIs(StatusCode::kFailedPrecondition)) << "a reason is required";
   Sale voided = Fed(id, Cancel{"op-3", "customer changed their mind", Now()});
   const auto* v = std::get_if<Voided>(&voided.state);
   ASSERT_TRUE(v) << StateOf(voided);
@@ -95,13 +98,14 @@ TEST_F(RefundE2E, OpenInvoiceCanceledVoidsTheSale) {
 
 TEST_F(RefundE2E, ApprovedUnconfirmedPurchaseIsCanceled) {
   const std::string id = NewSaleId();
-  ASSERT_TRUE(driver_->Open(id, 1990, settings_).ok());
+  ASSERT_OK(driver_->Open(id, 1990, settings_));
   Fed(id, ChooseMethod{Method::kCard, {}, Now()});
   auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
-  ASSERT_TRUE(sale.ok() && std::holds_alternative<Paid>(sale->state));
+  ASSERT_OK(sale);
+  ASSERT_TRUE(std::holds_alternative<Paid>(sale->state));
   EXPECT_EQ(driver_->Feed(id, Reverse{1990, "", "no operator", Now()}).status().code(),
             StatusCode::kFailedPrecondition);
-  EXPECT_EQ(driver_->Feed(id, Reverse{990, "op-4", "partial", Now()}).status().code(), StatusCode::kFailedPrecondition)
+  EXPECT_THAT(driver_->Feed(id, Reverse{990, "op-4", "partial", Now()}), StatusIs(StatusCode::kFailedPrecondition))
       << "an unconfirmed authorization is canceled in full or not at all";
   Sale canceled = Fed(id, Reverse{1990, "op-4", "wrong amount typed", Now()});
   EXPECT_TRUE(std::holds_alternative<Refunded>(canceled.state)) << StateOf(canceled);
@@ -122,7 +126,7 @@ TEST_F(RefundE2E, ExpiredBrcodeThenCancelVoidsTheSale) {
   const std::string id = NewSaleId();
   Settings s = settings_;
   s.pix_expiration_s = 1;
-  ASSERT_TRUE(driver_->Open(id, 1500, s).ok());
+  ASSERT_OK(driver_->Open(id, 1500, s));
   Sale showing = Fed(id, ChooseMethod{Method::kPix, {}, Now()});
   const auto* pix = std::get_if<ShowingPix>(&showing.state);
   ASSERT_TRUE(pix) << StateOf(showing);

@@ -14,6 +14,9 @@
 #include "checkout/checkout.h"
 #include "checkout/resume.h"
 #include "tests/checkout/scenarios.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::checkout {
 namespace {
@@ -283,7 +286,7 @@ TEST(TransitionTable, PairsWithoutRowsAreRejectedWithAReason) {
       const Step step = Next(sale, event);
       ++rejected_pairs;
       EXPECT_FALSE(step.accepted()) << StateName(s) << " + " << EventName(e);
-      EXPECT_EQ(step.rejection.code(), StatusCode::kFailedPrecondition);
+      EXPECT_THAT(step.rejection, StatusIs(StatusCode::kFailedPrecondition));
       EXPECT_NE(step.rejection.message().find(EventName(e)), std::string::npos) << step.rejection.message();
       EXPECT_NE(step.rejection.message().find(StateName(s)), std::string::npos) << step.rejection.message();
       EXPECT_EQ(step.sale, sale) << "a rejection must leave the sale unchanged";

@@ -17,26 +17,17 @@
 #include <thread>
 #include <vector>
 
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
+
+using ::balcao::test_util::StatusIs;
+
 namespace balcao::logging {
 namespace {
 
 constexpr UnixMicros kAt = 1'763'748'530'123'456;  // 2025-11-21T18:08:50.123456Z
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "balcao-log-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using test_util::TempDir;
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -54,7 +45,7 @@ std::vector<std::string> Lines(const std::string& text) {
 class LogFile : public ::testing::Test {
  protected:
   void TearDown() override {
-    ASSERT_TRUE(SetLogFile("").ok());
+    ASSERT_OK(SetLogFile(""));
     SetMinLevel(Level::kInfo);
   }
   TempDir dir_;
@@ -102,12 +93,12 @@ TEST(LogLevel, ParsesNames) {
   EXPECT_EQ(*ParseLevel("DEBUG"), Level::kDebug);
   EXPECT_EQ(*ParseLevel("warning"), Level::kWarning);
   EXPECT_EQ(*ParseLevel("Warn"), Level::kWarning);
-  EXPECT_EQ(ParseLevel("loud").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(ParseLevel("loud"), StatusIs(StatusCode::kInvalidArgument));
 }
 
 TEST_F(LogFile, AppendsToAPrivateFileAndFiltersByLevel) {
   const std::string path = dir_.File("balcao.log");
-  ASSERT_TRUE(SetLogFile(path).ok());
+  ASSERT_OK(SetLogFile(path));
   Info("test", "first", {{"n", 1}});
   Debug("test", "hidden");
   SetMinLevel(Level::kWarning);
@@ -116,7 +107,7 @@ TEST_F(LogFile, AppendsToAPrivateFileAndFiltersByLevel) {
   EXPECT_FALSE(Enabled(Level::kInfo));
   EXPECT_TRUE(Enabled(Level::kError));
   // Reopening appends (a restart of the service).
-  ASSERT_TRUE(SetLogFile(path).ok());
+  ASSERT_OK(SetLogFile(path));
   Error("test", "third");
   struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
@@ -130,9 +121,9 @@ TEST_F(LogFile, AppendsToAPrivateFileAndFiltersByLevel) {
 
 TEST_F(LogFile, AnUnopenableFileIsRefusedAndTheOldDestinationStays) {
   const std::string path = dir_.File("kept.log");
-  ASSERT_TRUE(SetLogFile(path).ok());
+  ASSERT_OK(SetLogFile(path));
   Status bad = SetLogFile(dir_.File("missing-dir/x.log"));
-  EXPECT_EQ(bad.code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(bad, StatusIs(StatusCode::kFailedPrecondition));
   EXPECT_NE(bad.message().find("missing-dir/x.log"), std::string::npos);
   Info("test", "still here");
   EXPECT_NE(Slurp(path).find("still here"), std::string::npos);
@@ -140,7 +131,7 @@ TEST_F(LogFile, AnUnopenableFileIsRefusedAndTheOldDestinationStays) {
 
 TEST_F(LogFile, ConcurrentWritersNeverInterleave) {
   const std::string path = dir_.File("threads.log");
-  ASSERT_TRUE(SetLogFile(path).ok());
+  ASSERT_OK(SetLogFile(path));
   constexpr int kThreads = 8, kRecords = 500;
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)

@@ -10,6 +10,10 @@
 #include <limits>
 #include <thread>
 
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
+
 namespace balcao::metrics {
 namespace {
 
@@ -49,9 +53,9 @@ TEST(MetricsText, ValidatesNames) {
 TEST(MetricsRegistry, RendersCountersAndGaugesWithLabels) {
   Registry registry;
   auto sales = registry.AddCounter("shop_sales_total", "Sales by method.\nSecond line", {"method", "note"});
-  ASSERT_TRUE(sales.ok()) << sales.status().ToString();
+  ASSERT_OK(sales);
   auto depth = registry.AddGauge("shop_queue_depth", "Rows waiting.");
-  ASSERT_TRUE(depth.ok());
+  ASSERT_OK(depth);
   (*sales)->With({"pix", "say \"hi\"\\\n"}).Inc();
   (*sales)->With({"card", ""}).Inc(2);
   (*sales)->With({"pix", "say \"hi\"\\\n"}).Inc();
@@ -71,16 +75,16 @@ TEST(MetricsRegistry, RendersCountersAndGaugesWithLabels) {
 
 TEST(MetricsRegistry, AFamilyWithoutLabelsShowsZeroBeforeAnyUpdate) {
   Registry registry;
-  ASSERT_TRUE(registry.AddCounter("x_total", "X.").ok());
+  ASSERT_OK(registry.AddCounter("x_total", "X."));
   EXPECT_THAT(registry.Render(), HasSubstr("\nx_total 0\n"));
-  ASSERT_TRUE(registry.AddGauge("y", "Y.", {"kind"}).ok());
+  ASSERT_OK(registry.AddGauge("y", "Y.", {"kind"}));
   EXPECT_THAT(registry.Render(), ::testing::EndsWith("# TYPE y gauge\n"));  // labelled: no child yet
 }
 
 TEST(MetricsRegistry, HistogramBucketsAreCumulativeWithInfSumAndCount) {
   Registry registry;
   auto latency = registry.AddHistogram("call_seconds", "Latency.", {"route"}, {0.125, 0.5, 1});
-  ASSERT_TRUE(latency.ok()) << latency.status().ToString();
+  ASSERT_OK(latency);
   Histogram& h = (*latency)->With({"/v2/invoice/{id}"});
   for (double v : {0.0625, 0.125, 0.25, 0.75, 2.0, 3.0}) h.Observe(v);  // 0.125 is in le="0.125"
   h.Observe(std::nan(""));                                              // ignored
@@ -100,7 +104,7 @@ TEST(MetricsRegistry, HistogramBucketsAreCumulativeWithInfSumAndCount) {
 TEST(MetricsRegistry, AHistogramWithoutLabelsPutsLeAlone) {
   Registry registry;
   auto h = registry.AddHistogram("h_seconds", "H.", {}, {1});
-  ASSERT_TRUE(h.ok());
+  ASSERT_OK(h);
   (*h)->With({}).Observe(0.5);
   EXPECT_THAT(registry.Render(), HasSubstr("h_seconds_bucket{le=\"1\"} 1\nh_seconds_bucket{le=\"+Inf\"} 1\n"
                                            "h_seconds_sum 0.5\nh_seconds_count 1\n"));
@@ -109,7 +113,7 @@ TEST(MetricsRegistry, AHistogramWithoutLabelsPutsLeAlone) {
 TEST(MetricsRegistry, RefusesBadRegistrationsNamingTheRule) {
   Registry registry;
   auto bad_name = registry.AddGauge("bad-name", "");
-  EXPECT_EQ(bad_name.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad_name, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_THAT(bad_name.status().message(), HasSubstr("bad-name"));
   EXPECT_THAT(registry.AddCounter("no_suffix", "").status().message(), HasSubstr("_total"));
   EXPECT_THAT(registry.AddGauge("g", "", {"__reserved"}).status().message(), HasSubstr("__reserved"));
@@ -118,16 +122,17 @@ TEST(MetricsRegistry, RefusesBadRegistrationsNamingTheRule) {
   EXPECT_THAT(registry.AddHistogram("h", "", {}, {1, 1}).status().message(), HasSubstr("strictly increasing"));
   EXPECT_THAT(registry.AddHistogram("h", "", {}, {1, std::numeric_limits<double>::infinity()}).status().message(),
               HasSubstr("finite"));
-  ASSERT_TRUE(registry.AddGauge("g", "").ok());
-  EXPECT_EQ(registry.AddCounter("g", "").status().code(), StatusCode::kInvalidArgument);  // no _total
-  EXPECT_EQ(registry.AddGauge("g", "").status().code(), StatusCode::kAlreadyExists);
+  ASSERT_OK(registry.AddGauge("g", ""));
+  EXPECT_THAT(registry.AddCounter("g", ""), StatusIs(StatusCode::kInvalidArgument));  // no _total
+  EXPECT_THAT(registry.AddGauge("g", ""), StatusIs(StatusCode::kAlreadyExists));
 }
 
 TEST(MetricsRegistry, ConcurrentUpdatesAreAllCounted) {
   Registry registry;
   auto calls = registry.AddCounter("calls_total", "", {"thread"});
   auto latency = registry.AddHistogram("lat_seconds", "", {}, {0.5});
-  ASSERT_TRUE(calls.ok() && latency.ok());
+  ASSERT_OK(calls);
+  ASSERT_OK(latency);
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
+
 namespace balcao {
 namespace {
 
@@ -17,7 +23,7 @@ TEST(Time, ParsesEveryShapeTheSdksSend) {
   for (const char* text : {"2024-05-10T15:00:00.000Z", "2024-05-10T15:00:00+00:00", "2024-05-10T15:00:00.000000+00:00",
                            "2024-05-10T12:00:00-03:00", "2024-05-10T12:00:00.000-0300", "2024-05-10T15:00Z"}) {
     auto parsed = ParseTimestamp(text);
-    ASSERT_TRUE(parsed.ok()) << text << " " << parsed.status().ToString();
+    ASSERT_OK(parsed) << text;
     EXPECT_EQ(*parsed, t) << text;
   }
   EXPECT_EQ(*ParseTimestamp("2024-05-10"), t - 15 * 3600 * kMicrosPerSecond);
@@ -28,12 +34,12 @@ TEST(Time, RejectsMalformedTimestampsWithTheRule) {
   for (const char* text : {"", "2024", "2024-13-01", "2024-02-30", "2023-02-29", "2024-05-10X", "2024-05-10T25:00:00",
                            "2024-05-10T10:00:00+5", "2024-05-10T10:00:00.+00:00", "2024-05-10T10:00:00Zjunk"}) {
     auto parsed = ParseTimestamp(text);
-    EXPECT_FALSE(parsed.ok()) << text;
+    EXPECT_THAT(parsed, Not(IsOk())) << text;
     if (!parsed.ok()) {
-      EXPECT_EQ(parsed.status().code(), StatusCode::kInvalidArgument);
+      EXPECT_THAT(parsed, StatusIs(StatusCode::kInvalidArgument));
     }
   }
-  EXPECT_TRUE(ParseTimestamp("2024-02-29").ok());
+  EXPECT_OK(ParseTimestamp("2024-02-29"));
 }
 
 }  // namespace

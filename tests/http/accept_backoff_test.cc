@@ -21,6 +21,7 @@
 
 #include "common/log.h"
 #include "tests/http/loopback.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::http::testing {
 namespace {
@@ -102,13 +103,8 @@ TEST(AcceptBackoff, OutOfDescriptorsTheServerWaitsInsteadOfSpinning) {
   // build would measure its own runtime. The regular build runs this test.
   GTEST_SKIP() << "the sanitizer runtime needs descriptors of its own";
 #endif
-  char dir_template[] = "/tmp/balcao-http-emfile-XXXXXX";
-  ASSERT_NE(::mkdtemp(dir_template), nullptr);
-  struct RemovedAtEnd {
-    std::string dir;
-    ~RemovedAtEnd() { std::filesystem::remove_all(dir); }
-  } scratch{dir_template};
-  const std::string log_path = scratch.dir + "/child.log";
+  const test_util::TempDir scratch("http-emfile");
+  const std::string log_path = scratch.File("child.log");
   int pipe_fds[2];
   ASSERT_EQ(::pipe(pipe_fds), 0);
   const pid_t child = ::fork();

@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "tests/testing/status_matchers.h"
+
 namespace balcao::http::testing {
 
 RawConnection::RawConnection(unsigned short port) {
@@ -109,7 +111,7 @@ Ending RawConnection::ReadUntilClosed(std::chrono::milliseconds timeout) {
 LoopbackServer::LoopbackServer(ServerOptions options, Handler handler)
     : server(std::make_unique<Server>(std::move(options), std::move(handler))) {
   auto bound = server->Listen("127.0.0.1", 0);
-  EXPECT_TRUE(bound.ok()) << bound.status().ToString();
+  EXPECT_OK(bound);
   if (bound.ok()) port = *bound;
   server->Start();
 }

@@ -11,6 +11,11 @@
 #include <vector>
 
 #include "tests/http/loopback.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::http::testing {
 namespace {
@@ -176,16 +181,14 @@ TEST(Server, StopLetsTheRequestInFlightAnswerAndClosesIdleConnections) {
 TEST(Server, ListenRefusesWhatItCannotBind) {
   Server server(ServerOptions{}, Synchronous(Echo));
   auto bad = server.Listen("not-an-ip", 0);
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  ASSERT_THAT(bad, StatusIs(StatusCode::kInvalidArgument));
   auto first = server.Listen("127.0.0.1", 0);
-  ASSERT_TRUE(first.ok());
+  ASSERT_OK(first);
   auto taken = server.Listen("127.0.0.1", *first);
-  ASSERT_FALSE(taken.ok());
-  EXPECT_EQ(taken.status().code(), StatusCode::kUnavailable);
+  ASSERT_THAT(taken, StatusIs(StatusCode::kUnavailable));
   auto tls = server.ListenTls("127.0.0.1", 0);
-  ASSERT_FALSE(tls.ok());
-  EXPECT_EQ(tls.status().code(), StatusCode::kInvalidArgument);  // no certificate given
+  ASSERT_THAT(tls, Not(IsOk()));
+  EXPECT_THAT(tls, StatusIs(StatusCode::kInvalidArgument));  // no certificate given
 }
 
 }  // namespace

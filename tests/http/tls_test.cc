@@ -14,6 +14,10 @@
 
 #include "http/server.h"
 #include "http/tls_cert.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::http {
 namespace {
@@ -58,9 +62,8 @@ CurlAnswer Fetch(CURL* curl, const std::string& url, const std::string& ca_file,
 }
 
 TEST(Tls, RoundTripWithASelfSignedCertificate) {
-  char dir_template[] = "/tmp/balcao-http-tls-XXXXXX";
-  ASSERT_NE(::mkdtemp(dir_template), nullptr);
-  const std::filesystem::path dir(dir_template);
+  const test_util::TempDir tmp("http-tls");
+  const std::filesystem::path dir = tmp.path();
   const std::string command =
       "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1"
       " -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 -keyout " +
@@ -78,7 +81,8 @@ TEST(Tls, RoundTripWithASelfSignedCertificate) {
                 }));
   auto plain_port = server.Listen("127.0.0.1", 0);
   auto tls_port = server.ListenTls("127.0.0.1", 0);
-  ASSERT_TRUE(plain_port.ok() && tls_port.ok());
+  ASSERT_OK(plain_port);
+  ASSERT_OK(tls_port);
   server.Start();
   const std::string base = "https://127.0.0.1:" + std::to_string(*tls_port);
 
@@ -119,9 +123,8 @@ std::string Openssl(const std::string& args) {
 }
 
 TEST(Tls, ASelfSignedCertificateMadeOnceAndTrustedAsItsOwnCa) {
-  char dir_template[] = "/tmp/balcao-http-selfsigned-XXXXXX";
-  ASSERT_NE(::mkdtemp(dir_template), nullptr);
-  const std::filesystem::path dir(dir_template);
+  const test_util::TempDir tmp("http-selfsigned");
+  const std::filesystem::path dir = tmp.path();
   const std::string cert_path = (dir / "cert.pem").string(), key_path = (dir / "key.pem").string();
   SelfSignedOptions names;
   names.dns_names = {"caixa1.loja.lan", "localhost"};
@@ -130,23 +133,23 @@ TEST(Tls, ASelfSignedCertificateMadeOnceAndTrustedAsItsOwnCa) {
   bool created = false;
   auto first = LoadOrCreateSelfSigned(cert_path, key_path, names, &created);
   ::umask(old_umask);
-  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_OK(first);
   EXPECT_TRUE(created);
   struct stat key_stat {};
   ASSERT_EQ(::stat(key_path.c_str(), &key_stat), 0);
   EXPECT_EQ(key_stat.st_mode & 0777, 0600u);
   auto again = LoadOrCreateSelfSigned(cert_path, key_path, names, &created);
-  ASSERT_TRUE(again.ok());
+  ASSERT_OK(again);
   EXPECT_FALSE(created);
   EXPECT_EQ(again->cert_pem, first->cert_pem);
 
   // The fingerprint is what openssl shows.
   auto fingerprint = Sha256Fingerprint(first->cert_pem);
-  ASSERT_TRUE(fingerprint.ok());
+  ASSERT_OK(fingerprint);
   EXPECT_NE(Openssl("x509 -noout -fingerprint -sha256 -in " + cert_path).find("=" + *fingerprint + "\n"),
             std::string::npos);
   EXPECT_EQ(fingerprint->size(), 32u * 3 - 1);
-  EXPECT_EQ(Sha256Fingerprint("not a certificate").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(Sha256Fingerprint("not a certificate"), StatusIs(StatusCode::kInvalidArgument));
 
   // libcurl trusts it as its own CA, under each of its names.
   ServerOptions options;
@@ -154,7 +157,7 @@ TEST(Tls, ASelfSignedCertificateMadeOnceAndTrustedAsItsOwnCa) {
   options.tls_key_pem = first->key_pem;
   Server server(options, Synchronous([](HttpRequest&) { return HttpResponse{200, "text/plain", "ok", {}}; }));
   auto port = server.ListenTls("127.0.0.1", 0);
-  ASSERT_TRUE(port.ok());
+  ASSERT_OK(port);
   server.Start();
   CURL* curl = curl_easy_init();
   EXPECT_EQ(Fetch(curl, "https://127.0.0.1:" + std::to_string(*port) + "/", cert_path).body, "ok");
@@ -165,46 +168,46 @@ TEST(Tls, ASelfSignedCertificateMadeOnceAndTrustedAsItsOwnCa) {
   // A new name, or a key that is not the certificate's, makes a new one.
   names.dns_names.push_back("caixa2.loja.lan");
   auto renamed = LoadOrCreateSelfSigned(cert_path, key_path, names, &created);
-  ASSERT_TRUE(renamed.ok());
+  ASSERT_OK(renamed);
   EXPECT_TRUE(created);
   EXPECT_NE(renamed->cert_pem, first->cert_pem);
   EXPECT_NE(Openssl("x509 -noout -checkhost caixa2.loja.lan -in " + cert_path).find("does match"), std::string::npos);
   auto other = CreateSelfSigned(names);
-  ASSERT_TRUE(other.ok());
+  ASSERT_OK(other);
   std::ofstream(key_path, std::ios::trunc) << other->key_pem;
-  EXPECT_TRUE(LoadOrCreateSelfSigned(cert_path, key_path, names, &created).ok());
+  EXPECT_OK(LoadOrCreateSelfSigned(cert_path, key_path, names, &created));
   EXPECT_TRUE(created);
-  EXPECT_TRUE(ReadTlsFiles(cert_path, key_path).ok());
+  EXPECT_OK(ReadTlsFiles(cert_path, key_path));
 
   // A name is one subjectAltName entry, never OpenSSL's "DNS:a,IP:b" text.
   SelfSignedOptions sneaky;
   sneaky.dns_names = {"a.lan,IP:10.9.9.9"};
   auto sneaky_cert = CreateSelfSigned(sneaky);
-  ASSERT_TRUE(sneaky_cert.ok());
+  ASSERT_OK(sneaky_cert);
   std::ofstream(dir / "sneaky.pem") << sneaky_cert->cert_pem;
   EXPECT_NE(Openssl("x509 -noout -checkip 10.9.9.9 -in " + (dir / "sneaky.pem").string()).find("does NOT match"),
             std::string::npos);
   sneaky.ip_addresses = {"not-an-ip"};
-  EXPECT_EQ(CreateSelfSigned(sneaky).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(CreateSelfSigned(sneaky), StatusIs(StatusCode::kInvalidArgument));
   std::filesystem::remove_all(dir);
 }
 
 TEST(Tls, ConfiguredFilesAreCheckedAsAPair) {
-  char dir_template[] = "/tmp/balcao-http-tlsfiles-XXXXXX";
-  ASSERT_NE(::mkdtemp(dir_template), nullptr);
-  const std::filesystem::path dir(dir_template);
+  const test_util::TempDir tmp("http-tlsfiles");
+  const std::filesystem::path dir = tmp.path();
   auto one = CreateSelfSigned({});
   auto two = CreateSelfSigned({});
-  ASSERT_TRUE(one.ok() && two.ok());
+  ASSERT_OK(one);
+  ASSERT_OK(two);
   std::ofstream(dir / "cert.pem") << one->cert_pem;
   std::ofstream(dir / "key.pem") << two->key_pem;
   std::ofstream(dir / "junk.pem") << "-----BEGIN NOTHING-----\n";
   const std::string cert = (dir / "cert.pem").string();
-  EXPECT_EQ(ReadTlsFiles(cert, (dir / "missing.pem").string()).status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(ReadTlsFiles(cert, (dir / "missing.pem").string()), StatusIs(StatusCode::kNotFound));
   EXPECT_EQ(ReadTlsFiles((dir / "junk.pem").string(), (dir / "key.pem").string()).status().code(),
             StatusCode::kInvalidArgument);
   const auto mismatch = ReadTlsFiles(cert, (dir / "key.pem").string());
-  EXPECT_EQ(mismatch.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(mismatch, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_NE(mismatch.status().message().find("not the key of the certificate"), std::string::npos);
   std::filesystem::remove_all(dir);
 }

@@ -12,6 +12,10 @@
 
 #include "integration/tefdial/exchange_log.h"
 #include "integration/tefdial/response.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::integration::tefdial {
 namespace {
@@ -37,20 +41,20 @@ Approval Pix() { return Approval{"pix", "dep-1", "", "", 1, kAt}; }
 // A sale through CRT and approval: pending with NSU 000001.
 Exchange PendingSale() {
   Exchange x;
-  EXPECT_TRUE(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
-  EXPECT_TRUE(Apply(x, SaleApproved{"CRT|1|100|1000", "v1", NextNsu(x), Pix()}).ok());
+  EXPECT_OK(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}));
+  EXPECT_OK(Apply(x, SaleApproved{"CRT|1|100|1000", "v1", NextNsu(x), Pix()}));
   return x;
 }
 
 TEST(Exchange, CrtStartsThenWaitsThenRefusesAnotherWhileOneIsOpen) {
   Exchange x;
   EXPECT_EQ(Decide(x, Crt("1", 1000)).verdict, Verdict::kStart);
-  ASSERT_TRUE(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
+  ASSERT_OK(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}));
   EXPECT_EQ(Decide(x, Crt("1", 1000)).verdict, Verdict::kWait);  // the same CRT again
   const Decision busy = Decide(x, Crt("2", 500));
   EXPECT_EQ(busy.verdict, Verdict::kRefuse);
   EXPECT_EQ(busy.message, "OUTRA TRANSACAO EM ANDAMENTO");
-  ASSERT_TRUE(Apply(x, SaleApproved{"CRT|1|100|1000", "v1", NextNsu(x), Pix()}).ok());
+  ASSERT_OK(Apply(x, SaleApproved{"CRT|1|100|1000", "v1", NextNsu(x), Pix()}));
   const Decision pending = Decide(x, Crt("2", 500));
   EXPECT_EQ(pending.verdict, Verdict::kRefuse);
   EXPECT_EQ(pending.message, "PENDENTE NSU 000001: ENVIE CNF OU NCN");
@@ -60,21 +64,21 @@ TEST(Exchange, CnfConfirmsOncePendingOnly) {
   Exchange x = PendingSale();
   EXPECT_EQ(Decide(x, Named(Command::kCnf, "2", "000001")).verdict, Verdict::kConfirm);
   EXPECT_EQ(Decide(x, Named(Command::kCnf, "2", "", "v1")).verdict, Verdict::kConfirm);  // by control code
-  ASSERT_TRUE(Apply(x, Confirmed{"v1", "cnf", kAt}).ok());
+  ASSERT_OK(Apply(x, Confirmed{"v1", "cnf", kAt}));
   EXPECT_EQ(Decide(x, Named(Command::kCnf, "3", "000001")).verdict, Verdict::kStatusOnly);
   EXPECT_EQ(Decide(x, Named(Command::kNcn, "3", "000001")).verdict, Verdict::kStatusOnly);  // too late: CNC
   EXPECT_EQ(Decide(x, Crt("4", 700)).verdict, Verdict::kStart);                             // nothing open any more
-  EXPECT_EQ(Apply(x, Confirmed{"v1", "cnf", kAt}).code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(Apply(x, Confirmed{"v1", "cnf", kAt}), StatusIs(StatusCode::kFailedPrecondition));
 }
 
 TEST(Exchange, NcnUndoesExactlyOnce) {
   Exchange x = PendingSale();
   EXPECT_EQ(Decide(x, Named(Command::kNcn, "2", "000001")).verdict, Verdict::kUndo);
-  ASSERT_TRUE(Apply(x, UndoStarted{"v1", "ncn", kAt}).ok());
+  ASSERT_OK(Apply(x, UndoStarted{"v1", "ncn", kAt}));
   EXPECT_EQ(Decide(x, Named(Command::kNcn, "3", "000001")).verdict, Verdict::kStatusOnly);
   EXPECT_EQ(Decide(x, Named(Command::kCnf, "3", "000001")).verdict, Verdict::kStatusOnly);
-  EXPECT_EQ(Apply(x, UndoStarted{"v1", "ncn", kAt}).code(), StatusCode::kFailedPrecondition);
-  ASSERT_TRUE(Apply(x, Undone{"v1", kAt}).ok());
+  EXPECT_THAT(Apply(x, UndoStarted{"v1", "ncn", kAt}), StatusIs(StatusCode::kFailedPrecondition));
+  ASSERT_OK(Apply(x, Undone{"v1", kAt}));
   EXPECT_EQ(x.BySale("v1")->phase, Phase::kUndone);
   EXPECT_EQ(Decide(x, Named(Command::kNcn, "9", "424242")).verdict, Verdict::kStatusOnly);  // unknown NSU
 }
@@ -84,7 +88,7 @@ TEST(Exchange, CncCancelsAConfirmedSaleByNsuAmountDateAndTime) {
   Request cnc = Named(Command::kCnc, "5", "000001");
   cnc.amount = 1000;
   EXPECT_EQ(Decide(x, cnc).message, "TRANSACAO PENDENTE: USE NCN");
-  ASSERT_TRUE(Apply(x, Confirmed{"v1", "cnf", kAt}).ok());
+  ASSERT_OK(Apply(x, Confirmed{"v1", "cnf", kAt}));
   cnc.receipt_date = ReceiptDate(kAt);
   cnc.receipt_time = ReceiptTime(kAt);
   EXPECT_EQ(Decide(x, cnc).verdict, Verdict::kCancel);
@@ -94,14 +98,14 @@ TEST(Exchange, CncCancelsAConfirmedSaleByNsuAmountDateAndTime) {
   Request wrong_day = cnc;
   wrong_day.receipt_date = "01012020";
   EXPECT_EQ(Decide(x, wrong_day).message, "DATA/HORA NAO CONFERE COM A TRANSACAO");
-  ASSERT_TRUE(Apply(x, CancelStarted{"v1", RequestKey(cnc), "5", "IntPos.001", kAt}).ok());
+  ASSERT_OK(Apply(x, CancelStarted{"v1", RequestKey(cnc), "5", "IntPos.001", kAt}));
   EXPECT_EQ(Decide(x, cnc).message, "TRANSACAO JA CANCELADA");
 }
 
 TEST(Exchange, ARepeatedRequestGetsTheFirstAnswer) {
   Exchange x = PendingSale();
   const Request crt = Crt("1", 1000);
-  ASSERT_TRUE(Apply(x, Answered{RequestKey(crt), "the first answer"}).ok());
+  ASSERT_OK(Apply(x, Answered{RequestKey(crt), "the first answer"}));
   const Decision again = Decide(x, crt);
   EXPECT_EQ(again.verdict, Verdict::kRepeat);
   EXPECT_EQ(again.answer, "the first answer");
@@ -109,8 +113,8 @@ TEST(Exchange, ARepeatedRequestGetsTheFirstAnswer) {
 
 TEST(Exchange, DeclinedSaleLeavesTheCounterFree) {
   Exchange x;
-  ASSERT_TRUE(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
-  ASSERT_TRUE(Apply(x, SaleDeclined{"CRT|1|100|1000", "v1", "CARTAO RECUSADO", kAt}).ok());
+  ASSERT_OK(Apply(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}));
+  ASSERT_OK(Apply(x, SaleDeclined{"CRT|1|100|1000", "v1", "CARTAO RECUSADO", kAt}));
   EXPECT_EQ(Decide(x, Crt("2", 1000)).verdict, Verdict::kStart);
   const IntPos answer = CrtResponse(Crt("1", 1000), *x.BySale("v1"), Merchant{"LOJA", "00000000000191"});
   EXPECT_EQ(answer.Get(field::kStatus), "1");
@@ -125,7 +129,7 @@ TEST(Exchange, OverduePendingSalesAreTheOnesThePolicySettles) {
 
 TEST(Response, ApprovedCardSaleCarriesWhatThePdvPrintsAndTheNfceNeeds) {
   Exchange x;
-  ASSERT_TRUE(Apply(x, CrtOpened{"CRT|1|100|150000", "1", "100", 150000, "IntPos.001", kAt}).ok());
+  ASSERT_OK(Apply(x, CrtOpened{"CRT|1|100|150000", "1", "100", 150000, "IntPos.001", kAt}));
   ASSERT_TRUE(Apply(x, SaleApproved{"CRT|1|100|150000", "v1", "000001",
                                     Approval{"card", "pur-9", "516292******7788", "credit", 3, kAt}})
                   .ok());
@@ -150,13 +154,8 @@ TEST(Response, ApprovedCardSaleCarriesWhatThePdvPrintsAndTheNfceNeeds) {
 
 class ExchangeLogTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("tefdial-log-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
+  test_util::TempDir tmp_{"tefdial-log"};
+  const std::filesystem::path dir_ = tmp_.path();
 };
 
 TEST_F(ExchangeLogTest, ReplaysWhatWasAppendedAndDropsATornLastLine) {
@@ -164,11 +163,11 @@ TEST_F(ExchangeLogTest, ReplaysWhatWasAppendedAndDropsATornLastLine) {
   {
     Exchange x;
     auto log = ExchangeLog::Open(path, x);
-    ASSERT_TRUE(log.ok()) << log.status().message();
-    ASSERT_TRUE((*log)->Append(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}).ok());
-    ASSERT_TRUE((*log)->Append(x, SaleApproved{"CRT|1|100|1000", "v1", "000001", Pix()}).ok());
-    EXPECT_EQ((*log)->Append(x, Undone{"v1", kAt}).code(), StatusCode::kFailedPrecondition);  // not written
-    ASSERT_TRUE((*log)->Append(x, Answered{"CRT|1|100|1000", "000-000 = CRT\r\n"}).ok());
+    ASSERT_OK(log);
+    ASSERT_OK((*log)->Append(x, CrtOpened{"CRT|1|100|1000", "1", "100", 1000, "IntPos.001", kAt}));
+    ASSERT_OK((*log)->Append(x, SaleApproved{"CRT|1|100|1000", "v1", "000001", Pix()}));
+    EXPECT_THAT((*log)->Append(x, Undone{"v1", kAt}), StatusIs(StatusCode::kFailedPrecondition));  // not written
+    ASSERT_OK((*log)->Append(x, Answered{"CRT|1|100|1000", "000-000 = CRT\r\n"}));
   }
   {
     std::ofstream torn(path, std::ios::app);
@@ -176,14 +175,14 @@ TEST_F(ExchangeLogTest, ReplaysWhatWasAppendedAndDropsATornLastLine) {
   }
   Exchange x;
   auto log = ExchangeLog::Open(path, x);
-  ASSERT_TRUE(log.ok()) << log.status().message();
+  ASSERT_OK(log);
   ASSERT_NE(x.BySale("v1"), nullptr);
   EXPECT_EQ(x.BySale("v1")->phase, Phase::kPending);
   EXPECT_EQ(x.answers.at("CRT|1|100|1000"), "000-000 = CRT\r\n");
   EXPECT_EQ(x.last_nsu, 1);
-  ASSERT_TRUE((*log)->Append(x, Confirmed{"v1", "cnf", kAt}).ok());  // starts on a line of its own
+  ASSERT_OK((*log)->Append(x, Confirmed{"v1", "cnf", kAt}));  // starts on a line of its own
   auto again = ReadExchangeLog(path);
-  ASSERT_TRUE(again.ok());
+  ASSERT_OK(again);
   EXPECT_EQ(again->BySale("v1")->phase, Phase::kConfirmed);
 }
 
@@ -191,7 +190,7 @@ TEST_F(ExchangeLogTest, ABrokenLineInTheMiddleIsDataLoss) {
   const std::string path = (dir_ / "exchange.jsonl").string();
   std::ofstream(path) << "not json\n" << EventToJson(CrtOpened{"CRT|1||5", "1", "", 5, "IntPos.001", kAt}) << "\n";
   Exchange x;
-  EXPECT_EQ(ExchangeLog::Open(path, x).status().code(), StatusCode::kDataLoss);
+  EXPECT_THAT(ExchangeLog::Open(path, x), StatusIs(StatusCode::kDataLoss));
 }
 
 }  // namespace
@@ -214,10 +213,10 @@ TEST(FieldTable, EveryFieldTheBoxWritesIsListedWithASource) {
     listed.insert(line.substr(0, tab));
   }
   Exchange x;
-  ASSERT_TRUE(Apply(x, CrtOpened{"k", "1", "100", 150000, "IntPos.001", kAt}).ok());
+  ASSERT_OK(Apply(x, CrtOpened{"k", "1", "100", 150000, "IntPos.001", kAt}));
   ASSERT_TRUE(
       Apply(x, SaleApproved{"k", "v1", "000001", Approval{"card", "p", "516292******7788", "credit", 3, kAt}}).ok());
-  ASSERT_TRUE(Apply(x, Confirmed{"v1", "cnf", kAt}).ok());
+  ASSERT_OK(Apply(x, Confirmed{"v1", "cnf", kAt}));
   const Merchant merchant{"LOJA", "00000000000191", "BALCAO", "00000000000272"};
   Request cnc = Named(Command::kCnc, "2", "000001");
   cnc.amount = 150000;

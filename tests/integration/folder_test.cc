@@ -15,6 +15,10 @@
 #include <mutex>
 #include <vector>
 
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
+
 namespace balcao::integration::tefdial {
 namespace {
 
@@ -57,7 +61,7 @@ class FolderTest : public ::testing::TestWithParam<bool> {
 
 TEST_P(FolderTest, MakesTheFoldersAndSeesEachRequestOnce) {
   auto folder = Folder::Open(FolderOptions{dir_.string(), "", std::chrono::milliseconds(20), GetParam()});
-  ASSERT_TRUE(folder.ok()) << folder.status().message();
+  ASSERT_OK(folder);
   EXPECT_EQ((*folder)->inotify(), GetParam());
   for (const char* sub : {"req", "resp"}) {
     struct stat st {};
@@ -69,7 +73,7 @@ TEST_P(FolderTest, MakesTheFoldersAndSeesEachRequestOnce) {
   (*folder)->Start(Collect());
   ASSERT_EQ(WaitFor(1).size(), 1u);
   EXPECT_EQ(seen_[0], "intpos.001:000-000 = ATV\n");
-  ASSERT_TRUE((*folder)->Remove(files_[0]).ok());
+  ASSERT_OK((*folder)->Remove(files_[0]));
   Send("IntPos.001", "000-000 = CRT\n");
   ASSERT_EQ(WaitFor(2).size(), 2u);
   EXPECT_EQ(seen_[1], "IntPos.001:000-000 = CRT\n");
@@ -80,8 +84,8 @@ TEST_P(FolderTest, MakesTheFoldersAndSeesEachRequestOnce) {
 
 TEST_P(FolderTest, WritesWholeAnswersAndNeverRemovesANewerRequest) {
   auto folder = Folder::Open(FolderOptions{dir_.string(), "", std::chrono::milliseconds(20), GetParam()});
-  ASSERT_TRUE(folder.ok());
-  ASSERT_TRUE((*folder)->Write("IntPos.Sts", "000-000 = ATV\r\n999-999 = 0\r\n").ok());
+  ASSERT_OK(folder);
+  ASSERT_OK((*folder)->Write("IntPos.Sts", "000-000 = ATV\r\n999-999 = 0\r\n"));
   std::ifstream in(dir_ / "resp" / "IntPos.Sts");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "000-000 = ATV\r\n999-999 = 0\r\n");
@@ -90,7 +94,7 @@ TEST_P(FolderTest, WritesWholeAnswersAndNeverRemovesANewerRequest) {
   Send("IntPos.001", "000-000 = CNF\n");
   ASSERT_EQ(WaitFor(1).size(), 1u);
   Send("IntPos.001", "000-000 = CRT\n001-000 = 2\n");  // the PDV's next request, before the box handled the first
-  EXPECT_TRUE((*folder)->Remove(files_[0]).ok());
+  EXPECT_OK((*folder)->Remove(files_[0]));
   ASSERT_EQ(WaitFor(2).size(), 2u);  // taken at once: handling the first cannot touch it
   EXPECT_EQ(seen_[1], "IntPos.001:000-000 = CRT\n001-000 = 2\n");
   EXPECT_FALSE(fs::exists(dir_ / "req" / "IntPos.001"));
@@ -100,18 +104,18 @@ TEST_P(FolderTest, WritesWholeAnswersAndNeverRemovesANewerRequest) {
 TEST_P(FolderTest, ARequestTakenButNotHandledIsHandedOverAgainAfterARestart) {
   {
     auto folder = Folder::Open(FolderOptions{dir_.string(), "", std::chrono::milliseconds(20), GetParam()});
-    ASSERT_TRUE(folder.ok());
+    ASSERT_OK(folder);
     (*folder)->Start(Collect());
     Send("intpos.001", "000-000 = NCN\n");
     ASSERT_EQ(WaitFor(1).size(), 1u);
     (*folder)->Stop();  // ended before handling it
   }
   auto folder = Folder::Open(FolderOptions{dir_.string(), "", std::chrono::milliseconds(20), GetParam()});
-  ASSERT_TRUE(folder.ok());
+  ASSERT_OK(folder);
   (*folder)->Start(Collect());
   ASSERT_EQ(WaitFor(2).size(), 2u);
   EXPECT_EQ(seen_[1], "intpos.001:000-000 = NCN\n");  // under the name the PDV used
-  ASSERT_TRUE((*folder)->Remove(files_[1]).ok());
+  ASSERT_OK((*folder)->Remove(files_[1]));
   EXPECT_TRUE(fs::is_empty(dir_ / "req"));
   (*folder)->Stop();
 }
@@ -123,7 +127,7 @@ TEST(FolderGroup, TheFoldersGetTheConfiguredGroup) {
   if (users == nullptr || ::geteuid() != 0) GTEST_SKIP() << "needs the group 'users' and root to give folders away";
   const fs::path dir = fs::temp_directory_path() / ("tefdial-group-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  ASSERT_TRUE(Folder::Open(FolderOptions{dir.string(), "users"}).ok());
+  ASSERT_OK(Folder::Open(FolderOptions{dir.string(), "users"}));
   for (const char* sub : {"req", "resp"}) {
     struct stat st {};
     ASSERT_EQ(::stat((dir / sub).c_str(), &st), 0);
@@ -135,7 +139,7 @@ TEST(FolderGroup, TheFoldersGetTheConfiguredGroup) {
 
 TEST(FolderGroup, AnUnknownGroupIsRefusedNamingTheKey) {
   auto folder = Folder::Open(FolderOptions{"/tmp/tefdial-nogroup", "no-such-group-balcao"});
-  EXPECT_EQ(folder.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(folder, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_NE(folder.status().message().find("tef_dial.group"), std::string::npos);
 }
 

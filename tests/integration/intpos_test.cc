@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "integration/tefdial/request.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::integration::tefdial {
 namespace {
@@ -18,13 +21,13 @@ TEST(IntPos, ReadsWhatPdvsWrite) {
   auto file = Parse(
       "\xEF\xBB\xBF"
       "003-000=1000\n001-000 = 42\n000-000 = CRT\n002-000 = \"123456\"\n\n999-999 = 0\n");
-  ASSERT_TRUE(file.ok()) << file.status().message();
+  ASSERT_OK(file);
   EXPECT_EQ(file->Get(field::kCommand), "CRT");
   EXPECT_EQ(file->Get(field::kId), "42");
   EXPECT_EQ(file->Get(field::kFiscalDocument), "123456");
   EXPECT_EQ(file->Get(field::kAmount), "1000");
   auto crlf = Parse("000-000 = ATV\r\n001-000 = 7\r\n999-999 = 0\r\n");
-  ASSERT_TRUE(crlf.ok());
+  ASSERT_OK(crlf);
   EXPECT_EQ(crlf->Get(field::kId), "7");
   EXPECT_EQ(crlf->Get(field::kTrailer), "0");
 }
@@ -46,7 +49,7 @@ TEST(IntPos, WritesCrlfInFieldOrderWithQuotedReceiptsAndTrailerLast) {
             "000-000 = CRT\r\n001-000 = 1\r\n009-000 = 0\r\n028-000 = 2\r\n029-001 = \"LOJA\"\r\n"
             "029-002 = \"VALOR R$ 10,00 ??\"\r\n999-999 = 0\r\n");
   auto back = Parse(Write(file));
-  ASSERT_TRUE(back.ok());
+  ASSERT_OK(back);
   EXPECT_THAT(back->Lines(field::kReceiptLine), ElementsAre("LOJA", "VALOR R$ 10,00 ??"));
 }
 
@@ -70,20 +73,20 @@ StatusOr<Request> Read(const std::string& text) {
 
 TEST(Request, ReadsEachCommand) {
   auto crt = Read("000-000 = crt\n001-000 = 12\n002-000 = 555\n003-000 = 1000\n004-000 = 0\n999-999 = 0\n");
-  ASSERT_TRUE(crt.ok()) << crt.status().message();
+  ASSERT_OK(crt);
   EXPECT_EQ(crt->command, Command::kCrt);
   EXPECT_EQ(crt->amount, 1000);
   EXPECT_EQ(crt->fiscal_document, "555");
   auto cnf = Read("000-000 = CNF\n001-000 = 13\n010-000 = BALCAO\n012-000 = 000001\n027-000 = v1\n999-999 = 0\n");
-  ASSERT_TRUE(cnf.ok());
+  ASSERT_OK(cnf);
   EXPECT_EQ(cnf->nsu, "000001");
   EXPECT_EQ(cnf->control, "v1");
   auto cnc = Read(
       "000-000 = CNC\n001-000 = 14\n003-000 = 1000\n010-000 = BALCAO\n012-000 = 000001\n"
       "022-000 = 25112026\n023-000 = 213000\n999-999 = 0\n");
-  ASSERT_TRUE(cnc.ok()) << cnc.status().message();
+  ASSERT_OK(cnc);
   EXPECT_EQ(cnc->receipt_date, "25112026");
-  EXPECT_TRUE(Read("000-000 = ATV\n001-000 = 1\n999-999 = 0\n").ok());
+  EXPECT_OK(Read("000-000 = ATV\n001-000 = 1\n999-999 = 0\n"));
 }
 
 TEST(Request, RefusesNamingTheFieldAndTheRule) {
@@ -101,12 +104,12 @@ TEST(Request, RefusesNamingTheFieldAndTheRule) {
   EXPECT_THAT(Read("000-000 = NCN\n001-000 = 1\n999-999 = 0\n").status().message(),
               HasSubstr("012-000 (NSU) or 027-000 (control) of the sale to undo"));
   const auto unknown = Read("000-000 = CHQ\n001-000 = 1\n999-999 = 0\n");
-  EXPECT_EQ(unknown.status().code(), StatusCode::kUnimplemented);
+  EXPECT_THAT(unknown, StatusIs(StatusCode::kUnimplemented));
 }
 
 TEST(Request, StatusFileEchoesCommandAndId) {
   auto file = Parse("000-000 = CRT\n001-000 = 99\n003-000 = 5\n999-999 = 0\n");
-  ASSERT_TRUE(file.ok());
+  ASSERT_OK(file);
   EXPECT_EQ(Write(StatusFile(*file)), "000-000 = CRT\r\n001-000 = 99\r\n999-999 = 0\r\n");
 }
 

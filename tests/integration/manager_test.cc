@@ -13,6 +13,8 @@
 #include <mutex>
 
 #include "tests/integration/tefdial_client.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::integration::tefdial {
 namespace {
@@ -75,15 +77,7 @@ class ScriptedCounter : public Counter {
 
 class ManagerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("tefdial-manager-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override {
-    manager_.reset();
-    fs::remove_all(root_);
-  }
+  void TearDown() override { manager_.reset(); }
   void StartManager(Counter& counter, std::int64_t unresolved_after_s = 600, Unresolved policy = Unresolved::kUndo) {
     ManagerOptions options;
     options.folder = FolderOptions{(root_ / "tef").string()};
@@ -96,7 +90,7 @@ class ManagerTest : public ::testing::Test {
                                    std::lock_guard<std::mutex> lock(mu_);
                                    notices_.push_back(sale + ": " + text);
                                  });
-    ASSERT_TRUE(manager.ok()) << manager.status().message();
+    ASSERT_OK(manager);
     manager_ = *std::move(manager);
     manager_->Start();
   }
@@ -109,7 +103,8 @@ class ManagerTest : public ::testing::Test {
   ScriptedCounter& NewCounter() { return counters_.emplace_back(); }
 
   std::deque<ScriptedCounter> counters_;
-  fs::path root_;
+  test_util::TempDir tmp_{"tefdial-manager"};
+  const std::filesystem::path root_ = tmp_.path();
   std::unique_ptr<Manager> manager_;
   std::mutex mu_;
   std::vector<std::string> notices_;
@@ -121,18 +116,18 @@ TEST_F(ManagerTest, AtvCrtCnfThenNcnOfTheNextSaleGivesTheMoneyBackOnce) {
   TefDialClient pdv = Client();
   ASSERT_TRUE(pdv.Active());
   auto first = pdv.Crt(1000, "101");
-  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_OK(first);
   EXPECT_EQ(first->Get(field::kStatus), "0");
   EXPECT_EQ(first->Get(field::kAmount), "1000");
   EXPECT_EQ(first->Get(field::kAuthorization), "E20018183202511251946abcdefghij");
   EXPECT_EQ(first->Get(field::kCardBrand), "PIX");
   EXPECT_EQ(first->Get(field::kConfirmation), "2");
   EXPECT_FALSE(first->Lines(field::kReceiptLine).empty());
-  ASSERT_TRUE(pdv.Cnf(*first).ok());
+  ASSERT_OK(pdv.Cnf(*first));
   auto second = pdv.Crt(2500, "102");
-  ASSERT_TRUE(second.ok());
-  ASSERT_TRUE(pdv.Ncn(*second).ok());
-  ASSERT_TRUE(pdv.Ncn(*second).ok());  // sent twice: undone once
+  ASSERT_OK(second);
+  ASSERT_OK(pdv.Ncn(*second));
+  ASSERT_OK(pdv.Ncn(*second));  // sent twice: undone once
   for (int i = 0; i < 50 && manager_->Snapshot().BySale("sale-2")->phase != Phase::kUndone; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   const Exchange x = manager_->Snapshot();
@@ -148,12 +143,12 @@ TEST_F(ManagerTest, DeclineCarriesTheOperatorMessageAndFreesTheCounter) {
   StartManager(counter);
   TefDialClient pdv = Client();
   auto declined = pdv.Crt(1000, "201");
-  ASSERT_TRUE(declined.ok());
+  ASSERT_OK(declined);
   EXPECT_EQ(declined->Get(field::kStatus), "1");
   EXPECT_EQ(declined->Get(field::kOperatorMessage), "NEGADA: SALDO INSUFICIENTE");
   counter.next = Result::kApproved;
   auto approved = pdv.Crt(1000, "202");
-  ASSERT_TRUE(approved.ok());
+  ASSERT_OK(approved);
   EXPECT_EQ(approved->Get(field::kStatus), "0");
 }
 
@@ -162,14 +157,14 @@ TEST_F(ManagerTest, ANewCrtWhileOneIsPendingIsRefusedUntilItIsResolved) {
   StartManager(counter);
   TefDialClient pdv = Client();
   auto first = pdv.Crt(1000, "301");
-  ASSERT_TRUE(first.ok());
+  ASSERT_OK(first);
   auto refused = pdv.Crt(500, "302");
-  ASSERT_TRUE(refused.ok());
+  ASSERT_OK(refused);
   EXPECT_EQ(refused->Get(field::kStatus), "1");
   EXPECT_EQ(refused->Get(field::kOperatorMessage), "PENDENTE NSU " + first->Get(field::kNsu) + ": ENVIE CNF OU NCN");
-  ASSERT_TRUE(pdv.Cnf(*first).ok());
+  ASSERT_OK(pdv.Cnf(*first));
   auto next = pdv.Crt(500, "302");
-  ASSERT_TRUE(next.ok());
+  ASSERT_OK(next);
   EXPECT_EQ(next->Get(field::kStatus), "0");
 }
 
@@ -179,19 +174,19 @@ TEST_F(ManagerTest, CncOfAConfirmedCardSaleAndAdmReprint) {
   StartManager(counter);
   TefDialClient pdv = Client();
   auto sale = pdv.Crt(4200, "401");
-  ASSERT_TRUE(sale.ok());
+  ASSERT_OK(sale);
   EXPECT_EQ(sale->Get(field::kMaskedCard), "411111******1111");
   EXPECT_EQ(sale->Get(field::kCardBrand), "VISA");
-  ASSERT_TRUE(pdv.Cnf(*sale).ok());
+  ASSERT_OK(pdv.Cnf(*sale));
   auto adm = pdv.Adm();
-  ASSERT_TRUE(adm.ok());
+  ASSERT_OK(adm);
   EXPECT_EQ(adm->Get(field::kNsu), sale->Get(field::kNsu));
   auto cancel = pdv.Cnc(*sale);
-  ASSERT_TRUE(cancel.ok()) << cancel.status().message();
+  ASSERT_OK(cancel);
   EXPECT_EQ(cancel->Get(field::kStatus), "0");
   EXPECT_EQ(cancel->Get({25, 0}), sale->Get(field::kNsu));
   auto again = pdv.Cnc(*sale);
-  ASSERT_TRUE(again.ok());
+  ASSERT_OK(again);
   EXPECT_EQ(again->Get(field::kOperatorMessage), "TRANSACAO JA CANCELADA");
   EXPECT_EQ(counter.returned["sale-1"], 4200);
 }
@@ -202,9 +197,9 @@ TEST_F(ManagerTest, LowerCaseNamesWithLfEndings) {
   TefDialClient pdv = Client(/*lower=*/true, /*lf=*/true);
   ASSERT_TRUE(pdv.Active());
   auto sale = pdv.Crt(1500, "501");
-  ASSERT_TRUE(sale.ok()) << sale.status().message();
+  ASSERT_OK(sale);
   EXPECT_EQ(sale->Get(field::kStatus), "0");
-  ASSERT_TRUE(pdv.Cnf(*sale).ok());
+  ASSERT_OK(pdv.Cnf(*sale));
   EXPECT_FALSE(fs::exists(root_ / "tef" / "resp" / "IntPos.001"));
 }
 
@@ -214,14 +209,14 @@ TEST_F(ManagerTest, ARestartAsksTheCounterAgainAndAnswersTheWaitingPdv) {
   StartManager(holding);
   TefDialClient pdv = Client();
   ASSERT_TRUE(pdv.Active());
-  ASSERT_TRUE(pdv.Send("CRT", {{field::kFiscalDocument, "601"}, {field::kAmount, "900"}}).ok());
+  ASSERT_OK(pdv.Send("CRT", {{field::kFiscalDocument, "601"}, {field::kAmount, "900"}}));
   for (int i = 0; i < 40 && manager_->Snapshot().sales.empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   manager_.reset();
   ScriptedCounter& counter = NewCounter();  // the box's counter after the restart: the sale ends approved
   StartManager(counter);
   auto response = pdv.AwaitResponse(std::chrono::seconds(10));
-  ASSERT_TRUE(response.ok()) << response.status().message();
+  ASSERT_OK(response);
   EXPECT_EQ(response->Get(field::kStatus), "0");
   EXPECT_EQ(manager_->Snapshot().sales.size(), 1u);  // the same CRT, not a second one
 }
@@ -231,7 +226,7 @@ TEST_F(ManagerTest, AnUnresolvedSaleIsUndoneByPolicyAndShownToTheOperator) {
   StartManager(counter, /*unresolved_after_s=*/1, Unresolved::kUndo);
   TefDialClient pdv = Client();
   auto sale = pdv.Crt(700, "701");
-  ASSERT_TRUE(sale.ok());
+  ASSERT_OK(sale);
   for (int i = 0; i < 60 && counter.returned["sale-1"] == 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(counter.returned["sale-1"], 700);

@@ -7,6 +7,11 @@
 
 #include "integration/nexo/message.h"
 #include "integration/nexo/protection.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::integration::nexo {
 namespace {
@@ -22,36 +27,36 @@ constexpr const char* kPlain = R"({"SaleToPOIRequest":{"MessageHeader":{}}})";
 TEST(NexoProtection, DerivesTheKeysAsPbkdf2HmacSha1Does) {
   EXPECT_EQ(DeriveKeys("balcao-test-passphrase").ToHex(), kDerivedHex);
   auto back = DerivedKeys::FromHex(kDerivedHex);
-  ASSERT_TRUE(back.ok());
+  ASSERT_OK(back);
   EXPECT_EQ(back->ToHex(), kDerivedHex);
-  EXPECT_FALSE(DerivedKeys::FromHex("abc").ok());
+  EXPECT_THAT(DerivedKeys::FromHex("abc"), Not(IsOk()));
 }
 
 TEST(NexoProtection, EncryptsAndAuthenticatesAsOpensslEncAndHmacDo) {
   std::array<unsigned char, 16> nonce{};
   for (int i = 0; i < 16; ++i) nonce[i] = static_cast<unsigned char>(i);
   auto sealed = ProtectWithNonce(kPlain, DeriveKeys("balcao-test-passphrase"), "till-1", 1, nonce);
-  ASSERT_TRUE(sealed.ok()) << sealed.status().message();
+  ASSERT_OK(sealed);
   EXPECT_EQ(sealed->blob, "LSKByOjQ2Gevnq4NRCmcClyt7aoXgI04VBZR2eiVPGRH5Snw9CPNZynu6kxzAByn");
   EXPECT_EQ(sealed->trailer.hmac, "xPCDhOOLq8rW8URxtpBJzILxQXDM6V6aCw/EsXh2Ryw=");
   EXPECT_EQ(sealed->trailer.nonce, "AAECAwQFBgcICQoLDA0ODw==");
   auto plain = Unprotect(sealed->blob, sealed->trailer, DeriveKeys("balcao-test-passphrase"));
-  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  ASSERT_OK(plain);
   EXPECT_EQ(*plain, kPlain);
 }
 
 TEST(NexoProtection, RefusesAWrongKeyATamperedBlobAndAWrongHmac) {
   const DerivedKeys keys = DeriveKeys("balcao-test-passphrase");
   auto sealed = Protect(kPlain, keys, "till-1", 1);
-  ASSERT_TRUE(sealed.ok());
-  EXPECT_FALSE(Unprotect(sealed->blob, sealed->trailer, DeriveKeys("another passphrase")).ok());
+  ASSERT_OK(sealed);
+  EXPECT_THAT(Unprotect(sealed->blob, sealed->trailer, DeriveKeys("another passphrase")), Not(IsOk()));
   SecurityTrailer wrong_hmac = sealed->trailer;
   wrong_hmac.hmac = Base64(std::string(32, 'x'));
-  EXPECT_EQ(Unprotect(sealed->blob, wrong_hmac, keys).status().code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(Unprotect(sealed->blob, wrong_hmac, keys), StatusIs(StatusCode::kPermissionDenied));
   SecurityTrailer other_nonce = sealed->trailer;
   other_nonce.nonce = Base64(std::string(16, '\0'));
-  EXPECT_FALSE(Unprotect(sealed->blob, other_nonce, keys).ok());
-  EXPECT_EQ(Unprotect("not base64!", sealed->trailer, keys).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(Unprotect(sealed->blob, other_nonce, keys), Not(IsOk()));
+  EXPECT_THAT(Unprotect("not base64!", sealed->trailer, keys), StatusIs(StatusCode::kInvalidArgument));
   // Two protections of the same text differ: each has its own nonce.
   auto again = Protect(kPlain, keys, "till-1", 1);
   EXPECT_NE(again->blob, sealed->blob);
@@ -65,7 +70,7 @@ TEST(NexoAmount, ReadsTheDecimalTextIntoCents) {
   for (const char* bad :
        {"12.345", "-1.00", "0", "0.00", "1e3", "1.5E2", "NaN", "Infinity", ".5", "5.", "", "1,00", "1234567890.00"}) {
     auto cents = ParseAmount(bad);
-    EXPECT_FALSE(cents.ok()) << bad;
+    EXPECT_THAT(cents, Not(IsOk())) << bad;
     if (!cents.ok()) {
       EXPECT_NE(cents.status().message().find("RequestedAmount"), std::string::npos);
     }
@@ -84,7 +89,7 @@ std::string PaymentText(const std::string& amount, const std::string& extra = ""
 
 TEST(NexoRequest, ReadsAPaymentWithItsIdentityMethodAndInstallments) {
   auto request = ParseRequest(PaymentText("12.34", R"(,"PaymentData":{"Instalment":{"TotalNbOfPayments":3}})"));
-  ASSERT_TRUE(request.ok()) << request.status().message();
+  ASSERT_OK(request);
   EXPECT_FALSE(request->is_protected);
   EXPECT_EQ(request->category, Category::kPayment);
   EXPECT_EQ(request->payment.amount, 1234);
@@ -114,22 +119,22 @@ TEST(NexoRequest, RefusesBadInputNamingTheField) {
 TEST(NexoRequest, ReadsAProtectedEnvelopeAndItsTrailer) {
   const DerivedKeys keys = DeriveKeys("pass");
   auto wrapped = ProtectRequest(PaymentText("10.00"), keys, "till-1", 2);
-  ASSERT_TRUE(wrapped.ok()) << wrapped.status().message();
+  ASSERT_OK(wrapped);
   auto outer = ParseRequest(*wrapped);
-  ASSERT_TRUE(outer.ok()) << outer.status().message();
+  ASSERT_OK(outer);
   EXPECT_TRUE(outer->is_protected);
   EXPECT_EQ(outer->trailer.key_identifier, "till-1");
   EXPECT_EQ(outer->trailer.key_version, 2);
   auto plain = Unprotect(outer->blob, outer->trailer, keys);
-  ASSERT_TRUE(plain.ok());
+  ASSERT_OK(plain);
   auto inner = ParseRequest(*plain);
-  ASSERT_TRUE(inner.ok());
+  ASSERT_OK(inner);
   EXPECT_EQ(inner->payment.amount, 1000);
 }
 
 TEST(NexoResponse, AnApprovedCardPaymentCarriesResultReceiptsAndTheNfceFields) {
   auto request = ParseRequest(PaymentText("12.34"));
-  ASSERT_TRUE(request.ok());
+  ASSERT_OK(request);
   PaymentOutcome o;
   o.result = Result::kApproved;
   o.sale_id = "v20261126t000000-1";
@@ -184,10 +189,10 @@ TEST(NexoResponse, ProtectedResponsesRoundTrip) {
   const std::string plain = PaymentResponse(*request, o, "now");
   const DerivedKeys keys = DeriveKeys("pass");
   auto sealed = ProtectResponse(plain, keys, "till-1", 1);
-  ASSERT_TRUE(sealed.ok());
+  ASSERT_OK(sealed);
   EXPECT_EQ(json::parse(*sealed)["SaleToPOIResponse"]["MessageHeader"]["ServiceID"], "1001");
   EXPECT_EQ(*UnprotectResponse(*sealed, keys), plain);
-  EXPECT_FALSE(UnprotectResponse(*sealed, DeriveKeys("other")).ok());
+  EXPECT_THAT(UnprotectResponse(*sealed, DeriveKeys("other")), Not(IsOk()));
 }
 
 TEST(RegisterOutcome, SurvivesItsJsonForm) {
@@ -199,7 +204,7 @@ TEST(RegisterOutcome, SurvivesItsJsonForm) {
   o.pix_end_to_end_id = "E123";
   o.cashier_receipt = {"a", "b"};
   auto back = OutcomeFromJson(OutcomeToJson(o));
-  ASSERT_TRUE(back.ok());
+  ASSERT_OK(back);
   EXPECT_EQ(*back, o);
 }
 

@@ -15,6 +15,7 @@
 #include "integration/tefdial/exchange_log.h"
 #include "tests/integration/tefdial_client.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::tefdial_testing {
 namespace {
@@ -51,10 +52,10 @@ class TefDialServe : public ::testing::Test {
   // The bank's view through its API, signed with the sandbox's credentials.
   Json Bank(const std::string& path, const api::Query& query = {}) {
     auto client = api::Client::FromEnvironment((data_ / "sandbox" / "credentials.json").string());
-    EXPECT_TRUE(client.ok()) << client.status().message();
+    EXPECT_OK(client);
     if (!client.ok()) return Json();
     auto answer = client->Call("GET", path, query);
-    EXPECT_TRUE(answer.ok()) << path << ": " << answer.status().message();
+    EXPECT_OK(answer) << path << ": " << answer.status().message();
     return answer.ok() ? Json::parse(answer->body, nullptr, false) : Json();
   }
   // How many times the deposit that paid the box's sale `sale_id` was reversed at the bank.
@@ -69,7 +70,7 @@ class TefDialServe : public ::testing::Test {
   }
   tef::Exchange Journal() {
     auto exchange = tef::ReadExchangeLog((data_ / "tefdial.jsonl").string());
-    EXPECT_TRUE(exchange.ok());
+    EXPECT_OK(exchange);
     return exchange.ok() ? *exchange : tef::Exchange{};
   }
   // Waits until no CRT runs and no undo or cancellation is in flight in the journal.
@@ -99,20 +100,20 @@ TEST_F(TefDialServe, PixSaleConfirmedThenASecondUndoneWithNcnReturnsTheMoneyOnce
   TefDialClient pdv = Pdv();  // lower-case names, LF endings: ACBr's TEF Dial defaults on Linux
   ASSERT_TRUE(pdv.Active());
   auto kept = pdv.Crt(1000, "1001");
-  ASSERT_TRUE(kept.ok()) << kept.status().message();
+  ASSERT_OK(kept);
   ASSERT_EQ(kept->Get(field::kStatus), "0") << tef::Write(*kept);
   EXPECT_EQ(kept->Get(field::kAmount), "1000");
   EXPECT_EQ(kept->Get(field::kCardBrand), "PIX");
   EXPECT_FALSE(kept->Get(field::kAuthorization).empty()) << tef::Write(*kept);
   EXPECT_FALSE(kept->Lines(field::kReceiptLine).empty());
-  ASSERT_TRUE(pdv.Cnf(*kept).ok());
+  ASSERT_OK(pdv.Cnf(*kept));
   EXPECT_TRUE(fs::exists(tef_ / "resp") && fs::is_empty(tef_ / "resp"));  // lower-case answers, all read
 
   auto undone = pdv.Crt(2000, "1002");
-  ASSERT_TRUE(undone.ok());
+  ASSERT_OK(undone);
   ASSERT_EQ(undone->Get(field::kStatus), "0");
-  ASSERT_TRUE(pdv.Ncn(*undone).ok());
-  ASSERT_TRUE(pdv.Ncn(*undone).ok());  // the PDV sent it twice: undone once
+  ASSERT_OK(pdv.Ncn(*undone));
+  ASSERT_OK(pdv.Ncn(*undone));  // the PDV sent it twice: undone once
   EXPECT_EQ(WaitForStatus(undone->Get(field::kControl), "refunded"), "refunded");
   const tef::Exchange x = Settled();
   EXPECT_EQ(x.BySale(kept->Get(field::kControl))->phase, tef::Phase::kConfirmed);
@@ -149,7 +150,7 @@ TEST_F(TefDialServe, ASaleThePdvNeverResolvesIsUndoneByPolicyAndFlaggedOnTheTouc
   Start("pix", {}, {"--config", config.string()});
   TefDialClient pdv = Pdv();
   auto sale = pdv.Crt(1200, "4001");
-  ASSERT_TRUE(sale.ok()) << sale.status().message();
+  ASSERT_OK(sale);
   ASSERT_EQ(sale->Get(field::kStatus), "0");
   const std::string id = sale->Get(field::kControl);  // and the PDV goes silent
   EXPECT_EQ(WaitForStatus(id, "refunded"), "refunded");
@@ -161,7 +162,7 @@ TEST_F(TefDialServe, ASaleThePdvNeverResolvesIsUndoneByPolicyAndFlaggedOnTheTouc
   EXPECT_EQ(x.BySale(id)->resolved_by, "policy-undo");
   EXPECT_EQ(Reversals(id), 1);
   auto late = pdv.Crt(800, "4002");  // the counter is free again
-  ASSERT_TRUE(late.ok());
+  ASSERT_OK(late);
   EXPECT_EQ(late->Get(field::kStatus), "0");
 }
 
@@ -181,7 +182,7 @@ TEST_F(TefDialServe, CardDeclinedWithItsMessageThenApprovedConfirmedAndCancelled
   Start("card");
   TefDialClient pdv = Pdv(/*lower=*/false, /*lf=*/false);
   ASSERT_TRUE(pdv.Active());
-  ASSERT_TRUE(pdv.Send("CRT", {{field::kFiscalDocument, "2001"}, {field::kAmount, "3000"}}).ok());
+  ASSERT_OK(pdv.Send("CRT", {{field::kFiscalDocument, "2001"}, {field::kAmount, "3000"}}));
   std::string sale = SaleWaitingForCard(serve_);
   ASSERT_FALSE(sale.empty());
   auto card = [&](const std::string& number) {
@@ -192,25 +193,25 @@ TEST_F(TefDialServe, CardDeclinedWithItsMessageThenApprovedConfirmedAndCancelled
   };
   EXPECT_EQ(card("4000000000009995").status, 200);  // insufficient funds
   auto declined = pdv.AwaitResponse(std::chrono::seconds(30));
-  ASSERT_TRUE(declined.ok()) << declined.status().message();
+  ASSERT_OK(declined);
   EXPECT_NE(declined->Get(field::kStatus), "0");
   EXPECT_FALSE(declined->Get(field::kOperatorMessage).empty());
 
   ASSERT_TRUE(pdv.Active());
-  ASSERT_TRUE(pdv.Send("CRT", {{field::kFiscalDocument, "2002"}, {field::kAmount, "3000"}}).ok());
+  ASSERT_OK(pdv.Send("CRT", {{field::kFiscalDocument, "2002"}, {field::kAmount, "3000"}}));
   sale = SaleWaitingForCard(serve_);
   ASSERT_FALSE(sale.empty());
   EXPECT_EQ(card("5448280000000007").status, 200);
   auto approved = pdv.AwaitResponse(std::chrono::seconds(30));
-  ASSERT_TRUE(approved.ok());
+  ASSERT_OK(approved);
   ASSERT_EQ(approved->Get(field::kStatus), "0") << tef::Write(*approved);
   EXPECT_EQ(approved->Get(field::kMaskedCard).substr(0, 6), "544828");
   EXPECT_EQ(approved->Get(field::kCardBrand), "MASTERCARD");
   EXPECT_EQ(approved->Get(field::kControl), sale);
-  ASSERT_TRUE(pdv.Cnf(*approved).ok());
+  ASSERT_OK(pdv.Cnf(*approved));
 
   auto cancelled = pdv.Cnc(*approved);
-  ASSERT_TRUE(cancelled.ok()) << cancelled.status().message();
+  ASSERT_OK(cancelled);
   EXPECT_EQ(cancelled->Get(field::kStatus), "0") << tef::Write(*cancelled);
   EXPECT_EQ(WaitForStatus(sale, "refunded"), "refunded");
   EXPECT_EQ(Journal().BySale(sale)->phase, tef::Phase::kCancelled);
@@ -240,10 +241,10 @@ TEST_P(TefDialPowerCut, EndsAsAnUndisturbedRunWouldAfterBothRestart) {
     auto sale = pdv.Crt(1500, "3001", std::chrono::seconds(8));
     if (sale.ok() && sale->Get(field::kStatus) == "0") {
       if (std::string(cut.step) == "cnf-read") {
-        ASSERT_TRUE(pdv.Cnf(*sale).ok());
+        ASSERT_OK(pdv.Cnf(*sale));
       }
       if (std::string(cut.step) == "undo-sent") {
-        ASSERT_TRUE(pdv.Ncn(*sale).ok());
+        ASSERT_OK(pdv.Ncn(*sale));
       }
     }
     // The service ended itself at the step (fault injection): its port stops answering.
@@ -259,7 +260,7 @@ TEST_P(TefDialPowerCut, EndsAsAnUndisturbedRunWouldAfterBothRestart) {
   const tef::Exchange settled = Settled();
   TefDialClient pdv = Pdv();  // the PDV starts again: its recovery
   auto recovered = pdv.Recover();
-  ASSERT_TRUE(recovered.ok()) << recovered.status().message();
+  ASSERT_OK(recovered);
   const tef::Exchange x = Settled();
   ASSERT_EQ(x.sales.size(), cut.sales) << cut.step;
   for (const tef::TefSale& sale : x.sales) {
@@ -282,7 +283,7 @@ TEST_P(TefDialPowerCut, EndsAsAnUndisturbedRunWouldAfterBothRestart) {
     std::ifstream in(file.path());
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto answer = tef::Parse(text);
-    ASSERT_TRUE(answer.ok());
+    ASSERT_OK(answer);
     if (answer->Get(field::kCommand) == "CRT" && answer->Get(field::kStatus) == "0") {
       const tef::TefSale* sale = x.BySale(answer->Get(field::kControl));
       ASSERT_NE(sale, nullptr);

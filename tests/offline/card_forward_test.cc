@@ -27,6 +27,7 @@
 #include "sandbox/sandbox.h"
 #include "tests/offline/sandbox_http.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::offline {
 namespace {
@@ -57,10 +58,10 @@ class BoxPrinter {
     const printer::PrinterProfile* profile = printer::FindProfile("80mm");
     ASSERT_NE(profile, nullptr);
     auto bytes = printer::RenderEscPos(doc, *profile);
-    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
-    ASSERT_TRUE(jobs_.Enqueue(sale_id, kind, target_, *bytes).ok());
+    ASSERT_OK(bytes);
+    ASSERT_OK(jobs_.Enqueue(sale_id, kind, target_, *bytes));
     auto pass = spooler_.RunOnce();
-    ASSERT_TRUE(pass.ok()) << pass.status().ToString();
+    ASSERT_OK(pass);
     EXPECT_EQ(pass->printed, 1) << sale_id;
     std::ofstream(text_path_, std::ios::app) << printer::RenderText(doc, *profile);
     ++printed_;
@@ -84,9 +85,9 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
   options.data_dir = dir.File("sandbox");
   options.db = ":memory:";
   auto sandbox = sandbox::Sandbox::Start(options);
-  ASSERT_TRUE(sandbox.ok()) << sandbox.status().ToString();
+  ASSERT_OK(sandbox);
   auto client = DrainerClient((*sandbox)->credentials().credentials_path);
-  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  ASSERT_OK(client);
   ApiGateway bank(*client);
   BankCardAuthorizer authorizer(bank);
 
@@ -105,8 +106,8 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
   std::map<std::string, std::string> kinds_printed;  // sale id -> outcome receipt printed
   auto log = std::make_unique<testing::ScopedLogFile>(box + "/balcao.log");
   for (int round = 0; round < 3; ++round) {
-    ASSERT_TRUE(logging::SetLogFile(box + "/balcao.log").ok());  // each start reopens and appends
-    auto store = std::move(*Store::Open(box + "/box.db"));       // a restart per round
+    ASSERT_OK(logging::SetLogFile(box + "/balcao.log"));    // each start reopens and appends
+    auto store = std::move(*Store::Open(box + "/box.db"));  // a restart per round
     auto sealed = std::move(*SealedCards::Open(*store, settings));
     BoxPrinter printer(*store, box);
     for (const auto& [number, code, approve] : cards) {
@@ -116,7 +117,7 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
       card.expiration = "2099-01";
       card.holder_name = "JOAO \"JJ\" PEREIRA";
       const std::string sale_id = "offline-sale-" + std::to_string(sale++);
-      ASSERT_TRUE(sealed->Accept(sale_id, 1000 + sale, card).ok());
+      ASSERT_OK(sealed->Accept(sale_id, 1000 + sale, card));
       expected[sale_id] = approve;
       secrets.push_back(number);
       secrets.push_back(code);
@@ -136,12 +137,11 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
     const std::int64_t now =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
-    for (int pass = 0; pass < 3 && !sealed->Pending()->empty(); ++pass)
-      ASSERT_TRUE(sealed->ForwardAll(authorizer, now).ok());
+    for (int pass = 0; pass < 3 && !sealed->Pending()->empty(); ++pass) ASSERT_OK(sealed->ForwardAll(authorizer, now));
     EXPECT_TRUE(sealed->Pending()->empty()) << "round " << round;
     // Each outcome is printed, then taken off the operator's list.
     auto outcomes = sealed->UnreportedOutcomes();
-    ASSERT_TRUE(outcomes.ok()) << outcomes.status().ToString();
+    ASSERT_OK(outcomes);
     for (const CardOutcome& o : *outcomes) {
       if (o.outcome == CardOutcomeKind::kApproved) {
         printer.Print(o.sale_id, "card",
@@ -152,7 +152,7 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
       }
       EXPECT_FALSE(o.bank_id.empty()) << o.sale_id;
       kinds_printed[o.sale_id] = CardOutcomeName(o.outcome);
-      ASSERT_TRUE(sealed->MarkReported(o.sale_id).ok());
+      ASSERT_OK(sealed->MarkReported(o.sale_id));
     }
     EXPECT_EQ(printer.printed(), 2 * static_cast<int>(cards.size())) << "round " << round;
   }
@@ -176,7 +176,7 @@ TEST(OfflineCards, StoreAndForwardToTheSandboxLeavesNoCardData) {
   EXPECT_NE(trail.find("careless: card 424242******4242"), std::string::npos);
   // Exactly one purchase per sale at the bank, despite the lost answers.
   auto purchases = client->Call("GET", "/v2/merchant-purchase", api::Query().Add("limit", std::int64_t{100}));
-  ASSERT_TRUE(purchases.ok());
+  ASSERT_OK(purchases);
   EXPECT_EQ(nlohmann::json::parse(purchases->body)["purchases"].size(), expected.size());
   // Every file of the data dir while the store is open (db, -wal, -shm), and after.
   for (const char* file : {"box.db", "box.db-wal", "box.db-shm", "balcao.log", "receipts.escpos", "receipts.txt"})

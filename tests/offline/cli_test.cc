@@ -9,6 +9,7 @@
 
 #include "offline/outbox.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::offline {
 namespace {
@@ -48,7 +49,7 @@ TEST(QueueCli, ListShowDropRetryMetrics) {
     auto store = std::move(*Store::Open(db));
     Outbox outbox(*store);
     id = *outbox.Enqueue(Request("a", 1250));
-    ASSERT_TRUE(outbox.Enqueue(Request("b", 99)).ok());
+    ASSERT_OK(outbox.Enqueue(Request("b", 99)));
   }
   CliRun list = Cli(db, "list");
   EXPECT_EQ(list.code, 0) << list.out;

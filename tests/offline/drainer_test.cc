@@ -14,6 +14,10 @@
 #include "offline/internal/drain_step.h"
 #include "tests/offline/fake_bank.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::offline {
 namespace {
@@ -73,11 +77,11 @@ TEST_F(DrainerTest, EveryIntentExactlyOnceUnderRandomFaults) {
   for (int sale = 0; sale < 30; ++sale)
     for (int i = 0; i < 4; ++i) {
       keys.push_back("s" + std::to_string(sale) + "-" + std::to_string(i));
-      ASSERT_TRUE(outbox_->Enqueue(Create(keys.back(), "s" + std::to_string(sale))).ok());
+      ASSERT_OK(outbox_->Enqueue(Create(keys.back(), "s" + std::to_string(sale))));
     }
   auto stats =
       DrainNow(*outbox_, bank, {.concurrency = 4, .poll_interval = std::chrono::milliseconds(5)}, true, Forever());
-  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  ASSERT_OK(stats);
   for (const auto& k : keys) EXPECT_EQ(bank.Effects(k), 1) << k;
   auto metrics = *outbox_->Metrics();
   EXPECT_EQ(metrics.depth, 0);
@@ -94,9 +98,9 @@ TEST_F(DrainerTest, EveryIntentExactlyOnceUnderRandomFaults) {
 TEST_F(DrainerTest, CommitThenDropIsFoundByLookupNotResent) {
   FakeBank bank;
   bank.Script({FakeBank::kCommitThenDrop});
-  ASSERT_TRUE(outbox_->Enqueue(Create("k1", "")).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("k1", "")));
   auto stats = DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever());
-  ASSERT_TRUE(stats.ok());
+  ASSERT_OK(stats);
   EXPECT_EQ(bank.Effects("k1"), 1);
   EXPECT_EQ(stats->sent, 1);     // one send...
   EXPECT_EQ(stats->lookups, 1);  // ...one lookup, which found it
@@ -106,9 +110,9 @@ TEST_F(DrainerTest, CommitThenDropIsFoundByLookupNotResent) {
 TEST_F(DrainerTest, ResetBeforeProcessingIsLookedUpThenResentWithTheSameKey) {
   FakeBank bank;
   bank.Script({FakeBank::kResetBefore});
-  ASSERT_TRUE(outbox_->Enqueue(Create("k1", "")).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("k1", "")));
   auto stats = DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever());
-  ASSERT_TRUE(stats.ok());
+  ASSERT_OK(stats);
   EXPECT_EQ(bank.Effects("k1"), 1);
   EXPECT_EQ(stats->absent, 1);
   EXPECT_EQ(stats->sent, 2);
@@ -118,8 +122,8 @@ TEST_F(DrainerTest, ResetBeforeProcessingIsLookedUpThenResentWithTheSameKey) {
 TEST_F(DrainerTest, ARefusalFailsWithTheBankCodes) {
   FakeBank bank;
   bank.Reject("bad");
-  ASSERT_TRUE(outbox_->Enqueue(Create("bad", "")).ok());
-  ASSERT_TRUE(DrainNow(*outbox_, bank, {}, true, Forever()).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("bad", "")));
+  ASSERT_OK(DrainNow(*outbox_, bank, {}, true, Forever()));
   auto item = *outbox_->GetByKey("bad");
   EXPECT_EQ(item.state, OutboxState::kFailed);
   EXPECT_EQ(item.http_status, 400);
@@ -131,20 +135,20 @@ TEST_F(DrainerTest, ARefusalFailsWithTheBankCodes) {
 TEST_F(DrainerTest, LeavesAnOperatorTrailWithoutBodies) {
   testing::ScopedLogFile log(dir_.File("balcao.log"));
   FakeBank bank;
-  ASSERT_TRUE(outbox_->Enqueue(Create("ok-1", "sale-1")).ok());
-  ASSERT_TRUE(DrainNow(*outbox_, bank, {}, true, Forever()).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("ok-1", "sale-1")));
+  ASSERT_OK(DrainNow(*outbox_, bank, {}, true, Forever()));
   bank.Script({FakeBank::kCommitThenDrop});
-  ASSERT_TRUE(outbox_->Enqueue(Create("drop-1", "")).ok());
-  ASSERT_TRUE(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("drop-1", "")));
+  ASSERT_OK(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()));
   bank.Reject("bad");
-  ASSERT_TRUE(outbox_->Enqueue(Create("bad", "")).ok());
-  ASSERT_TRUE(DrainNow(*outbox_, bank, {}, true, Forever()).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("bad", "")));
+  ASSERT_OK(DrainNow(*outbox_, bank, {}, true, Forever()));
   OutboxPolicy two_attempts = FastPolicy();
   two_attempts.max_attempts = 2;
   Outbox short_lived(*store_, two_attempts);
   bank.Script({FakeBank::kNotSent, FakeBank::kNotSent});
-  ASSERT_TRUE(short_lived.Enqueue(Create("gone", "")).ok());
-  ASSERT_TRUE(DrainNow(short_lived, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  ASSERT_OK(short_lived.Enqueue(Create("gone", "")));
+  ASSERT_OK(DrainNow(short_lived, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()));
   ASSERT_EQ(short_lived.GetByKey("gone")->state, OutboxState::kDead);
 
   const std::string trail = testing::ReadBytes(dir_.File("balcao.log"));
@@ -167,9 +171,9 @@ TEST_F(DrainerTest, APatchAlreadyAppliedIsRecognisedByReadingTheEntity) {
   FakeBank bank;
   const std::string id = bank.CreateDirect("pre");
   bank.Script({FakeBank::kCommitThenDrop});  // applied, answer lost; the resend gets a 400
-  ASSERT_TRUE(outbox_->Enqueue(Cancel("cancel-1", id)).ok());
+  ASSERT_OK(outbox_->Enqueue(Cancel("cancel-1", id)));
   auto stats = DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever());
-  ASSERT_TRUE(stats.ok());
+  ASSERT_OK(stats);
   auto item = *outbox_->GetByKey("cancel-1");
   EXPECT_EQ(item.state, OutboxState::kDone) << item.last_error;
   EXPECT_EQ(bank.Effects("patch:" + id), 1);
@@ -183,17 +187,18 @@ TEST_F(DrainerTest, ARefusedPatchWhoseEntityAlreadyHasItsFieldsIsDone) {
   FakeBank bank;
   const std::string id = bank.CreateDirect("pre");
   bank.Script({FakeBank::kCommitThenDrop});
-  EXPECT_FALSE(bank.Call("PATCH", "/v2/item/" + id, {}, R"({"status":"canceled"})").ok());  // applied, answer lost
-  ASSERT_TRUE(outbox_->Enqueue(Cancel("cancel-2", id)).ok());
-  ASSERT_TRUE(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  EXPECT_THAT(bank.Call("PATCH", "/v2/item/" + id, {}, R"({"status":"canceled"})"),
+              Not(IsOk()));  // applied, answer lost
+  ASSERT_OK(outbox_->Enqueue(Cancel("cancel-2", id)));
+  ASSERT_OK(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()));
   auto item = *outbox_->GetByKey("cancel-2");
   EXPECT_EQ(item.state, OutboxState::kDone) << item.last_error;
   EXPECT_EQ(bank.Effects("patch:" + id), 1);
   // A refusal for an entity that does not have the fields stays a failure.
   OutboxRequest other = Cancel("cancel-3", id);
   other.body = R"({"status":"canceled","note":"never applied"})";
-  ASSERT_TRUE(outbox_->Enqueue(other).ok());
-  ASSERT_TRUE(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()).ok());
+  ASSERT_OK(outbox_->Enqueue(other));
+  ASSERT_OK(DrainNow(*outbox_, bank, {.poll_interval = std::chrono::milliseconds(2)}, true, Forever()));
   item = *outbox_->GetByKey("cancel-3");
   EXPECT_EQ(item.state, OutboxState::kFailed);
   EXPECT_EQ(item.bank_codes.rfind("invalidOperation", 0), 0u) << item.bank_codes;
@@ -236,7 +241,7 @@ TEST_F(DrainerTest, AsioDrainerKeepsSaleOrderAndBoundsConcurrency) {
 
 TEST_F(DrainerTest, NotSentWhileOfflineNothingIsTried) {
   FakeBank bank;
-  ASSERT_TRUE(outbox_->Enqueue(Create("k1", "")).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("k1", "")));
   boost::asio::io_context io;
   Drainer drainer(io, *store_, *outbox_, bank, {.poll_interval = std::chrono::milliseconds(5)});
   drainer.SetOnline(false);
@@ -256,8 +261,8 @@ TEST_F(DrainerTest, ReportsEachAnsweredLookupFoundOrAbsent) {
   // k1: committed, answer lost; its lookup finds it. k2: reset before processing; its
   // lookup finds nothing and it is sent again.
   bank.Script({FakeBank::kCommitThenDrop, FakeBank::kNone, FakeBank::kResetBefore});
-  ASSERT_TRUE(outbox_->Enqueue(Create("k1", "s1")).ok());
-  ASSERT_TRUE(outbox_->Enqueue(Create("k2", "s1")).ok());
+  ASSERT_OK(outbox_->Enqueue(Create("k1", "s1")));
+  ASSERT_OK(outbox_->Enqueue(Create("k2", "s1")));
   boost::asio::io_context io;
   std::vector<std::pair<std::string, bool>> answered;  // io thread only
   Drainer drainer(io, *store_, *outbox_, bank, {.poll_interval = std::chrono::milliseconds(5)});

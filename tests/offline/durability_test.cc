@@ -14,6 +14,7 @@
 
 #include "offline/outbox.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::offline {
 namespace {
@@ -92,9 +93,9 @@ TEST(Durability, RowsAcknowledgedBeforeExitWithoutCloseAreThere) {
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   ASSERT_EQ(acks.size(), 200u);
   auto store = Store::Open(path);
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   Outbox outbox(**store);
-  for (int i : acks) EXPECT_TRUE(outbox.GetByKey("exit-" + std::to_string(i)).ok()) << i;
+  for (int i : acks) EXPECT_OK(outbox.GetByKey("exit-" + std::to_string(i))) << i;
   EXPECT_EQ(IntegrityCheck(path), "ok");
 }
 
@@ -121,9 +122,9 @@ TEST(Durability, RowsAcknowledgedBeforeSigkillAreThere) {
     ::close(fds[0]);
     ::waitpid(child, nullptr, 0);
     auto store = Store::Open(path);
-    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    ASSERT_OK(store);
     Outbox outbox(**store);
-    for (int i : acks) ASSERT_TRUE(outbox.GetByKey(prefix + "-" + std::to_string(i)).ok()) << prefix << " " << i;
+    for (int i : acks) ASSERT_OK(outbox.GetByKey(prefix + "-" + std::to_string(i))) << prefix << " " << i;
     total_acked += static_cast<int>(acks.size());
   }
   EXPECT_GT(total_acked, 20);
@@ -149,15 +150,15 @@ TEST(Durability, ARowClaimedByAKilledSenderIsLookedUpBeforeAnyResend) {
   ::waitpid(child, &status, 0);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   auto store = Store::Open(path);
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   Outbox outbox(**store);
   auto item = outbox.GetByKey("claimed");
-  ASSERT_TRUE(item.ok());
+  ASSERT_OK(item);
   EXPECT_EQ(item->state, OutboxState::kUnknown);
   EXPECT_EQ(item->attempts, 1);
   EXPECT_TRUE(outbox.ClaimDue(item->next_attempt_at_ms, 10, {})->empty());  // settling first
   auto work = outbox.ClaimDue(item->next_attempt_at_ms + outbox.policy().unknown_settle_ms, 10, {});
-  ASSERT_TRUE(work.ok());
+  ASSERT_OK(work);
   ASSERT_EQ(work->size(), 1u);
   EXPECT_EQ((*work)[0].action, OutboxWork::kLookup);
 }

@@ -20,6 +20,11 @@
 #include "offline/outbox.h"
 #include "offline/settlement_records.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::offline {
 namespace {
@@ -75,27 +80,27 @@ void RingUpADay(Store& store) {
   Outbox outbox(store);
   for (int s = 1; s <= 6; ++s) {
     const std::string sale = "sale-" + std::to_string(s);
-    ASSERT_TRUE(journal.Append(sale, 1, "cashier.start", R"({"amount":)" + std::to_string(1000 * s) + "}").ok());
-    ASSERT_TRUE(journal.Append(sale, 2, "cashier.method", s % 2 ? R"({"method":"pix"})" : R"({"method":"card"})").ok());
+    ASSERT_OK(journal.Append(sale, 1, "cashier.start", R"({"amount":)" + std::to_string(1000 * s) + "}"));
+    ASSERT_OK(journal.Append(sale, 2, "cashier.method", s % 2 ? R"({"method":"pix"})" : R"({"method":"card"})"));
   }
   for (int s = 1; s <= 6; ++s) {
     const std::string sale = "sale-" + std::to_string(s);
     if (s == 4) {
-      ASSERT_TRUE(outbox.EnqueueWithJournal(InvoiceFor(sale, 4000), 3, "queued", R"({"key":"a1"})").ok());
+      ASSERT_OK(outbox.EnqueueWithJournal(InvoiceFor(sale, 4000), 3, "queued", R"({"key":"a1"})"));
       continue;
     }
-    ASSERT_TRUE(journal.Append(sale, 3, "api.result", R"({"status":"paid","id":"5656565656565656"})").ok());
-    ASSERT_TRUE(journal.MarkClosed(sale, "Paid").ok());
+    ASSERT_OK(journal.Append(sale, 3, "api.result", R"({"status":"paid","id":"5656565656565656"})"));
+    ASSERT_OK(journal.MarkClosed(sale, "Paid"));
   }
-  ASSERT_TRUE(journal.Append("sale-2", 4, "cashier.reverse", R"({"amount":2000,"operator":"op-7"})").ok());
-  ASSERT_TRUE(journal.Append("sale-2", 3, "api.result", R"({"status":"paid","id":"5656565656565656"})").ok());
+  ASSERT_OK(journal.Append("sale-2", 4, "cashier.reverse", R"({"amount":2000,"operator":"op-7"})"));
+  ASSERT_OK(journal.Append("sale-2", 3, "api.result", R"({"status":"paid","id":"5656565656565656"})"));
 }
 
 class JournalChainStore : public ::testing::Test {
  protected:
   void SetUp() override {
     auto store = Store::Open(db_);
-    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    ASSERT_OK(store);
     RingUpADay(**store);
   }
   testing::TempDir dir_;
@@ -104,9 +109,9 @@ class JournalChainStore : public ::testing::Test {
 
 TEST_F(JournalChainStore, ADayOfSalesVerifies) {
   auto store = Store::Open(db_);
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   auto verdict = Journal(**store).VerifyChain();
-  ASSERT_TRUE(verdict.ok()) << verdict.status().ToString();
+  ASSERT_OK(verdict);
   EXPECT_TRUE(verdict->ok()) << verdict->broken->detail;
   EXPECT_EQ(verdict->rows, 19);
   EXPECT_EQ(Query(db_, "SELECT count(*) FROM sale_journal"), "19");
@@ -174,7 +179,7 @@ TEST_F(JournalChainStore, ADeletedRowIsMissingAndRowsCutFromTheEndToo) {
   const std::string db = other.File("box.db");
   {
     auto store = Store::Open(db);
-    ASSERT_TRUE(store.ok());
+    ASSERT_OK(store);
     RingUpADay(**store);
   }
   ASSERT_EQ(Sqlite(db, "DELETE FROM sale_journal WHERE chain_seq >= 18").code, 0);
@@ -189,13 +194,13 @@ TEST_F(JournalChainStore, ADeletedRowIsMissingAndRowsCutFromTheEndToo) {
 TEST_F(JournalChainStore, SettlementHeadsCatchAChainRecomputedBehindTheirBack) {
   {
     auto store = Store::Open(db_);
-    ASSERT_TRUE(store.ok());
-    ASSERT_TRUE(InsertSettlement(**store, {"2026-05-01", 1, "reconciled", 0, 6, 21000, 0, "{}", "report"}, {}).ok());
+    ASSERT_OK(store);
+    ASSERT_OK(InsertSettlement(**store, {"2026-05-01", 1, "reconciled", 0, 6, 21000, 0, "{}", "report"}, {}));
     EXPECT_EQ(Query(db_, "SELECT journal_rows FROM settlements"), "19");
     Journal journal(**store);
-    ASSERT_TRUE(journal.Append("sale-7", 1, "cashier.start", R"({"amount":700})").ok());
+    ASSERT_OK(journal.Append("sale-7", 1, "cashier.start", R"({"amount":700})"));
     auto verdict = journal.VerifyChain();
-    ASSERT_TRUE(verdict.ok());
+    ASSERT_OK(verdict);
     EXPECT_TRUE(verdict->ok());
     EXPECT_EQ(verdict->anchors_checked, 1);
   }
@@ -204,7 +209,7 @@ TEST_F(JournalChainStore, SettlementHeadsCatchAChainRecomputedBehindTheirBack) {
   // Someone who knows the scheme changes sale-1's amount and recomputes every hash after it.
   {
     auto store = Store::Open(db_);
-    ASSERT_TRUE(store.ok());
+    ASSERT_OK(store);
     internal::Txn txn((*store)->impl(), internal::Txn::kWrite);
     ASSERT_TRUE(internal::Exec(txn.db(),
                                "UPDATE sale_journal SET payload='{\"amount\":10}' "
@@ -217,10 +222,10 @@ TEST_F(JournalChainStore, SettlementHeadsCatchAChainRecomputedBehindTheirBack) {
       ChainRow row{position, read.Text(0), read.Int(1), read.Text(2), read.Text(3), read.Int(4), prev, ""};
       row.hash = ChainLink(prev, row);
       internal::Stmt write(txn, "UPDATE sale_journal SET chain_prev=?2, chain_hash=?3 WHERE chain_seq=?1");
-      ASSERT_TRUE(write.Bind(1, position).BindBlob(2, row.prev).BindBlob(3, row.hash).Run().ok());
+      ASSERT_OK(write.Bind(1, position).BindBlob(2, row.prev).BindBlob(3, row.hash).Run());
       prev = row.hash;
     }
-    ASSERT_TRUE(txn.Commit().ok());
+    ASSERT_OK(txn.Commit());
   }
   const ShellRun run = Verify(db_, "--json");
   EXPECT_EQ(run.code, 1) << run.out;
@@ -243,19 +248,19 @@ TEST_F(JournalChainStore, VerifyReadsBesideTheOwnerAndChangesNothing) {
 
   // Beside the owner (what `balcao serve` holds), while it writes.
   auto owner = Store::Open(db_);
-  ASSERT_TRUE(owner.ok());
+  ASSERT_OK(owner);
   ASSERT_TRUE((*owner)->is_owner());
-  ASSERT_TRUE(Journal(**owner).Append("sale-8", 1, "cashier.start", R"({"amount":800})").ok());
+  ASSERT_OK(Journal(**owner).Append("sale-8", 1, "cashier.start", R"({"amount":800})"));
   const ShellRun run = Verify(db_);
   EXPECT_EQ(run.code, 0) << run.out;
   EXPECT_NE(run.out.find("20 row(s) checked"), std::string::npos) << run.out;
-  ASSERT_TRUE(Journal(**owner).Append("sale-8", 2, "cashier.method", R"({"method":"pix"})").ok());
+  ASSERT_OK(Journal(**owner).Append("sale-8", 2, "cashier.method", R"({"method":"pix"})"));
 
   auto reader = Store::OpenReadOnly(db_);
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  ASSERT_OK(reader);
   EXPECT_FALSE((*reader)->is_owner());
-  EXPECT_EQ((*reader)->TryBecomeOwner().code(), StatusCode::kFailedPrecondition);
-  EXPECT_FALSE(Journal(**reader).Append("sale-9", 1, "cashier.start", "{}").ok());
+  EXPECT_THAT((*reader)->TryBecomeOwner(), StatusIs(StatusCode::kFailedPrecondition));
+  EXPECT_THAT(Journal(**reader).Append("sale-9", 1, "cashier.start", "{}"), Not(IsOk()));
   EXPECT_EQ(Journal(**reader).VerifyChain()->rows, 21);
 }
 
@@ -310,15 +315,15 @@ class PreviousSchema : public ::testing::Test {
 
 TEST_F(PreviousSchema, GetsItsChainWhenOpenedAndVerifies) {
   Close();
-  EXPECT_EQ(Store::OpenReadOnly(db_).status().code(), StatusCode::kFailedPrecondition) << "a reader never migrates";
+  EXPECT_THAT(Store::OpenReadOnly(db_), StatusIs(StatusCode::kFailedPrecondition)) << "a reader never migrates";
   EXPECT_EQ(Verify(db_).code, 2);
   std::string hashes;
   {
     auto store = Store::Open(db_);
-    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    ASSERT_OK(store);
     EXPECT_EQ((*store)->schema_version(), static_cast<int>(internal::Migrations().size()));
     auto verdict = Journal(**store).VerifyChain();
-    ASSERT_TRUE(verdict.ok());
+    ASSERT_OK(verdict);
     EXPECT_TRUE(verdict->ok()) << verdict->broken->detail;
     EXPECT_EQ(verdict->rows, 4);
     // Oldest first by (created_at, sale_id, seq).
@@ -328,9 +333,9 @@ TEST_F(PreviousSchema, GetsItsChainWhenOpenedAndVerifies) {
     hashes =
         Query(db_, "SELECT group_concat(hex(chain_hash), ',') FROM (SELECT * FROM sale_journal ORDER BY chain_seq)");
     // New events chain on from the migrated rows.
-    ASSERT_TRUE(Journal(**store).Append("a", 3, "api.result", R"({"status":"paid"})").ok());
+    ASSERT_OK(Journal(**store).Append("a", 3, "api.result", R"({"status":"paid"})"));
   }
-  ASSERT_TRUE(Store::Open(db_).ok());  // reopening chains nothing again
+  ASSERT_OK(Store::Open(db_));  // reopening chains nothing again
   EXPECT_EQ(Query(db_,
                   "SELECT group_concat(hex(chain_hash), ',') FROM (SELECT * FROM sale_journal "
                   "WHERE chain_seq <= 4 ORDER BY chain_seq)"),
@@ -354,14 +359,14 @@ TEST_F(PreviousSchema, AFailedChainingLeavesTheSchemaAsItWas) {
       "BEGIN SELECT RAISE(ABORT, 'frozen'); END");
   Close();
   auto failed = Store::Open(db_);
-  ASSERT_FALSE(failed.ok());
+  ASSERT_THAT(failed, Not(IsOk()));
   EXPECT_NE(failed.status().message().find("journal_chain"), std::string::npos) << failed.status().ToString();
   EXPECT_EQ(Query(db_, "PRAGMA user_version"), std::to_string(before_));
   EXPECT_EQ(Query(db_, "SELECT count(*) FROM pragma_table_info('sale_journal') WHERE name LIKE 'chain_%'"), "0");
 
   ASSERT_EQ(Sqlite(db_, "DROP TRIGGER no_updates").code, 0);
   auto store = Store::Open(db_);
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ASSERT_OK(store);
   EXPECT_TRUE(Journal(**store).VerifyChain()->ok());
 }
 

@@ -6,6 +6,9 @@
 
 #include "offline/card_scan.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::offline {
 namespace {
@@ -14,7 +17,7 @@ class JournalTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto opened = Store::Open(dir_.File("box.db"));
-    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    ASSERT_OK(opened);
     store_ = std::move(*opened);
     journal_ = std::make_unique<Journal>(*store_);
   }
@@ -24,11 +27,11 @@ class JournalTest : public ::testing::Test {
 };
 
 TEST_F(JournalTest, AppendsAndReadsInOrder) {
-  ASSERT_TRUE(journal_->Append("s-1", 1, "cashier.start", R"({"amount":1500,"method":"pix"})").ok());
-  ASSERT_TRUE(journal_->Append("s-1", 2, "api.result", R"({"brcode":"000201...","id":"5656565656565656"})").ok());
-  ASSERT_TRUE(journal_->Append("s-2", 1, "cashier.start", R"({"amount":10})").ok());
+  ASSERT_OK(journal_->Append("s-1", 1, "cashier.start", R"({"amount":1500,"method":"pix"})"));
+  ASSERT_OK(journal_->Append("s-1", 2, "api.result", R"({"brcode":"000201...","id":"5656565656565656"})"));
+  ASSERT_OK(journal_->Append("s-2", 1, "cashier.start", R"({"amount":10})"));
   auto entries = journal_->Read("s-1");
-  ASSERT_TRUE(entries.ok());
+  ASSERT_OK(entries);
   ASSERT_EQ(entries->size(), 2u);
   EXPECT_EQ((*entries)[0].seq, 1);
   EXPECT_EQ((*entries)[0].kind, "cashier.start");
@@ -37,37 +40,37 @@ TEST_F(JournalTest, AppendsAndReadsInOrder) {
 }
 
 TEST_F(JournalTest, ReplayedAppendIsANoOpAndConflictsAreRefused) {
-  ASSERT_TRUE(journal_->Append("s-1", 1, "a", "{}").ok());
-  EXPECT_TRUE(journal_->Append("s-1", 1, "a", "{}").ok());
-  EXPECT_EQ(journal_->Append("s-1", 1, "b", "{}").code(), StatusCode::kAlreadyExists);
-  ASSERT_TRUE(journal_->Append("s-1", 5, "c", "{}").ok());
-  EXPECT_EQ(journal_->Append("s-1", 3, "d", "{}").code(), StatusCode::kInvalidArgument);
+  ASSERT_OK(journal_->Append("s-1", 1, "a", "{}"));
+  EXPECT_OK(journal_->Append("s-1", 1, "a", "{}"));
+  EXPECT_THAT(journal_->Append("s-1", 1, "b", "{}"), StatusIs(StatusCode::kAlreadyExists));
+  ASSERT_OK(journal_->Append("s-1", 5, "c", "{}"));
+  EXPECT_THAT(journal_->Append("s-1", 3, "d", "{}"), StatusIs(StatusCode::kInvalidArgument));
   EXPECT_EQ(journal_->Read("s-1")->size(), 2u);
 }
 
 TEST_F(JournalTest, RejectsBadInputNamingTheField) {
   auto s = journal_->Append("", 1, "a", "{}");
   EXPECT_NE(s.message().find("sale_id"), std::string::npos);
-  EXPECT_EQ(journal_->Append("s", 1, "", "{}").code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(journal_->Append("s", -1, "a", "{}").code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(journal_->Append("s", 1, "", "{}"), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(journal_->Append("s", -1, "a", "{}"), StatusIs(StatusCode::kInvalidArgument));
   s = journal_->Append("s", 1, "a", "{not json");
   EXPECT_NE(s.message().find("valid JSON"), std::string::npos);
 }
 
 TEST_F(JournalTest, OpenSalesAreTheOnesNotClosed) {
-  ASSERT_TRUE(journal_->Append("s-1", 1, "a", "{}").ok());
-  ASSERT_TRUE(journal_->Append("s-2", 1, "a", "{}").ok());
-  ASSERT_TRUE(journal_->Append("s-3", 1, "a", "{}").ok());
-  ASSERT_TRUE(journal_->MarkClosed("s-2", "paid").ok());
+  ASSERT_OK(journal_->Append("s-1", 1, "a", "{}"));
+  ASSERT_OK(journal_->Append("s-2", 1, "a", "{}"));
+  ASSERT_OK(journal_->Append("s-3", 1, "a", "{}"));
+  ASSERT_OK(journal_->MarkClosed("s-2", "paid"));
   EXPECT_EQ(*journal_->OpenSales(), (std::vector<std::string>{"s-1", "s-3"}));
   EXPECT_EQ(journal_->Sale("s-2")->final_state, "paid");
   // A late event on a closed sale is journaled and the sale stays closed.
-  ASSERT_TRUE(journal_->Append("s-2", 2, "bank.event", R"({"late":true})").ok());
+  ASSERT_OK(journal_->Append("s-2", 2, "bank.event", R"({"late":true})"));
   EXPECT_EQ(journal_->OpenSales()->size(), 2u);
-  ASSERT_TRUE(journal_->Reopen("s-2").ok());
+  ASSERT_OK(journal_->Reopen("s-2"));
   EXPECT_EQ(journal_->OpenSales()->size(), 3u);
-  EXPECT_EQ(journal_->MarkClosed("nobody", "paid").code(), StatusCode::kNotFound);
-  EXPECT_EQ(journal_->MarkClosed("s-1", "").code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(journal_->MarkClosed("nobody", "paid"), StatusIs(StatusCode::kNotFound));
+  EXPECT_THAT(journal_->MarkClosed("s-1", ""), StatusIs(StatusCode::kInvalidArgument));
 }
 
 TEST_F(JournalTest, RefusesCardNumbersAndSecurityCodes) {
@@ -86,7 +89,7 @@ TEST_F(JournalTest, RefusesCardNumbersAndSecurityCodes) {
   };
   for (const char* payload : refused) {
     Status s = journal_->Append("s-9", 1, "card", payload);
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << payload;
+    EXPECT_THAT(s, StatusIs(StatusCode::kInvalidArgument)) << payload;
     EXPECT_NE(s.message().find("card data"), std::string::npos) << payload;
     EXPECT_EQ(s.message().find("1111"), std::string::npos) << "the error must not echo the digits";
   }
@@ -110,7 +113,7 @@ TEST_F(JournalTest, AcceptsIdsTimestampsAndMaskedNumbers) {
       R"({"text":"000201010212265800144111111111111111"})",  // a BR Code payload
   };
   std::int64_t seq = 1;
-  for (const char* payload : accepted) EXPECT_TRUE(journal_->Append("s-8", seq++, "x", payload).ok()) << payload;
+  for (const char* payload : accepted) EXPECT_OK(journal_->Append("s-8", seq++, "x", payload)) << payload;
 }
 
 TEST(CardScan, LuhnAndFreeText) {

@@ -25,6 +25,7 @@
 #include "sandbox/sandbox.h"
 #include "tests/offline/sandbox_http.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
 
 extern char** environ;
 
@@ -94,12 +95,12 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
   sandbox_options.db = ":memory:";
   sandbox_options.threads = 4;
   auto sandbox = sandbox::Sandbox::Start(sandbox_options);
-  ASSERT_TRUE(sandbox.ok()) << sandbox.status().ToString();
+  ASSERT_OK(sandbox);
   const auto& creds = (*sandbox)->credentials();
   auto config = api::LoadConfig(creds.credentials_path);
-  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_OK(config);
   auto client = api::Client::Create(config->credentials, config->options);
-  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  ASSERT_OK(client);
 
   // 100 invoices exist already; the queue cancels them (PATCH, looked up by entity).
   std::vector<std::string> to_cancel;
@@ -110,7 +111,7 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
                     {"taxId", "33745107608"},
                     {"tags", {"pre-" + std::to_string(i)}}}}}};
     auto r = client->Call("POST", "/v2/invoice", {}, body.dump());
-    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_OK(r);
     to_cancel.push_back(json::parse(r->body)["invoices"][0]["id"].get<std::string>());
   }
 
@@ -179,7 +180,7 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
   {
     auto store = std::move(*Store::Open(db));
     Outbox outbox(*store);
-    ASSERT_TRUE(outbox.EnqueueAll(requests).ok());
+    ASSERT_OK(outbox.EnqueueAll(requests));
   }
 
   // Faults: a random script per route (writes and the lookups' lists), one in three faulty.
@@ -265,7 +266,7 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
   EXPECT_EQ(metrics.failed, 0);
   // The faults and kills did force the dangerous path: outcomes unknown, then lookups.
   auto done = outbox.List(OutboxState::kDone, 2000);
-  ASSERT_TRUE(done.ok());
+  ASSERT_OK(done);
   int looked_up = 0, resent = 0;
   for (const auto& item : *done) {
     if (item.lookups > 0) ++looked_up;
@@ -277,7 +278,7 @@ TEST(OfflineKill, ThousandMixedRequestsSurviveFaultsAndKills) {
   EXPECT_EQ(done->size(), 1000u);
   EXPECT_GT(looked_up, 50);
   auto failed = outbox.List(OutboxState::kFailed, 10);
-  ASSERT_TRUE(failed.ok());
+  ASSERT_OK(failed);
   for (const auto& item : *failed) ADD_FAILURE() << item.request.key << " " << item.last_error;
 }
 

@@ -11,6 +11,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
+
+using ::balcao::test_util::StatusIs;
+
 namespace balcao::offline {
 namespace {
 
@@ -26,18 +31,14 @@ class StepClock final : public Clock {
 class OperatorsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("balcao-operators-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
     auto store = Store::Open((dir_ / "box.db").string());
-    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    ASSERT_OK(store);
     store_ = std::move(*store);
     operators_ = std::make_unique<Operators>(*store_, clock_);
   }
   void TearDown() override {
     operators_.reset();
     store_.reset();
-    std::filesystem::remove_all(dir_);
   }
   std::string FileBytes() const {
     std::string all;
@@ -50,7 +51,8 @@ class OperatorsTest : public ::testing::Test {
     return all;
   }
 
-  std::filesystem::path dir_;
+  test_util::TempDir tmp_{"operators"};
+  const std::filesystem::path dir_ = tmp_.path();
   StepClock clock_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<Operators> operators_;
@@ -63,25 +65,25 @@ TEST_F(OperatorsTest, PinRulesByRoleAndNamesAreUnique) {
             "pin: a cashier's PIN is 4 to 8 digits");
   EXPECT_EQ(operators_->Add("bia", OperatorRole::kSupervisor, "12345").status().message(),
             "pin: a supervisor's PIN is 6 to 12 digits");
-  EXPECT_EQ(operators_->Add("", OperatorRole::kCashier, "1234").status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(operators_->Add("x;drop", OperatorRole::kCashier, "1234").status().code(), StatusCode::kInvalidArgument);
-  ASSERT_TRUE(operators_->Add("Ana Lima", OperatorRole::kCashier, "4821").ok());
+  EXPECT_THAT(operators_->Add("", OperatorRole::kCashier, "1234"), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(operators_->Add("x;drop", OperatorRole::kCashier, "1234"), StatusIs(StatusCode::kInvalidArgument));
+  ASSERT_OK(operators_->Add("Ana Lima", OperatorRole::kCashier, "4821"));
   EXPECT_EQ(operators_->Add("ana lima", OperatorRole::kSupervisor, "482100").status().code(),
             StatusCode::kAlreadyExists);
-  ASSERT_TRUE(operators_->Add("Bia", OperatorRole::kSupervisor, "902211").ok());
+  ASSERT_OK(operators_->Add("Bia", OperatorRole::kSupervisor, "902211"));
   auto list = operators_->List();
-  ASSERT_TRUE(list.ok());
+  ASSERT_OK(list);
   ASSERT_EQ(list->size(), 2u);
   EXPECT_EQ((*list)[0].name, "Ana Lima");
   EXPECT_EQ((*list)[1].role, OperatorRole::kSupervisor);
 }
 
 TEST_F(OperatorsTest, TheRightPinLogsInAndThePinIsNowhereInTheStore) {
-  ASSERT_TRUE(operators_->Add("ana", OperatorRole::kCashier, "48213377").ok());
+  ASSERT_OK(operators_->Add("ana", OperatorRole::kCashier, "48213377"));
   auto in = operators_->Authenticate("ANA", "48213377");
-  ASSERT_TRUE(in.ok()) << in.status().ToString();
+  ASSERT_OK(in);
   EXPECT_EQ(in->name, "ana");
-  EXPECT_EQ(operators_->Authenticate("ana", "48213378").status().code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(operators_->Authenticate("ana", "48213378"), StatusIs(StatusCode::kPermissionDenied));
   EXPECT_EQ(operators_->Authenticate("nobody", "48213377").status().message(), "wrong operator or PIN");
   store_.reset();  // checkpoint nothing away: read the db and its WAL as they are
   const std::string bytes = FileBytes();
@@ -90,34 +92,34 @@ TEST_F(OperatorsTest, TheRightPinLogsInAndThePinIsNowhereInTheStore) {
 }
 
 TEST_F(OperatorsTest, FiveWrongPinsLockEvenTheRightPinUntilTheLockExpiresAndLocksGrow) {
-  ASSERT_TRUE(operators_->Add("ana", OperatorRole::kCashier, "4821").ok());
+  ASSERT_OK(operators_->Add("ana", OperatorRole::kCashier, "4821"));
   for (int i = 0; i < kFreeAttempts; ++i)
-    EXPECT_EQ(operators_->Authenticate("ana", "0000").status().code(), StatusCode::kPermissionDenied) << i;
+    EXPECT_THAT(operators_->Authenticate("ana", "0000"), StatusIs(StatusCode::kPermissionDenied)) << i;
   // The 6th attempt, with the right PIN: refused while locked.
   auto sixth = operators_->Authenticate("ana", "4821");
-  EXPECT_EQ(sixth.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_THAT(sixth, StatusIs(StatusCode::kResourceExhausted));
   EXPECT_EQ(sixth.status().message(), "operator 'ana' is locked after 5 wrong PINs; try again in 30 s");
   clock_.Advance(29);
-  EXPECT_EQ(operators_->Authenticate("ana", "4821").status().code(), StatusCode::kResourceExhausted);
+  EXPECT_THAT(operators_->Authenticate("ana", "4821"), StatusIs(StatusCode::kResourceExhausted));
   clock_.Advance(1);
   // The lock is over; one more wrong PIN locks again, for twice as long.
-  EXPECT_EQ(operators_->Authenticate("ana", "1111").status().code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(operators_->Authenticate("ana", "1111"), StatusIs(StatusCode::kPermissionDenied));
   EXPECT_NE(operators_->Authenticate("ana", "4821").status().message().find("in 60 s"), std::string::npos);
   clock_.Advance(60);
-  ASSERT_TRUE(operators_->Authenticate("ana", "4821").ok());
+  ASSERT_OK(operators_->Authenticate("ana", "4821"));
   EXPECT_EQ(operators_->Get("ana")->failed_attempts, 0);
 }
 
 TEST_F(OperatorsTest, DisabledOperatorsAreRefusedAndAResetClearsTheLock) {
-  ASSERT_TRUE(operators_->Add("ana", OperatorRole::kCashier, "4821").ok());
+  ASSERT_OK(operators_->Add("ana", OperatorRole::kCashier, "4821"));
   for (int i = 0; i < kFreeAttempts; ++i) (void)operators_->Authenticate("ana", "0000");
-  ASSERT_TRUE(operators_->ResetPin("ana", "5930").ok());
-  EXPECT_TRUE(operators_->Authenticate("ana", "5930").ok());
-  EXPECT_EQ(operators_->Authenticate("ana", "4821").status().code(), StatusCode::kPermissionDenied);
-  ASSERT_TRUE(operators_->Disable("ana").ok());
-  EXPECT_EQ(operators_->Authenticate("ana", "5930").status().code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(operators_->Disable("nobody").code(), StatusCode::kNotFound);
-  EXPECT_EQ(operators_->ResetPin("ana", "12").code(), StatusCode::kInvalidArgument);
+  ASSERT_OK(operators_->ResetPin("ana", "5930"));
+  EXPECT_OK(operators_->Authenticate("ana", "5930"));
+  EXPECT_THAT(operators_->Authenticate("ana", "4821"), StatusIs(StatusCode::kPermissionDenied));
+  ASSERT_OK(operators_->Disable("ana"));
+  EXPECT_THAT(operators_->Authenticate("ana", "5930"), StatusIs(StatusCode::kFailedPrecondition));
+  EXPECT_THAT(operators_->Disable("nobody"), StatusIs(StatusCode::kNotFound));
+  EXPECT_THAT(operators_->ResetPin("ana", "12"), StatusIs(StatusCode::kInvalidArgument));
 }
 
 }  // namespace

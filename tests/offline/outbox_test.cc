@@ -8,6 +8,11 @@
 
 #include "offline/internal/db.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::offline {
 namespace {
@@ -46,13 +51,13 @@ class OutboxTest : public ::testing::Test {
     outbox_.reset();
     store_.reset();
     auto opened = Store::Open(dir_.File("box.db"));
-    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    ASSERT_OK(opened);
     store_ = std::move(*opened);
     outbox_ = std::make_unique<Outbox>(*store_, policy_);
   }
   std::vector<OutboxWork> Claim(std::int64_t at, int limit = 10, std::vector<std::string> busy = {}) {
     auto work = outbox_->ClaimDue(at, limit, busy);
-    EXPECT_TRUE(work.ok()) << work.status().ToString();
+    EXPECT_OK(work);
     return work.ok() ? *work : std::vector<OutboxWork>{};
   }
   std::int64_t Now() { return internal::NowMs(); }
@@ -84,26 +89,26 @@ TEST_F(OutboxTest, ValidatesEveryFieldByName) {
     OutboxRequest r = InvoiceCreate("k-1");
     c.mutate(r);
     auto id = outbox_->Enqueue(r);
-    ASSERT_FALSE(id.ok()) << c.field;
-    EXPECT_EQ(id.status().code(), StatusCode::kInvalidArgument) << c.field;
+    ASSERT_THAT(id, Not(IsOk())) << c.field;
+    EXPECT_THAT(id, StatusIs(StatusCode::kInvalidArgument)) << c.field;
     EXPECT_NE(id.status().message().find(c.field), std::string::npos) << id.status().message();
   }
   OutboxRequest patch = InvoiceCancel("k-2", "s");
   patch.lookup = LookupBy::kTags;
-  EXPECT_EQ(outbox_->Enqueue(patch).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(outbox_->Enqueue(patch), StatusIs(StatusCode::kInvalidArgument));
   EXPECT_EQ(outbox_->Metrics()->depth, 0);
 }
 
 TEST_F(OutboxTest, OneKeyIsOneIntent) {
   auto a = outbox_->Enqueue(InvoiceCreate("sale-1-invoice", "sale-1"));
-  ASSERT_TRUE(a.ok());
+  ASSERT_OK(a);
   auto again = outbox_->Enqueue(InvoiceCreate("sale-1-invoice", "sale-1"));
-  ASSERT_TRUE(again.ok());
+  ASSERT_OK(again);
   EXPECT_EQ(*again, *a);
   auto other = outbox_->Enqueue(InvoiceCreate("sale-1-invoice", "sale-1", 999));
-  EXPECT_EQ(other.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_THAT(other, StatusIs(StatusCode::kAlreadyExists));
   auto item = outbox_->GetByKey("sale-1-invoice");
-  ASSERT_TRUE(item.ok());
+  ASSERT_OK(item);
   EXPECT_EQ(item->request.lookup_path, "/v2/invoice");
   EXPECT_EQ(item->request.lookup_value, "sale-1-invoice");
   EXPECT_EQ(item->state, OutboxState::kPending);
@@ -117,17 +122,17 @@ TEST_F(OutboxTest, SendThenDone) {
   EXPECT_EQ(work[0].item.attempts, 1);
   EXPECT_EQ(outbox_->Get(id)->state, OutboxState::kInflight);
   EXPECT_TRUE(Claim(Now()).empty());
-  ASSERT_TRUE(outbox_->MarkDone(id, "5001", R"({"invoice":{"id":"5001"}})").ok());
+  ASSERT_OK(outbox_->MarkDone(id, "5001", R"({"invoice":{"id":"5001"}})"));
   auto done = outbox_->Get(id);
   EXPECT_EQ(done->state, OutboxState::kDone);
   EXPECT_EQ(done->bank_id, "5001");
-  EXPECT_EQ(outbox_->MarkDone(id, "x", "").code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(outbox_->MarkDone(id, "x", ""), StatusIs(StatusCode::kFailedPrecondition));
 }
 
 TEST_F(OutboxTest, NotSentBacksOffAndIsSentAgain) {
   auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkNotSent(id, "connect refused", 0.0).ok());
+  ASSERT_OK(outbox_->MarkNotSent(id, "connect refused", 0.0));
   auto item = *outbox_->Get(id);
   EXPECT_EQ(item.state, OutboxState::kPending);
   EXPECT_FALSE(item.reached_bank);
@@ -142,18 +147,18 @@ TEST_F(OutboxTest, NotSentBacksOffAndIsSentAgain) {
 TEST_F(OutboxTest, UnknownOutcomeIsLookedUpNeverResentBlindly) {
   auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkUnknown(id, "reset after sending", 0.5).ok());
+  ASSERT_OK(outbox_->MarkUnknown(id, "reset after sending", 0.5));
   EXPECT_TRUE(outbox_->Get(id)->reached_bank);
   auto work = Claim(Now() + kMinute);
   ASSERT_EQ(work.size(), 1u);
   EXPECT_EQ(work[0].action, OutboxWork::kLookup);
   EXPECT_EQ(outbox_->Get(id)->state, OutboxState::kUnknown);  // a lookup claims nothing
-  ASSERT_TRUE(outbox_->MarkLookupFailed(id, "bank unreachable", 0.0).ok());
+  ASSERT_OK(outbox_->MarkLookupFailed(id, "bank unreachable", 0.0));
   EXPECT_EQ(outbox_->Get(id)->state, OutboxState::kUnknown);
   work = Claim(Now() + 10 * kMinute);
   ASSERT_EQ(work.size(), 1u);
   EXPECT_EQ(work[0].action, OutboxWork::kLookup);
-  ASSERT_TRUE(outbox_->MarkAbsent(id).ok());
+  ASSERT_OK(outbox_->MarkAbsent(id));
   work = Claim(Now() + 10 * kMinute);
   ASSERT_EQ(work.size(), 1u);
   EXPECT_EQ(work[0].action, OutboxWork::kSend);
@@ -163,9 +168,9 @@ TEST_F(OutboxTest, UnknownOutcomeIsLookedUpNeverResentBlindly) {
 TEST_F(OutboxTest, UnknownFoundIsDone) {
   auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkUnknown(id, "timeout", 0.5).ok());
+  ASSERT_OK(outbox_->MarkUnknown(id, "timeout", 0.5));
   ASSERT_EQ(Claim(Now() + kMinute).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkDone(id, "77", "{}").ok());
+  ASSERT_OK(outbox_->MarkDone(id, "77", "{}"));
   EXPECT_EQ(outbox_->Get(id)->attempts, 1);
   EXPECT_EQ(outbox_->Get(id)->lookups, 1);
 }
@@ -173,7 +178,7 @@ TEST_F(OutboxTest, UnknownFoundIsDone) {
 TEST_F(OutboxTest, UnknownPatchIsSentAgainDirectly) {
   auto id = *outbox_->Enqueue(InvoiceCancel("k-cancel", "s1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkUnknown(id, "timeout", 0.5).ok());
+  ASSERT_OK(outbox_->MarkUnknown(id, "timeout", 0.5));
   auto work = Claim(Now() + kMinute);
   ASSERT_EQ(work.size(), 1u);
   EXPECT_EQ(work[0].action, OutboxWork::kSend);
@@ -204,7 +209,7 @@ TEST_F(OutboxTest, OneSaleInOrderSalesConcurrently) {
 
 TEST_F(OutboxTest, BusyLanesAndLimitAreRespected) {
   for (int i = 0; i < 5; ++i)
-    ASSERT_TRUE(outbox_->Enqueue(InvoiceCreate("k" + std::to_string(i), "s" + std::to_string(i))).ok());
+    ASSERT_OK(outbox_->Enqueue(InvoiceCreate("k" + std::to_string(i), "s" + std::to_string(i))));
   auto work = Claim(Now(), 2, {"sale:s0"});
   ASSERT_EQ(work.size(), 2u);
   EXPECT_EQ(work[0].item.request.sale_id, "s1");
@@ -216,9 +221,9 @@ TEST_F(OutboxTest, AttemptsRunOutToDead) {
   Open();
   auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkNotSent(id, "refused", 0).ok());
+  ASSERT_OK(outbox_->MarkNotSent(id, "refused", 0));
   ASSERT_EQ(Claim(Now() + kMinute).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkNotSent(id, "refused", 0).ok());
+  ASSERT_OK(outbox_->MarkNotSent(id, "refused", 0));
   auto item = *outbox_->Get(id);
   EXPECT_EQ(item.state, OutboxState::kDead);
   EXPECT_NE(item.last_error.find("after 2 attempts"), std::string::npos);
@@ -230,14 +235,14 @@ TEST_F(OutboxTest, LookupsRunOutToDeadSayingTheOutcomeIsUnknown) {
   Open();
   auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkUnknown(id, "timeout", 0).ok());
-  ASSERT_TRUE(outbox_->MarkLookupFailed(id, "500", 0).ok());
-  ASSERT_TRUE(outbox_->MarkLookupFailed(id, "500", 0).ok());
+  ASSERT_OK(outbox_->MarkUnknown(id, "timeout", 0));
+  ASSERT_OK(outbox_->MarkLookupFailed(id, "500", 0));
+  ASSERT_OK(outbox_->MarkLookupFailed(id, "500", 0));
   auto item = *outbox_->Get(id);
   EXPECT_EQ(item.state, OutboxState::kDead);
   EXPECT_NE(item.last_error.find("OUTCOME UNKNOWN"), std::string::npos);
   // The operator's retry goes back to a lookup, never straight to a send.
-  ASSERT_TRUE(outbox_->Retry(id, "ana", "").ok());
+  ASSERT_OK(outbox_->Retry(id, "ana", ""));
   EXPECT_EQ(outbox_->Get(id)->state, OutboxState::kUnknown);
   auto work = Claim(Now() + kMinute);
   ASSERT_EQ(work.size(), 1u);
@@ -257,13 +262,13 @@ TEST_F(OutboxTest, AgeLimitKillsWhatWasNeverSent) {
 TEST_F(OutboxTest, DropNeedsAReasonAndIsJournaled) {
   auto id = *outbox_->Enqueue(InvoiceCreate("k1", "s", 2500));
   EXPECT_EQ(outbox_->Metrics()->amount_at_risk, 2500);
-  EXPECT_EQ(outbox_->Drop(id, "ana", "  ").code(), StatusCode::kInvalidArgument);
-  ASSERT_TRUE(outbox_->Drop(id, "ana", "customer paid cash instead").ok());
+  EXPECT_THAT(outbox_->Drop(id, "ana", "  "), StatusIs(StatusCode::kInvalidArgument));
+  ASSERT_OK(outbox_->Drop(id, "ana", "customer paid cash instead"));
   auto item = *outbox_->Get(id);
   EXPECT_EQ(item.state, OutboxState::kDead);
   EXPECT_TRUE(item.dropped);
   EXPECT_NE(item.last_error.find("customer paid cash instead"), std::string::npos);
-  EXPECT_EQ(outbox_->Drop(id, "ana", "again").code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(outbox_->Drop(id, "ana", "again"), StatusIs(StatusCode::kFailedPrecondition));
   auto m = *outbox_->Metrics();
   EXPECT_EQ(m.amount_at_risk, 0);
   EXPECT_EQ(m.dropped, 1);
@@ -280,15 +285,15 @@ TEST_F(OutboxTest, DropNeedsAReasonAndIsJournaled) {
 TEST_F(OutboxTest, InflightRowsNeitherDropNorRetry) {
   auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  EXPECT_EQ(outbox_->Drop(id, "ana", "why not").code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(outbox_->Retry(id, "ana", "").code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(outbox_->Retry(999, "ana", "").code(), StatusCode::kNotFound);
+  EXPECT_THAT(outbox_->Drop(id, "ana", "why not"), StatusIs(StatusCode::kFailedPrecondition));
+  EXPECT_THAT(outbox_->Retry(id, "ana", ""), StatusIs(StatusCode::kFailedPrecondition));
+  EXPECT_THAT(outbox_->Retry(999, "ana", ""), StatusIs(StatusCode::kNotFound));
 }
 
 TEST_F(OutboxTest, AnUnknownOutcomeSettlesBeforeItsLookup) {
   auto id = *outbox_->Enqueue(InvoiceCreate("k1"));
   ASSERT_EQ(Claim(Now()).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkUnknown(id, "timeout", 0).ok());
+  ASSERT_OK(outbox_->MarkUnknown(id, "timeout", 0));
   const auto item = *outbox_->Get(id);
   EXPECT_TRUE(Claim(item.next_attempt_at_ms).empty());
   EXPECT_EQ(**outbox_->NextDueAtMs(), item.updated_at_ms + policy_.unknown_settle_ms);
@@ -312,7 +317,7 @@ TEST_F(OutboxTest, AnIntentThatMayHaveReachedTheBankIsLookedUpBeforeItsFirstSend
   EXPECT_EQ(work[0].action, OutboxWork::kLookup);
   request.may_have_reached_bank = false;
   EXPECT_EQ(*outbox_->Enqueue(request), id) << "the flag is not part of the intent";
-  ASSERT_TRUE(outbox_->MarkAbsent(id).ok());
+  ASSERT_OK(outbox_->MarkAbsent(id));
   work = Claim(Now() + kMinute);
   ASSERT_EQ(work.size(), 1u);
   EXPECT_EQ(work[0].action, OutboxWork::kSend);
@@ -320,22 +325,22 @@ TEST_F(OutboxTest, AnIntentThatMayHaveReachedTheBankIsLookedUpBeforeItsFirstSend
 
 TEST_F(OutboxTest, EnqueueAllIsAllOrNothing) {
   auto ids = outbox_->EnqueueAll({InvoiceCreate("a"), InvoiceCreate("b"), InvoiceCreate("c")});
-  ASSERT_TRUE(ids.ok());
+  ASSERT_OK(ids);
   EXPECT_EQ(ids->size(), 3u);
   OutboxRequest bad = InvoiceCreate("e");
   bad.method = "GET";
   auto failed = outbox_->EnqueueAll({InvoiceCreate("d"), bad});
-  ASSERT_FALSE(failed.ok());
+  ASSERT_THAT(failed, Not(IsOk()));
   EXPECT_NE(failed.status().message().find("request 1 (e)"), std::string::npos);
-  EXPECT_EQ(outbox_->GetByKey("d").status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(outbox_->GetByKey("d"), StatusIs(StatusCode::kNotFound));
   EXPECT_EQ(outbox_->Metrics()->depth, 3);
 }
 
 TEST_F(OutboxTest, MetricsCountTheQueue) {
   auto a = *outbox_->Enqueue(InvoiceCreate("a", "", 100));
-  ASSERT_TRUE(outbox_->Enqueue(InvoiceCreate("b", "", 200)).ok());
+  ASSERT_OK(outbox_->Enqueue(InvoiceCreate("b", "", 200)));
   ASSERT_EQ(Claim(Now(), 1).size(), 1u);
-  ASSERT_TRUE(outbox_->MarkUnknown(a, "timeout", 0).ok());
+  ASSERT_OK(outbox_->MarkUnknown(a, "timeout", 0));
   auto m = *outbox_->Metrics();
   EXPECT_EQ(m.depth, 2);
   EXPECT_EQ(m.unknown, 1);
@@ -355,21 +360,21 @@ TEST_F(OutboxTest, InflightAtRestartBecomesUnknownAndIsLookedUp) {
 }
 
 TEST_F(OutboxTest, AGuestMayNotSend) {
-  ASSERT_TRUE(outbox_->Enqueue(InvoiceCreate("k1")).ok());
+  ASSERT_OK(outbox_->Enqueue(InvoiceCreate("k1")));
   auto guest_store = Store::Open(dir_.File("box.db"));
-  ASSERT_TRUE(guest_store.ok());
+  ASSERT_OK(guest_store);
   Outbox guest(**guest_store);
-  EXPECT_EQ(guest.ClaimDue(Now(), 10, {}).status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(guest.ClaimDue(Now(), 10, {}), StatusIs(StatusCode::kFailedPrecondition));
   EXPECT_EQ(guest.Metrics()->depth, 1);  // reading is fine
 }
 
 TEST_F(OutboxTest, EnqueueWithJournalIsAllOrNothing) {
   OutboxRequest r = InvoiceCreate("s1-invoice", "s1");
-  ASSERT_TRUE(outbox_->EnqueueWithJournal(r, 1, "invoice.requested", R"({"amount":1000})").ok());
+  ASSERT_OK(outbox_->EnqueueWithJournal(r, 1, "invoice.requested", R"({"amount":1000})"));
   // A journal conflict rolls the outbox row back with it.
   auto bad = outbox_->EnqueueWithJournal(InvoiceCreate("s1-other", "s1"), 1, "other", "{}");
-  EXPECT_EQ(bad.status().code(), StatusCode::kAlreadyExists);
-  EXPECT_EQ(outbox_->GetByKey("s1-other").status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(bad, StatusIs(StatusCode::kAlreadyExists));
+  EXPECT_THAT(outbox_->GetByKey("s1-other"), StatusIs(StatusCode::kNotFound));
 }
 
 TEST(Backoff, GrowsDoublingUpToTheCapWithJitter) {

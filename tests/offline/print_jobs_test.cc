@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::offline {
 namespace {
@@ -13,59 +16,62 @@ using testing::TempDir;
 
 TEST(PrintJobs, ClaimsInOrderAndMarksPrinted) {
   auto store = Store::Open(":memory:");
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   PrintJobs jobs(**store);
   auto a = jobs.Enqueue("sale-1", "card", "tcp://127.0.0.1:9100", std::string("\x1b@hello\n\x1dV\x00", 10));
   auto b = jobs.Enqueue("", "test", "file:/tmp/x", "page");
-  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_OK(a);
+  ASSERT_OK(b);
   auto first = jobs.ClaimNext();
-  ASSERT_TRUE(first.ok() && first->has_value());
+  ASSERT_OK(first);
+  ASSERT_TRUE(first->has_value());
   EXPECT_EQ((*first)->id, *a);
   EXPECT_EQ((*first)->payload, std::string("\x1b@hello\n\x1dV\x00", 10));  // bytes, NUL included
   EXPECT_EQ((*first)->state, PrintJobState::kPrinting);
-  ASSERT_TRUE(jobs.MarkPrinted(*a).ok());
+  ASSERT_OK(jobs.MarkPrinted(*a));
   EXPECT_EQ(jobs.Get(*a)->state, PrintJobState::kPrinted);
   auto for_target = jobs.ClaimNext("tcp://127.0.0.1:9100");
-  ASSERT_TRUE(for_target.ok());
+  ASSERT_OK(for_target);
   EXPECT_FALSE(for_target->has_value());
   auto second = jobs.ClaimNext();
-  ASSERT_TRUE(second.ok() && second->has_value());
+  ASSERT_OK(second);
+  ASSERT_TRUE(second->has_value());
   EXPECT_EQ((*second)->id, *b);
   auto none = jobs.ClaimNext();
-  ASSERT_TRUE(none.ok());
+  ASSERT_OK(none);
   EXPECT_FALSE(none->has_value());
 }
 
 TEST(PrintJobs, FailureStaysVisibleAndCanBeReprinted) {
   auto store = Store::Open(":memory:");
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   PrintJobs jobs(**store);
   auto id = jobs.Enqueue("sale-2", "pix", "tcp://10.0.0.9:9100", "receipt");
-  ASSERT_TRUE(id.ok());
-  ASSERT_TRUE(jobs.ClaimNext().ok());
-  EXPECT_EQ(jobs.MarkFailed(*id, "").code(), StatusCode::kInvalidArgument);
-  ASSERT_TRUE(jobs.MarkFailed(*id, "paper out").ok());
+  ASSERT_OK(id);
+  ASSERT_OK(jobs.ClaimNext());
+  EXPECT_THAT(jobs.MarkFailed(*id, ""), StatusIs(StatusCode::kInvalidArgument));
+  ASSERT_OK(jobs.MarkFailed(*id, "paper out"));
   auto failed = jobs.List(PrintJobState::kFailed);
-  ASSERT_TRUE(failed.ok());
+  ASSERT_OK(failed);
   ASSERT_EQ(failed->size(), 1u);
   EXPECT_EQ((*failed)[0].last_error, "paper out");
   EXPECT_EQ((*failed)[0].attempts, 1);
   EXPECT_EQ((*failed)[0].sale_id, "sale-2");
-  EXPECT_EQ(jobs.MarkPrinted(*id).code(), StatusCode::kFailedPrecondition);
-  ASSERT_TRUE(jobs.Requeue(*id).ok());
+  EXPECT_THAT(jobs.MarkPrinted(*id), StatusIs(StatusCode::kFailedPrecondition));
+  ASSERT_OK(jobs.Requeue(*id));
   EXPECT_EQ(jobs.Get(*id)->state, PrintJobState::kQueued);
-  EXPECT_EQ(jobs.Requeue(*id).code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(jobs.Requeue(12345).code(), StatusCode::kNotFound);
-  EXPECT_EQ(jobs.Get(12345).status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(jobs.Requeue(*id), StatusIs(StatusCode::kFailedPrecondition));
+  EXPECT_THAT(jobs.Requeue(12345), StatusIs(StatusCode::kNotFound));
+  EXPECT_THAT(jobs.Get(12345), StatusIs(StatusCode::kNotFound));
 }
 
 TEST(PrintJobs, RejectsEmptyJobs) {
   auto store = Store::Open(":memory:");
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   PrintJobs jobs(**store);
-  EXPECT_EQ(jobs.Enqueue("s", "", "t", "x").status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(jobs.Enqueue("s", "card", "t", "").status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(jobs.List(std::nullopt, 0).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(jobs.Enqueue("s", "", "t", "x"), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(jobs.Enqueue("s", "card", "t", ""), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(jobs.List(std::nullopt, 0), StatusIs(StatusCode::kInvalidArgument));
 }
 
 TEST(PrintJobs, AJobInterruptedMidPrintIsQueuedAgainOnReopen) {
@@ -74,14 +80,14 @@ TEST(PrintJobs, AJobInterruptedMidPrintIsQueuedAgainOnReopen) {
   std::int64_t id = 0;
   {
     auto store = Store::Open(path);
-    ASSERT_TRUE(store.ok());
+    ASSERT_OK(store);
     PrintJobs jobs(**store);
     id = *jobs.Enqueue("sale-3", "card", "", "receipt");
-    ASSERT_TRUE(jobs.ClaimNext().ok());
+    ASSERT_OK(jobs.ClaimNext());
     EXPECT_EQ(jobs.Get(id)->state, PrintJobState::kPrinting);
   }
   auto store = Store::Open(path);
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   PrintJobs jobs(**store);
   EXPECT_EQ(jobs.Get(id)->state, PrintJobState::kQueued);
 }
@@ -89,10 +95,10 @@ TEST(PrintJobs, AJobInterruptedMidPrintIsQueuedAgainOnReopen) {
 // Stats: what /readyz and /metrics read about the printer, from the index by state.
 TEST(PrintJobs, StatsCountByStateAndTellWhetherTheNewestFinishedJobFailed) {
   auto store = Store::Open(":memory:");
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   PrintJobs jobs(**store);
   auto empty = jobs.Stats();
-  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  ASSERT_OK(empty);
   EXPECT_EQ(empty->queued + empty->printing + empty->printed + empty->failed, 0);
   EXPECT_EQ(empty->oldest_waiting_created_at_ms, 0);
   EXPECT_FALSE(empty->last_failed);
@@ -100,13 +106,15 @@ TEST(PrintJobs, StatsCountByStateAndTellWhetherTheNewestFinishedJobFailed) {
   auto a = jobs.Enqueue("sale-1", "card", "file:/tmp/p", "one");
   auto b = jobs.Enqueue("sale-2", "pix", "file:/tmp/p", "two");
   auto c = jobs.Enqueue("sale-3", "pix", "file:/tmp/p", "three");
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
-  ASSERT_TRUE(jobs.ClaimNext().ok());
-  ASSERT_TRUE(jobs.MarkPrinted(*a).ok());
-  ASSERT_TRUE(jobs.ClaimNext().ok());
-  ASSERT_TRUE(jobs.MarkFailed(*b, "paper out").ok());
+  ASSERT_OK(a);
+  ASSERT_OK(b);
+  ASSERT_OK(c);
+  ASSERT_OK(jobs.ClaimNext());
+  ASSERT_OK(jobs.MarkPrinted(*a));
+  ASSERT_OK(jobs.ClaimNext());
+  ASSERT_OK(jobs.MarkFailed(*b, "paper out"));
   auto stats = jobs.Stats();
-  ASSERT_TRUE(stats.ok());
+  ASSERT_OK(stats);
   EXPECT_EQ(stats->queued, 1);
   EXPECT_EQ(stats->printing, 0);
   EXPECT_EQ(stats->printed, 1);
@@ -116,14 +124,15 @@ TEST(PrintJobs, StatsCountByStateAndTellWhetherTheNewestFinishedJobFailed) {
   EXPECT_EQ(stats->last_error, "paper out");
 
   // The printer is back: the failed job reprinted, then the queued one.
-  ASSERT_TRUE(jobs.Requeue(*b).ok());
+  ASSERT_OK(jobs.Requeue(*b));
   for (int i = 0; i < 2; ++i) {
     auto next = jobs.ClaimNext();
-    ASSERT_TRUE(next.ok() && next->has_value());
-    ASSERT_TRUE(jobs.MarkPrinted((*next)->id).ok());
+    ASSERT_OK(next);
+    ASSERT_TRUE(next->has_value());
+    ASSERT_OK(jobs.MarkPrinted((*next)->id));
   }
   stats = jobs.Stats();
-  ASSERT_TRUE(stats.ok());
+  ASSERT_OK(stats);
   EXPECT_EQ(stats->printed, 3);
   EXPECT_EQ(stats->queued + stats->failed, 0);
   EXPECT_EQ(stats->oldest_waiting_created_at_ms, 0);

@@ -15,6 +15,9 @@
 #include "common/log.h"
 #include "offline/card_scan.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::offline {
 namespace {
@@ -84,26 +87,26 @@ TEST(SealedCards, KekFileMustBePrivateAndWellFormed) {
   s.enabled = true;
   s.kek_path = WriteKek(dir, 0644);
   auto loose = SealedCards::Open(*store, s);
-  EXPECT_EQ(loose.status().code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(loose, StatusIs(StatusCode::kPermissionDenied));
   EXPECT_NE(loose.status().message().find("0644"), std::string::npos);
   s.kek_path = WriteKek(dir, 0640);
-  EXPECT_EQ(SealedCards::Open(*store, s).status().code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(SealedCards::Open(*store, s), StatusIs(StatusCode::kPermissionDenied));
   s.kek_path = WriteKek(dir, 0600, "too short");
-  EXPECT_EQ(SealedCards::Open(*store, s).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(SealedCards::Open(*store, s), StatusIs(StatusCode::kInvalidArgument));
   s.kek_path = WriteKek(dir, 0600, std::string(64, 'z'));
-  EXPECT_EQ(SealedCards::Open(*store, s).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(SealedCards::Open(*store, s), StatusIs(StatusCode::kInvalidArgument));
   s.kek_path = dir.File("missing");
-  EXPECT_EQ(SealedCards::Open(*store, s).status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(SealedCards::Open(*store, s), StatusIs(StatusCode::kFailedPrecondition));
   s.kek_path = WriteKek(dir, 0600, std::string(64, 'a') + "\n");
-  EXPECT_TRUE(SealedCards::Open(*store, s).ok());
+  EXPECT_OK(SealedCards::Open(*store, s));
   s.kek_path = WriteKek(dir, 0400, std::string(32, '\x07'));
-  EXPECT_TRUE(SealedCards::Open(*store, s).ok());
+  EXPECT_OK(SealedCards::Open(*store, s));
 }
 
 TEST(SealedCards, OffByDefault) {
   auto store = *Store::Open(":memory:");
   auto cards = SealedCards::Open(*store, {});
-  ASSERT_TRUE(cards.ok());
+  ASSERT_OK(cards);
   EXPECT_EQ((*cards)->Accept("s", 100, Card("4111111111111111", "123")).status().code(),
             StatusCode::kFailedPrecondition);
 }
@@ -113,16 +116,16 @@ TEST(SealedCards, CapsAndValidation) {
   auto store = *Store::Open(dir.File("box.db"));
   StoreAndForwardSettings s{true, WriteKek(dir, 0600), 5000, 8000};
   auto cards = std::move(*SealedCards::Open(*store, s));
-  EXPECT_EQ(cards->Accept("s1", 5001, Card("4111111111111111", "123")).status().code(), StatusCode::kOutOfRange);
-  ASSERT_TRUE(cards->Accept("s1", 5000, Card("4111111111111111", "123")).ok());
-  EXPECT_EQ(cards->Accept("s1", 100, Card("4111111111111111", "123")).status().code(), StatusCode::kAlreadyExists);
+  EXPECT_THAT(cards->Accept("s1", 5001, Card("4111111111111111", "123")), StatusIs(StatusCode::kOutOfRange));
+  ASSERT_OK(cards->Accept("s1", 5000, Card("4111111111111111", "123")));
+  EXPECT_THAT(cards->Accept("s1", 100, Card("4111111111111111", "123")), StatusIs(StatusCode::kAlreadyExists));
   auto over = cards->Accept("s2", 3001, Card("5555555555554444", "321"));
-  EXPECT_EQ(over.status().code(), StatusCode::kOutOfRange);
+  EXPECT_THAT(over, StatusIs(StatusCode::kOutOfRange));
   EXPECT_NE(over.status().message().find("total"), std::string::npos);
-  ASSERT_TRUE(cards->Accept("s2", 3000, Card("5555555555554444", "321")).ok());
+  ASSERT_OK(cards->Accept("s2", 3000, Card("5555555555554444", "321")));
   EXPECT_EQ(cards->PendingTotal(), 8000);
   auto bad = cards->Accept("s3", 1, Card("4111111111111112", "123"));
-  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_EQ(bad.status().message().find("4111"), std::string::npos);
   CardData expired = Card("4111111111111111", "123");
   expired.expiration = "2001-01";
@@ -138,7 +141,7 @@ TEST(SealedCards, AnInterruptedForwardIsLookedUpNextTime) {
   TempDir dir;
   auto store = *Store::Open(dir.File("box.db"));
   auto cards = std::move(*SealedCards::Open(*store, {true, WriteKek(dir, 0600)}));
-  ASSERT_TRUE(cards->Accept("s1", 1000, Card("4111111111111111", "123")).ok());
+  ASSERT_OK(cards->Accept("s1", 1000, Card("4111111111111111", "123")));
   ScriptedAuthorizer bank;
   bank.script["s1"] = DeadlineExceededError("reset after sending");
   const std::int64_t now =
@@ -158,18 +161,18 @@ TEST(SealedCards, OldRecordsAreDeclinedLocallyAndFlagged) {
   TempDir dir;
   auto store = *Store::Open(dir.File("box.db"));
   auto cards = std::move(*SealedCards::Open(*store, {true, WriteKek(dir, 0600)}));
-  ASSERT_TRUE(cards->Accept("old", 1000, Card("4111111111111111", "123")).ok());
-  ASSERT_TRUE(cards->Accept("old-sent", 1000, Card("5555555555554444", "123")).ok());
+  ASSERT_OK(cards->Accept("old", 1000, Card("4111111111111111", "123")));
+  ASSERT_OK(cards->Accept("old-sent", 1000, Card("5555555555554444", "123")));
   ScriptedAuthorizer bank;
   bank.script["old"] = UnavailableError("offline");
   const std::int64_t now =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();
-  ASSERT_TRUE(cards->ForwardAll(bank, now).ok());  // "old" not sent (bank down); stops there
+  ASSERT_OK(cards->ForwardAll(bank, now));  // "old" not sent (bank down); stops there
   bank.script["old-sent"] = DeadlineExceededError("timeout");
-  ASSERT_TRUE(cards->ForwardAll(bank, now).ok());  // old approved? no: the script was consumed
+  ASSERT_OK(cards->ForwardAll(bank, now));  // old approved? no: the script was consumed
   // Both are now decided or forwarding; add a fresh pair and jump 25 h ahead.
-  ASSERT_TRUE(cards->Accept("late-a", 500, Card("4111111111111111", "999")).ok());
+  ASSERT_OK(cards->Accept("late-a", 500, Card("4111111111111111", "999")));
   bank.calls.clear();
   EXPECT_GE(*cards->ForwardAll(bank, now + 25LL * 3600 * 1000), 1);
   for (const auto& call : bank.calls) EXPECT_TRUE(call.lookup_only) << call.sale_id;
@@ -184,8 +187,8 @@ TEST(SealedCards, OldRecordsAreDeclinedLocallyAndFlagged) {
   }
   EXPECT_TRUE(flagged);
   EXPECT_TRUE(cards->Pending()->empty());
-  ASSERT_TRUE(cards->MarkReported("late-a").ok());
-  EXPECT_EQ(cards->MarkReported("late-a").code(), StatusCode::kNotFound);
+  ASSERT_OK(cards->MarkReported("late-a"));
+  EXPECT_THAT(cards->MarkReported("late-a"), StatusIs(StatusCode::kNotFound));
 }
 
 TEST(SealedCards, NoCardDataAtRestAfterASoakWithRestarts) {
@@ -201,8 +204,8 @@ TEST(SealedCards, NoCardDataAtRestAfterASoakWithRestarts) {
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count();
   for (int round = 0; round < 5; ++round) {
-    ASSERT_TRUE(logging::SetLogFile(dir.File("balcao.log")).ok());  // each start reopens and appends
-    auto store = *Store::Open(db);                                  // a restart per round
+    ASSERT_OK(logging::SetLogFile(dir.File("balcao.log")));  // each start reopens and appends
+    auto store = *Store::Open(db);                           // a restart per round
     auto cards = std::move(*SealedCards::Open(*store, settings));
     for (int i = 0; i < 12; ++i) {
       const std::string pan = RandomPan(rng);
@@ -213,19 +216,19 @@ TEST(SealedCards, NoCardDataAtRestAfterASoakWithRestarts) {
       secrets.push_back(code);
       const std::string sale_id =
           "sale-" + std::string(1, static_cast<char>('a' + round)) + "-" + std::string(1, static_cast<char>('a' + i));
-      ASSERT_TRUE(cards->Accept(sale_id, 100 + sale++, Card(pan, code)).ok());
+      ASSERT_OK(cards->Accept(sale_id, 100 + sale++, Card(pan, code)));
       if (i % 4 == 0) bank.script[sale_id] = DeadlineExceededError("reset");
     }
     // Sealed but not forwarded yet: only ciphertext on disk.
     EXPECT_EQ(CountHits(dir, secrets), 0) << "round " << round << " before forwarding";
     if (round % 2 == 1) {
-      ASSERT_TRUE(cards->ForwardAll(bank, now).ok());
+      ASSERT_OK(cards->ForwardAll(bank, now));
     }
   }
   auto store = *Store::Open(db);
   auto cards = std::move(*SealedCards::Open(*store, settings));
-  ASSERT_TRUE(cards->ForwardAll(bank, now).ok());
-  ASSERT_TRUE(cards->ForwardAll(bank, now).ok());  // the ones that failed once
+  ASSERT_OK(cards->ForwardAll(bank, now));
+  ASSERT_OK(cards->ForwardAll(bank, now));  // the ones that failed once
   EXPECT_TRUE(cards->Pending()->empty());
   EXPECT_EQ(cards->UnreportedOutcomes()->size(), 60u);
   EXPECT_EQ(CountHits(dir, secrets), 0);

@@ -11,6 +11,11 @@
 #include "offline/internal/db.h"
 #include "offline/internal/migrations.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::offline {
 namespace {
@@ -38,7 +43,7 @@ TEST(Store, MigratesFromEmptyToTheLatestVersion) {
   TempDir dir;
   const std::string path = dir.File("box.db");
   auto store = Store::Open(path);
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ASSERT_OK(store);
   const int latest = static_cast<int>(internal::Migrations().size());
   EXPECT_GE(latest, 1);
   EXPECT_EQ((*store)->schema_version(), latest);
@@ -55,14 +60,14 @@ TEST(Store, ReopenIsIdempotentAndKeepsData) {
   const std::string path = dir.File("box.db");
   {
     auto store = Store::Open(path);
-    ASSERT_TRUE(store.ok());
+    ASSERT_OK(store);
     internal::Txn txn((*store)->impl(), internal::Txn::kWrite);
-    ASSERT_TRUE(internal::Exec(txn.db(), "INSERT INTO settings VALUES ('x', '1')").ok());
-    ASSERT_TRUE(txn.Commit().ok());
+    ASSERT_OK(internal::Exec(txn.db(), "INSERT INTO settings VALUES ('x', '1')"));
+    ASSERT_OK(txn.Commit());
   }
   for (int i = 0; i < 3; ++i) {
     auto store = Store::Open(path);
-    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    ASSERT_OK(store);
     EXPECT_EQ((*store)->schema_version(), static_cast<int>(internal::Migrations().size()));
   }
   EXPECT_EQ(QueryText(path, "SELECT value FROM settings WHERE name='x'"), "1");
@@ -73,19 +78,19 @@ TEST(Store, ProbeWriteCommitsARowThatAnotherConnectionReads) {
   TempDir dir;
   const std::string path = dir.File("box.db");
   auto store = Store::Open(path);
-  ASSERT_TRUE(store.ok());
-  ASSERT_TRUE((*store)->ProbeWrite().ok());
+  ASSERT_OK(store);
+  ASSERT_OK((*store)->ProbeWrite());
   const std::string first = QueryText(path, "SELECT value FROM settings WHERE name='health.write_probe'");
   EXPECT_FALSE(first.empty());
   EXPECT_GT(std::stoll(first), 1'600'000'000'000LL);  // epoch milliseconds
-  ASSERT_TRUE((*store)->ProbeWrite().ok());
+  ASSERT_OK((*store)->ProbeWrite());
   EXPECT_EQ(QueryText(path, "SELECT count(*) FROM settings WHERE name='health.write_probe'"), "1");
 }
 
 TEST(Store, PragmasAreDurableOnTheConnection) {
   TempDir dir;
   auto store = Store::Open(dir.File("box.db"));
-  ASSERT_TRUE(store.ok());
+  ASSERT_OK(store);
   internal::Txn txn((*store)->impl(), internal::Txn::kRead);
   internal::Stmt sync(txn, "PRAGMA synchronous");
   ASSERT_TRUE(*sync.Step());
@@ -101,7 +106,7 @@ TEST(Store, PragmasAreDurableOnTheConnection) {
 TEST(Store, NewFilesAreOwnerOnly) {
   TempDir dir;
   const std::string path = dir.File("box.db");
-  ASSERT_TRUE(Store::Open(path).ok());
+  ASSERT_OK(Store::Open(path));
   struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
@@ -110,14 +115,13 @@ TEST(Store, NewFilesAreOwnerOnly) {
 TEST(Store, RefusesADatabaseFromANewerBuild) {
   TempDir dir;
   const std::string path = dir.File("box.db");
-  ASSERT_TRUE(Store::Open(path).ok());
+  ASSERT_OK(Store::Open(path));
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version=999", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto store = Store::Open(path);
-  ASSERT_FALSE(store.ok());
-  EXPECT_EQ(store.status().code(), StatusCode::kFailedPrecondition);
+  ASSERT_THAT(store, StatusIs(StatusCode::kFailedPrecondition));
   EXPECT_NE(store.status().message().find("newer than this build"), std::string::npos);
 }
 
@@ -128,21 +132,21 @@ TEST(Store, RefusesAFileThatIsNotADatabase) {
     std::ofstream out(path);
     out << "this is not a database, it is a shopping list: rice, beans, coffee, sugar, milk, bread";
   }
-  EXPECT_FALSE(Store::Open(path).ok());
+  EXPECT_THAT(Store::Open(path), Not(IsOk()));
 }
 
 TEST(Store, OnlyOneOpenerIsTheOwner) {
   TempDir dir;
   const std::string path = dir.File("box.db");
   auto first = Store::Open(path);
-  ASSERT_TRUE(first.ok());
+  ASSERT_OK(first);
   EXPECT_TRUE((*first)->is_owner());
   auto second = Store::Open(path);
-  ASSERT_TRUE(second.ok());
+  ASSERT_OK(second);
   EXPECT_FALSE((*second)->is_owner());
-  EXPECT_EQ((*second)->TryBecomeOwner().code(), StatusCode::kUnavailable);
+  EXPECT_THAT((*second)->TryBecomeOwner(), StatusIs(StatusCode::kUnavailable));
   first->reset();
-  EXPECT_TRUE((*second)->TryBecomeOwner().ok());
+  EXPECT_OK((*second)->TryBecomeOwner());
   EXPECT_TRUE((*second)->is_owner());
 }
 
@@ -163,11 +167,11 @@ TEST(Store, OwnershipPassesOnWhenTheOwnerIsKilled) {
   ASSERT_EQ(::read(ready[0], &ok, 1), 1);
   EXPECT_EQ(ok, 'y');
   auto guest = Store::Open(path);
-  ASSERT_TRUE(guest.ok());
+  ASSERT_OK(guest);
   EXPECT_FALSE((*guest)->is_owner());
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
-  EXPECT_TRUE((*guest)->TryBecomeOwner().ok());
+  EXPECT_OK((*guest)->TryBecomeOwner());
   ::close(ready[0]);
   ::close(ready[1]);
 }

@@ -1,5 +1,5 @@
-// Helpers shared by the offline tests: a private temporary directory per test and
-// reading every file of it back as bytes.
+// Helpers shared by the offline tests: a private temporary directory per test
+// (tests/testing/temp_dir.h) and reading every file of it back as bytes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,25 +11,12 @@
 #include <vector>
 
 #include "common/log.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::offline::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "balcao-offline-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using test_util::TempDir;
 
 inline std::string ReadBytes(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -78,7 +65,7 @@ inline int CountSecretHitsInDir(const std::filesystem::path& dir, const std::vec
 // stderr when the test ends, however it ends.
 class ScopedLogFile {
  public:
-  explicit ScopedLogFile(const std::string& path) { EXPECT_TRUE(logging::SetLogFile(path).ok()) << path; }
+  explicit ScopedLogFile(const std::string& path) { EXPECT_OK(logging::SetLogFile(path)) << path; }
   ~ScopedLogFile() { (void)logging::SetLogFile(""); }
   ScopedLogFile(const ScopedLogFile&) = delete;
   ScopedLogFile& operator=(const ScopedLogFile&) = delete;

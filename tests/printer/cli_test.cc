@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "tests/printer/testing_util.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::printer {
 namespace {
@@ -25,7 +26,8 @@ int RunCli(const std::string& args, std::string* out = nullptr) {
 }
 
 TEST(Cli, SampleToFileThenRenderBack) {
-  const auto dir = testing::TempDir("cli-render");
+  const test_util::TempDir tmp("printer-cli-render");
+  const auto dir = tmp.path();
   const std::string bin = (dir / "pix.bin").string();
   ASSERT_EQ(RunCli("print sample --kind pix --profile 58mm --out " + bin), 0);
   std::string out;
@@ -89,7 +91,8 @@ struct EmulatorProcess {
 };
 
 TEST(Cli, EmulatorProcessReceivesAJobOverTcp) {
-  const auto dir = testing::TempDir("cli-emulator");
+  const test_util::TempDir tmp("printer-cli-emulator");
+  const auto dir = tmp.path();
   EmulatorProcess emulator(dir, "0");
   ASSERT_FALSE(emulator.port.empty());
   std::string out;
@@ -103,7 +106,8 @@ TEST(Cli, EmulatorProcessReceivesAJobOverTcp) {
 // The queue from the operator's side: a job for a printer that is off is "paid but not
 // printed" in `print jobs`, and `print spool` prints it once the printer is back.
 TEST(Cli, QueuedJobForAnOffPrinterIsVisibleThenPrinted) {
-  const auto dir = testing::TempDir("cli-queue");
+  const test_util::TempDir tmp("printer-cli-queue");
+  const auto dir = tmp.path();
   const std::string db = " --db " + (dir / "box.db").string();
   EmulatorProcess first(dir, "0");  // learn a free port, then switch the printer off
   ASSERT_FALSE(first.port.empty());

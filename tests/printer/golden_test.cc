@@ -7,6 +7,7 @@
 
 #include "printer/profile.h"
 #include "printer/render.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::printer {
 namespace {
@@ -51,7 +52,7 @@ std::string ToHex(const std::string& bytes) {
 
 std::string Render(const Document& d, const char* profile) {
   StatusOr<std::string> r = RenderEscPos(d, *FindProfile(profile));
-  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_OK(r);
   return r.ok() ? *r : "";
 }
 

@@ -9,6 +9,7 @@
 #include "printer/internal/canvas.h"
 #include "printer/render.h"
 #include "printer/samples.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::printer {
 namespace {
@@ -134,7 +135,7 @@ TEST(Interpreter, GarbageAndTruncatedInputNeverCrashes) {
     in.Finish();
     for (VirtualPage& p : in.TakePages()) {
       ++pages;
-      EXPECT_TRUE(p.Png().ok());
+      EXPECT_OK(p.Png());
       EXPECT_FALSE(p.Json().empty());
     }
   }
@@ -146,7 +147,7 @@ TEST(Interpreter, GarbageAndTruncatedInputNeverCrashes) {
     o.max_page_dots = 20000;
     for (VirtualPage& p : Interpret(input, o)) {
       ++pages;
-      EXPECT_TRUE(p.Png().ok());
+      EXPECT_OK(p.Png());
     }
   }
   EXPECT_GT(pages, 0u);

@@ -10,6 +10,8 @@
 #include "printer/render.h"
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::printer {
 namespace {
@@ -28,7 +30,7 @@ std::vector<std::string> Expected(const Document& d) {
 std::vector<std::string> DecodedFromPrinter(const Document& d, const PrinterProfile& p,
                                             const std::filesystem::path& dir) {
   StatusOr<std::string> bytes = RenderEscPos(d, p);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  EXPECT_OK(bytes);
   std::vector<std::string> decoded;
   int n = 0;
   for (const VirtualPage& page : Interpret(bytes.ok() ? *bytes : "", InterpreterOptions::ForProfile(p))) {
@@ -50,10 +52,11 @@ class QrDecode : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(QrDecode, EveryTemplateWithACodeDecodesExactly) {
   const PrinterProfile& p = *FindProfile(GetParam());
-  const auto dir = testing::TempDir("qr-" + p.name);
+  const test_util::TempDir tmp("printer-qr-" + p.name);
+  const auto dir = tmp.path();
   for (const char* kind : {"pix", "invoice", "qr", "offline", "test"}) {
     StatusOr<Document> d = SampleDocument(kind);
-    ASSERT_TRUE(d.ok());
+    ASSERT_OK(d);
     EXPECT_EQ(DecodedFromPrinter(*d, p, dir), Expected(*d)) << kind << " on " << p.name;
   }
 }
@@ -64,12 +67,13 @@ TEST(QrDecode, PublicBrCodeVectorsDecodeExactly) {
   ASSERT_GE(codes.size(), 3u);
   for (const char* profile : {"58mm", "80mm"}) {
     const PrinterProfile& p = *FindProfile(profile);
-    const auto dir = testing::TempDir(std::string("brcode-") + profile);
+    const test_util::TempDir tmp(std::string("printer-brcode-") + profile);
+    const auto dir = tmp.path();
     for (const std::string& code : codes) {
       SampleInputs in;
       in.br_code = code;
       StatusOr<Document> d = SampleDocument("pix", in);
-      ASSERT_TRUE(d.ok());
+      ASSERT_OK(d);
       EXPECT_EQ(DecodedFromPrinter(*d, p, dir), std::vector<std::string>{code}) << p.name;
     }
   }
@@ -80,12 +84,13 @@ INSTANTIATE_TEST_SUITE_P(Profiles, QrDecode,
                                            "bematech-mp4200", "pos-5890"));
 
 TEST(QrDecode, PreviewPngDecodesToo) {
-  const auto dir = testing::TempDir("preview");
+  const test_util::TempDir tmp("printer-preview");
+  const auto dir = tmp.path();
   StatusOr<Document> d = SampleDocument("qr");
-  ASSERT_TRUE(d.ok());
+  ASSERT_OK(d);
   for (const char* profile : {"58mm", "80mm"}) {
     StatusOr<std::string> png = RenderPng(*d, *FindProfile(profile));
-    ASSERT_TRUE(png.ok());
+    ASSERT_OK(png);
     testing::WriteFile(dir / "preview.png", *png);
     EXPECT_EQ(testing::Zbarimg(dir / "preview.png", "qrcode"), Expected(*d)) << profile;
   }

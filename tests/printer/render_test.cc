@@ -11,6 +11,9 @@
 #include "printer/interpreter.h"
 #include "printer/samples.h"
 #include "printer/templates.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::StatusIs;
 
 namespace balcao::printer {
 namespace {
@@ -43,12 +46,12 @@ class EveryTemplate : public ::testing::TestWithParam<Case> {
   const PrinterProfile& profile() const { return *FindProfile(GetParam().profile); }
   Document Doc(const SampleInputs& in = {}) const {
     StatusOr<Document> d = SampleDocument(GetParam().kind, in);
-    EXPECT_TRUE(d.ok()) << d.status().ToString();
+    EXPECT_OK(d);
     return d.ok() ? *d : Document();
   }
   std::vector<VirtualPage> Printed(const Document& d) const {
     StatusOr<std::string> bytes = RenderEscPos(d, profile());
-    EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+    EXPECT_OK(bytes);
     InterpreterOptions o = InterpreterOptions::ForProfile(profile());
     o.draw = false;
     return Interpret(bytes.ok() ? *bytes : "", o);
@@ -127,7 +130,7 @@ TEST_P(EveryTemplate, NeverPrintsMoreThanSixPlusFourDigits) {
     };
     EXPECT_EQ(strip(RenderText(d, profile())).find(middle), std::string::npos);
     StatusOr<std::string> bytes = RenderEscPos(d, profile());
-    ASSERT_TRUE(bytes.ok());
+    ASSERT_OK(bytes);
     EXPECT_EQ(strip(*bytes).find(middle), std::string::npos);
     InterpreterOptions o = InterpreterOptions::ForProfile(profile());
     o.draw = false;
@@ -141,9 +144,9 @@ TEST(Templates, PortugueseAccentsSurviveEachCodeTable) {
   for (const char* profile : {"80mm", "58mm-wpc1252", "bematech-mp4200"}) {
     const PrinterProfile& p = *FindProfile(profile);
     StatusOr<Document> d = SampleDocument("card");
-    ASSERT_TRUE(d.ok());
+    ASSERT_OK(d);
     StatusOr<std::string> bytes = RenderEscPos(*d, p);
-    ASSERT_TRUE(bytes.ok());
+    ASSERT_OK(bytes);
     std::string text;
     for (const VirtualPage& page : Interpret(*bytes, InterpreterOptions::ForProfile(p))) text += page.Text();
     for (const char* expected :
@@ -159,7 +162,7 @@ TEST(Templates, EnglishBySetting) {
   SampleInputs in;
   in.language = Language::kEnUs;
   StatusOr<Document> d = SampleDocument("card", in);
-  ASSERT_TRUE(d.ok());
+  ASSERT_OK(d);
   const std::string text = RenderText(*d, *FindProfile("80mm"));
   EXPECT_NE(text.find("CUSTOMER COPY"), std::string::npos);
   EXPECT_NE(text.find("R$ 1,234.56"), std::string::npos);
@@ -187,7 +190,7 @@ TEST(Layout, ThreeHundredLineReceiptIsPrintedWhole) {
   for (int i = 1; i <= 300; ++i) d.Columns("Item " + std::to_string(i), FormatBrl(i * 100));
   d.Text("FIM").Cut();
   StatusOr<std::string> bytes = RenderEscPos(d, *FindProfile("80mm"));
-  ASSERT_TRUE(bytes.ok());
+  ASSERT_OK(bytes);
   std::vector<VirtualPage> pages = Interpret(*bytes, InterpreterOptions::ForProfile(*FindProfile("80mm")));
   ASSERT_EQ(pages.size(), 1u);
   EXPECT_TRUE(pages[0].cut);
@@ -206,7 +209,7 @@ TEST(Layout, LongWordsBreakAndEuroFallsBackPerTable) {
 
 TEST(Render, PngPreviewIsAPngOfThePaperWidth) {
   StatusOr<std::string> png = RenderPng(*SampleDocument("pix"), *FindProfile("58mm"));
-  ASSERT_TRUE(png.ok()) << png.status().ToString();
+  ASSERT_OK(png);
   ASSERT_GT(png->size(), 24u);
   EXPECT_EQ(png->substr(1, 3), "PNG");
   const auto be32 = [&](size_t at) {
@@ -234,7 +237,7 @@ TEST(Render, PreviewPngEqualsThePrintedPage) {
     const PrinterProfile& p = *FindProfile(profile);
     for (const Document& d : docs) {
       StatusOr<std::string> preview = RenderPng(d, p);
-      ASSERT_TRUE(preview.ok());
+      ASSERT_OK(preview);
       std::vector<VirtualPage> pages = Interpret(*RenderEscPos(d, p), InterpreterOptions::ForProfile(p));
       ASSERT_EQ(pages.size(), 1u);
       EXPECT_TRUE(*preview == *pages[0].Png()) << profile;
@@ -246,8 +249,7 @@ TEST(Render, QrTooLongIsAClearError) {
   Document d;
   d.Qr(std::string(8000, 'a'));
   StatusOr<std::string> r = RenderEscPos(d, *FindProfile("80mm"));
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  ASSERT_THAT(r, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_NE(r.status().message().find("qr"), std::string::npos);
 }
 

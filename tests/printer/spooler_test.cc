@@ -10,6 +10,8 @@
 #include "printer/render.h"
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::printer {
 namespace {
@@ -17,9 +19,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Fixture {
-  explicit Fixture(const std::string& name) : dir(testing::TempDir(name)) {
+  explicit Fixture(const std::string& name) : tmp("printer-" + name), dir(tmp.path()) {
     auto s = offline::Store::Open((dir / "box.db").string());
-    EXPECT_TRUE(s.ok()) << s.status().ToString();
+    EXPECT_OK(s);
     store = std::move(*s);
     jobs = std::make_unique<offline::PrintJobs>(*store);
   }
@@ -31,7 +33,7 @@ struct Fixture {
     o.die_after_bytes = die_after;
     auto server = std::make_unique<VirtualPrinterServer>(o);
     StatusOr<unsigned short> p = server->Start();
-    EXPECT_TRUE(p.ok()) << p.status().ToString();
+    EXPECT_OK(p);
     if (p.ok()) this->port = *p;
     return server;
   }
@@ -42,6 +44,7 @@ struct Fixture {
     o.send.status_timeout = std::chrono::milliseconds(500);
     return o;
   }
+  test_util::TempDir tmp;  // declared first, so removed last: after the store and the printers
   fs::path dir;
   std::unique_ptr<offline::Store> store;
   std::unique_ptr<offline::PrintJobs> jobs;
@@ -54,33 +57,33 @@ TEST(Spooler, PrinterDisappearingMidJobLeavesItFailedThenPrintsWhenItReturns) {
   ASSERT_GT(job.size(), 1000u);
   auto printer = f.Printer(0, /*die_after=*/job.size() / 2);  // power lost half-way through
   StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-1", "pix", f.target(), job);
-  ASSERT_TRUE(id.ok());
+  ASSERT_OK(id);
 
   Spooler spooler(*f.jobs, f.Options());
   StatusOr<SpoolPass> pass = spooler.RunOnce();
-  ASSERT_TRUE(pass.ok()) << pass.status().ToString();
+  ASSERT_OK(pass);
   EXPECT_EQ(pass->failed, 1);
   EXPECT_TRUE(printer->dead());
   StatusOr<offline::PrintJob> j = f.jobs->Get(*id);
-  ASSERT_TRUE(j.ok());
+  ASSERT_OK(j);
   EXPECT_EQ(j->state, offline::PrintJobState::kFailed);  // "paid but not printed", visible
   EXPECT_FALSE(j->last_error.empty());
   EXPECT_EQ(j->attempts, 1);
   auto failed = f.jobs->List(offline::PrintJobState::kFailed);
-  ASSERT_TRUE(failed.ok());
+  ASSERT_OK(failed);
   ASSERT_EQ(failed->size(), 1u);
 
   // Still off: nothing changes.
   printer.reset();
   pass = spooler.RunOnce();
-  ASSERT_TRUE(pass.ok());
+  ASSERT_OK(pass);
   EXPECT_EQ(pass->requeued, 0);
   EXPECT_EQ(f.jobs->Get(*id)->state, offline::PrintJobState::kFailed);
 
   // The printer returns on the same address: the job is printed, whole.
   printer = f.Printer(f.port);
   pass = spooler.RunOnce();
-  ASSERT_TRUE(pass.ok()) << pass.status().ToString();
+  ASSERT_OK(pass);
   EXPECT_EQ(pass->requeued, 1);
   EXPECT_EQ(pass->printed, 1);
   EXPECT_EQ(f.jobs->Get(*id)->state, offline::PrintJobState::kPrinted);
@@ -96,17 +99,17 @@ TEST(Spooler, PaperOutFailsWithAClearErrorAndRetriesWhenRefilled) {
   printer->set_state({.paper_out = true});
   const std::string job = *RenderEscPos(*SampleDocument("card"), *FindProfile("80mm"));
   StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-2", "card", f.target(), job);
-  ASSERT_TRUE(id.ok());
+  ASSERT_OK(id);
   Spooler spooler(*f.jobs, f.Options());
-  ASSERT_TRUE(spooler.RunOnce().ok());
+  ASSERT_OK(spooler.RunOnce());
   StatusOr<offline::PrintJob> j = f.jobs->Get(*id);
   EXPECT_EQ(j->state, offline::PrintJobState::kFailed);
   EXPECT_NE(j->last_error.find("paper out"), std::string::npos) << j->last_error;
-  ASSERT_TRUE(spooler.RunOnce().ok());  // still no paper: stays failed
+  ASSERT_OK(spooler.RunOnce());  // still no paper: stays failed
   EXPECT_EQ(f.jobs->Get(*id)->state, offline::PrintJobState::kFailed);
   printer->set_state({});
   StatusOr<SpoolPass> pass = spooler.RunOnce();
-  ASSERT_TRUE(pass.ok());
+  ASSERT_OK(pass);
   EXPECT_EQ(pass->printed, 1);
   EXPECT_EQ(f.jobs->Get(*id)->state, offline::PrintJobState::kPrinted);
   EXPECT_TRUE(testing::WaitForJob(f.dir / "paper", 2));  // two copies
@@ -122,14 +125,14 @@ TEST(Spooler, DrawerKickJobsAreNotReprintedAutomatically) {
       *RenderEscPos(PixPaidReceipt({{"Loja"}, 0, 100, "E12345678202611211527abcdef12345"}, ro), *FindProfile("80mm"));
   StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-3", "pix-paid", f.target(), job);
   Spooler spooler(*f.jobs, f.Options());
-  ASSERT_TRUE(spooler.RunOnce().ok());
+  ASSERT_OK(spooler.RunOnce());
   printer->set_state({});
   StatusOr<SpoolPass> pass = spooler.RunOnce();
-  ASSERT_TRUE(pass.ok());
+  ASSERT_OK(pass);
   EXPECT_EQ(pass->requeued, 0);
   EXPECT_EQ(f.jobs->Get(*id)->state, offline::PrintJobState::kFailed);
   // The operator reprints it.
-  ASSERT_TRUE(f.jobs->Requeue(*id).ok());
+  ASSERT_OK(f.jobs->Requeue(*id));
   pass = spooler.RunOnce();
   EXPECT_EQ(pass->printed, 1);
   EXPECT_EQ(f.jobs->Get(*id)->state, offline::PrintJobState::kPrinted);
@@ -145,12 +148,12 @@ TEST(Spooler, BackgroundThreadPrintsWhatIsQueued) {
   for (int i = 0; i < 5; ++i) {
     Document d;
     d.Text("job " + std::to_string(i)).Cut();
-    ASSERT_TRUE(f.jobs->Enqueue("", "test", f.target(), *RenderEscPos(d, *FindProfile("80mm"))).ok());
+    ASSERT_OK(f.jobs->Enqueue("", "test", f.target(), *RenderEscPos(d, *FindProfile("80mm"))));
   }
   EXPECT_TRUE(testing::WaitForJob(f.dir / "paper", 5));
   spooler.Stop();
   auto printed = f.jobs->List(offline::PrintJobState::kPrinted);
-  ASSERT_TRUE(printed.ok());
+  ASSERT_OK(printed);
   EXPECT_EQ(printed->size(), 5u);
 }
 

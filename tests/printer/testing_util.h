@@ -1,5 +1,5 @@
-// Helpers shared by the printer's I/O tests: temp dirs, files, the real zbarimg binary,
-// the public BR Code vectors, waiting for the virtual printer's job files.
+// Helpers shared by the printer's I/O tests (their temporary directories: tests/testing/temp_dir.h):
+// files, the real zbarimg binary, the public BR Code vectors, waiting for the virtual printer's job files.
 #pragma once
 
 #include <chrono>
@@ -13,13 +13,6 @@
 #include <vector>
 
 namespace balcao::printer::testing {
-
-inline std::filesystem::path TempDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("balcao-printer-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 inline std::string ReadFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -15,6 +15,12 @@
 #include "printer/render.h"
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::printer {
 namespace {
@@ -22,8 +28,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Emulator {
-  explicit Emulator(const std::string& name, std::uint64_t die_after = 0, unsigned short port = 0) {
-    dir = testing::TempDir(name);
+  explicit Emulator(const std::string& name, std::uint64_t die_after = 0, unsigned short port = 0)
+      : tmp("printer-" + name) {
+    dir = tmp.path();
     EmulatorOptions o;
     o.port = port;
     o.out_dir = dir.string();
@@ -31,10 +38,11 @@ struct Emulator {
     o.die_after_bytes = die_after;
     server = std::make_unique<VirtualPrinterServer>(o);
     StatusOr<unsigned short> p = server->Start();
-    EXPECT_TRUE(p.ok()) << p.status().ToString();
+    EXPECT_OK(p);
     this->port = p.ok() ? *p : 0;
   }
   std::string target() const { return "tcp://127.0.0.1:" + std::to_string(port); }
+  test_util::TempDir tmp;  // declared first, so removed last: after the server
   fs::path dir;
   std::unique_ptr<VirtualPrinterServer> server;
   unsigned short port = 0;
@@ -62,16 +70,16 @@ TEST(WriteDeadline, GrowsWithTheJob) {
 }
 
 TEST(OpenTransport, TargetsAreValidated) {
-  EXPECT_TRUE(OpenTransport("tcp://10.0.0.5").ok());
-  EXPECT_TRUE(OpenTransport("tcp://[::1]:9100").ok());
-  EXPECT_TRUE(OpenTransport("file:/dev/usb/lp0").ok());
-  EXPECT_TRUE(OpenTransport("cups:Elgin_i9").ok());
+  EXPECT_OK(OpenTransport("tcp://10.0.0.5"));
+  EXPECT_OK(OpenTransport("tcp://[::1]:9100"));
+  EXPECT_OK(OpenTransport("file:/dev/usb/lp0"));
+  EXPECT_OK(OpenTransport("cups:Elgin_i9"));
   for (const char* bad :
        {"tcp://", "tcp://host:0", "tcp://host:99999", "tcp://host:x", "usb:1", "cups:a;rm", "file:"}) {
     StatusOr<std::unique_ptr<Transport>> t = OpenTransport(bad);
-    EXPECT_FALSE(t.ok()) << bad;
+    EXPECT_THAT(t, Not(IsOk())) << bad;
     if (!t.ok()) {
-      EXPECT_EQ(t.status().code(), StatusCode::kInvalidArgument);
+      EXPECT_THAT(t, StatusIs(StatusCode::kInvalidArgument));
     }
   }
 }
@@ -79,9 +87,9 @@ TEST(OpenTransport, TargetsAreValidated) {
 TEST(Tcp, CardReceiptArrivesAsTwoJobsWithStatusQueries) {
   Emulator e("tcp-card");
   auto t = OpenTransport(e.target());
-  ASSERT_TRUE(t.ok());
+  ASSERT_OK(t);
   StatusOr<SendReport> r = (*t)->Send(Bytes("card"), {});
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   EXPECT_TRUE(r->before.known);
   EXPECT_EQ(r->after.Describe(), "ok");
   ASSERT_TRUE(testing::WaitForJob(e.dir, 2));
@@ -103,12 +111,11 @@ TEST(Tcp, PaperOutIsRefusedBeforeSendingAnything) {
   e.server->set_state({.paper_out = true});
   auto t = OpenTransport(e.target());
   StatusOr<SendReport> r = (*t)->Send(Bytes("pix"), {});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  ASSERT_THAT(r, StatusIs(StatusCode::kFailedPrecondition));
   EXPECT_NE(r.status().message().find("paper out"), std::string::npos);
   e.server->set_state({.cover_open = true});
   r = (*t)->Send(Bytes("pix"), {});
-  ASSERT_FALSE(r.ok());
+  ASSERT_THAT(r, Not(IsOk()));
   EXPECT_NE(r.status().message().find("cover open"), std::string::npos);
   e.server->Stop();
   EXPECT_EQ(e.server->jobs_written(), 0);
@@ -120,8 +127,7 @@ TEST(Tcp, ConnectionRefusedIsUnavailable) {
   e.server->Stop();
   auto t = OpenTransport(target);
   StatusOr<SendReport> r = (*t)->Send("x\n", {});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+  ASSERT_THAT(r, StatusIs(StatusCode::kUnavailable));
 }
 
 TEST(Tcp, SilentPrinterGivesUnknownStatusNotOk) {
@@ -138,7 +144,7 @@ TEST(Tcp, SilentPrinterGivesUnknownStatusNotOk) {
   SendOptions o;
   o.status_timeout = std::chrono::milliseconds(100);
   StatusOr<PrinterStatus> s = (*t)->Probe(o);
-  ASSERT_TRUE(s.ok());
+  ASSERT_OK(s);
   EXPECT_FALSE(s->known);
   EXPECT_EQ(s->Describe(), "unknown");
   ::close(fd);
@@ -157,7 +163,7 @@ TEST(Tcp, ThousandReceiptsArriveCompleteAndInOrder) {
         .Text("Fim " + std::to_string(i))
         .Cut();
     StatusOr<SendReport> r = (*t)->Send(*RenderEscPos(d, p), o);
-    ASSERT_TRUE(r.ok()) << i << ": " << r.status().ToString();
+    ASSERT_OK(r) << i;
   }
   ASSERT_TRUE(testing::WaitForJob(e.dir, 1000));
   for (int i = 1; i <= 1000; ++i) {
@@ -175,7 +181,7 @@ TEST(Tcp, ThreeHundredLineReceiptIsNotCutShort) {
   d.Text("FIM").Cut();
   auto t = OpenTransport(e.target());
   StatusOr<SendReport> r = (*t)->Send(*RenderEscPos(d, *FindProfile("80mm")), {});
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   ASSERT_TRUE(testing::WaitForJob(e.dir, 1));
   const std::string text = testing::ReadFile(testing::JobFile(e.dir, 1, "txt"));
   EXPECT_NE(text.find("Item 300"), std::string::npos);
@@ -183,29 +189,30 @@ TEST(Tcp, ThreeHundredLineReceiptIsNotCutShort) {
 }
 
 TEST(File, PlainFileGetsTheJobsAppended) {
-  const auto dir = testing::TempDir("file");
+  const test_util::TempDir tmp("printer-file");
+  const auto dir = tmp.path();
   auto t = OpenTransport("file:" + (dir / "out.bin").string());
-  ASSERT_TRUE(t.ok());
-  ASSERT_TRUE((*t)->Send("one", {}).ok());
-  ASSERT_TRUE((*t)->Send("two", {}).ok());
+  ASSERT_OK(t);
+  ASSERT_OK((*t)->Send("one", {}));
+  ASSERT_OK((*t)->Send("two", {}));
   EXPECT_EQ(testing::ReadFile(dir / "out.bin"), "onetwo");
   auto bad = OpenTransport("file:/nonexistent-dir/x.bin");
   StatusOr<SendReport> r = (*bad)->Send("x", {});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+  ASSERT_THAT(r, StatusIs(StatusCode::kUnavailable));
 }
 
 TEST(File, CharacterDeviceIsWrittenNotReplaced) {
   auto t = OpenTransport("file:/dev/null");
   StatusOr<SendReport> r = (*t)->Send(Bytes("card"), {});
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   EXPECT_FALSE(r->after.known);
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
-  EXPECT_TRUE((*t)->Probe({}).ok());
+  EXPECT_OK((*t)->Probe({}));
 }
 
 TEST(Cups, LpGetsTheRawBytesOnStdin) {
-  const auto dir = testing::TempDir("cups");
+  const test_util::TempDir tmp("printer-cups");
+  const auto dir = tmp.path();
   testing::WriteFile(dir / "lp", "#!/bin/sh\necho \"$@\" > \"" + (dir / "args").string() + "\"\ncat > \"" +
                                      (dir / "job.bin").string() + "\"\n");
   fs::permissions(dir / "lp", fs::perms::owner_all);
@@ -215,7 +222,7 @@ TEST(Cups, LpGetsTheRawBytesOnStdin) {
   const std::string job = Bytes("pix");
   StatusOr<SendReport> r = (*t)->Send(job, {});
   ::setenv("PATH", old_path.c_str(), 1);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_OK(r);
   EXPECT_EQ(testing::ReadFile(dir / "job.bin"), job);
   EXPECT_EQ(testing::ReadFile(dir / "args"), "-d Balcao_Printer -o raw -s\n");
   EXPECT_FALSE(r->after.known);  // one-way: CUPS never reports the paper

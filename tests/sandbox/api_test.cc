@@ -9,6 +9,7 @@
 
 #include "api/formats/brcode.h"
 #include "tests/sandbox/sandbox_client.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::sandbox::testing {
 namespace {
@@ -55,7 +56,7 @@ TEST_F(ApiTest, InvoiceCreateAppliesDefaultsAndReturnsARealBrCode) {
   EXPECT_TRUE(std::regex_match(inv["created"].get<std::string>(), kTimestamp));
   EXPECT_TRUE(std::regex_match(inv["due"].get<std::string>(), kTimestamp));
   auto code = formats::ParseBrCode(inv["brcode"].get<std::string>());
-  ASSERT_TRUE(code.ok()) << code.status().ToString();
+  ASSERT_OK(code);
   EXPECT_EQ(code->amount_cents, 1500);
   auto got = api().Get("/v2/invoice/" + inv["id"].get<std::string>());
   EXPECT_EQ(got.json["invoice"], inv);
@@ -129,7 +130,7 @@ TEST_F(ApiTest, AuthenticationFailuresHaveClearCodes) {
   EXPECT_EQ(Code(api().Post("/v2/workspace", {{"name", "X"}, {"username", "x-shop"}})), "invalidCredentials");
   const auto& c = sandbox().credentials();
   auto org_key = api::PrivateKey::FromFile(c.organization_private_key_path);
-  ASSERT_TRUE(org_key.ok());
+  ASSERT_OK(org_key);
   Client org(api().base, "organization/" + c.organization_id, *org_key);
   auto ws = org.Post("/v2/workspace", {{"name", "Second Shop"}, {"username", "second-shop"}});
   ASSERT_EQ(ws.status, 200) << ws.body;

@@ -23,16 +23,13 @@
 #include "api/credentials.h"
 #include "api/resources.h"
 #include "sandbox/sandbox.h"
+#include "tests/testing/http_request.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao {
 namespace {
 
 using Json = nlohmann::json;
-
-size_t AppendBody(char* data, size_t size, size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
 
 // Arrecadação bar code (segment, value in cents) with its mod-10 general check digit.
 std::string UtilityBarCode(int segment, std::int64_t cents) {
@@ -58,16 +55,16 @@ class ClientEndpointsE2E : public ::testing::Test {
     options.https = false;
     options.data_dir = dir_;
     auto started = sandbox::Sandbox::Start(options);
-    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    ASSERT_OK(started);
     sandbox_ = std::move(*started);
     auto client = api::Client::FromEnvironment(sandbox_->credentials().credentials_path);
-    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    ASSERT_OK(client);
     client_.emplace(*client);
     auto key = api::PrivateKey::FromFile(sandbox_->credentials().organization_private_key_path);
-    ASSERT_TRUE(key.ok()) << key.status().ToString();
+    ASSERT_OK(key);
     auto org = api::Client::Create(api::Credentials::Organization(sandbox_->credentials().organization_id, *key),
                                    client_->options());
-    ASSERT_TRUE(org.ok()) << org.status().ToString();
+    ASSERT_OK(org);
     org_.emplace(*org);
   }
   void TearDown() override {
@@ -84,7 +81,7 @@ class ClientEndpointsE2E : public ::testing::Test {
     for (const char* ph : {"{id}", "{uuid}"})
       if (auto at = path.find(ph); at != std::string::npos) path.replace(at, std::string(ph).size(), id);
     auto r = client.Call(method, path, query, body.is_null() ? std::string() : body.dump());
-    EXPECT_TRUE(r.ok()) << method << " " << path << ": " << r.status().ToString();
+    EXPECT_OK(r) << method << " " << path;
     if (!r.ok()) return {};
     EXPECT_EQ(r->http_status, 200) << method << " " << path;
     called_.insert(method + " " + tmpl);
@@ -99,22 +96,11 @@ class ClientEndpointsE2E : public ::testing::Test {
 
   // Unsigned POST /sandbox/<name> of the simulation API.
   Json Sim(const std::string& name, const Json& body) {
-    CURL* curl = curl_easy_init();
-    std::string url = "http://127.0.0.1:" + std::to_string(sandbox_->port()) + "/sandbox/" + name;
-    std::string data = body.dump(), out;
-    curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, data.c_str());
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, AppendBody);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out);
-    long status = 0;
-    EXPECT_EQ(curl_easy_perform(curl), CURLE_OK) << url;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    EXPECT_EQ(status, 200) << name << ": " << out;
-    return Json::parse(out, nullptr, false);
+    const std::string url = "http://127.0.0.1:" + std::to_string(sandbox_->port()) + "/sandbox/" + name;
+    const test_util::HttpReply reply = test_util::HttpRequest("POST", url).Body(body.dump()).Send();
+    EXPECT_EQ(reply.curl_code, CURLE_OK) << url;
+    EXPECT_EQ(reply.status, 200) << name << ": " << reply.body;
+    return Json::parse(reply.body, nullptr, false);
   }
 
   static std::string Id(const Json& entity, const char* key = "id") {

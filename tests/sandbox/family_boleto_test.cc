@@ -6,6 +6,7 @@
 
 #include "api/formats/boleto.h"
 #include "tests/sandbox/family_harness.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::sandbox::family_testing {
 namespace {
@@ -45,7 +46,7 @@ TEST_F(BoletoTest, CreateBuildsAValidSlip) {
   EXPECT_EQ(b["overdueLimit"], 59);
   EXPECT_EQ(b["fine"], 2.0);
   auto decoded = formats::ParseBoleto(b["line"].get<std::string>(), formats::ParseIsoDate("2030-03-04").value());
-  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  ASSERT_OK(decoded);
   EXPECT_EQ(decoded->barcode, b["barCode"]);
   EXPECT_EQ(decoded->amount_cents, 12'345);
   EXPECT_EQ(formats::FormatIsoDate(*decoded->due_date), "2030-03-10");

@@ -10,14 +10,11 @@
 
 #include "api/crypto.h"
 #include "common/time.h"
+#include "tests/testing/http_request.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::sandbox::family_testing {
 namespace {
-
-std::size_t Collect(char* data, std::size_t size, std::size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
 
 double SystemSeconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -41,7 +38,7 @@ void FamilyHarness::SetUp() {
   options.db = ":memory:";
   options.tick_millis = 60'000;  // jobs run when a test moves the clock, never by surprise
   auto started = Sandbox::Start(options);
-  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  ASSERT_OK(started);
   sandbox_ = std::move(*started);
   access_id_ = "project/" + sandbox_->credentials().project_id;
   key_pem_ = sandbox_->credentials().project_private_key_pem;
@@ -58,37 +55,21 @@ void FamilyHarness::TearDown() {
 }
 
 Reply FamilyHarness::Send(const std::string& method, const std::string& url, const std::string& body, bool sign) {
-  CURL* c = static_cast<CURL*>(curl_);
-  curl_easy_reset(c);
-  Reply reply;
-  struct curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
+  test_util::HttpRequest request(method, url);
+  if (method != "GET" && method != "DELETE") request.Body(body);
   if (sign) {
     char time[32];
     std::snprintf(time, sizeof time, "%lld", static_cast<long long>(SystemSeconds() + clock_offset_seconds_));
-    const std::string& id = access_id_;
     auto key = api::PrivateKey::FromPem(key_pem_);
-    const std::string signature = key->Sign(id + ":" + time + ":" + body);
-    headers = curl_slist_append(headers, ("Access-Id: " + id).c_str());
-    headers = curl_slist_append(headers, (std::string("Access-Time: ") + time).c_str());
-    headers = curl_slist_append(headers, ("Access-Signature: " + signature).c_str());
+    request.Header("Access-Id", access_id_).Header("Access-Time", time).Sign(*key);
   }
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
-  if (method != "GET" && method != "DELETE") {
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
-  }
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &Collect);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply.body);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT, 30L);
-  const CURLcode rc = curl_easy_perform(c);
-  curl_slist_free_all(headers);
-  EXPECT_EQ(rc, CURLE_OK) << method << " " << url << ": " << curl_easy_strerror(rc);
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
-  char* type = nullptr;
-  curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
-  if (type) reply.content_type = type;
+  test_util::HttpReply sent = request.Send(curl_);
+  EXPECT_EQ(sent.curl_code, CURLE_OK) << method << " " << url << ": "
+                                      << curl_easy_strerror(static_cast<CURLcode>(sent.curl_code));
+  Reply reply;
+  reply.status = sent.status;
+  reply.body = std::move(sent.body);
+  reply.content_type = std::move(sent.content_type);
   return reply;
 }
 

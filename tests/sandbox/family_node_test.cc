@@ -8,6 +8,8 @@
 #include <filesystem>
 
 #include "sandbox/sandbox.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::sandbox::family_testing {
 namespace {
@@ -21,18 +23,16 @@ TEST(FamilyNodeSdk, FamiliesTestJsPasses) {
                               work.string() + "' '" + (source / "families.test.js").string() + "' '" +
                               (source / "sandbox_sdk.js").string() + "'";
   ASSERT_EQ(std::system(install.c_str()), 0) << install;
-  char dir_template[] = "/tmp/family-node-XXXXXX";
-  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const test_util::TempDir dir("family-node");
   SandboxOptions options;
-  options.data_dir = std::string(dir_template) + "/data";
+  options.data_dir = dir.File("data");
   options.db = ":memory:";
   auto sandbox = Sandbox::Start(options);
-  ASSERT_TRUE(sandbox.ok()) << sandbox.status().ToString();
+  ASSERT_OK(sandbox);
   const std::string run =
       "cd '" + work.string() + "' && SANDBOX_DATA_DIR='" + options.data_dir + "' node --test families.test.js";
   const int rc = std::system(run.c_str());
   (*sandbox)->Stop();
-  fs::remove_all(dir_template);
   EXPECT_EQ(rc, 0) << run;
 }
 

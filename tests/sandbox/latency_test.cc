@@ -4,6 +4,11 @@
 #include <chrono>
 
 #include "tests/sandbox/sandbox_client.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::sandbox::testing {
 namespace {
@@ -12,13 +17,13 @@ using std::chrono::milliseconds;
 
 TEST(LatencyParse, AcceptsFixedAndRandomDelays) {
   auto fixed = ParseLatency("50ms");
-  ASSERT_TRUE(fixed.ok()) << fixed.status().ToString();
+  ASSERT_OK(fixed);
   EXPECT_EQ(fixed->base, milliseconds(50));
   EXPECT_EQ(fixed->jitter, milliseconds(0));
   EXPECT_EQ(fixed->ToString(), "50ms");
 
   auto random = ParseLatency("60±20ms");
-  ASSERT_TRUE(random.ok()) << random.status().ToString();
+  ASSERT_OK(random);
   EXPECT_EQ(random->base, milliseconds(60));
   EXPECT_EQ(random->jitter, milliseconds(20));
   EXPECT_EQ(random->ToString(), "60±20ms");
@@ -33,15 +38,15 @@ TEST(LatencyParse, AcceptsFixedAndRandomDelays) {
 TEST(LatencyParse, RefusesWhatIsNotADelayNamingTheRule) {
   for (const char* bad : {"", "ms", "fast", "-5ms", "50us", "20±30ms", "61s", "50ms±", "1.5s", "50ms 20"}) {
     auto parsed = ParseLatency(bad);
-    ASSERT_FALSE(parsed.ok()) << bad;
-    EXPECT_EQ(parsed.status().code(), StatusCode::kInvalidArgument) << bad;
+    ASSERT_THAT(parsed, Not(IsOk())) << bad;
+    EXPECT_THAT(parsed, StatusIs(StatusCode::kInvalidArgument)) << bad;
     EXPECT_NE(parsed.status().message().find("60±20ms"), std::string::npos) << parsed.status().message();
   }
 }
 
 TEST(LatencyParse, RandomDelaysStayInTheirRangeAndVary) {
   auto latency = ParseLatency("60±20ms");
-  ASSERT_TRUE(latency.ok());
+  ASSERT_OK(latency);
   milliseconds low{1000}, high{0};
   for (int i = 0; i < 2000; ++i) {
     const milliseconds d = latency->Draw();
@@ -60,7 +65,7 @@ TEST(SandboxLatency, BankAnswersWaitAndTheSimulationApiDoesNot) {
   options.https = false;
   options.latency = *ParseLatency("400ms");
   auto started = Sandbox::Start(options);
-  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  ASSERT_OK(started);
   Sandbox& sb = **started;
   Client client("http://127.0.0.1:" + std::to_string(sb.port()), "project/" + sb.credentials().project_id,
                 *api::PrivateKey::FromPem(sb.credentials().project_private_key_pem));

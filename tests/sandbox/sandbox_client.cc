@@ -6,13 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/testing/status_matchers.h"
+
 namespace balcao::sandbox::testing {
 namespace {
-
-std::size_t Collect(char* data, std::size_t size, std::size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -32,53 +29,39 @@ Client::~Client() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
 
 Reply Client::Raw(const std::string& method, const std::string& path, const std::string& body,
                   const std::map<std::string, std::string>& headers) {
-  CURL* c = static_cast<CURL*>(curl_);
-  curl_easy_reset(c);
-  Reply r;
-  std::string url = base + path;
-  curl_slist* list = nullptr;
-  bool has_type = false;
-  for (const auto& [k, v] : headers) {
-    if (k == "Content-Type") has_type = true;
-    list = curl_slist_append(list, (v.empty() ? k + ":" : k + ": " + v).c_str());
-  }
-  if (!has_type) list = curl_slist_append(list, "Content-Type: application/json");
-  list = curl_slist_append(list, "Expect:");
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
-  if (!body.empty() || method == "POST" || method == "PATCH" || method == "PUT") {
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  }
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, list);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &Collect);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  if (fresh_connection) curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 1L);
-  curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
-  curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
-  r.curl_code = curl_easy_perform(c);
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
-  char* type = nullptr;
-  curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type);
-  if (type) r.content_type = type;
-  curl_slist_free_all(list);
-  r.json = Json::parse(r.body, nullptr, false);
-  return r;
+  return Send(Build(method, path, body, headers));
 }
 
 Reply Client::Call(const std::string& method, const std::string& path, const std::string& body,
                    const std::map<std::string, std::string>& headers) {
   const auto now =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-  std::map<std::string, std::string> h = {{"Access-Id", access_id}, {"Access-Time", std::to_string(now)}};
-  for (const auto& [k, v] : headers) h[k] = v;
-  const auto id = h.find("Access-Id"), time = h.find("Access-Time");
-  const std::string message =
-      (id == h.end() ? "" : id->second) + ":" + (time == h.end() ? "" : time->second) + ":" + body;
-  if (!h.count("Access-Signature")) h["Access-Signature"] = key.Sign(message);
-  return Raw(method, path, body, h);
+  std::map<std::string, std::string> signed_headers = {{"Access-Id", access_id}, {"Access-Time", std::to_string(now)}};
+  for (const auto& [k, v] : headers) signed_headers[k] = v;
+  test_util::HttpRequest request = Build(method, path, body, signed_headers);
+  request.Sign(key);
+  return Send(request);
+}
+
+test_util::HttpRequest Client::Build(const std::string& method, const std::string& path, const std::string& body,
+                                     const std::map<std::string, std::string>& headers) const {
+  test_util::HttpRequest request(method, base + path);
+  request.Header("Expect", "").TimeoutMs(timeout_ms);
+  for (const auto& [k, v] : headers) request.Header(k, v);
+  if (!body.empty() || method == "POST" || method == "PATCH" || method == "PUT") request.Body(body);
+  if (fresh_connection) request.FreshConnection();
+  return request;
+}
+
+Reply Client::Send(const test_util::HttpRequest& request) {
+  test_util::HttpReply sent = request.Send(curl_);
+  Reply r;
+  r.status = sent.status;
+  r.curl_code = sent.curl_code;
+  r.body = std::move(sent.body);
+  r.content_type = std::move(sent.content_type);
+  r.json = Json::parse(r.body, nullptr, false);
+  return r;
 }
 
 void SandboxTest::SetUpTestSuite() {
@@ -87,7 +70,7 @@ void SandboxTest::SetUpTestSuite() {
   options.db = ":memory:";
   options.tick_millis = 50;
   auto started = Sandbox::Start(options);
-  ASSERT_TRUE(started.ok()) << started.status().ToString();
+  ASSERT_OK(started);
   sandbox_ = std::move(*started);
 }
 
@@ -97,7 +80,7 @@ void SandboxTest::SetUp() {
   ASSERT_TRUE(sandbox_);
   const auto& c = sandbox_->credentials();
   auto key = api::PrivateKey::FromPem(ReadFile(c.private_key_path));
-  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  ASSERT_OK(key);
   client_ =
       std::make_unique<Client>("http://127.0.0.1:" + std::to_string(sandbox_->port()), "project/" + c.project_id, *key);
 }

@@ -1,6 +1,6 @@
 // Test helpers for the sandbox: an in-process sandbox fixture and a minimal signed HTTP
-// client over libcurl (keep-alive, real ECDSA signatures with api::PrivateKey), so the
-// tests exercise the real wire: loopback HTTP, headers, raw body bytes.
+// client (tests/testing/http_request.h: libcurl with keep-alive, real ECDSA signatures with
+// api::PrivateKey), so the tests exercise the real wire: loopback HTTP, headers, raw body bytes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 
 #include "api/crypto.h"
 #include "sandbox/sandbox.h"
+#include "tests/testing/http_request.h"
 
 namespace balcao::sandbox::testing {
 
@@ -51,6 +52,10 @@ class Client {
   bool fresh_connection = false;
 
  private:
+  test_util::HttpRequest Build(const std::string& method, const std::string& path, const std::string& body,
+                               const std::map<std::string, std::string>& headers) const;
+  Reply Send(const test_util::HttpRequest& request);
+
   void* curl_;
 };
 

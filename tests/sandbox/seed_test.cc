@@ -10,6 +10,7 @@
 
 #include "api/resources.h"
 #include "tests/sandbox/sandbox_client.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::sandbox::testing {
 namespace {
@@ -22,7 +23,7 @@ std::unique_ptr<Sandbox> StartSeeded(std::uint64_t seed, unsigned short port = 0
   options.tick_millis = 3'600'000;
   options.seed = seed;
   auto started = Sandbox::Start(options);
-  EXPECT_TRUE(started.ok()) << started.status().ToString();
+  EXPECT_OK(started);
   return started.ok() ? std::move(*started) : nullptr;
 }
 
@@ -115,7 +116,7 @@ TEST(SeededSandbox, TheLibrarySandboxIsEmptyUnlessAsked) {
   options.db = ":memory:";
   options.https = false;
   auto sandbox = Sandbox::Start(options);
-  ASSERT_TRUE(sandbox.ok());
+  ASSERT_OK(sandbox);
   EXPECT_EQ((*sandbox)->CountForTest("invoice"), 0);
   EXPECT_TRUE((*sandbox)->credentials().card_id.empty());
   EXPECT_FALSE((*sandbox)->credentials().center_id.empty());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/sandbox/sandbox_client.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::sandbox::testing {
 namespace {
@@ -109,7 +110,7 @@ TEST_F(WebhookTest, DeliversSignedSortedEventsVerifiableWithThePublicKey) {
   auto keys = api().Get("/v2/public-key?limit=1");
   auto pem = keys.json["publicKeys"][0]["content"].get<std::string>();
   auto key = api::PublicKey::FromPem(pem);
-  ASSERT_TRUE(key.ok());
+  ASSERT_OK(key);
   for (const auto& hit : hits) {
     EXPECT_TRUE(key->Verify(hit.body, hit.signature)) << hit.body;
     Json parsed = Json::parse(hit.body);

@@ -14,6 +14,10 @@
 #include "settlement/payout.h"
 #include "settlement/report.h"
 #include "tests/settlement/settle_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::settlement::e2e {
 namespace {
@@ -52,13 +56,13 @@ class PayoutE2E : public SettleE2E {
 TEST_F(PayoutE2E, TheDaysNetIsSentOnceAndASecondRunSendsNothing) {
   ADayThatReconciles();
   auto dry = settlement::Settle(*store_, Bank(), clock_, Options(/*dry_run=*/true));
-  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  ASSERT_OK(dry);
   EXPECT_EQ(json::parse(dry->json)["payout"]["status"], "dry-run") << dry->text;
   EXPECT_EQ(json::parse(dry->json)["payout"]["amount"], 5000);
   EXPECT_EQ(Transfers().size(), 0u);
 
   auto settled = settlement::Settle(*store_, Bank(), clock_, Options());
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   ASSERT_TRUE(settled->reconciled) << settled->text;
   const json payout = json::parse(settled->json)["payout"];
   EXPECT_EQ(payout["status"], "sent") << settled->text;
@@ -74,7 +78,7 @@ TEST_F(PayoutE2E, TheDaysNetIsSentOnceAndASecondRunSendsNothing) {
       << settled->text;
 
   auto again = settlement::Settle(*store_, Bank(), clock_, Options());
-  ASSERT_TRUE(again.ok());
+  ASSERT_OK(again);
   EXPECT_TRUE(again->already_settled);
   EXPECT_EQ(json::parse(again->json)["payout"]["transfer_id"], payout["transfer_id"]);
   EXPECT_EQ(Transfers().size(), 1u);
@@ -94,13 +98,13 @@ TEST_F(PayoutE2E, ARunThatDiedAfterTheTransferAndBeforeItsRecordSendsNoSecond) {
   SettleOptions dying = Options();
   dying.before_record = [](const Settlement&) { return Status(StatusCode::kAborted, "killed before the record"); };
   auto died = settlement::Settle(*store_, Bank(), clock_, dying);
-  ASSERT_FALSE(died.ok());
+  ASSERT_THAT(died, Not(IsOk()));
   ASSERT_TRUE(ListSettlements(*store_)->empty()) << "no record";
   ASSERT_EQ(Transfers().size(), 1u) << "the first run's transfer reached the bank";
   const std::string first = Transfers()[0]["id"].get<std::string>();
 
   auto again = settlement::Settle(*store_, Bank(), clock_, Options());
-  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  ASSERT_OK(again);
   EXPECT_FALSE(again->already_settled);
   const json payout = json::parse(again->json)["payout"];
   EXPECT_EQ(payout["status"], "found") << again->text;
@@ -113,7 +117,7 @@ TEST_F(PayoutE2E, ALostTransferAnswerIsLookedUpNotResent) {
   ADayThatReconciles();
   Fault("POST /v2/transfer", "commit-then-drop-response");
   auto settled = settlement::Settle(*store_, Bank(), clock_, Options());
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   const json payout = json::parse(settled->json)["payout"];
   EXPECT_EQ(payout["status"], "sent") << settled->text;
   EXPECT_FALSE(payout["transfer_id"].get<std::string>().empty());
@@ -130,7 +134,7 @@ TEST_F(PayoutE2E, ADayThatDoesNotReconcileSendsNone) {
         {{{"amount", 777}, {"name", "Ghost Buyer"}, {"taxId", "337.451.076-08"}, {"tags", {"sale/ghost-2"}}}}}});
   ASSERT_EQ(ghost.status, 200) << ghost.body;
   auto settled = settlement::Settle(*store_, Bank(), clock_, Options());
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   EXPECT_FALSE(settled->reconciled);
   const json payout = json::parse(settled->json)["payout"];
   EXPECT_EQ(payout["status"], "withheld") << settled->text;
@@ -147,13 +151,13 @@ TEST_F(PayoutE2E, ADayThatDoesNotReconcileSendsNone) {
 TEST_F(PayoutE2E, TheReportShowsWhatTheDaysCardSalesWillPayAndWhen) {
   using namespace checkout;
   const std::string credit = NewSaleId(), debit = NewSaleId();
-  ASSERT_TRUE(driver_->Open(credit, 9000, settings_).ok());
+  ASSERT_OK(driver_->Open(credit, 9000, settings_));
   Fed(credit, ChooseMethod{Method::kCard, {}, Now()});
   RunUntil(credit, [](const Sale& s) { return std::holds_alternative<AwaitingCard>(s.state); });
   ASSERT_EQ(StateOf(*driver_->SubmitCard(credit, checkout::e2e::TestCard("4242424242424242"), FundingType::kCredit, 3,
                                          checkout::e2e::TestBrowser())),
             "Paid");
-  ASSERT_TRUE(driver_->Open(debit, 2500, settings_).ok());
+  ASSERT_OK(driver_->Open(debit, 2500, settings_));
   Fed(debit, ChooseMethod{Method::kCard, {}, Now()});
   RunUntil(debit, [](const Sale& s) { return std::holds_alternative<AwaitingCard>(s.state); });
   ASSERT_EQ(StateOf(*driver_->SubmitCard(debit, checkout::e2e::TestCard("5555555555554444"), FundingType::kDebit, 1,
@@ -162,7 +166,7 @@ TEST_F(PayoutE2E, TheReportShowsWhatTheDaysCardSalesWillPayAndWhen) {
   AdvanceSandbox(31);
 
   auto settled = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   const json receivables = json::parse(settled->json)["receivables"];
   ASSERT_EQ(receivables["installments"].size(), 4u) << receivables.dump(2);
   std::int64_t credit_total = 0;

@@ -10,6 +10,10 @@
 #include "checkout/journal_codec.h"
 #include "settlement/report.h"
 #include "settlement/settlement.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::settlement {
 namespace {
@@ -438,7 +442,7 @@ TEST(Reconcile, LateMoneyGivenBackIsShownTheNightItGoesBackOutsideTheTotals) {
   EXPECT_EQ(nlohmann::json::parse(ReportJson(night2))["late_returned"]["amount"], 3000);
   // The printed summary shows it beside the totals.
   auto printed = DaySummaryFromJson(ReportJson(night2), printer::Merchant{"PADARIA"}, kNow);
-  ASSERT_TRUE(printed.ok()) << printed.status().ToString();
+  ASSERT_OK(printed);
   EXPECT_EQ(printed->late_returned_count, 1);
   EXPECT_EQ(printed->late_returned_cents, 3000);
   const Report night3 = Reconcile(Night(2, {Carry(voided.Build(), {Finding(night1, "s-1"), f})}, bank));
@@ -516,7 +520,7 @@ TEST(Report, TheJsonIsDeterministicAndGivesTheSummaryBack) {
   EXPECT_EQ(doc["sales"].size(), 2u);
 
   auto summary = DaySummaryFromJson(json, printer::Merchant{"PADARIA"}, kNow);
-  ASSERT_TRUE(summary.ok()) << summary.status().ToString();
+  ASSERT_OK(summary);
   EXPECT_EQ(summary->business_day, "2025-11-21");
   ASSERT_EQ(summary->totals.size(), 2u);
   EXPECT_EQ(summary->totals[0].method, "credit");
@@ -525,22 +529,22 @@ TEST(Report, TheJsonIsDeterministicAndGivesTheSummaryBack) {
   EXPECT_EQ(summary->refund_count, 1);
   EXPECT_EQ(summary->refunds_cents, 5000);
   EXPECT_EQ(summary->pending_offline, 1);
-  EXPECT_FALSE(DaySummaryFromJson("[1]", {}, kNow).ok());
+  EXPECT_THAT(DaySummaryFromJson("[1]", {}, kNow), Not(IsOk()));
   auto missing = DaySummaryFromJson(R"({"day":"2025-11-21"})", {}, kNow);
-  ASSERT_FALSE(missing.ok());
+  ASSERT_THAT(missing, Not(IsOk()));
   EXPECT_NE(missing.status().message().find("totals"), std::string::npos);
 }
 
 TEST(BusinessDay, IsSaoPauloTime) {
   auto start = BusinessDayStart("2026-11-21");
-  ASSERT_TRUE(start.ok());
+  ASSERT_OK(start);
   EXPECT_EQ(FormatTimestamp(*start), "2026-11-21T03:00:00.000000+00:00");
   EXPECT_EQ(BusinessDayOf(*start), "2026-11-21");
   EXPECT_EQ(BusinessDayOf(*start - 1), "2026-11-20");
   EXPECT_EQ(PreviousBusinessDay(*start + kMicrosPerSecond), "2026-11-20");
   for (const char* bad : {"2026-02-30", "2026-1-21", "21/11/2026", "", "2026-11-21x", "yesterday"}) {
     auto refused = BusinessDayStart(bad);
-    ASSERT_FALSE(refused.ok()) << bad;
+    ASSERT_THAT(refused, Not(IsOk())) << bad;
     EXPECT_NE(refused.status().message().find("YYYY-MM-DD"), std::string::npos);
   }
 }

@@ -20,6 +20,10 @@
 #include "printer/interpreter.h"
 #include "printer/profile.h"
 #include "tests/settlement/settle_fixture.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::testing::Not;
 
 namespace balcao::settlement::e2e {
 namespace {
@@ -64,12 +68,12 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
 
   // A dry run shows the report and writes nothing.
   auto dry = settlement::Settle(*store_, Bank(), clock_, {Today(), /*dry_run=*/true});
-  ASSERT_TRUE(dry.ok()) << dry.status().ToString();
+  ASSERT_OK(dry);
   EXPECT_FALSE(dry->already_settled);
   EXPECT_EQ(StateOf(Replayed(later)), "PayLater");
 
   auto settled = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   EXPECT_FALSE(settled->already_settled);
   EXPECT_FALSE(settled->reconciled) << settled->text;
   const json report = json::parse(settled->json);
@@ -117,7 +121,7 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
   // Settling the same day again reads the record back: same report, nothing done twice.
   const std::size_t journaled = journal_->Read(later)->size() + journal_->Read(voided)->size();
   auto again = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  ASSERT_OK(again);
   EXPECT_TRUE(again->already_settled);
   EXPECT_EQ(again->json, settled->json);
   EXPECT_EQ(again->text, settled->text);
@@ -125,7 +129,7 @@ TEST_F(SettleE2E, ADayOfSalesIsReconciledClosedRecordedAndPrinted) {
 
   // The end-of-day summary, printed to a file and decoded back.
   const std::string out = db_ + ".summary.bin";
-  ASSERT_TRUE(PrintDaySummary(settled->json, "file:" + out, {"PADARIA BALCAO"}, Now()).ok());
+  ASSERT_OK(PrintDaySummary(settled->json, "file:" + out, {"PADARIA BALCAO"}, Now()));
   std::ifstream in(out, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::filesystem::remove(out);
@@ -157,7 +161,7 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
   });
 
   auto first = settlement::Settle(*store_, Bank(), clock_, {yesterday});
-  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_OK(first);
   EXPECT_TRUE(first->reconciled) << first->text;
   const json night1 = json::parse(first->json);
   EXPECT_EQ(SaleIn(night1, later)["class"], "pay-later-open");
@@ -167,7 +171,7 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
 
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
   auto second = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_OK(second);
   EXPECT_TRUE(second->reconciled) << second->text;
   const json night2 = json::parse(second->json);
   ASSERT_EQ(night2["sales"].size(), 1u) << second->text << "yesterday's paid card sale is done";
@@ -181,7 +185,7 @@ TEST_F(SettleE2E, AnEarlierNightsPayLaterIsCountedTheNightItIsPaid) {
   // What tonight's run journaled itself does not bring the sale back tomorrow.
   const std::string tomorrow = BusinessDayOf(*BusinessDayStart(Today()) + 36 * 3600 * kMicrosPerSecond);
   auto third = settlement::Settle(*store_, Bank(), clock_, {tomorrow, /*dry_run=*/true});
-  ASSERT_TRUE(third.ok()) << third.status().ToString();
+  ASSERT_OK(third);
   EXPECT_EQ(json::parse(third->json)["sales"].size(), 0u) << third->text;
 }
 
@@ -195,7 +199,7 @@ TEST_F(SettleE2E, ARefundMadeAfterItsSalesNightIsInTheTotalsOfTheDayItIsMade) {
   Yesterday([&] { EXPECT_EQ(StateOf(Paid(pix, {.method = Method::kPix, .amount = 5000})), "Paid"); });
 
   auto first = settlement::Settle(*store_, Bank(), clock_, {yesterday});
-  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_OK(first);
   EXPECT_TRUE(first->reconciled) << first->text;
   const json night1 = json::parse(first->json);
   EXPECT_EQ(SaleIn(night1, pix)["counted"], true);
@@ -208,7 +212,7 @@ TEST_F(SettleE2E, ARefundMadeAfterItsSalesNightIsInTheTotalsOfTheDayItIsMade) {
   ASSERT_EQ(reversed.collected(), 3000) << StateOf(reversed);
 
   auto second = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_OK(second);
   EXPECT_TRUE(second->reconciled) << second->text;
   const json night2 = json::parse(second->json);
   ASSERT_EQ(night2["sales"].size(), 1u) << second->text << "the sale came back into scope with its refund";
@@ -231,15 +235,15 @@ TEST_F(SettleE2E, ARefundMadeAfterItsSalesNightIsInTheTotalsOfTheDayItIsMade) {
 
   // Each night again: its record, byte for byte; nothing counted twice.
   auto first_again = settlement::Settle(*store_, Bank(), clock_, {yesterday});
-  ASSERT_TRUE(first_again.ok());
+  ASSERT_OK(first_again);
   EXPECT_TRUE(first_again->already_settled);
   EXPECT_EQ(first_again->json, first->json);
   auto second_again = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(second_again.ok());
+  ASSERT_OK(second_again);
   EXPECT_TRUE(second_again->already_settled);
   EXPECT_EQ(second_again->json, second->json);
   auto days = settlement::ListSettlements(*store_);
-  ASSERT_TRUE(days.ok());
+  ASSERT_OK(days);
   ASSERT_EQ(days->size(), 2u);
   EXPECT_EQ((*days)[1].day, yesterday);
   EXPECT_EQ((*days)[1].gross, 5000);
@@ -248,7 +252,7 @@ TEST_F(SettleE2E, ARefundMadeAfterItsSalesNightIsInTheTotalsOfTheDayItIsMade) {
   // Tomorrow the sale, its refund counted, is out of scope again.
   const std::string tomorrow = BusinessDayOf(*BusinessDayStart(Today()) + 36 * 3600 * kMicrosPerSecond);
   auto third = settlement::Settle(*store_, Bank(), clock_, {tomorrow, /*dry_run=*/true});
-  ASSERT_TRUE(third.ok()) << third.status().ToString();
+  ASSERT_OK(third);
   EXPECT_EQ(json::parse(third->json)["sales"].size(), 0u) << third->text;
   EXPECT_EQ(third->refunds, 0);
 }
@@ -264,12 +268,12 @@ TEST_F(SettleE2E, AReversalAtTheDashboardOfASaleSettledEarlierNeedsTheOperator) 
   Yesterday([&] { paid = Paid(pix, {.method = Method::kPix, .amount = 5000}); });
   ASSERT_EQ(StateOf(paid), "Paid");
   auto first = settlement::Settle(*store_, Bank(), clock_, {yesterday});
-  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_OK(first);
   EXPECT_TRUE(first->reconciled) << first->text;
 
   ASSERT_EQ(api().Patch("/v2/deposit/" + paid.payment_line()->ref.id, {{"amount", 3000}}).status, 200);
   auto second = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_OK(second);
   const json night2 = json::parse(second->json);
   ASSERT_EQ(night2["sales"].size(), 1u) << second->text;
   EXPECT_EQ(SaleIn(night2, pix)["class"], "discrepancy") << second->text;
@@ -286,14 +290,14 @@ TEST_F(SettleE2E, ASaleMarkedBeforeTheReturnCountersCountsOnlyNewRefunds) {
   const std::string pix = NewSaleId();
   EXPECT_EQ(StateOf(Paid(pix, {.method = Method::kPix, .amount = 5000, .reverse = 1000})), "Paid");
   auto first = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_OK(first);
   EXPECT_EQ(first->refunds, 1000) << first->text;
   {
     offline::internal::Txn txn(store_->impl(), offline::internal::Txn::kWrite);
-    ASSERT_TRUE(txn.status().ok());
+    ASSERT_OK(txn.status());
     offline::internal::Stmt legacy(txn, "UPDATE settlement_sales SET refunds_counted=NULL, late_returned_counted=NULL");
-    ASSERT_TRUE(legacy.Run().ok());
-    ASSERT_TRUE(txn.Commit().ok());
+    ASSERT_OK(legacy.Run());
+    ASSERT_OK(txn.Commit());
   }
   Fed(pix, Reverse{1500, "op-7", "one more item back", Now()});
   const Sale reversed = RunUntil(pix, [](const Sale& s) { return std::holds_alternative<checkout::Paid>(s.state); });
@@ -301,7 +305,7 @@ TEST_F(SettleE2E, ASaleMarkedBeforeTheReturnCountersCountsOnlyNewRefunds) {
 
   const std::string tomorrow = BusinessDayOf(*BusinessDayStart(Today()) + 36 * 3600 * kMicrosPerSecond);
   auto second = settlement::Settle(*store_, Bank(), clock_, {tomorrow, /*dry_run=*/true});
-  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_OK(second);
   EXPECT_TRUE(second->reconciled) << second->text;
   EXPECT_EQ(second->refunds, 1500) << second->text;
   EXPECT_EQ(SaleIn(json::parse(second->json), pix)["refunded_tonight"], 1500);
@@ -319,10 +323,10 @@ TEST_F(SettleE2E, AGuestDefersWhatItLearnedAndTheServicesDriverAppliesItLater) {
   ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", invoice_id}}).status, 200);
 
   auto guest = offline::Store::Open(db_);  // the fixture's store holds the owner lock
-  ASSERT_TRUE(guest.ok());
+  ASSERT_OK(guest);
   ASSERT_FALSE((*guest)->is_owner());
   auto night1 = settlement::Settle(**guest, Bank(), clock_, {yesterday});
-  ASSERT_TRUE(night1.ok()) << night1.status().ToString();
+  ASSERT_OK(night1);
   const json first = json::parse(night1->json);
   EXPECT_EQ(first["fed_deferred"], true);
   EXPECT_EQ(SaleIn(first, later)["class"], "pay-later-closed");
@@ -337,7 +341,7 @@ TEST_F(SettleE2E, AGuestDefersWhatItLearnedAndTheServicesDriverAppliesItLater) {
     return driver_->Feed(sale_id, event).status();  // the service's driver, on its thread
   };
   auto night2 = settlement::Settle(*store_, Bank(), clock_, tonight);
-  ASSERT_TRUE(night2.ok()) << night2.status().ToString();
+  ASSERT_OK(night2);
   const json second = json::parse(night2->json);
   EXPECT_EQ(second["fed_deferred"], false);
   EXPECT_EQ(SaleIn(second, later)["class"], "pay-later-closed") << night2->text;
@@ -359,16 +363,16 @@ TEST_F(SettleE2E, ARunThatDiesBeforeItsRecordGivesTheSameTotalsWhenRunAgain) {
 
   settlement::SettleOptions dying{Today()};
   dying.feeder = [&](const std::string& sale_id, const Event& event) {
-    EXPECT_TRUE(driver_->Feed(sale_id, event).ok());
+    EXPECT_OK(driver_->Feed(sale_id, event));
     return Status(StatusCode::kAborted, "killed after the journal write");
   };
   auto died = settlement::Settle(*store_, Bank(), clock_, dying);
-  ASSERT_FALSE(died.ok());
+  ASSERT_THAT(died, Not(IsOk()));
   EXPECT_EQ(StateOf(Replayed(later)), "Paid");
   ASSERT_TRUE(settlement::ListSettlements(*store_)->empty()) << "no record";
 
   auto again = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  ASSERT_OK(again);
   EXPECT_FALSE(again->already_settled);
   EXPECT_TRUE(again->reconciled) << again->text;
   const json report = json::parse(again->json);
@@ -389,7 +393,7 @@ TEST_F(SettleE2E, AnOverdueInvoiceAndAnUnfinishedSaleNeedTheOperator) {
   AdvanceSandbox(2);  // past the invoice's due
 
   auto settled = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   const json report = json::parse(settled->json);
   EXPECT_EQ(SaleIn(report, overdue)["class"], "pay-later-overdue") << settled->text;
   EXPECT_EQ(SaleIn(report, unfinished)["class"], "unfinished") << settled->text;
@@ -409,7 +413,7 @@ TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
   saf.enabled = true;
   saf.kek_path = kek;
   auto cards = offline::SealedCards::Open(*store_, saf);
-  ASSERT_TRUE(cards.ok()) << cards.status().ToString();
+  ASSERT_OK(cards);
   auto card = [](const char* number) {
     offline::CardData c;
     c.number = number;
@@ -419,18 +423,18 @@ TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
     return c;
   };
   const std::string approved = NewSaleId(), declined = NewSaleId();
-  ASSERT_TRUE((*cards)->Accept(approved, 2000, card("4242424242424242")).ok());
-  ASSERT_TRUE((*cards)->Accept(declined, 1500, card("4000000000000002")).ok());
+  ASSERT_OK((*cards)->Accept(approved, 2000, card("4242424242424242")));
+  ASSERT_OK((*cards)->Accept(declined, 1500, card("4000000000000002")));
   auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-  ASSERT_TRUE(client.ok());
+  ASSERT_OK(client);
   offline::ApiGateway gateway(*client);
   offline::BankCardAuthorizer authorizer(gateway);
   auto decided = (*cards)->ForwardAll(authorizer, Now() / 1000);
-  ASSERT_TRUE(decided.ok()) << decided.status().ToString();
+  ASSERT_OK(decided);
   ASSERT_EQ(*decided, 2);
 
   auto settled = settlement::Settle(*store_, Bank(), clock_, {Today()});
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   const json report = json::parse(settled->json);
   ASSERT_EQ(report["card_outcomes"].size(), 2u) << settled->text;
   std::map<std::string, std::string> outcomes;
@@ -444,7 +448,7 @@ TEST_F(SettleE2E, StoreAndForwardOutcomesAreReportedOnce) {
   EXPECT_NE(settled->text.find("collect another way"), std::string::npos) << settled->text;
   EXPECT_EQ(settled->text.find("4000000000000002"), std::string::npos);
   auto left = (*cards)->UnreportedOutcomes();
-  ASSERT_TRUE(left.ok());
+  ASSERT_OK(left);
   EXPECT_TRUE(left->empty()) << "reported outcomes are acknowledged";
   std::filesystem::remove(kek);
 }

@@ -13,6 +13,7 @@
 #include "offline/internal/db.h"
 #include "settlement/settle.h"
 #include "tests/checkout/driver_fixture.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::settlement::e2e {
 
@@ -40,7 +41,7 @@ class SettleE2E : public DriverE2E {
   }
   api::Bank Bank() {
     auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    EXPECT_OK(client);
     return api::Bank(*client);
   }
   std::string Today() const { return BusinessDayOf(SystemClock::Instance().Now()); }
@@ -51,14 +52,14 @@ class SettleE2E : public DriverE2E {
   }
 
   checkout::Sale Paid(const std::string& id, const Script& script) {
-    EXPECT_TRUE(driver_->Open(id, script.amount, settings_).ok());
+    EXPECT_OK(driver_->Open(id, script.amount, settings_));
     checkout::e2e::Play(*driver_, id, script, api(), clock_);
     return *driver_->Get(id);
   }
   // A sale the customer left with its invoice (PayLater); returns the invoice's id.
   std::string PayLater(const std::string& id, checkout::Cents amount) {
     using namespace checkout;
-    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    EXPECT_OK(driver_->Open(id, amount, settings_));
     Fed(id, ChooseMethod{Method::kInvoice, Customer{"Maria da Silva", "337.451.076-08"}, Now()});
     const Sale shown = RunUntil(id, [](const Sale& s) { return std::holds_alternative<ShowingInvoice>(s.state); });
     if (!std::holds_alternative<ShowingInvoice>(shown.state)) {
@@ -80,13 +81,13 @@ class SettleE2E : public DriverE2E {
   }
   // A Pix QR shown, then the sale driven to `until` (by the cashier's events).
   checkout::Sale PixShown(const std::string& id, checkout::Cents amount) {
-    EXPECT_TRUE(driver_->Open(id, amount, settings_).ok());
+    EXPECT_OK(driver_->Open(id, amount, settings_));
     Fed(id, checkout::ChooseMethod{checkout::Method::kPix, {}, Now()});
     return RunUntil(id, [](const checkout::Sale& s) { return std::holds_alternative<checkout::ShowingPix>(s.state); });
   }
   checkout::Sale Replayed(const std::string& id) {
     auto entries = journal_->Read(id);
-    EXPECT_TRUE(entries.ok());
+    EXPECT_OK(entries);
     std::vector<checkout::Event> events;
     for (const auto& entry : *entries) events.push_back(*checkout::EventFromJson(entry.payload));
     return checkout::Replay(events);

@@ -4,6 +4,7 @@
 // batches, the count is in the report and its JSON, and reading on one connection or several
 // gives the same report.
 #include "tests/settlement/settle_fixture.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::settlement::e2e {
 namespace {
@@ -38,7 +39,7 @@ TEST_F(SettleE2E, TheBankIsReadByPagesNotBySale) {
   SettleOptions one{Today(), /*dry_run=*/true};
   one.connections = 1;
   auto serial = settlement::Settle(*store_, Bank(), clock_, one);
-  ASSERT_TRUE(serial.ok()) << serial.status().ToString();
+  ASSERT_OK(serial);
   const json report = json::parse(serial->json);
   for (const std::string& id : sales) EXPECT_EQ(SaleIn(report, id)["class"], "matched") << serial->text;
   EXPECT_EQ(SaleIn(report, yesterday_later)["class"], "pay-later-closed") << serial->text;
@@ -55,7 +56,7 @@ TEST_F(SettleE2E, TheBankIsReadByPagesNotBySale) {
   SettleOptions four{Today(), /*dry_run=*/true};
   four.connections = 4;
   auto parallel = settlement::Settle(*store_, Bank(), clock_, four);
-  ASSERT_TRUE(parallel.ok()) << parallel.status().ToString();
+  ASSERT_OK(parallel);
   const json again = json::parse(parallel->json);
   EXPECT_EQ(again["sales"], report["sales"]);
   EXPECT_EQ(again["orphans"], report["orphans"]);
@@ -77,7 +78,7 @@ TEST_F(SettleE2E, ADepositOfTheDayOnABrcodeOfAnEarlierDayIsJoinedToItsSale) {
   ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", uuid}}).status, 200);
 
   auto settled = settlement::Settle(*store_, Bank(), clock_, {Today(), /*dry_run=*/true});
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   const json report = json::parse(settled->json);
   const json sale = SaleIn(report, shown);
   EXPECT_EQ(sale["bank_net"], 3100) << settled->text;
@@ -97,7 +98,7 @@ TEST_F(SettleE2E, SalesOfEarlierDaysAreLookedUpByTagInBatches) {
     }
   });
   auto settled = settlement::Settle(*store_, Bank(), clock_, {Today(), /*dry_run=*/true});
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   const json report = json::parse(settled->json);
   ASSERT_EQ(report["sales"].size(), 45u) << settled->text;
   for (const std::string& id : open) {

@@ -7,6 +7,7 @@
 
 #include "checkout/types.h"
 #include "tests/settlement/settle_fixture.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::settlement::e2e {
 namespace {
@@ -51,13 +52,13 @@ TEST_F(SettleE2E, TheStoreIsReadByPagesWhateverItsLanes) {
 
   int calls = 0, pages_told = 0;
   auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-  ASSERT_TRUE(client.ok());
+  ASSERT_OK(client);
   const api::Bank counted(client->WithObserver([&calls](const api::CallRecord&) { ++calls; }));
   StoreRunOptions options{Today()};
   options.connections = 1;
   options.progress = [&pages_told](const std::string&, int pages, int) { pages_told = pages; };
   auto account = ReadAccountDay(counted, options);
-  ASSERT_TRUE(account.ok()) << account.status().ToString();
+  ASSERT_OK(account);
   // Five range lists; invoices (235) and transactions (241), 100 a page, on three pages
   // each: not one call per sale nor per lane, and the progress told every page.
   EXPECT_EQ(calls, 9);
@@ -83,7 +84,7 @@ TEST_F(SettleE2E, TheStoreIsReadByPagesWhateverItsLanes) {
   SettleOptions own{Today(), /*dry_run=*/true};
   own.lane = kLane1;
   auto settled = settlement::Settle(*store_, Bank(), clock_, own);
-  ASSERT_TRUE(settled.ok()) << settled.status().ToString();
+  ASSERT_OK(settled);
   const json report = json::parse(settled->json);
   EXPECT_EQ(report["sales"].size(), 6u);
   EXPECT_EQ(report["total"]["net"], lane1);

@@ -4,6 +4,7 @@
 
 #include "settlement/report.h"
 #include "settlement/settlement.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::settlement {
 namespace {
@@ -14,7 +15,7 @@ constexpr UnixMicros kAt = 1'764'100'000'000'000;
 
 void Sale(tef::Exchange& x, const std::string& doc, const std::string& sale, Cents amount) {
   const std::string key = "CRT|" + sale + "|" + doc;
-  ASSERT_TRUE(tef::Apply(x, tef::CrtOpened{key, sale, doc, amount, "IntPos.001", kAt}).ok());
+  ASSERT_OK(tef::Apply(x, tef::CrtOpened{key, sale, doc, amount, "IntPos.001", kAt}));
   ASSERT_TRUE(
       tef::Apply(x, tef::SaleApproved{key, sale, tef::NextNsu(x), tef::Approval{"pix", "E1", "", "", 1, kAt}}).ok());
 }
@@ -22,14 +23,14 @@ void Sale(tef::Exchange& x, const std::string& doc, const std::string& sale, Cen
 TEST(TefDialDay, CountsEachPhaseApartPerFiscalDocument) {
   tef::Exchange x;
   Sale(x, "100", "s1", 1000);
-  ASSERT_TRUE(tef::Apply(x, tef::Confirmed{"s1", "cnf", kAt}).ok());
+  ASSERT_OK(tef::Apply(x, tef::Confirmed{"s1", "cnf", kAt}));
   Sale(x, "100", "s2", 500);
-  ASSERT_TRUE(tef::Apply(x, tef::UndoStarted{"s2", "ncn", kAt}).ok());
-  ASSERT_TRUE(tef::Apply(x, tef::Undone{"s2", kAt}).ok());
+  ASSERT_OK(tef::Apply(x, tef::UndoStarted{"s2", "ncn", kAt}));
+  ASSERT_OK(tef::Apply(x, tef::Undone{"s2", kAt}));
   Sale(x, "200", "s3", 700);  // never resolved
   Sale(x, "300", "s4", 900);
-  ASSERT_TRUE(tef::Apply(x, tef::UndoStarted{"s4", "policy-undo", kAt}).ok());
-  ASSERT_TRUE(tef::Apply(x, tef::Undone{"s4", kAt}).ok());
+  ASSERT_OK(tef::Apply(x, tef::UndoStarted{"s4", "policy-undo", kAt}));
+  ASSERT_OK(tef::Apply(x, tef::Undone{"s4", kAt}));
   const TefDialDay day = CountTefDial(x, kAt - 1, kAt + 1);
   ASSERT_EQ(day.documents.size(), 3u);
   EXPECT_EQ(day.documents[0].fiscal_document, "100");

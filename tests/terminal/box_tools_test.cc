@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/testing/temp_dir.h"
+
 namespace {
 
 struct CliRun {
@@ -32,14 +34,12 @@ CliRun Balcao(const std::string& env, const std::string& args, const std::filesy
 class BoxTools : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("balcao-box-tools-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_ / "etc");
     // A relative data_dir: relative to the config file's folder, not to where the tool runs.
     std::ofstream(dir_ / "etc" / "balcao.conf") << "// the box\n{\"data_dir\": \"../state\"}\n";
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
+  balcao::test_util::TempDir tmp_{"box-tools"};
+  const std::filesystem::path dir_ = tmp_.path();
 };
 
 TEST_F(BoxTools, EveryToolFindsTheStoreOfTheConfigNamedByTheEnvironment) {

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/testing/temp_dir.h"
+
 namespace {
 
 struct CliRun {
@@ -32,13 +34,8 @@ CliRun Balcao(const std::string& args, const std::filesystem::path& dir) {
 
 class GlobalOptions : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("balcao-global-options-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path dir_;
+  balcao::test_util::TempDir tmp_{"global-options"};
+  const std::filesystem::path dir_ = tmp_.path();
 };
 
 TEST_F(GlobalOptions, BadValuesAreRefusedNamingTheOption) {

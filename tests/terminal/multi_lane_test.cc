@@ -25,6 +25,8 @@
 #include "sandbox/sandbox.h"
 #include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/test_bank.h"
 
 namespace balcao::terminal::testing {
 namespace {
@@ -38,15 +40,6 @@ Json Card() {
       {{"number", kApproved}, {"expiry", "12/34"}, {"security_code", "737"}, {"holder_name", "MARIA SOUZA"}});
 }
 Json Customer() { return {{"name", "Maria da Silva"}, {"tax_id", "337.451.076-08"}}; }
-
-template <typename F>
-bool Eventually(F done, int seconds = 60) {
-  for (int i = 0; i < seconds * 10; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return done();
-}
 
 // One box: its data dir, config and port (kept across restarts: the webhook stays its own).
 struct Lane {
@@ -72,12 +65,8 @@ class MultiLane : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = FreshDir("multi-lane");
-    sandbox::SandboxOptions options;
-    options.data_dir = (dir_ / "bank").string();
-    options.https = false;
-    options.tick_millis = 100;
-    auto bank = sandbox::Sandbox::Start(options);
-    ASSERT_TRUE(bank.ok()) << bank.status().ToString();
+    auto bank = test_util::StartTestBank(dir_ / "bank");
+    ASSERT_OK(bank);
     bank_ = *std::move(bank);
     credentials_ = bank_->credentials().credentials_path;
     sandbox_url_ = "http://127.0.0.1:" + std::to_string(bank_->port());
@@ -91,12 +80,11 @@ class MultiLane : public ::testing::Test {
       std::filesystem::create_directories(lane->dir);
       lane->config = (lane->dir / "config.json").string();
       // No polls: a payment reaches the box by its webhook, or by its catch-up.
-      Json config = {
-          {"store_id", lane->store},
-          {"webhook_url", "http://127.0.0.1:" + std::to_string(lane->port) + "/bank/webhook"},
-          {"catch_up_interval_s", 1},
-          {"checkout", {{"poll_interval_s", 3600}}},
-          {"connectivity", {{"online_interval_ms", 200}, {"backoff_initial_ms", 100}, {"backoff_max_ms", 300}}}};
+      Json config = {{"store_id", lane->store},
+                     {"webhook_url", "http://127.0.0.1:" + std::to_string(lane->port) + "/bank/webhook"},
+                     {"catch_up_interval_s", 1},
+                     {"checkout", {{"poll_interval_s", 3600}}},
+                     {"connectivity", test_util::FastConnectivity()}};
       if (!lane->terminal.empty()) config["terminal_id"] = lane->terminal;
       std::ofstream(lane->config) << config.dump(2);
       lanes_.push_back(std::move(lane));
@@ -350,10 +338,10 @@ TEST_F(MultiLane, EachLaneSeesItsOwnSalesAndTheStoreClosesToTheCent) {
 
   // Nothing of the three lanes left undelivered at the bank: each box took (and marked) its own.
   auto client = api::Client::FromEnvironment(credentials_);
-  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  ASSERT_OK(client);
   const api::Bank bank(*client);
   for (auto& event : bank.event().List(api::ListParams().Filter("isDelivered", "false"))) {
-    ASSERT_TRUE(event.ok()) << event.status().ToString();
+    ASSERT_OK(event);
     const std::string text = api::ToJsonText(*event);
     bool of_the_store = text.find("store/loja-1/lane/") != std::string::npos;
     for (const auto& [uuid, lane] : brcode_lane) of_the_store = of_the_store || text.find(uuid) != std::string::npos;

@@ -14,24 +14,16 @@
 #include "sandbox/sandbox.h"
 #include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/config_file.h"
+#include "tests/testing/eventually.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/test_bank.h"
 
 namespace balcao::terminal::testing {
 namespace {
 
-std::string WriteConfig(const std::filesystem::path& dir, const Json& config) {
-  const std::string path = (dir / "config.json").string();
-  std::ofstream(path) << config.dump(2);
-  return path;
-}
-
-template <typename F>
-bool Eventually(F done, int seconds = 20) {
-  for (int i = 0; i < seconds * 10; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return done();
-}
+using test_util::Eventually;
+using test_util::WriteConfig;
 
 TEST(ServeWebhook, RefusesABadSignatureAndAppliesAGoodOne) {
   const auto dir = FreshDir("webhook");
@@ -101,15 +93,10 @@ TEST(ServeRestart, AnOpenSaleIsResumedFromTheJournal) {
 
 TEST(ServeOffline, AnInvoiceIsQueuedWhileTheBankIsUnreachableAndIssuedWhenItIsBack) {
   const auto dir = FreshDir("offline");
-  sandbox::SandboxOptions options;
-  options.data_dir = (dir / "bank").string();
-  options.https = false;
-  options.tick_millis = 100;
-  auto bank = sandbox::Sandbox::Start(options);
-  ASSERT_TRUE(bank.ok()) << bank.status().ToString();
+  auto bank = test_util::StartTestBank(dir / "bank");
+  ASSERT_OK(bank);
   const std::string credentials = (*bank)->credentials().credentials_path;
-  const std::string config = WriteConfig(
-      dir, {{"connectivity", {{"online_interval_ms", 200}, {"backoff_initial_ms", 100}, {"backoff_max_ms", 300}}}});
+  const std::string config = WriteConfig(dir, {{"connectivity", test_util::FastConnectivity()}});
 
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config},

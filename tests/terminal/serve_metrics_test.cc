@@ -17,9 +17,16 @@
 #include "sandbox/sandbox.h"
 #include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/config_file.h"
+#include "tests/testing/eventually.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/test_bank.h"
 
 namespace balcao::terminal::testing {
 namespace {
+
+using test_util::Eventually;
+using test_util::WriteConfig;
 
 constexpr const char* kApproved = "5277696455399733";  // an SDK test card: approved
 
@@ -71,34 +78,14 @@ class Parsed {
   Json families_;
 };
 
-std::string WriteConfig(const std::filesystem::path& dir, const Json& config) {
-  const std::string path = (dir / "config.json").string();
-  std::ofstream(path) << config.dump(2);
-  return path;
-}
-
-template <typename F>
-bool Eventually(F done, int seconds = 20) {
-  for (int i = 0; i < seconds * 10; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return done();
-}
-
 TEST(ServeMetrics, SalesQueueAndBankCallsReadByTheReferenceParser) {
   const auto dir = FreshDir("metrics");
   // The bank lives in the test, so the test can take it away mid-run.
-  sandbox::SandboxOptions options;
-  options.data_dir = (dir / "bank").string();
-  options.https = false;
-  options.tick_millis = 100;
-  auto bank = sandbox::Sandbox::Start(options);
-  ASSERT_TRUE(bank.ok()) << bank.status().ToString();
+  auto bank = test_util::StartTestBank(dir / "bank");
+  ASSERT_OK(bank);
   const std::string payer = "http://127.0.0.1:" + std::to_string((*bank)->port());
-  const std::string config = WriteConfig(
-      dir, {{"checkout", {{"poll_interval_s", 1}}},
-            {"connectivity", {{"online_interval_ms", 200}, {"backoff_initial_ms", 100}, {"backoff_max_ms", 300}}}});
+  const std::string config =
+      WriteConfig(dir, {{"checkout", {{"poll_interval_s", 1}}}, {"connectivity", test_util::FastConnectivity()}});
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config}, {{"BALCAO_CREDENTIALS", (*bank)->credentials().credentials_path}});
 

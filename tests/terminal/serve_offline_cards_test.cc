@@ -16,24 +16,20 @@
 #include "sandbox/sandbox.h"
 #include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/eventually.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/test_bank.h"
 
 namespace balcao::terminal::testing {
 namespace {
+
+using test_util::Eventually;
 
 constexpr const char* kApproved = "5277696455399733";
 constexpr const char* kDeclined = "4000000000009995";  // insufficient funds
 
 Json Card(const std::string& number) {
   return {{"number", number}, {"expiry", "12/34"}, {"security_code", "737"}, {"holder_name", "MARIA SOUZA"}};
-}
-
-template <typename F>
-bool Eventually(F done, int seconds = 20) {
-  for (int i = 0; i < seconds * 10; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return done();
 }
 
 long long SealedRows(const std::filesystem::path& db) {
@@ -52,16 +48,11 @@ long long SealedRows(const std::filesystem::path& db) {
 
 TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenTheBankIsBack) {
   const auto dir = FreshDir("offline-cards");
-  sandbox::SandboxOptions options;
-  options.data_dir = (dir / "bank").string();
-  options.https = false;
-  options.tick_millis = 100;
-  auto bank = sandbox::Sandbox::Start(options);
-  ASSERT_TRUE(bank.ok()) << bank.status().ToString();
+  auto bank = test_util::StartTestBank(dir / "bank");
+  ASSERT_OK(bank);
   const std::string credentials = (*bank)->credentials().credentials_path;
   const std::string config = (dir / "config.json").string();
-  std::ofstream(config) << Json{{"connectivity",
-                                 {{"online_interval_ms", 200}, {"backoff_initial_ms", 100}, {"backoff_max_ms", 300}}},
+  std::ofstream(config) << Json{{"connectivity", test_util::FastConnectivity()},
                                 {"offline_cards", {{"enabled", true}, {"per_sale_cap_cents", 20000}}}}
                                .dump();
   const std::vector<std::string> args = {"--config", config, "--printer", "file:" + (dir / "printer.bin").string()};

@@ -20,12 +20,17 @@
 #include "offline/settlement_records.h"
 #include "offline/store.h"
 #include "terminal/service/config.h"
-#include "terminal/service/lane_identity.h"
 #include "terminal/service/json_body.h"
+#include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
+#include "tests/testing/status_matchers.h"
+
+using ::balcao::test_util::IsOk;
+using ::balcao::test_util::StatusIs;
+using ::testing::Not;
 
 namespace balcao::terminal::service {
 namespace {
@@ -44,7 +49,7 @@ StatusOr<ServeConfig> ConfigFrom(const std::string& text) {
 
 TEST(ServeConfig, DefaultsWithoutAFile) {
   auto config = LoadServeConfig("");
-  ASSERT_TRUE(config.ok());
+  ASSERT_OK(config);
   EXPECT_EQ(config->settings.installments.max_count, 12);
   EXPECT_EQ(config->printer_profile, "80mm");
   EXPECT_EQ(config->catch_up_interval_s, 60);
@@ -57,7 +62,7 @@ TEST(ServeConfig, ReadsEveryPart) {
       "printer": {"target": "tcp://10.0.0.5:9100", "profile": "58mm"},
       "connectivity": {"online_interval_ms": 5000}, "catch_up_interval_s": 30,
       "security": {"webhook_retention_days": 14}})");
-  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_OK(config);
   EXPECT_EQ(config->store.merchant.name, "PADARIA");
   EXPECT_EQ(config->settings.installments.max_count, 6);
   EXPECT_EQ(config->settings.pix_expiration_s, 300);
@@ -94,12 +99,12 @@ TEST(ServeConfig, RefusesBadKeysByName) {
   };
   for (const auto& [text, expected] : cases) {
     auto config = ConfigFrom(text);
-    ASSERT_FALSE(config.ok()) << text;
-    EXPECT_EQ(config.status().code(), StatusCode::kInvalidArgument) << text;
+    ASSERT_THAT(config, Not(IsOk())) << text;
+    EXPECT_THAT(config, StatusIs(StatusCode::kInvalidArgument)) << text;
     EXPECT_NE(config.status().message().find(expected), std::string::npos)
         << text << " -> " << config.status().message();
   }
-  EXPECT_EQ(LoadServeConfig("/nonexistent/balcao.json").status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(LoadServeConfig("/nonexistent/balcao.json"), StatusIs(StatusCode::kNotFound));
 }
 
 // Receipts, the touchscreen's language, offline cards and the payout: read, and refused by name.
@@ -112,7 +117,7 @@ TEST(ServeConfig, ReadsTheMoneySections) {
     "payout": {"enabled": true, "store": "loja-centro", "keep_balance_cents": 10000,
                "account": {"name": "Loja Ltda", "tax_id": "11.222.333/0001-81", "bank_code": "341",
                            "branch_code": "1234", "account_number": "56789-0", "account_type": "savings"}}})");
-  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_OK(config);
   EXPECT_EQ(config->store.options.language, printer::Language::kEnUs);
   EXPECT_FALSE(config->store.merchant_copy);
   EXPECT_EQ(config->touchscreen_language, "en-US");
@@ -141,19 +146,19 @@ TEST(ServeConfig, ReadsTheMoneySections) {
   };
   for (const auto& [text, expected] : cases) {
     auto bad = ConfigFrom(text);
-    ASSERT_FALSE(bad.ok()) << text;
+    ASSERT_THAT(bad, Not(IsOk())) << text;
     EXPECT_NE(bad.status().message().find(expected), std::string::npos) << text << " -> " << bad.status().message();
   }
 }
 
 TEST(JsonBody, AKeyGivenTwiceIsRefusedNamingIt) {
   auto twice = ParseJsonObject(R"({"amount": 100, "amount": 200})");
-  ASSERT_FALSE(twice.ok());
+  ASSERT_THAT(twice, Not(IsOk()));
   EXPECT_EQ(twice.status().message(), "a JSON object without a key given twice ('amount' is)");
   auto nested = ParseJsonObject(R"({"customer": {"name": "A", "name": "B"}})");
-  ASSERT_FALSE(nested.ok());
+  ASSERT_THAT(nested, Not(IsOk()));
   EXPECT_EQ(nested.status().message(), "a JSON object without a key given twice ('customer.name' is)");
-  EXPECT_TRUE(ParseJsonObject(R"({"a": {"name": 1}, "b": {"name": 2}})").ok()) << "same name, other objects";
+  EXPECT_OK(ParseJsonObject(R"({"a": {"name": 1}, "b": {"name": 2}})")) << "same name, other objects";
   EXPECT_EQ(DuplicateKey(R"({"x": [{"k": 1, "k": 2}]})"), "x.[].k");
 }
 
@@ -166,7 +171,7 @@ TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
       "log": {"file": "logs/balcao.log", "level": "warn"},
       "tef_dial": {"dir": "tef", "group": "pdv", "method": "pix", "unresolved": "confirm", "unresolved_after_s": 120}
     })");
-  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_OK(config);
   const auto folder = std::filesystem::temp_directory_path();
   EXPECT_EQ(config->data_dir, (folder / "state").string());
   EXPECT_EQ(config->address, "0.0.0.0");
@@ -189,7 +194,7 @@ TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
 TEST(ServeConfig, ListenTlsKeys) {
   auto config =
       ConfigFrom(R"({"listen": {"tls": true, "tls_cert": "tls/cert.pem", "tls_key": "/etc/balcao/key.pem"}})");
-  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_OK(config);
   EXPECT_EQ(config->tls, true);
   EXPECT_EQ(config->tls_cert, (std::filesystem::temp_directory_path() / "tls" / "cert.pem").string());
   EXPECT_EQ(config->tls_key, "/etc/balcao/key.pem");
@@ -205,7 +210,7 @@ TEST(ServeConfig, ListenTlsKeys) {
 
 TEST(ServeConfig, LaneIdsAreCheckedByName) {
   auto config = ConfigFrom(R"({"store_id": "loja-centro", "terminal_id": "caixa-03"})");
-  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  ASSERT_OK(config);
   EXPECT_EQ(config->store_id, "loja-centro");
   EXPECT_EQ(config->terminal_id, "caixa-03");
   EXPECT_EQ(ConfigFrom(R"({"terminal_id": "Caixa 3"})").status().message(),
@@ -220,17 +225,17 @@ TEST(LaneIdentity, ATerminalIdIsDerivedOnceAndKeptInTheDataDir) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   auto first = ResolveLaneIdentity("", "", dir.string());
-  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_OK(first);
   EXPECT_EQ(first->store_id, "main");
   EXPECT_TRUE(first->terminal_id_derived);
   EXPECT_EQ(checkout::LaneIdRule(first->terminal_id), "") << first->terminal_id;
   auto again = ResolveLaneIdentity("loja-1", "", dir.string());
-  ASSERT_TRUE(again.ok());
+  ASSERT_OK(again);
   EXPECT_EQ(again->terminal_id, first->terminal_id) << "kept, not derived again";
   EXPECT_EQ(again->root(), "store/loja-1/lane/" + first->terminal_id);
   EXPECT_EQ(KnownLaneRoot("", (dir / "balcao.db").string()), "store/main/lane/" + first->terminal_id);
   auto configured = ResolveLaneIdentity("loja-1", "caixa-9", dir.string());
-  ASSERT_TRUE(configured.ok());
+  ASSERT_OK(configured);
   EXPECT_EQ(configured->terminal_id, "caixa-9");
   EXPECT_FALSE(configured->terminal_id_derived);
   EXPECT_EQ(ResolveLaneIdentity("Loja", "", dir.string()).status().message(),
@@ -245,15 +250,15 @@ TEST(LaneIdentity, TheLatestLaneIsReadFromTheJournal) {
   const auto db = std::filesystem::temp_directory_path() / ("balcao-lanes-" + std::to_string(::getpid()) + ".db");
   std::filesystem::remove(db);
   auto store = offline::Store::Open(db.string());
-  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ASSERT_OK(store);
   offline::Journal journal(**store);
   EXPECT_EQ(*offline::LatestLane(**store), "") << "no sale yet";
   checkout::Start old{"old-1", 100, {}, 1};
-  ASSERT_TRUE(journal.Append("old-1", 1, "Start", checkout::EventToJson(old)).ok());
+  ASSERT_OK(journal.Append("old-1", 1, "Start", checkout::EventToJson(old)));
   EXPECT_EQ(*offline::LatestLane(**store), "") << "a sale from before lanes";
   checkout::Start lane{"new-1", 100, {}, 2};
   lane.settings.lane = checkout::LaneRoot("loja-1", "caixa-2");
-  ASSERT_TRUE(journal.Append("new-1", 1, "Start", checkout::EventToJson(lane)).ok());
+  ASSERT_OK(journal.Append("new-1", 1, "Start", checkout::EventToJson(lane)));
   EXPECT_EQ(*offline::LatestLane(**store), "store/loja-1/lane/caixa-2");
   store->reset();
   for (const char* suffix : {"", "-owner", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
@@ -267,20 +272,20 @@ TEST(ListenerPlan, LoopbackPlainBeyondItTlsPlainThereOnlyWithInsecureLan) {
 
   ServeConfig automatic;
   auto plan = PlanListener("127.0.0.1", automatic, false);
-  ASSERT_TRUE(plan.ok());
+  ASSERT_OK(plan);
   EXPECT_FALSE(plan->tls);
   plan = PlanListener("0.0.0.0", automatic, false);
-  ASSERT_TRUE(plan.ok());
+  ASSERT_OK(plan);
   EXPECT_TRUE(plan->tls && plan->self_signed);
   plan = PlanListener("192.168.0.10", automatic, true);
-  ASSERT_TRUE(plan.ok());
+  ASSERT_OK(plan);
   EXPECT_TRUE(!plan->tls && plan->insecure_lan);
 
   ServeConfig forced;
   forced.tls = true;
   plan = PlanListener("127.0.0.1", forced, false);
   EXPECT_TRUE(plan->tls && plan->self_signed);
-  EXPECT_EQ(PlanListener("0.0.0.0", forced, true).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(PlanListener("0.0.0.0", forced, true), StatusIs(StatusCode::kInvalidArgument));
   ServeConfig files;
   files.tls_cert = "/c.pem";
   files.tls_key = "/k.pem";
@@ -291,7 +296,7 @@ TEST(ListenerPlan, LoopbackPlainBeyondItTlsPlainThereOnlyWithInsecureLan) {
   plain.tls = false;
   EXPECT_FALSE(PlanListener("::1", plain, false)->tls);
   const auto refused = PlanListener("0.0.0.0", plain, false);
-  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused, StatusIs(StatusCode::kInvalidArgument));
   EXPECT_NE(refused.status().message().find("--insecure-lan"), std::string::npos) << refused.status().message();
   EXPECT_TRUE(PlanListener("0.0.0.0", plain, true)->insecure_lan);
 }
@@ -309,7 +314,7 @@ TEST(ListenerPlan, TheCertificateNamesTheHostNamesAndTheAddress) {
 TEST(ServeOptions, TheCommandLineWinsThenTheConfigThenTheDefaults) {
   ServeConfig config;
   auto defaults = ResolveServeOptions({}, config);
-  ASSERT_TRUE(defaults.ok());
+  ASSERT_OK(defaults);
   EXPECT_EQ(defaults->address, "127.0.0.1");
   EXPECT_EQ(*defaults->port, 8080);
   EXPECT_EQ(defaults->data_dir, (std::filesystem::current_path() / "balcao-data").string());
@@ -336,7 +341,7 @@ TEST(FindBox, StoreFromTheFlagThenTheEnvironmentThenTheConfig) {
   ::unsetenv("BALCAO_CREDENTIALS");
   ::setenv("BALCAO_CONFIG", (dir / "balcao.conf").c_str(), 1);
   auto box = FindBox("", "");
-  ASSERT_TRUE(box.ok()) << box.status().ToString();
+  ASSERT_OK(box);
   EXPECT_EQ(box->store_path, "/var/lib/balcao/balcao.db");
   EXPECT_EQ(box->credentials_path, (dir / "creds.json").string());
   ::setenv("BALCAO_DB", "/tmp/env.db", 1);
@@ -346,10 +351,10 @@ TEST(FindBox, StoreFromTheFlagThenTheEnvironmentThenTheConfig) {
   ::unsetenv("BALCAO_CONFIG");
   if (!std::filesystem::exists(kInstalledConfigPath)) {
     auto none = FindBox("", "");
-    EXPECT_EQ(none.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_THAT(none, StatusIs(StatusCode::kInvalidArgument));
     EXPECT_NE(none.status().message().find("--db: which store?"), std::string::npos);
   }
-  EXPECT_EQ(FindBox("", (dir / "missing.conf").string()).status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(FindBox("", (dir / "missing.conf").string()), StatusIs(StatusCode::kNotFound));
   std::filesystem::remove_all(dir);
 }
 
@@ -361,13 +366,13 @@ TEST(SaleBook, TheDayIndexSurvivesAReloadAndSkipsTornLines) {
   const UnixMicros early_21st = *ParseTimestamp("2026-11-21T03:30:00+00:00");
   {
     SaleBook book(path.string());
-    ASSERT_TRUE(book.Load().ok());
-    ASSERT_TRUE(book.Add("v-a", 1000, late_20th).ok());
-    ASSERT_TRUE(book.Add("v-b", 2000, early_21st).ok());
+    ASSERT_OK(book.Load());
+    ASSERT_OK(book.Add("v-a", 1000, late_20th));
+    ASSERT_OK(book.Add("v-b", 2000, early_21st));
   }
   std::ofstream(path, std::ios::app) << "garbage line\n17000000";  // a torn last write
   SaleBook book(path.string());
-  ASSERT_TRUE(book.Load().ok());
+  ASSERT_OK(book.Load());
   EXPECT_EQ(book.IdsOfDay("2026-11-20"), std::vector<std::string>{"v-a"});
   EXPECT_EQ(book.IdsOfDay("2026-11-21"), std::vector<std::string>{"v-b"});
   EXPECT_TRUE(book.Knows("v-a"));
@@ -424,9 +429,9 @@ TEST(StoreDay, IsBrasiliaTime) {
 }
 
 TEST(ServiceMetrics, FamiliesAreDeclaredRightAndRecordWhatTheyAreTold) {
-  ASSERT_TRUE(ScrapeGauges::Create().ok());
+  ASSERT_OK(ScrapeGauges::Create());
   auto metrics = ServiceMetrics::Create();
-  ASSERT_TRUE(metrics.ok()) << metrics.status().ToString();
+  ASSERT_OK(metrics);
   api::CallRecord call;
   call.method = "GET";
   call.route = "/v2/invoice/{id}";

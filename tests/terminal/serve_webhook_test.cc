@@ -13,23 +13,21 @@
 #include "offline/journal.h"
 #include "offline/store.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/config_file.h"
+#include "tests/testing/status_matchers.h"
 
 namespace balcao::terminal::testing {
 namespace {
 
-std::string WriteConfig(const std::filesystem::path& dir, const Json& config) {
-  const std::string path = (dir / "config.json").string();
-  std::ofstream(path) << config.dump(2);
-  return path;
-}
+using test_util::WriteConfig;
 
 // The number of rows the sale has in the store's journal, read beside the running service.
 std::size_t JournalRows(const std::filesystem::path& data_dir, const std::string& sale_id) {
   auto store = offline::Store::OpenReadOnly((data_dir / "balcao.db").string());
-  EXPECT_TRUE(store.ok()) << store.status().ToString();
+  EXPECT_OK(store);
   if (!store.ok()) return 0;
   auto rows = offline::Journal(**store).Read(sale_id);
-  EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_OK(rows);
   return rows.ok() ? rows->size() : 0;
 }
 
@@ -113,7 +111,7 @@ TEST(ServeWebhookReplay, AnEventOlderThanTheWindowIsRefusedEvenWellSigned) {
   ASSERT_FALSE(delivery.body.empty());
   // The bank's key is the embedded sandbox's: what it signs, serve believes.
   auto bank_key = api::PrivateKey::FromFile((dir / "data" / "sandbox" / "sandbox-webhook-private-key.pem").string());
-  ASSERT_TRUE(bank_key.ok()) << bank_key.status().ToString();
+  ASSERT_OK(bank_key);
   // The same event under another id (so not a replay of a known one), created `age` ago.
   auto event_aged = [&](const std::string& event_id, UnixMicros age) {
     Json doc = Json::parse(delivery.body);
