@@ -22,6 +22,7 @@
 #include "sandbox/sandbox.h"
 #include "terminal/command.h"
 #include "terminal/internal/console.h"
+#include "terminal/internal/payer.h"
 
 namespace balcao::terminal {
 namespace {
@@ -189,15 +190,8 @@ int RunCheckout(const std::vector<std::string>& argv) {
     if (!sale.ok() && sale.status().code() != StatusCode::kFailedPrecondition) return Fail(sale.status().ToString());
     sale = driver.Get(id);
   }
-  if (a.autopay && sale.ok()) {
-    if (const auto* pix = std::get_if<checkout::ShowingPix>(&sale->state)) {
-      Simulate(embedded->port(), "dynamic-brcode/pay", nlohmann::json{{"uuid", pix->brcode.uuid}}.dump());
-    } else if (const auto* inv = std::get_if<checkout::ShowingInvoice>(&sale->state)) {
-      Simulate(embedded->port(), "invoice/pay", nlohmann::json{{"id", inv->invoice.id}}.dump());
-    } else if (const auto* ch = std::get_if<checkout::Challenge>(&sale->state)) {
-      Simulate(embedded->port(), "challenge/pass", nlohmann::json{{"id", ch->purchase_id}}.dump());
-    }
-  }
+  if (a.autopay && sale.ok())
+    if (auto step = PayerStepFor(*sale, PayerNames{})) RunPayerStep(embedded->port(), *step);
   sale = driver.RunUntilSettled(id, clock.Now() + a.timeout_s * kMicrosPerSecond);
   if (!sale.ok()) return Fail(sale.status().ToString());
 

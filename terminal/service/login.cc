@@ -39,7 +39,8 @@ HttpResponse Refusal(const Status& status, const std::string& pin_field) {
 
 }  // namespace
 
-std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Session>& session) {
+std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Audience> audience,
+                                                std::optional<Session>& session) {
   const std::string token = Sessions::TokenIn(request.Header("cookie"));
   // The touchscreen marks its own polls: they keep the screen current, not the session alive.
   session = sessions->Touch(token, request.Header("x-balcao-background") != "1");
@@ -59,6 +60,7 @@ std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std:
   facts.origin = request.Header("origin");
   facts.content_type = request.Header("content-type");
   facts.has_session = session.has_value();
+  facts.audience = audience;
   auto denial = access->Check(facts);
   if (!denial) return std::nullopt;
   if (denial->status != 401)

@@ -8,7 +8,7 @@
 
 #include "checkout/journal_codec.h"
 #include "common/log.h"
-#include "terminal/internal/console.h"
+#include "terminal/internal/payer.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
@@ -16,21 +16,6 @@ namespace {
 
 using integration::PaymentOutcome;
 using integration::Result;
-
-std::string MintRegisterSaleId(UnixMicros now) {
-  static std::atomic<unsigned> counter{0};
-  std::time_t seconds = static_cast<std::time_t>(now / kMicrosPerSecond);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char id[48];
-  std::snprintf(id, sizeof id, "c%04d%02d%02dt%02d%02d%02d-%x", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, (static_cast<unsigned>(now % 1000000) << 4) + (counter++ & 0xf));
-  std::string text = id;
-  // As the touchscreen's ids: letters between the digit groups, never a card-like run.
-  for (char& c : text)
-    if (c >= 'a' && c <= 'f' && &c != &text[0]) c = static_cast<char>('g' + (c - 'a'));
-  return text;
-}
 
 std::string BrandOf(const std::string& mask) {
   if (mask.empty()) return "";
@@ -144,7 +129,7 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     return answer(Result::kNotAllowed,
                   "installments: at most " + std::to_string(config.settings.installments.max_count) + " on this box");
   const UnixMicros now = SystemClock::Instance().Now();
-  const std::string sale_id = MintRegisterSaleId(now);
+  const std::string sale_id = MintSaleId('c', now);
   offline::RegisterRequestRow row{id.register_id, id.service_id, id.transaction_id,
                                   "payment",      sale_id,       request.message_text};
   if (Status begun = registers->BeginRequest(row); !begun.ok())
@@ -158,13 +143,10 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     (void)registers->Finish(id.register_id, id.service_id, integration::OutcomeToJson(outcome));
     done(outcome);
   };
-  if (Status added = book->Add(sale_id, request.amount, now); !added.ok())
-    return fail("the box's data dir: " + added.message());
-  auto opened = driver->Open(sale_id, request.amount, config.settings);
-  if (!opened.ok()) return fail(opened.status().message());
+  if (auto refused = OpenNewSale(sale_id, request.amount, now))
+    return fail(refused->in_book ? "the box's data dir: " + refused->status.message() : refused->status.message());
   book->SetInstallments(sale_id, request.installments);
   book->SetRegister(sale_id, request.register_name.empty() ? id.register_id : request.register_name);
-  touched.insert(sale_id);
   RegisterSale& running = register_sales[sale_id];
   running.request = request;
   running.waiters.push_back({std::move(done), deadline});
@@ -355,9 +337,10 @@ void Service::Impl::PayDueAutopays(UnixMicros now) {
       ++due;
       continue;
     }
-    const std::string payload = nlohmann::json{{"uuid", due->first}, {"name", "Cliente Sandbox"}}.dump();
     // On the simulations' own thread, like the touchscreen's simulate button: never a thread per QR.
-    simulations->Post([port = sandbox->port(), payload] { (void)Simulate(port, "dynamic-brcode/pay", payload); });
+    simulations->Post([port = sandbox->port(), step = PayPix(due->first, kSandboxPayerName)] {
+      (void)RunPayerStep(port, step);  // a QR left unpaid stays on the screen: nothing to undo
+    });
     due = autopay_due.erase(due);
   }
 }
@@ -412,10 +395,7 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
   if (payment->register_id != id.register_id)
     return refuse(Result::kNotAllowed, "sale " + request.sale_id + " was paid from another cash register");
   if (register_reversals.count(request.sale_id)) return refuse(Result::kBusy, "a reversal of this sale is in progress");
-  if (!open_sales.count(request.sale_id) && !driver->Get(request.sale_id).ok()) {
-    if (auto resumed = driver->Resume(request.sale_id); !resumed.ok())
-      return refuse(Result::kUnavailable, resumed.status().message());
-  }
+  if (Status open = EnsureOpen(request.sale_id); !open.ok()) return refuse(Result::kUnavailable, open.message());
   auto sale = driver->Get(request.sale_id);
   if (!sale.ok()) return refuse(Result::kNotFound, sale.status().message());
   if (sale->collected() <= 0)
@@ -535,9 +515,7 @@ void Service::Impl::ResumeRegisterReversals() {
   for (const offline::RegisterRequestRow& row : *running) {
     const auto kept = nlohmann::json::parse(row.request, nullptr, false);
     if (row.sale_id.empty() || !kept.is_object()) continue;
-    if (!driver->Get(row.sale_id).ok()) {
-      if (!book->Knows(row.sale_id) || !driver->Resume(row.sale_id).ok()) continue;
-    }
+    if (!EnsureOpen(row.sale_id).ok()) continue;
     auto sale = driver->Get(row.sale_id);
     if (!sale.ok()) continue;
     RegisterReversal& reversal = register_reversals[row.sale_id];

@@ -57,6 +57,10 @@ using http::HttpRequest;
 using http::HttpResponse;
 using http::Respond;
 
+// A new sale's id (sales.cc): `prefix` ('v' the touchscreen's, 'c' a cash register's), then the
+// time in UTC and a counter, digits kept apart by letters so that no id looks like a card number.
+std::string MintSaleId(char prefix, UnixMicros now);
+
 // {"error": {"field", "rule"}} with `status` (routes.cc): every refusal of the API.
 HttpResponse ErrorResponse(int status, const std::string& field, const std::string& rule);
 
@@ -168,6 +172,15 @@ struct Service::Impl {
   // without feeding it, so no request the API refuses writes to the store (routes.cc).
   Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
+  // --- sales, for the touchscreen and the cash registers alike (sales.cc), driver thread ---
+  struct OpenRefusal {
+    bool in_book;  // the book refused the new sale (the store's fault), else the driver did
+    Status status;
+  };
+  // Opens a new sale: its row in the book, then the driver; it is then touched.
+  std::optional<OpenRefusal> OpenNewSale(const std::string& sale_id, checkout::Cents cents, UnixMicros now);
+  // Opens in the driver a sale this box knows that is not open there (kNotFound: none such).
+  Status EnsureOpen(const std::string& sale_id);
   // --- card sales while offline (offline_cards.cc) ---
   Status OpenSealedCards();  // at start, when offline_cards.enabled
   // Whether a card for this sale is taken offline now: the store takes cards offline, the bank
@@ -221,6 +234,7 @@ struct Service::Impl {
   nlohmann::json HealthJson();
 
   // --- HTTP (routes.cc), any io thread ---
+  // Finds the request's row in the route table (routes.h), applies who may call it, runs it.
   void Handle(HttpRequest request, Respond respond);
   // Every request to kWebhookPath (webhook.cc): the bank's signed deliveries.
   void OnWebhook(HttpRequest request, Respond respond);
@@ -229,11 +243,11 @@ struct Service::Impl {
   HttpResponse DeviceLink(const HttpRequest& request, const std::string& sale_id);
   HttpResponse DevicePage(const HttpRequest& request);
   std::optional<checkout::BrowserData> DeviceOf(const std::string& sale_id);
-  // The supervisor's queue screen (queue_routes.cc): /api/queue...
-  void QueueRoute(const HttpRequest& request, const std::optional<Session>& session, Respond respond);
   // --- who is at the counter (login.cc), any io thread ---
-  // The refusal of a request the access policy denies; `session` is set when there is one.
-  std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Session>& session);
+  // The refusal of a request the access policy denies for its route's `audience` (none: the
+  // path's, AccessPolicy::AudienceOf); `session` is set when there is one.
+  std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Audience> audience,
+                                   std::optional<Session>& session);
   HttpResponse Login(HttpRequest& request);  // wipes the body
   HttpResponse Logout(const HttpRequest& request);
   HttpResponse SessionInfo(const std::optional<Session>& session) const;
