@@ -51,6 +51,15 @@ integration::PayMethod PayMethodOf(checkout::Method method) {
   return integration::PayMethod::kAsk;
 }
 
+// The Reverse event of a cash register's reversal of `amount`, approved by `approved_by` (the
+// register itself, or the supervisor who approved it on the screen).
+checkout::Reverse RegisterReverse(const integration::ReversalRequest& request, checkout::Cents amount,
+                                  const std::string& approved_by) {
+  const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
+  return checkout::Reverse{amount, "pos:" + request.identity.register_id, reason, SystemClock::Instance().Now(),
+                           approved_by};
+}
+
 // The Counter over Impl: every call runs on the driver's thread.
 class BoxCounter : public integration::Counter {
  public:
@@ -238,6 +247,12 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
 
 void Service::Impl::SettleRegisterSales() {
   const UnixMicros now = SystemClock::Instance().Now();
+  SettleRegisterPayments(now);
+  SettleRegisterReversals(now);
+  ScheduleAutopays();
+}
+
+void Service::Impl::SettleRegisterPayments(UnixMicros now) {
   for (auto it = register_sales.begin(); it != register_sales.end();) {
     RegisterSale& running = it->second;
     std::optional<PaymentOutcome> outcome = RegisterOutcome(it->first, running);
@@ -268,6 +283,9 @@ void Service::Impl::SettleRegisterSales() {
     for (auto& waiter : running.waiters) waiter.done(*outcome);
     it = register_sales.erase(it);
   }
+}
+
+void Service::Impl::SettleRegisterReversals(UnixMicros now) {
   for (auto it = register_reversals.begin(); it != register_reversals.end();) {
     auto sale = driver->Get(it->first);
     integration::ReversalOutcome outcome;
@@ -310,16 +328,13 @@ void Service::Impl::SettleRegisterSales() {
       ++it;
       continue;
     }
-    const auto& id = it->second.request.identity;
-    nlohmann::json record = {{"result", integration::ResultName(outcome.result)},
-                             {"amount", outcome.amount},
-                             {"queued", outcome.queued},
-                             {"sale_id", outcome.sale_id},
-                             {"reason", outcome.reason}};
-    (void)registers->Finish(id.register_id, id.service_id, record.dump());
+    FinishReversal(it->second.request.identity, outcome);
     for (auto& waiter : it->second.waiters) waiter(outcome);
     it = register_reversals.erase(it);
   }
+}
+
+void Service::Impl::ScheduleAutopays() {
   // The embedded sandbox's payer (--sandbox-autopay): pays each Pix QR once, that long after.
   if (sandbox && config.sandbox_autopay_s > 0) {
     for (const std::string& id : book->Unsettled()) {
@@ -375,21 +390,8 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
     done(outcome);
   };
   const auto& id = request.identity;
-  if (auto seen = registers->FindRequest(id.register_id, id.service_id); seen.ok()) {
-    if (seen->kind != "reversal" || seen->sale_id != request.sale_id)
-      return refuse(Result::kNotAllowed, "ServiceID " + id.service_id + " was used for another request");
-    if (seen->outcome.empty()) {
-      auto running = register_reversals.find(request.sale_id);
-      if (running != register_reversals.end()) return running->second.waiters.push_back(std::move(done));
-      return refuse(Result::kInProgress, "the reversal is in progress");
-    }
-    const auto record = nlohmann::json::parse(seen->outcome, nullptr, false);
-    integration::ParseResult(record.value("result", "unavailable"), outcome.result);
-    outcome.amount = record.value("amount", 0LL);
-    outcome.queued = record.value("queued", false);
-    outcome.reason = record.value("reason", "");
-    return done(outcome);
-  }
+  if (auto seen = registers->FindRequest(id.register_id, id.service_id); seen.ok())
+    return AnswerRepeatedReversal(request, *seen, std::move(done));
   auto payment = registers->FindPaymentOfSale(request.sale_id);
   if (!payment.ok()) return refuse(Result::kNotFound, "no cash-register payment made sale " + request.sale_id);
   if (payment->register_id != id.register_id)
@@ -416,39 +418,69 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
                                   "reversal",     request.sale_id, resume.dump()};
   if (Status begun = registers->BeginRequest(row); !begun.ok()) return refuse(Result::kUnavailable, begun.message());
   touched.insert(request.sale_id);
+  RegisterReversal running;
+  running.request = request;
+  running.request.amount = amount;
+  running.collected_before = sale->collected();
+  running.deadline = deadline;
+  running.waiters.push_back(std::move(done));
   if (config.nexo.reversal_needs_supervisor) {
-    // The register's key asked; a supervisor on the box's screen approves (routes.cc).
-    RegisterReversal& waiting = register_reversals[request.sale_id];
-    waiting.request = request;
-    waiting.request.amount = amount;
-    waiting.collected_before = sale->collected();
-    waiting.deadline = deadline;
-    waiting.awaiting_supervisor = true;
-    waiting.waiters.push_back(std::move(done));
+    // The register's key asked; a supervisor on the box's screen approves (sale_routes.cc).
+    running.awaiting_supervisor = true;
+    register_reversals[request.sale_id] = std::move(running);
     book->SetReversalRequested(request.sale_id, amount);
     book->SetMessage(request.sale_id, "reversal asked by cash register " + id.register_id + ": a supervisor approves");
     logging::Info("nexo", "cash-register reversal waits for a supervisor",
                   {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}});
     return;
   }
-  auto reversed = FeedIfAccepted(
-      request.sale_id, checkout::Reverse{amount, requester, reason, SystemClock::Instance().Now(), requester});
+  auto reversed = FeedIfAccepted(request.sale_id, RegisterReverse(request, amount, requester));
   logging::Info(
       "nexo", "cash-register reversal",
       {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}, {"accepted", reversed.ok()}});
   if (!reversed.ok()) {
     outcome.result = Result::kNotAllowed;
     outcome.reason = reversed.status().message();
-    nlohmann::json record = {{"result", "not-allowed"}, {"amount", 0}, {"queued", false}, {"reason", outcome.reason}};
-    (void)registers->Finish(id.register_id, id.service_id, record.dump());
+    FinishReversal(id, outcome);
+    return running.waiters.front()(outcome);
+  }
+  register_reversals[request.sale_id] = std::move(running);
+}
+
+void Service::Impl::AnswerRepeatedReversal(const integration::ReversalRequest& request,
+                                           const offline::RegisterRequestRow& seen,
+                                           std::function<void(integration::ReversalOutcome)> done) {
+  integration::ReversalOutcome outcome;
+  outcome.sale_id = request.sale_id;
+  if (seen.kind != "reversal" || seen.sale_id != request.sale_id) {
+    outcome.result = Result::kNotAllowed;
+    outcome.reason = "ServiceID " + request.identity.service_id + " was used for another request";
     return done(outcome);
   }
-  RegisterReversal& running = register_reversals[request.sale_id];
-  running.request = request;
-  running.request.amount = amount;
-  running.collected_before = sale->collected();
-  running.deadline = deadline;
-  running.waiters.push_back(std::move(done));
+  if (seen.outcome.empty()) {
+    auto running = register_reversals.find(request.sale_id);
+    if (running != register_reversals.end()) return running->second.waiters.push_back(std::move(done));
+    outcome.result = Result::kInProgress;
+    outcome.reason = "the reversal is in progress";
+    return done(outcome);
+  }
+  const auto record = nlohmann::json::parse(seen.outcome, nullptr, false);
+  integration::ParseResult(record.value("result", "unavailable"), outcome.result);
+  outcome.amount = record.value("amount", 0LL);
+  outcome.queued = record.value("queued", false);
+  outcome.reason = record.value("reason", "");
+  done(outcome);
+}
+
+void Service::Impl::FinishReversal(const integration::RequestIdentity& id,
+                                   const integration::ReversalOutcome& outcome) {
+  const nlohmann::json record = {{"result", integration::ResultName(outcome.result)},
+                                 {"amount", outcome.amount},
+                                 {"queued", outcome.queued},
+                                 {"sale_id", outcome.sale_id},
+                                 {"reason", outcome.reason}};
+  if (Status finished = registers->Finish(id.register_id, id.service_id, record.dump()); !finished.ok())
+    logging::Error("nexo", "outcome not recorded", {{"sale", outcome.sale_id}, {"reason", finished.message()}});
 }
 
 StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::string& sale_id,
@@ -457,11 +489,8 @@ StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::strin
   if (waiting == register_reversals.end() || !waiting->second.awaiting_supervisor)
     return FailedPreconditionError("no cash-register reversal of sale " + sale_id + " waits for approval");
   const integration::ReversalRequest& request = waiting->second.request;
-  const std::string requester = "pos:" + request.identity.register_id;
-  const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
   BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale,
-                          FeedIfAccepted(sale_id, checkout::Reverse{request.amount, requester, reason,
-                                                                    SystemClock::Instance().Now(), supervisor}));
+                          FeedIfAccepted(sale_id, RegisterReverse(request, request.amount, supervisor)));
   waiting->second.awaiting_supervisor = false;
   book->SetReversalRequested(sale_id, 0);
   logging::Info("nexo", "cash-register reversal approved",

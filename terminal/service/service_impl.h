@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -157,6 +158,13 @@ struct Service::Impl {
   std::map<std::string, RegisterReversal> register_reversals;  // driver thread: sale id -> running reversal
   std::set<std::string> autopaid;                              // driver thread: Pix QRs the sandbox payer pays
 
+  // --- the steps of Service::Start (service.cc), in their order ---
+  StatusOr<api::Client> ConnectBank(const std::filesystem::path& dir, const api::CallObserver& observe_bank);
+  Status OpenStore(const std::filesystem::path& dir);                // waits a moment for a tool holding it
+  void MakeDriver();                                                 // the checkout driver, the intake, the verifier
+  Status Listen(const ListenerTls* listener_tls);                    // the HTTP(S) listener and its access policy
+  Status MakeBackgroundWork(const api::CallObserver& observe_bank);  // drainer, monitor, loops, spooler
+  void StartThreads();                                               // every loop, listener and watcher made above
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
   void Publish();        // copies every touched sale into the book
@@ -216,6 +224,14 @@ struct Service::Impl {
   // Called by Publish(): answers and records register payments and reversals that ended, answers
   // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
   void SettleRegisterSales();
+  void SettleRegisterPayments(UnixMicros now);   // answers and records the payments that ended
+  void SettleRegisterReversals(UnixMicros now);  // and the reversals
+  void ScheduleAutopays();                       // --sandbox-autopay: the Pix QRs newly shown
+  // A reversal request seen before (`seen`): its recorded outcome, or the running one's answer.
+  void AnswerRepeatedReversal(const integration::ReversalRequest& request, const offline::RegisterRequestRow& seen,
+                              std::function<void(integration::ReversalOutcome)> done);
+  // Records a register reversal's outcome under its identity (a failure is logged).
+  void FinishReversal(const integration::RequestIdentity& id, const integration::ReversalOutcome& outcome);
   void PayDueAutopays(UnixMicros now);  // Tick: posts the Pix payments --sandbox-autopay owes
   void ResumeRegisterSales();           // at start: running register payments watched again
   void ResumeRegisterReversals();       // at start: running register reversals carried on
