@@ -1,8 +1,6 @@
 // Who is at the counter (docs/security.md): the gate every request passes first (access.h),
 // the operator's login, logout and session, and the supervisor's one-shot approval of money
 // going back. PINs are read from the request body, checked, and wiped; never logged.
-#include <openssl/crypto.h>
-
 #include <nlohmann/json.hpp>
 
 #include "common/log.h"
@@ -16,11 +14,6 @@ using nlohmann::json;
 
 HttpResponse JsonOk(const json& body, std::vector<std::pair<std::string, std::string>> headers = {}) {
   return HttpResponse{200, "application/json; charset=utf-8", body.dump(), std::move(headers)};
-}
-
-void Wipe(std::string& secret) {
-  if (!secret.empty()) OPENSSL_cleanse(secret.data(), secret.size());
-  secret.clear();
 }
 
 // The PIN attempt's refusal as an HTTP answer: 401 wrong, 423 locked, 403 disabled.

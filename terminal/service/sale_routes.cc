@@ -2,8 +2,6 @@
 // QR, and the actions the touchscreen posts (each with a JSON object body, else 400 "body").
 // Card data: the body of POST /api/sales/{sale}/card is read into checkout::CardData, then the
 // body and the parsed JSON are overwritten; neither is logged.
-#include <openssl/crypto.h>
-
 #include <cctype>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -20,18 +18,6 @@ namespace balcao::terminal::service {
 namespace {
 
 using nlohmann::json;
-
-void Wipe(std::string& text) {
-  if (!text.empty()) OPENSSL_cleanse(text.data(), text.size());
-  text.clear();
-}
-void Wipe(json& value) {
-  if (value.is_string()) {
-    Wipe(value.get_ref<std::string&>());
-  } else if (value.is_structured()) {
-    for (auto& item : value) Wipe(item);
-  }
-}
 
 // Field readers over a JSON object body: each returns "" when fine, else the rule broken.
 struct Body {
