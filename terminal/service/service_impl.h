@@ -177,7 +177,7 @@ struct Service::Impl {
   void EnsureCopy(const std::string& sale_id);
   // The driver journals every event it is fed before its machine decides, refused ones too
   // (a replay refuses them again). A cashier's request the machine would refuse is answered
-  // without feeding it, so no request the API refuses writes to the store (routes.cc).
+  // without feeding it, so no request the API refuses writes to the store (sale_routes.cc).
   Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
   // --- sales, for the touchscreen and the cash registers alike (sales.cc), driver thread ---
@@ -219,7 +219,7 @@ struct Service::Impl {
   void ReverseFromRegister(const integration::ReversalRequest& request, UnixMicros deadline,
                            std::function<void(integration::ReversalOutcome)> done);
   integration::StatusLookup LookupFromRegister(const integration::RequestIdentity& identity);
-  // A supervisor approved on the screen the register's reversal waiting for one (routes.cc).
+  // A supervisor approved on the screen the register's reversal waiting for one (sale_routes.cc).
   StatusOr<checkout::Sale> ApproveRegisterReversal(const std::string& sale_id, const std::string& supervisor);
   // Called by Publish(): answers and records register payments and reversals that ended, answers
   // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
