@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 #include "sandbox/sandbox.h"
 #include "terminal/command.h"
 #include "terminal/internal/console.h"
+#include "terminal/internal/payer.h"
 
 namespace balcao::terminal {
 namespace {
@@ -80,9 +82,8 @@ int Fail(const std::string& message, int code = 2) {
   return code;
 }
 
-int RunCheckout(const std::vector<std::string>& argv) {
-  logging::PreferQuietStderr();  // screens go to stderr; the trail to --log-file or on --log-level
-  Args a;
+// Reads the command line into `a`; an exit code when the command ends here (--help: 0, bad: 1).
+std::optional<int> ParseArgs(const std::vector<std::string>& argv, Args& a) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& k = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argv.size() ? argv[++i] : std::string(); };
@@ -112,19 +113,117 @@ int RunCheckout(const std::vector<std::string>& argv) {
     else
       return Fail("unknown option '" + k + "'\n" + kUsage, 1);
   }
-  checkout::Method method;
   if (a.amount <= 0) return Fail("--amount must be positive cents", 1);
+  checkout::Method method;
   if (!checkout::ParseName(a.method, method)) return Fail("--method must be pix, card or invoice", 1);
+  return std::nullopt;
+}
 
+// The bank of the command when none is configured: a sandbox in memory, in this process.
+StatusOr<std::unique_ptr<sandbox::Sandbox>> StartEmbeddedSandbox() {
+  sandbox::SandboxOptions options;
+  options.db = ":memory:";
+  options.https = false;
+  options.tick_millis = 100;
+  return sandbox::Sandbox::Start(options);
+}
+
+// Without --journal the journal is a temporary file, removed on exit with its -wal, -shm and
+// -owner files (declared before the store, so removed after it is closed).
+struct TemporaryFile {
+  std::string path;
+  ~TemporaryFile() {
+    if (path.empty()) return;
+    std::error_code ignored;
+    for (const char* suffix : {"", "-wal", "-shm", "-owner"}) std::filesystem::remove(path + suffix, ignored);
+  }
+};
+
+// Prints what the cashier's screen would show, on stderr.
+void ShowEffect(const checkout::Effect& e) {
+  if (const auto* show = std::get_if<checkout::Show>(&e)) {
+    std::fprintf(stderr, "[%s] %s\n", checkout::Name(show->screen), show->message.c_str());
+    if (!show->qr.empty()) DrawQr(show->qr, stderr);
+    if (!show->link.empty()) std::fprintf(stderr, "%s\n", show->link.c_str());
+  } else if (const auto* flag = std::get_if<checkout::FlagOperator>(&e)) {
+    std::fprintf(stderr, "[operator] %s %s\n", flag->entity_id.c_str(), flag->reason.c_str());
+  }
+}
+
+// The card of --card-file, or the sandbox's test card; an exit code when there is none.
+std::optional<int> ReadCard(const Args& a, bool sandboxed, checkout::CardData& card) {
+  card = {"4242424242424242", "123", "2035-01", "CLIENTE BALCAO"};
+  if (a.card_file.empty()) {
+    if (sandboxed) return std::nullopt;
+    return Fail("--card-file is required against a real bank", 1);
+  }
+  std::ifstream in(a.card_file);
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Fail("--card-file: not a JSON object", 1);
+  card = {j.value("number", ""),     j.value("securityCode", ""), j.value("expiration", ""),
+          j.value("holderName", ""), j.value("holderEmail", ""),  j.value("holderPhone", "")};
+  return std::nullopt;
+}
+
+// Opens the sale and chooses its method (and, for a card, submits it); an exit code on failure.
+std::optional<int> StartSale(checkout::Driver& driver, const std::string& id, const Args& a, bool sandboxed,
+                             StatusOr<checkout::Sale>& sale) {
+  checkout::Method method;
+  checkout::ParseName(a.method, method);
+  checkout::Settings settings;
+  settings.installments.max_count = 12;
+  settings.poll_interval_s = 1;
+  settings.lookup_retry_s = 1;
+  // 3-D Secure needs the customer's device data (user agent, IP, language...): a command line
+  // has none to send, and no stand-in is ever sent in its place.
+  settings.challenge_enabled = false;
+  const Clock& clock = SystemClock::Instance();
+  sale = driver.Open(id, a.amount, settings);
+  if (!sale.ok()) return Fail(sale.status().message());
+  sale = driver.Feed(id, checkout::ChooseMethod{method, {a.customer_name, a.customer_tax_id}, clock.Now()});
+  if (!sale.ok()) return Fail(sale.status().message(), sale.status().code() == StatusCode::kFailedPrecondition ? 1 : 2);
+  if (method != checkout::Method::kCard || !std::holds_alternative<checkout::AwaitingCard>(sale->state))
+    return std::nullopt;
+  checkout::CardData card;
+  if (auto exit = ReadCard(a, sandboxed, card)) return exit;
+  sale = driver.SubmitCard(id, std::move(card), checkout::FundingType::kCredit, a.installments);
+  if (!sale.ok() && sale.status().code() != StatusCode::kFailedPrecondition) return Fail(sale.status().ToString());
+  sale = driver.Get(id);
+  return std::nullopt;
+}
+
+// The outcome on stdout (one JSON object with --json); the exit code: 0 paid, else 3.
+int Report(const Args& a, const std::string& id, const checkout::Sale& sale) {
+  std::string reason;
+  const std::string outcome = Outcome(sale, reason);
+  if (a.json) {
+    nlohmann::json out = {{"id", id},
+                          {"method", a.method},
+                          {"status", outcome},
+                          {"reason", reason},
+                          {"state", checkout::StateName(static_cast<int>(sale.state.index()))},
+                          {"amount", sale.amount},
+                          {"collected", sale.collected()}};
+    nlohmann::json ids = nlohmann::json::array();
+    for (const checkout::EntityRef& ref : sale.created)
+      ids.push_back(std::string(checkout::Name(ref.kind)) + "/" + ref.id);
+    out["bank_ids"] = ids;
+    std::printf("%s\n", out.dump().c_str());
+  } else {
+    std::printf("sale %s: %s%s%s\n", id.c_str(), outcome.c_str(), reason.empty() ? "" : ": ", reason.c_str());
+  }
+  return std::holds_alternative<checkout::Paid>(sale.state) ? 0 : 3;
+}
+
+int RunCheckout(const std::vector<std::string>& argv) {
+  logging::PreferQuietStderr();  // screens go to stderr; the trail to --log-file or on --log-level
+  Args a;
+  if (auto exit = ParseArgs(argv, a)) return *exit;
   // The bank: configured, or an embedded sandbox.
   std::unique_ptr<sandbox::Sandbox> embedded;
   auto client = api::Client::FromEnvironment();
   if (!client.ok()) {
-    sandbox::SandboxOptions options;
-    options.db = ":memory:";
-    options.https = false;
-    options.tick_millis = 100;
-    auto started = sandbox::Sandbox::Start(options);
+    auto started = StartEmbeddedSandbox();
     if (!started.ok())
       return Fail("no bank configured and the embedded sandbox failed: " + started.status().ToString());
     embedded = std::move(*started);
@@ -137,90 +236,22 @@ int RunCheckout(const std::vector<std::string>& argv) {
       a.journal.empty()
           ? (std::filesystem::temp_directory_path() / ("balcao-checkout-" + MintSaleId() + ".db")).string()
           : a.journal;
-  // Without --journal the journal is a temporary file, removed on exit with its -wal, -shm and -owner files
-  // (declared before the store, so removed after it is closed).
-  struct TemporaryFile {
-    std::string path;
-    ~TemporaryFile() {
-      if (path.empty()) return;
-      std::error_code ignored;
-      for (const char* suffix : {"", "-wal", "-shm", "-owner"}) std::filesystem::remove(path + suffix, ignored);
-    }
-  } temporary{a.journal.empty() ? journal_path : std::string()};
+  TemporaryFile temporary{a.journal.empty() ? journal_path : std::string()};
   auto store = offline::Store::Open(journal_path);
   if (!store.ok()) return Fail(store.status().ToString());
   offline::Journal journal(**store);
   const Clock& clock = SystemClock::Instance();
-  checkout::Driver driver(api::Bank(*client), journal, clock, [&](const std::string&, const checkout::Effect& e) {
-    if (const auto* show = std::get_if<checkout::Show>(&e)) {
-      std::fprintf(stderr, "[%s] %s\n", checkout::Name(show->screen), show->message.c_str());
-      if (!show->qr.empty()) DrawQr(show->qr, stderr);
-      if (!show->link.empty()) std::fprintf(stderr, "%s\n", show->link.c_str());
-    } else if (const auto* flag = std::get_if<checkout::FlagOperator>(&e)) {
-      std::fprintf(stderr, "[operator] %s %s\n", flag->entity_id.c_str(), flag->reason.c_str());
-    }
-  });
+  checkout::Driver driver(api::Bank(*client), journal, clock,
+                          [](const std::string&, const checkout::Effect& e) { ShowEffect(e); });
 
   const std::string id = MintSaleId();
-  checkout::Settings settings;
-  settings.installments.max_count = 12;
-  settings.poll_interval_s = 1;
-  settings.lookup_retry_s = 1;
-  // 3-D Secure needs the customer's device data (user agent, IP, language...): a command line
-  // has none to send, and no stand-in is ever sent in its place.
-  settings.challenge_enabled = false;
-  auto sale = driver.Open(id, a.amount, settings);
-  if (!sale.ok()) return Fail(sale.status().message());
-  sale = driver.Feed(id, checkout::ChooseMethod{method, {a.customer_name, a.customer_tax_id}, clock.Now()});
-  if (!sale.ok()) return Fail(sale.status().message(), sale.status().code() == StatusCode::kFailedPrecondition ? 1 : 2);
-
-  if (method == checkout::Method::kCard && std::holds_alternative<checkout::AwaitingCard>(sale->state)) {
-    checkout::CardData card{"4242424242424242", "123", "2035-01", "CLIENTE BALCAO"};
-    if (!a.card_file.empty()) {
-      std::ifstream in(a.card_file);
-      auto j = nlohmann::json::parse(in, nullptr, false);
-      if (j.is_discarded() || !j.is_object()) return Fail("--card-file: not a JSON object", 1);
-      card = {j.value("number", ""),     j.value("securityCode", ""), j.value("expiration", ""),
-              j.value("holderName", ""), j.value("holderEmail", ""),  j.value("holderPhone", "")};
-    } else if (!embedded) {
-      return Fail("--card-file is required against a real bank", 1);
-    }
-    sale = driver.SubmitCard(id, std::move(card), checkout::FundingType::kCredit, a.installments);
-    if (!sale.ok() && sale.status().code() != StatusCode::kFailedPrecondition) return Fail(sale.status().ToString());
-    sale = driver.Get(id);
-  }
-  if (a.autopay && sale.ok()) {
-    if (const auto* pix = std::get_if<checkout::ShowingPix>(&sale->state)) {
-      Simulate(embedded->port(), "dynamic-brcode/pay", nlohmann::json{{"uuid", pix->brcode.uuid}}.dump());
-    } else if (const auto* inv = std::get_if<checkout::ShowingInvoice>(&sale->state)) {
-      Simulate(embedded->port(), "invoice/pay", nlohmann::json{{"id", inv->invoice.id}}.dump());
-    } else if (const auto* ch = std::get_if<checkout::Challenge>(&sale->state)) {
-      Simulate(embedded->port(), "challenge/pass", nlohmann::json{{"id", ch->purchase_id}}.dump());
-    }
-  }
+  StatusOr<checkout::Sale> sale = NotFoundError("not opened");
+  if (auto exit = StartSale(driver, id, a, embedded != nullptr, sale)) return *exit;
+  if (a.autopay && sale.ok())
+    if (auto step = PayerStepFor(*sale, PayerNames{})) RunPayerStep(embedded->port(), *step);
   sale = driver.RunUntilSettled(id, clock.Now() + a.timeout_s * kMicrosPerSecond);
   if (!sale.ok()) return Fail(sale.status().ToString());
-
-  const bool paid = std::holds_alternative<checkout::Paid>(sale->state);
-  std::string reason;
-  const std::string outcome = Outcome(*sale, reason);
-  if (a.json) {
-    nlohmann::json out = {{"id", id},
-                          {"method", a.method},
-                          {"status", outcome},
-                          {"reason", reason},
-                          {"state", checkout::StateName(static_cast<int>(sale->state.index()))},
-                          {"amount", sale->amount},
-                          {"collected", sale->collected()}};
-    nlohmann::json ids = nlohmann::json::array();
-    for (const checkout::EntityRef& ref : sale->created)
-      ids.push_back(std::string(checkout::Name(ref.kind)) + "/" + ref.id);
-    out["bank_ids"] = ids;
-    std::printf("%s\n", out.dump().c_str());
-  } else {
-    std::printf("sale %s: %s%s%s\n", id.c_str(), outcome.c_str(), reason.empty() ? "" : ": ", reason.c_str());
-  }
-  return paid ? 0 : 3;
+  return Report(a, id, *sale);
 }
 
 }  // namespace

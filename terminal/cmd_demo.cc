@@ -24,6 +24,7 @@
 #include "sandbox/sandbox.h"
 #include "terminal/command.h"
 #include "terminal/internal/console.h"
+#include "terminal/internal/payer.h"
 #include "terminal/internal/receipts.h"
 #include "terminal/internal/sale_events.h"
 
@@ -88,19 +89,18 @@ void OnEffect(Demo& demo, const std::string& sale_id, const checkout::Effect& ef
   }
 }
 
-// The customer's side, played through the sandbox's simulation API.
+// The customer's side, played through the sandbox's simulation API (terminal/internal/payer.h).
 void ActAsCustomer(Demo& demo, const checkout::Sale& sale) {
-  const unsigned short port = demo.bank_sandbox->port();
-  if (const auto* pix = std::get_if<checkout::ShowingPix>(&sale.state)) {
+  // The invoice's customer, Joao Lima, pays his own invoice.
+  const std::optional<PayerStep> step = PayerStepFor(sale, {.pix = "Maria Souza", .invoice = "Joao Lima"});
+  if (!step) return;
+  if (step->route == "dynamic-brcode/pay")
     std::printf("  (the customer scans the QR and pays in their bank app)\n");
-    Simulate(port, "dynamic-brcode/pay", "{\"uuid\":\"" + pix->brcode.uuid + "\",\"name\":\"Maria Souza\"}");
-  } else if (const auto* invoice = std::get_if<checkout::ShowingInvoice>(&sale.state)) {
+  else if (step->route == "invoice/pay")
     std::printf("  (the customer pays the invoice)\n");
-    Simulate(port, "invoice/pay", "{\"id\":\"" + invoice->invoice.id + "\",\"name\":\"Joao Lima\"}");
-  } else if (const auto* challenge = std::get_if<checkout::Challenge>(&sale.state)) {
+  else
     std::printf("  (the customer opens the challenge on their phone and confirms)\n");
-    Simulate(port, "challenge/pass", "{\"id\":\"" + challenge->purchase_id + "\"}");
-  }
+  RunPayerStep(demo.bank_sandbox->port(), *step);
 }
 
 int RunSale(Demo& demo, const ScriptedSale& script, int number) {

@@ -44,14 +44,14 @@ std::optional<Denial> AccessPolicy::Check(const RequestFacts& r) const {
   if (!Contains(hosts_, Lower(r.host)))
     return Denial{421, "Host", "this service answers only as " + hosts_.front() + " (or a configured name)"};
   const bool reads = r.method == "GET" || r.method == "HEAD";
-  const Audience audience = AudienceOf(r.path);
+  const Audience audience = r.audience.value_or(AudienceOf(r.path));
   if (!reads && audience != Audience::kBank) {
     const std::string type = Lower(r.content_type.substr(0, r.content_type.find(';')));
     if (type != "application/json") return Denial{403, "Content-Type", "must be application/json"};
     if (!r.origin.empty() && !Contains(origins_, Lower(r.origin)))
       return Denial{403, "Origin", "a page of another site may not call this service"};
   }
-  if (audience == Audience::kOperator && !r.has_session)
+  if ((audience == Audience::kOperator || audience == Audience::kSupervisor) && !r.has_session)
     return Denial{401, "session", "log in first (POST /api/login)"};
   return std::nullopt;
 }

@@ -6,9 +6,10 @@
 //  2. State-changing methods (anything but GET/HEAD): `Content-Type: application/json` (a
 //     browser sends that cross-site only after a CORS preflight, which the service never
 //     grants) and, when an `Origin` is sent, one of the service's own origins: else 403.
-//  3. The route's audience: public (the web app's files, /healthz, /readyz, /metrics, the
-//     login), the bank (the signed webhook: its signature is checked by its handler), or a
-//     logged-in operator (every other /api/ route): else 401.
+//  3. The route's audience, as the route table says (routes.cc, Routes()): anyone (the web
+//     app's files, /healthz, /readyz, /metrics, the login, the customer's device link), the bank
+//     (the signed webhook: its signature is checked by its handler), a logged-in operator or a
+//     supervisor's session: else 401 (the supervisor's role is checked by the dispatcher: 403).
 // Thread-safety: immutable after construction.
 #pragma once
 
@@ -19,9 +20,19 @@
 
 namespace balcao::terminal::service {
 
+enum class Audience {
+  kAnyone,      // no session
+  kDeviceLink,  // no session: the handler checks the one-sale link token (device_page.cc)
+  kBank,        // the handler checks the bank's signature (webhook.cc)
+  kOperator,    // a logged-in operator's session
+  kSupervisor,  // a supervisor's session (an operator's is refused with 403)
+};
+
 struct RequestFacts {
   std::string_view method, path, host, origin, content_type;
   bool has_session = false;
+  // The matched route's audience; without one, AudienceOf(path).
+  std::optional<Audience> audience;
 };
 
 struct Denial {
@@ -33,14 +44,14 @@ struct Denial {
 // The bank's webhook deliveries (POST, signed).
 inline constexpr const char* kWebhookPath = "/bank/webhook";
 
-enum class Audience { kAnyone, kBank, kOperator };
-
 class AccessPolicy {
  public:
   // `port`: the port the service listens on; `names`: extra host names (no port: the
   // service's port is implied; with a port: as given); `tls`: the scheme of its origins.
   AccessPolicy(unsigned short port, const std::vector<std::string>& names, bool tls);
 
+  // The audience of a path no route matches: under /api/ an operator's (so that an unknown API
+  // path answers 401 before 404), elsewhere anyone's.
   static Audience AudienceOf(std::string_view path);
   std::optional<Denial> Check(const RequestFacts& request) const;
 

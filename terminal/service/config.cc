@@ -151,6 +151,130 @@ Status CheckPayout(const settlement::PayoutSettings& p) {
   return OkStatus();
 }
 
+using Keys = std::map<std::string, Reader::Setter>;
+
+// The file's JSON, each key given once.
+StatusOr<json> ReadConfigJson(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return NotFoundError("cannot read the config file " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (root.is_discarded()) return InvalidArgumentError(path + ": not valid JSON");
+  // nlohmann keeps the last of two equal keys: a setting written twice would silently mean
+  // the second one, whichever the operator meant.
+  if (const std::string twice = DuplicateKey(text.str()); !twice.empty())
+    return InvalidArgumentError(twice + ": given twice in " + path + " (each key once)");
+  return root;
+}
+
+Keys CheckoutKeys(checkout::Settings& s) {
+  return {{"max_installments", Number(s.installments.max_count, 1, 24)},
+          {"min_installment_cents", Number(s.installments.min_installment, 0, 100'000'000)},
+          {"allow_credit", Flag(s.allow_credit)},
+          {"allow_debit", Flag(s.allow_debit)},
+          {"challenge_enabled", Flag(s.challenge_enabled)},
+          {"card_session_expiration_s", Number(s.card_session_expiration_s, 60, 86400)},
+          {"pix_expiration_s", Number(s.pix_expiration_s, 30, 86400)},
+          {"invoice_due_s", Number(s.invoice_due_s, 3600, 90LL * 86400)},
+          {"poll_interval_s", Number(s.poll_interval_s, 1, 86400)},
+          {"lookup_retry_s", Number(s.lookup_retry_s, 1, 3600)}};
+}
+
+Keys NexoKeys(ServeConfig::Nexo& n) {
+  return {{"port", Number(n.port, 0, 65535)},
+          {"allow_plain_loopback", Flag(n.allow_plain_loopback)},
+          {"response_timeout_s", Number(n.response_timeout_s, 5, 3600)},
+          {"print", Text(n.print)},
+          {"institution_cnpj", Text(n.institution_cnpj)},
+          {"reversal_needs_supervisor", Flag(n.reversal_needs_supervisor)},
+          {"certificate_common_name", Text(n.certificate_common_name)}};
+}
+
+Keys PayoutAccountKeys(settlement::PayoutAccount& account) {
+  return {{"name", Text(account.name)},
+          {"tax_id", Text(account.tax_id)},
+          {"bank_code", Text(account.bank_code)},
+          {"branch_code", Text(account.branch_code)},
+          {"account_number", Text(account.account_number)},
+          {"account_type", OneOf(account.account_type, {"checking", "payment", "savings", "salary"})}};
+}
+
+Keys TefDialKeys(ServeConfig::TefDial& t) {
+  return {{"dir", Text(t.dir)},
+          {"group", Text(t.group)},
+          {"method", Text(t.method)},
+          {"unresolved", Text(t.unresolved)},
+          {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
+}
+
+Keys ListenKeys(ServeConfig& config) {
+  return {{"address", Text(config.address)},
+          {"port", Number(config.port, 0, 65535)},
+          {"tls", OptionalFlag(config.tls)},
+          {"tls_cert", Text(config.tls_cert)},
+          {"tls_key", Text(config.tls_key)}};
+}
+
+Keys SecurityKeys(ServeConfig& config) {
+  return {{"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)},
+          {"host_names", Names(config.host_names)},
+          {"webhook_retention_days", Number(config.webhook_retention_days, 1, 365)}};
+}
+
+Keys MerchantKeys(ServeConfig& config) {
+  auto& m = config.store.merchant;
+  return {{"name", Text(m.name)}, {"legal_name", Text(m.legal_name)},
+          {"cnpj", Text(m.cnpj)}, {"address", Text(m.address)},
+          {"city", Text(m.city)}, {"terminal_id", Text(m.terminal_id)}};
+}
+
+Keys ConnectivityKeys(ServeConfig& config) {
+  auto& c = config.connectivity;
+  return {{"online_interval_ms", Millis(c.online_interval)},
+          {"backoff_initial_ms", Millis(c.backoff_initial)},
+          {"backoff_max_ms", Millis(c.backoff_max)}};
+}
+
+// A certificate comes with its key, and with TLS.
+Status CheckListen(const ServeConfig& config) {
+  if (config.tls_cert.empty() != config.tls_key.empty())
+    return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
+                                                        : "listen.tls_key: required with listen.tls_cert");
+  if (!config.tls_cert.empty() && config.tls == false)
+    return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
+  return OkStatus();
+}
+
+// The config's file paths, relative to the config file's folder.
+void ResolveFiles(ServeConfig& config, const std::string& path) {
+  const auto folder = std::filesystem::absolute(path).parent_path();
+  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
+                            &config.tls_key, &config.offline_cards.kek_path, &config.tef_dial.dir})
+    ResolveAgainst(folder, *file);
+}
+
+// The rules of the cash registers' sections the key readers cannot say alone.
+Status CheckRegisters(const ServeConfig& config) {
+  const auto& t = config.tef_dial;
+  const auto& n = config.nexo;
+  if (t.method != "pix" && t.method != "card" && t.method != "ask")
+    return InvalidArgumentError("tef_dial.method: pix, card or ask");
+  if (t.unresolved != "undo" && t.unresolved != "confirm")
+    return InvalidArgumentError("tef_dial.unresolved: undo or confirm");
+  if (n.print != "none" && n.print != "customer" && n.print != "both")
+    return InvalidArgumentError("nexo.print: none, customer or both");
+  if (!n.institution_cnpj.empty() &&
+      (n.institution_cnpj.size() != 14 || n.institution_cnpj.find_first_not_of("0123456789") != std::string::npos))
+    return InvalidArgumentError("nexo.institution_cnpj: 14 digits");
+  if (!n.certificate_common_name.empty() &&
+      (n.certificate_common_name.size() > 64 ||
+       n.certificate_common_name.find_first_not_of(
+           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != std::string::npos))
+    return InvalidArgumentError("nexo.certificate_common_name: 1 to 64 letters, digits, '.' or '-'");
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -158,59 +282,20 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   config.store.merchant = {"LOJA BALCAO", "", "", "", "", "BALCAO-01"};
   config.settings.installments.max_count = 12;
   if (path.empty()) return config;
-  std::ifstream in(path);
-  if (!in) return NotFoundError("cannot read the config file " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  const json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
-  if (root.is_discarded()) return InvalidArgumentError(path + ": not valid JSON");
-  // nlohmann keeps the last of two equal keys: a setting written twice would silently mean
-  // the second one, whichever the operator meant.
-  if (const std::string twice = DuplicateKey(text.str()); !twice.empty())
-    return InvalidArgumentError(twice + ": given twice in " + path + " (each key once)");
+  BALCAO_ASSIGN_OR_RETURN(const json root, ReadConfigJson(path));
   Reader reader;
-  auto& m = config.store.merchant;
-  auto& s = config.settings;
-  auto& c = config.connectivity;
-  const std::map<std::string, Reader::Setter> merchant = {{"name", Text(m.name)}, {"legal_name", Text(m.legal_name)},
-                                                          {"cnpj", Text(m.cnpj)}, {"address", Text(m.address)},
-                                                          {"city", Text(m.city)}, {"terminal_id", Text(m.terminal_id)}};
-  const std::map<std::string, Reader::Setter> checkout = {
-      {"max_installments", Number(s.installments.max_count, 1, 24)},
-      {"min_installment_cents", Number(s.installments.min_installment, 0, 100'000'000)},
-      {"allow_credit", Flag(s.allow_credit)},
-      {"allow_debit", Flag(s.allow_debit)},
-      {"challenge_enabled", Flag(s.challenge_enabled)},
-      {"card_session_expiration_s", Number(s.card_session_expiration_s, 60, 86400)},
-      {"pix_expiration_s", Number(s.pix_expiration_s, 30, 86400)},
-      {"invoice_due_s", Number(s.invoice_due_s, 3600, 90LL * 86400)},
-      {"poll_interval_s", Number(s.poll_interval_s, 1, 86400)},
-      {"lookup_retry_s", Number(s.lookup_retry_s, 1, 3600)}};
-  const std::map<std::string, Reader::Setter> connectivity = {{"online_interval_ms", Millis(c.online_interval)},
-                                                              {"backoff_initial_ms", Millis(c.backoff_initial)},
-                                                              {"backoff_max_ms", Millis(c.backoff_max)}};
+  const Keys merchant = MerchantKeys(config);
+  const Keys checkout = CheckoutKeys(config.settings);
+  const Keys connectivity = ConnectivityKeys(config);
   const std::map<std::string, Reader::Setter> printer = {{"target", Text(config.printer)},
                                                          {"profile", Text(config.printer_profile)}};
-  const std::map<std::string, Reader::Setter> listen = {{"address", Text(config.address)},
-                                                        {"port", Number(config.port, 0, 65535)},
-                                                        {"tls", OptionalFlag(config.tls)},
-                                                        {"tls_cert", Text(config.tls_cert)},
-                                                        {"tls_key", Text(config.tls_key)}};
+  const Keys listen = ListenKeys(config);
   const std::map<std::string, Reader::Setter> bank = {{"credentials", Text(config.bank_credentials)}};
   const std::map<std::string, Reader::Setter> log = {{"file", Text(config.log_file)},
                                                      {"level", LogLevel(config.log_level)}};
-  const std::map<std::string, Reader::Setter> security = {
-      {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)},
-      {"host_names", Names(config.host_names)},
-      {"webhook_retention_days", Number(config.webhook_retention_days, 1, 365)}};
+  const Keys security = SecurityKeys(config);
   auto& n = config.nexo;
-  const std::map<std::string, Reader::Setter> nexo = {{"port", Number(n.port, 0, 65535)},
-                                                      {"allow_plain_loopback", Flag(n.allow_plain_loopback)},
-                                                      {"response_timeout_s", Number(n.response_timeout_s, 5, 3600)},
-                                                      {"print", Text(n.print)},
-                                                      {"institution_cnpj", Text(n.institution_cnpj)},
-                                                      {"reversal_needs_supervisor", Flag(n.reversal_needs_supervisor)},
-                                                      {"certificate_common_name", Text(n.certificate_common_name)}};
+  const Keys nexo = NexoKeys(n);
   const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
   auto& saf = config.offline_cards;
   std::int64_t max_age_s = saf.max_age_ms / 1000;
@@ -227,24 +312,13 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"language", OneOf(config.touchscreen_language, {"pt-BR", "en-US"})}};
   auto& pay = config.payout;
   auto& account = pay.account;
-  const std::map<std::string, Reader::Setter> payout_account = {
-      {"name", Text(account.name)},
-      {"tax_id", Text(account.tax_id)},
-      {"bank_code", Text(account.bank_code)},
-      {"branch_code", Text(account.branch_code)},
-      {"account_number", Text(account.account_number)},
-      {"account_type", OneOf(account.account_type, {"checking", "payment", "savings", "salary"})}};
+  const Keys payout_account = PayoutAccountKeys(account);
   std::map<std::string, Reader::Setter> payout = {
       {"enabled", Flag(pay.enabled)},
       {"store", Text(pay.store)},
       {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
   auto& t = config.tef_dial;
-  const std::map<std::string, Reader::Setter> tef_dial = {
-      {"dir", Text(t.dir)},
-      {"group", Text(t.group)},
-      {"method", Text(t.method)},
-      {"unresolved", Text(t.unresolved)},
-      {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
+  const Keys tef_dial = TefDialKeys(t);
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -272,33 +346,13 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"payout", nested(payout)},
                                       {"offline_cards", nested(offline_cards)},
                                       {"tef_dial", nested(tef_dial)}}));
-  if (t.method != "pix" && t.method != "card" && t.method != "ask")
-    return InvalidArgumentError("tef_dial.method: pix, card or ask");
-  if (t.unresolved != "undo" && t.unresolved != "confirm")
-    return InvalidArgumentError("tef_dial.unresolved: undo or confirm");
-  if (n.print != "none" && n.print != "customer" && n.print != "both")
-    return InvalidArgumentError("nexo.print: none, customer or both");
-  if (!n.institution_cnpj.empty() &&
-      (n.institution_cnpj.size() != 14 || n.institution_cnpj.find_first_not_of("0123456789") != std::string::npos))
-    return InvalidArgumentError("nexo.institution_cnpj: 14 digits");
-  if (!n.certificate_common_name.empty() &&
-      (n.certificate_common_name.size() > 64 ||
-       n.certificate_common_name.find_first_not_of(
-           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != std::string::npos))
-    return InvalidArgumentError("nexo.certificate_common_name: 1 to 64 letters, digits, '.' or '-'");
+  BALCAO_RETURN_IF_ERROR(CheckRegisters(config));
   saf.max_age_ms = max_age_s * 1000;
   config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;
   config.store.merchant_copy = card_copies == "both";
   BALCAO_RETURN_IF_ERROR(CheckPayout(config.payout));
-  if (config.tls_cert.empty() != config.tls_key.empty())
-    return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
-                                                        : "listen.tls_key: required with listen.tls_cert");
-  if (!config.tls_cert.empty() && config.tls == false)
-    return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
-  const auto folder = std::filesystem::absolute(path).parent_path();
-  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
-                            &config.tls_key, &config.offline_cards.kek_path, &config.tef_dial.dir})
-    ResolveAgainst(folder, *file);
+  BALCAO_RETURN_IF_ERROR(CheckListen(config));
+  ResolveFiles(config, path);
   return config;
 }
 

@@ -1,5 +1,7 @@
 #include "terminal/service/json_body.h"
 
+#include <openssl/crypto.h>
+
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -107,6 +109,19 @@ std::string DuplicateKey(std::string_view text) {
   checker.AllowAnyRoot();
   (void)json::sax_parse(text, &checker, json::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
   return checker.broken() == Checker::Broken::kDuplicateKey ? checker.duplicate() : std::string();
+}
+
+void Wipe(std::string& secret) {
+  if (!secret.empty()) OPENSSL_cleanse(secret.data(), secret.size());
+  secret.clear();
+}
+
+void Wipe(nlohmann::json& value) {
+  if (value.is_string()) {
+    Wipe(value.get_ref<std::string&>());
+  } else if (value.is_structured()) {
+    for (auto& item : value) Wipe(item);
+  }
 }
 
 }  // namespace balcao::terminal::service

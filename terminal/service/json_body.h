@@ -2,7 +2,7 @@
 // (RFC 8259: UTF-8, finite numbers), nested at most kMaxBodyDepth deep (no body of the API
 // goes past 2; a deeper one is refused before any recursive walk of it), each key once per
 // object (two "amount"s would mean one thing to a proxy and another here). docs/terminal.md.
-// Thread-safety: pure function.
+// Thread-safety: pure functions.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -23,5 +23,10 @@ StatusOr<nlohmann::json> ParseJsonObject(std::string_view text);
 // config file is), with the keys around it ("merchant.name"); "" when there is none (or the
 // text is not JSON: the caller's parse says so). Any depth.
 std::string DuplicateKey(std::string_view text);
+
+// Overwrites a secret read from a body (a PIN, a card number) and empties it: every string of
+// `value`, recursively. OPENSSL_cleanse, which the compiler may not leave out.
+void Wipe(std::string& secret);
+void Wipe(nlohmann::json& value);
 
 }  // namespace balcao::terminal::service

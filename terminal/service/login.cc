@@ -1,8 +1,6 @@
 // Who is at the counter (docs/security.md): the gate every request passes first (access.h),
 // the operator's login, logout and session, and the supervisor's one-shot approval of money
 // going back. PINs are read from the request body, checked, and wiped; never logged.
-#include <openssl/crypto.h>
-
 #include <nlohmann/json.hpp>
 
 #include "common/log.h"
@@ -16,11 +14,6 @@ using nlohmann::json;
 
 HttpResponse JsonOk(const json& body, std::vector<std::pair<std::string, std::string>> headers = {}) {
   return HttpResponse{200, "application/json; charset=utf-8", body.dump(), std::move(headers)};
-}
-
-void Wipe(std::string& secret) {
-  if (!secret.empty()) OPENSSL_cleanse(secret.data(), secret.size());
-  secret.clear();
 }
 
 // The PIN attempt's refusal as an HTTP answer: 401 wrong, 423 locked, 403 disabled.
@@ -39,7 +32,8 @@ HttpResponse Refusal(const Status& status, const std::string& pin_field) {
 
 }  // namespace
 
-std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Session>& session) {
+std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std::optional<Audience> audience,
+                                                std::optional<Session>& session) {
   const std::string token = Sessions::TokenIn(request.Header("cookie"));
   // The touchscreen marks its own polls: they keep the screen current, not the session alive.
   session = sessions->Touch(token, request.Header("x-balcao-background") != "1");
@@ -59,6 +53,7 @@ std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std:
   facts.origin = request.Header("origin");
   facts.content_type = request.Header("content-type");
   facts.has_session = session.has_value();
+  facts.audience = audience;
   auto denial = access->Check(facts);
   if (!denial) return std::nullopt;
   if (denial->status != 401)

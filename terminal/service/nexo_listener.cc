@@ -6,7 +6,9 @@
 // seen with this key (written to the store: a replay after a restart is refused too), the
 // inner message is the one the outer header announced, and POIID names this box. Only then is
 // the request given to the Counter, and its answer protected with the same key.
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <variant>
 
 #include "common/log.h"
 #include "integration/nexo/message.h"
@@ -36,6 +38,122 @@ struct Reply {
     return NexoJson(*sealed);
   }
 };
+
+// A request refused before the Counter sees it: answered with a reject under `header`.
+struct NexoRefusal {
+  nexo::MessageHeader header;
+  std::string reason;
+};
+
+// A request that passed every check, and how its answer goes back.
+struct NexoArrival {
+  nexo::Request message;
+  Reply reply;
+};
+
+using NexoRead = std::variant<NexoArrival, NexoRefusal>;
+
+// The protected request `outer`: its key is a registered register's live key, the blob
+// decrypts under it, the nonce is new, and the inner message is the one announced.
+NexoRead Unprotect(Service::Impl& s, const nexo::Request& outer) {
+  auto refuse = [&](std::string reason) { return NexoRefusal{outer.header, std::move(reason)}; };
+  const nexo::SecurityTrailer& trailer = outer.trailer;
+  auto key = s.registers->FindKey(trailer.key_identifier, trailer.key_version);
+  if (!key.ok()) return refuse("SecurityTrailer.KeyIdentifier: unknown key or version");
+  if (key->disabled) return refuse("SecurityTrailer.KeyIdentifier: the cash register is disabled");
+  if (key->retired_at_ms > 0 && SystemClock::Instance().Now() / 1000 > key->retired_at_ms + kRetiredKeyGraceMs)
+    return refuse("SecurityTrailer.KeyVersion: retired (pos rotate) more than 24 h ago");
+  if (key->register_id != outer.header.sale_id)
+    return refuse("MessageHeader.SaleID: not the cash register of this key");
+  auto keys = nexo::DerivedKeys::FromHex(key->derived_keys);
+  if (!keys.ok()) return refuse("the key in the store does not read");
+  auto plain = nexo::Unprotect(outer.blob, trailer, *keys);
+  if (!plain.ok()) return refuse(plain.status().message());
+  if (Status fresh = s.registers->RememberNonce(trailer.key_identifier, trailer.nonce); !fresh.ok())
+    return refuse(fresh.message());
+  auto inner = nexo::ParseRequest(*plain);
+  if (!inner.ok()) return refuse(inner.status().message());
+  if (inner->is_protected) return refuse("NexoBlob: a message protected twice");
+  const auto& a = outer.header;
+  const auto& b = inner->header;
+  if (a.service_id != b.service_id || a.sale_id != b.sale_id || a.poi_id != b.poi_id ||
+      a.message_category != b.message_category)
+    return refuse("MessageHeader: differs from the protected message's");
+  NexoArrival arrival{*std::move(inner), Reply{true, *keys, trailer.key_identifier, trailer.key_version}};
+  arrival.message.payment.message_text = *plain;
+  return arrival;
+}
+
+// The checks of the file's header, in their order.
+NexoRead ReadNexoRequest(Service::Impl& s, const HttpRequest& request) {
+  auto outer = nexo::ParseRequest(request.body);
+  if (!outer.ok()) return NexoRefusal{{}, outer.status().message()};
+  NexoRead read;
+  if (outer->is_protected) {
+    read = Unprotect(s, *outer);
+  } else if (!s.config.nexo.allow_plain_loopback || !IsLoopback(request.remote_address)) {
+    return NexoRefusal{outer->header,
+                       "SecurityTrailer: required (unprotected requests only from loopback with "
+                       "nexo.allow_plain_loopback)"};
+  } else {
+    read = NexoArrival{*std::move(outer), Reply{}};
+    std::get<NexoArrival>(read).message.payment.message_text = request.body;
+  }
+  if (auto* arrival = std::get_if<NexoArrival>(&read);
+      arrival != nullptr && arrival->message.header.poi_id != s.config.store.merchant.terminal_id)
+    return NexoRefusal{arrival->message.header,
+                       "MessageHeader.POIID: this box is " + s.config.store.merchant.terminal_id};
+  return read;
+}
+
+// A status lookup of the register's earlier payment, answered with its original request.
+void LookUp(integration::Counter& counter, const nexo::Request& message, const Reply& reply,
+            std::shared_ptr<Respond> respond) {
+  const integration::RequestIdentity target{message.header.sale_id, message.reference.service_id, ""};
+  if (!message.reference.sale_id.empty() && message.reference.sale_id != message.header.sale_id)
+    return (*respond)(reply.Of(
+        nexo::FailureResponse(message, "NotAllowed", "MessageReference.SaleID: another cash register", Now())));
+  counter.Lookup(target, [respond, reply, message](integration::StatusLookup lookup) {
+    std::optional<nexo::Request> original;
+    if (!lookup.message_text.empty())
+      if (auto parsed = nexo::ParseRequest(lookup.message_text); parsed.ok()) original = *parsed;
+    if (lookup.outcome && !original) lookup.outcome.reset();
+    (*respond)(reply.Of(nexo::TransactionStatusResponse(message, lookup, original, Now())));
+  });
+}
+
+// The request, by its category, to the Counter; its answer goes back under the request's key.
+void GiveToCounter(integration::Counter& counter, int response_timeout_s, NexoArrival arrival, Respond respond) {
+  auto shared = std::make_shared<Respond>(std::move(respond));
+  nexo::Request& message = arrival.message;
+  const Reply& reply = arrival.reply;
+  switch (message.category) {
+    case nexo::Category::kPayment:
+      message.payment.identity.register_id = message.header.sale_id;
+      return counter.Pay(message.payment, std::chrono::seconds(response_timeout_s),
+                         [shared, reply, message](integration::PaymentOutcome outcome) {
+                           (*shared)(reply.Of(nexo::PaymentResponse(message, outcome, Now())));
+                         });
+    case nexo::Category::kTransactionStatus:
+      return LookUp(counter, message, reply, shared);
+    case nexo::Category::kAbort: {
+      integration::AbortRequest abort{
+          {message.header.sale_id, message.header.service_id, ""}, message.reference.service_id, message.abort_reason};
+      // nexo's Abort has no response message: HTTP 200 with an empty body, as Adyen's
+      // terminals answer it (its client libraries expect that); the aborted payment's own
+      // answer says Aborted.
+      return counter.Abort(abort, [shared](Status status) {
+        (void)status;  // the aborted payment's answer tells the outcome
+        (*shared)(HttpResponse{200, "application/json", "", {}});
+      });
+    }
+    case nexo::Category::kReversal:
+      message.reversal.identity.register_id = message.header.sale_id;
+      return counter.Reverse(message.reversal, [shared, reply, message](integration::ReversalOutcome outcome) {
+        (*shared)(reply.Of(nexo::ReversalResponse(message, outcome, Now())));
+      });
+  }
+}
 
 }  // namespace
 
@@ -79,100 +197,16 @@ void Service::Impl::OnNexo(HttpRequest request, Respond respond) {
     return respond(HttpResponse{404, "application/json", R"({"error":"POST /nexo/"})", {}});
   if (request.method != "POST")
     return respond(HttpResponse{405, "application/json", R"({"error":"POST /nexo/"})", {{"Allow", "POST"}}});
-  const std::string& text = request.body;
-  auto reject = [&](const nexo::MessageHeader& header, const std::string& reason) {
+  auto read = ReadNexoRequest(*this, request);
+  if (auto* refused = std::get_if<NexoRefusal>(&read)) {
     logging::Warn("nexo", "request refused",
-                  {{"reason", reason},
+                  {{"reason", refused->reason},
                    {"peer", request.remote_address},
-                   {"sale_id", header.sale_id},
-                   {"service_id", header.service_id}});
-    respond(NexoJson(nexo::RejectNotification(header, reason, text, Now())));
-  };
-  auto outer = nexo::ParseRequest(text);
-  if (!outer.ok()) return reject({}, outer.status().message());
-  Reply reply;
-  nexo::Request message;
-  if (outer->is_protected) {
-    const nexo::SecurityTrailer& trailer = outer->trailer;
-    auto key = registers->FindKey(trailer.key_identifier, trailer.key_version);
-    if (!key.ok()) return reject(outer->header, "SecurityTrailer.KeyIdentifier: unknown key or version");
-    if (key->disabled) return reject(outer->header, "SecurityTrailer.KeyIdentifier: the cash register is disabled");
-    if (key->retired_at_ms > 0 && SystemClock::Instance().Now() / 1000 > key->retired_at_ms + kRetiredKeyGraceMs)
-      return reject(outer->header, "SecurityTrailer.KeyVersion: retired (pos rotate) more than 24 h ago");
-    if (key->register_id != outer->header.sale_id)
-      return reject(outer->header, "MessageHeader.SaleID: not the cash register of this key");
-    auto keys = nexo::DerivedKeys::FromHex(key->derived_keys);
-    if (!keys.ok()) return reject(outer->header, "the key in the store does not read");
-    auto plain = nexo::Unprotect(outer->blob, trailer, *keys);
-    if (!plain.ok()) return reject(outer->header, plain.status().message());
-    if (Status fresh = registers->RememberNonce(trailer.key_identifier, trailer.nonce); !fresh.ok())
-      return reject(outer->header, fresh.message());
-    auto inner = nexo::ParseRequest(*plain);
-    if (!inner.ok()) return reject(outer->header, inner.status().message());
-    if (inner->is_protected) return reject(outer->header, "NexoBlob: a message protected twice");
-    const auto& a = outer->header;
-    const auto& b = inner->header;
-    if (a.service_id != b.service_id || a.sale_id != b.sale_id || a.poi_id != b.poi_id ||
-        a.message_category != b.message_category)
-      return reject(outer->header, "MessageHeader: differs from the protected message's");
-    reply = Reply{true, *keys, trailer.key_identifier, trailer.key_version};
-    message = *std::move(inner);
-    message.payment.message_text = *plain;
-  } else {
-    if (!config.nexo.allow_plain_loopback || !IsLoopback(request.remote_address))
-      return reject(outer->header,
-                    "SecurityTrailer: required (unprotected requests only from loopback with "
-                    "nexo.allow_plain_loopback)");
-    message = *std::move(outer);
-    message.payment.message_text = text;
+                   {"sale_id", refused->header.sale_id},
+                   {"service_id", refused->header.service_id}});
+    return respond(NexoJson(nexo::RejectNotification(refused->header, refused->reason, request.body, Now())));
   }
-  if (message.header.poi_id != config.store.merchant.terminal_id)
-    return reject(message.header, "MessageHeader.POIID: this box is " + config.store.merchant.terminal_id);
-
-  auto shared = std::make_shared<Respond>(std::move(respond));
-  switch (message.category) {
-    case nexo::Category::kPayment: {
-      message.payment.identity.register_id = message.header.sale_id;
-      const auto wait = std::chrono::seconds(config.nexo.response_timeout_s);
-      counter->Pay(message.payment, wait, [shared, reply, message](integration::PaymentOutcome outcome) {
-        (*shared)(reply.Of(nexo::PaymentResponse(message, outcome, Now())));
-      });
-      return;
-    }
-    case nexo::Category::kTransactionStatus: {
-      const integration::RequestIdentity target{message.header.sale_id, message.reference.service_id, ""};
-      if (!message.reference.sale_id.empty() && message.reference.sale_id != message.header.sale_id)
-        return (*shared)(reply.Of(
-            nexo::FailureResponse(message, "NotAllowed", "MessageReference.SaleID: another cash register", Now())));
-      counter->Lookup(target, [shared, reply, message](integration::StatusLookup lookup) {
-        std::optional<nexo::Request> original;
-        if (!lookup.message_text.empty())
-          if (auto parsed = nexo::ParseRequest(lookup.message_text); parsed.ok()) original = *parsed;
-        if (lookup.outcome && !original) lookup.outcome.reset();
-        (*shared)(reply.Of(nexo::TransactionStatusResponse(message, lookup, original, Now())));
-      });
-      return;
-    }
-    case nexo::Category::kAbort: {
-      integration::AbortRequest abort{
-          {message.header.sale_id, message.header.service_id, ""}, message.reference.service_id, message.abort_reason};
-      // nexo's Abort has no response message: HTTP 200 with an empty body, as Adyen's
-      // terminals answer it (its client libraries expect that); the aborted payment's own
-      // answer says Aborted.
-      counter->Abort(abort, [shared](Status status) {
-        (void)status;
-        (*shared)(HttpResponse{200, "application/json", "", {}});
-      });
-      return;
-    }
-    case nexo::Category::kReversal: {
-      message.reversal.identity.register_id = message.header.sale_id;
-      counter->Reverse(message.reversal, [shared, reply, message](integration::ReversalOutcome outcome) {
-        (*shared)(reply.Of(nexo::ReversalResponse(message, outcome, Now())));
-      });
-      return;
-    }
-  }
+  GiveToCounter(*counter, config.nexo.response_timeout_s, std::get<NexoArrival>(std::move(read)), std::move(respond));
 }
 
 }  // namespace balcao::terminal::service

@@ -8,7 +8,7 @@
 
 #include "checkout/journal_codec.h"
 #include "common/log.h"
-#include "terminal/internal/console.h"
+#include "terminal/internal/payer.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
@@ -16,21 +16,6 @@ namespace {
 
 using integration::PaymentOutcome;
 using integration::Result;
-
-std::string MintRegisterSaleId(UnixMicros now) {
-  static std::atomic<unsigned> counter{0};
-  std::time_t seconds = static_cast<std::time_t>(now / kMicrosPerSecond);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char id[48];
-  std::snprintf(id, sizeof id, "c%04d%02d%02dt%02d%02d%02d-%x", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, (static_cast<unsigned>(now % 1000000) << 4) + (counter++ & 0xf));
-  std::string text = id;
-  // As the touchscreen's ids: letters between the digit groups, never a card-like run.
-  for (char& c : text)
-    if (c >= 'a' && c <= 'f' && &c != &text[0]) c = static_cast<char>('g' + (c - 'a'));
-  return text;
-}
 
 std::string BrandOf(const std::string& mask) {
   if (mask.empty()) return "";
@@ -64,6 +49,15 @@ integration::PayMethod PayMethodOf(checkout::Method method) {
       return integration::PayMethod::kInvoice;
   }
   return integration::PayMethod::kAsk;
+}
+
+// The Reverse event of a cash register's reversal of `amount`, approved by `approved_by` (the
+// register itself, or the supervisor who approved it on the screen).
+checkout::Reverse RegisterReverse(const integration::ReversalRequest& request, checkout::Cents amount,
+                                  const std::string& approved_by) {
+  const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
+  return checkout::Reverse{amount, "pos:" + request.identity.register_id, reason, SystemClock::Instance().Now(),
+                           approved_by};
 }
 
 // The Counter over Impl: every call runs on the driver's thread.
@@ -144,7 +138,7 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     return answer(Result::kNotAllowed,
                   "installments: at most " + std::to_string(config.settings.installments.max_count) + " on this box");
   const UnixMicros now = SystemClock::Instance().Now();
-  const std::string sale_id = MintRegisterSaleId(now);
+  const std::string sale_id = MintSaleId('c', now);
   offline::RegisterRequestRow row{id.register_id, id.service_id, id.transaction_id,
                                   "payment",      sale_id,       request.message_text};
   if (Status begun = registers->BeginRequest(row); !begun.ok())
@@ -158,13 +152,10 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     (void)registers->Finish(id.register_id, id.service_id, integration::OutcomeToJson(outcome));
     done(outcome);
   };
-  if (Status added = book->Add(sale_id, request.amount, now); !added.ok())
-    return fail("the box's data dir: " + added.message());
-  auto opened = driver->Open(sale_id, request.amount, config.settings);
-  if (!opened.ok()) return fail(opened.status().message());
+  if (auto refused = OpenNewSale(sale_id, request.amount, now))
+    return fail(refused->in_book ? "the box's data dir: " + refused->status.message() : refused->status.message());
   book->SetInstallments(sale_id, request.installments);
   book->SetRegister(sale_id, request.register_name.empty() ? id.register_id : request.register_name);
-  touched.insert(sale_id);
   RegisterSale& running = register_sales[sale_id];
   running.request = request;
   running.waiters.push_back({std::move(done), deadline});
@@ -256,6 +247,12 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
 
 void Service::Impl::SettleRegisterSales() {
   const UnixMicros now = SystemClock::Instance().Now();
+  SettleRegisterPayments(now);
+  SettleRegisterReversals(now);
+  ScheduleAutopays();
+}
+
+void Service::Impl::SettleRegisterPayments(UnixMicros now) {
   for (auto it = register_sales.begin(); it != register_sales.end();) {
     RegisterSale& running = it->second;
     std::optional<PaymentOutcome> outcome = RegisterOutcome(it->first, running);
@@ -286,6 +283,9 @@ void Service::Impl::SettleRegisterSales() {
     for (auto& waiter : running.waiters) waiter.done(*outcome);
     it = register_sales.erase(it);
   }
+}
+
+void Service::Impl::SettleRegisterReversals(UnixMicros now) {
   for (auto it = register_reversals.begin(); it != register_reversals.end();) {
     auto sale = driver->Get(it->first);
     integration::ReversalOutcome outcome;
@@ -328,16 +328,13 @@ void Service::Impl::SettleRegisterSales() {
       ++it;
       continue;
     }
-    const auto& id = it->second.request.identity;
-    nlohmann::json record = {{"result", integration::ResultName(outcome.result)},
-                             {"amount", outcome.amount},
-                             {"queued", outcome.queued},
-                             {"sale_id", outcome.sale_id},
-                             {"reason", outcome.reason}};
-    (void)registers->Finish(id.register_id, id.service_id, record.dump());
+    FinishReversal(it->second.request.identity, outcome);
     for (auto& waiter : it->second.waiters) waiter(outcome);
     it = register_reversals.erase(it);
   }
+}
+
+void Service::Impl::ScheduleAutopays() {
   // The embedded sandbox's payer (--sandbox-autopay): pays each Pix QR once, that long after.
   if (sandbox && config.sandbox_autopay_s > 0) {
     for (const std::string& id : book->Unsettled()) {
@@ -355,9 +352,10 @@ void Service::Impl::PayDueAutopays(UnixMicros now) {
       ++due;
       continue;
     }
-    const std::string payload = nlohmann::json{{"uuid", due->first}, {"name", "Cliente Sandbox"}}.dump();
     // On the simulations' own thread, like the touchscreen's simulate button: never a thread per QR.
-    simulations->Post([port = sandbox->port(), payload] { (void)Simulate(port, "dynamic-brcode/pay", payload); });
+    simulations->Post([port = sandbox->port(), step = PayPix(due->first, kSandboxPayerName)] {
+      (void)RunPayerStep(port, step);  // a QR left unpaid stays on the screen: nothing to undo
+    });
     due = autopay_due.erase(due);
   }
 }
@@ -392,30 +390,14 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
     done(outcome);
   };
   const auto& id = request.identity;
-  if (auto seen = registers->FindRequest(id.register_id, id.service_id); seen.ok()) {
-    if (seen->kind != "reversal" || seen->sale_id != request.sale_id)
-      return refuse(Result::kNotAllowed, "ServiceID " + id.service_id + " was used for another request");
-    if (seen->outcome.empty()) {
-      auto running = register_reversals.find(request.sale_id);
-      if (running != register_reversals.end()) return running->second.waiters.push_back(std::move(done));
-      return refuse(Result::kInProgress, "the reversal is in progress");
-    }
-    const auto record = nlohmann::json::parse(seen->outcome, nullptr, false);
-    integration::ParseResult(record.value("result", "unavailable"), outcome.result);
-    outcome.amount = record.value("amount", 0LL);
-    outcome.queued = record.value("queued", false);
-    outcome.reason = record.value("reason", "");
-    return done(outcome);
-  }
+  if (auto seen = registers->FindRequest(id.register_id, id.service_id); seen.ok())
+    return AnswerRepeatedReversal(request, *seen, std::move(done));
   auto payment = registers->FindPaymentOfSale(request.sale_id);
   if (!payment.ok()) return refuse(Result::kNotFound, "no cash-register payment made sale " + request.sale_id);
   if (payment->register_id != id.register_id)
     return refuse(Result::kNotAllowed, "sale " + request.sale_id + " was paid from another cash register");
   if (register_reversals.count(request.sale_id)) return refuse(Result::kBusy, "a reversal of this sale is in progress");
-  if (!open_sales.count(request.sale_id) && !driver->Get(request.sale_id).ok()) {
-    if (auto resumed = driver->Resume(request.sale_id); !resumed.ok())
-      return refuse(Result::kUnavailable, resumed.status().message());
-  }
+  if (Status open = EnsureOpen(request.sale_id); !open.ok()) return refuse(Result::kUnavailable, open.message());
   auto sale = driver->Get(request.sale_id);
   if (!sale.ok()) return refuse(Result::kNotFound, sale.status().message());
   if (sale->collected() <= 0)
@@ -436,39 +418,69 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
                                   "reversal",     request.sale_id, resume.dump()};
   if (Status begun = registers->BeginRequest(row); !begun.ok()) return refuse(Result::kUnavailable, begun.message());
   touched.insert(request.sale_id);
+  RegisterReversal running;
+  running.request = request;
+  running.request.amount = amount;
+  running.collected_before = sale->collected();
+  running.deadline = deadline;
+  running.waiters.push_back(std::move(done));
   if (config.nexo.reversal_needs_supervisor) {
-    // The register's key asked; a supervisor on the box's screen approves (routes.cc).
-    RegisterReversal& waiting = register_reversals[request.sale_id];
-    waiting.request = request;
-    waiting.request.amount = amount;
-    waiting.collected_before = sale->collected();
-    waiting.deadline = deadline;
-    waiting.awaiting_supervisor = true;
-    waiting.waiters.push_back(std::move(done));
+    // The register's key asked; a supervisor on the box's screen approves (sale_routes.cc).
+    running.awaiting_supervisor = true;
+    register_reversals[request.sale_id] = std::move(running);
     book->SetReversalRequested(request.sale_id, amount);
     book->SetMessage(request.sale_id, "reversal asked by cash register " + id.register_id + ": a supervisor approves");
     logging::Info("nexo", "cash-register reversal waits for a supervisor",
                   {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}});
     return;
   }
-  auto reversed = FeedIfAccepted(
-      request.sale_id, checkout::Reverse{amount, requester, reason, SystemClock::Instance().Now(), requester});
+  auto reversed = FeedIfAccepted(request.sale_id, RegisterReverse(request, amount, requester));
   logging::Info(
       "nexo", "cash-register reversal",
       {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}, {"accepted", reversed.ok()}});
   if (!reversed.ok()) {
     outcome.result = Result::kNotAllowed;
     outcome.reason = reversed.status().message();
-    nlohmann::json record = {{"result", "not-allowed"}, {"amount", 0}, {"queued", false}, {"reason", outcome.reason}};
-    (void)registers->Finish(id.register_id, id.service_id, record.dump());
+    FinishReversal(id, outcome);
+    return running.waiters.front()(outcome);
+  }
+  register_reversals[request.sale_id] = std::move(running);
+}
+
+void Service::Impl::AnswerRepeatedReversal(const integration::ReversalRequest& request,
+                                           const offline::RegisterRequestRow& seen,
+                                           std::function<void(integration::ReversalOutcome)> done) {
+  integration::ReversalOutcome outcome;
+  outcome.sale_id = request.sale_id;
+  if (seen.kind != "reversal" || seen.sale_id != request.sale_id) {
+    outcome.result = Result::kNotAllowed;
+    outcome.reason = "ServiceID " + request.identity.service_id + " was used for another request";
     return done(outcome);
   }
-  RegisterReversal& running = register_reversals[request.sale_id];
-  running.request = request;
-  running.request.amount = amount;
-  running.collected_before = sale->collected();
-  running.deadline = deadline;
-  running.waiters.push_back(std::move(done));
+  if (seen.outcome.empty()) {
+    auto running = register_reversals.find(request.sale_id);
+    if (running != register_reversals.end()) return running->second.waiters.push_back(std::move(done));
+    outcome.result = Result::kInProgress;
+    outcome.reason = "the reversal is in progress";
+    return done(outcome);
+  }
+  const auto record = nlohmann::json::parse(seen.outcome, nullptr, false);
+  integration::ParseResult(record.value("result", "unavailable"), outcome.result);
+  outcome.amount = record.value("amount", 0LL);
+  outcome.queued = record.value("queued", false);
+  outcome.reason = record.value("reason", "");
+  done(outcome);
+}
+
+void Service::Impl::FinishReversal(const integration::RequestIdentity& id,
+                                   const integration::ReversalOutcome& outcome) {
+  const nlohmann::json record = {{"result", integration::ResultName(outcome.result)},
+                                 {"amount", outcome.amount},
+                                 {"queued", outcome.queued},
+                                 {"sale_id", outcome.sale_id},
+                                 {"reason", outcome.reason}};
+  if (Status finished = registers->Finish(id.register_id, id.service_id, record.dump()); !finished.ok())
+    logging::Error("nexo", "outcome not recorded", {{"sale", outcome.sale_id}, {"reason", finished.message()}});
 }
 
 StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::string& sale_id,
@@ -477,11 +489,8 @@ StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::strin
   if (waiting == register_reversals.end() || !waiting->second.awaiting_supervisor)
     return FailedPreconditionError("no cash-register reversal of sale " + sale_id + " waits for approval");
   const integration::ReversalRequest& request = waiting->second.request;
-  const std::string requester = "pos:" + request.identity.register_id;
-  const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
   BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale,
-                          FeedIfAccepted(sale_id, checkout::Reverse{request.amount, requester, reason,
-                                                                    SystemClock::Instance().Now(), supervisor}));
+                          FeedIfAccepted(sale_id, RegisterReverse(request, request.amount, supervisor)));
   waiting->second.awaiting_supervisor = false;
   book->SetReversalRequested(sale_id, 0);
   logging::Info("nexo", "cash-register reversal approved",
@@ -535,9 +544,7 @@ void Service::Impl::ResumeRegisterReversals() {
   for (const offline::RegisterRequestRow& row : *running) {
     const auto kept = nlohmann::json::parse(row.request, nullptr, false);
     if (row.sale_id.empty() || !kept.is_object()) continue;
-    if (!driver->Get(row.sale_id).ok()) {
-      if (!book->Knows(row.sale_id) || !driver->Resume(row.sale_id).ok()) continue;
-    }
+    if (!EnsureOpen(row.sale_id).ok()) continue;
     auto sale = driver->Get(row.sale_id);
     if (!sale.ok()) continue;
     RegisterReversal& reversal = register_reversals[row.sale_id];

@@ -275,6 +275,128 @@ StatusOr<ServeOptions> ResolveServeOptions(const ServeOptions& given, const Serv
 Service::Service(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Service::~Service() { Stop(); }
 
+// The bank: the configured one, or the embedded sandbox (its state kept in the data dir).
+StatusOr<api::Client> Service::Impl::ConnectBank(const std::filesystem::path& dir,
+                                                 const api::CallObserver& observe_bank) {
+  if (!BankConfiguredInEnvironment() && config.bank_credentials.empty()) {
+    sandbox::SandboxOptions sandbox_options;
+    sandbox_options.data_dir = (dir / "sandbox").string();
+    sandbox_options.https = false;
+    sandbox_options.tick_millis = 100;
+    BALCAO_ASSIGN_OR_RETURN(sandbox, sandbox::Sandbox::Start(sandbox_options));
+    credentials_path = sandbox->credentials().credentials_path;
+  } else if (std::getenv("BALCAO_CREDENTIALS") == nullptr) {
+    credentials_path = config.bank_credentials;
+  }
+  BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(credentials_path));
+  bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank).WithBankClock(bank_clock));
+  return client;
+}
+
+Status Service::Impl::OpenStore(const std::filesystem::path& dir) {
+  BALCAO_ASSIGN_OR_RETURN(store, offline::Store::Open((dir / "balcao.db").string()));
+  // A tool may hold the store for a moment (the nightly settlement a box catches up on at
+  // boot, `balcao queue drain`): wait for it rather than fail the start.
+  for (int waited = 0; !store->is_owner() && waited < options.owner_wait_s; ++waited) {
+    if (waited == 0) logging::Warn("serve", "another process holds the store: waiting", {{"db", store->path()}});
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    (void)store->TryBecomeOwner();
+  }
+  if (!store->is_owner())
+    return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
+                                   " (is another `balcao serve` running on this data dir?)");
+  operators = std::make_unique<offline::Operators>(*store);
+  registers = std::make_unique<offline::CashRegisters>(*store);
+  config.sandbox_autopay_s = options.sandbox_autopay_s.value_or(0);
+  // The bank's clock runs on the monotonic clock once measured: a wall clock set an hour ahead
+  // does not end the cashier's session.
+  sessions = std::make_unique<Sessions>(*bank_clock, std::chrono::seconds(config.session_idle_s));
+  journal = std::make_unique<offline::Journal>(*store);
+  outbox = std::make_unique<offline::Outbox>(*store);
+  print_jobs = std::make_unique<offline::PrintJobs>(*store);
+  applied_events = std::make_unique<offline::AppliedEvents>(*store, *bank_clock,
+                                                            std::chrono::hours(24 * config.webhook_retention_days));
+  book = std::make_unique<SaleBook>((dir / "sales.idx").string());
+  BALCAO_RETURN_IF_ERROR(book->Load());
+  return OkStatus();
+}
+
+void Service::Impl::MakeDriver() {
+  driver = std::make_unique<checkout::Driver>(
+      *bank, *journal, *bank_clock,
+      [this](const std::string& sale_id, const checkout::Effect& effect) { OnEffect(sale_id, effect); });
+  driver->SetOutbox(outbox.get());
+  driver->OnNotSent([this] {
+    if (monitor) monitor->ReportNotSent();
+  });
+  driver->OnUnknownResolved(
+      [this](checkout::EntityKind, bool found) { metrics->CountUnknownResolved("checkout", found); });
+  intake = std::make_unique<checkout::Intake>(*driver, *bank, *bank_clock);
+  intake->SetAppliedEvents(applied_events.get());
+  intake->SetLane(config.settings.lane);
+  intake->SetFirstWindowDays(config.webhook_retention_days);  // what the record of applied events keeps
+  verifier = std::make_unique<api::EventVerifier>([bank = *bank] { return bank.FetchPublicKeyPem(); });
+}
+
+Status Service::Impl::Listen(const ListenerTls* listener_tls) {
+  http::ServerOptions server_options;
+  server_options.body_limit = 64 << 10;  // far above the API's bodies and the bank's webhook events
+  server_options.response_headers = {{"Cache-Control", "no-store"}};
+  if (listener_tls != nullptr) {
+    server_options.tls_cert_pem = listener_tls->files.cert_pem;
+    server_options.tls_key_pem = listener_tls->files.key_pem;
+  }
+  server = std::make_unique<http::Server>(
+      server_options, [this](HttpRequest request, Respond respond) { Handle(std::move(request), std::move(respond)); });
+  BALCAO_ASSIGN_OR_RETURN(port, listener_tls != nullptr ? server->ListenTls(options.address, *options.port)
+                                                        : server->Listen(options.address, *options.port));
+  std::vector<std::string> names = config.host_names;
+  if (options.address != "0.0.0.0" && options.address != "::") names.push_back(options.address);
+  access = std::make_unique<AccessPolicy>(port, names, tls);
+  return OkStatus();
+}
+
+Status Service::Impl::MakeBackgroundWork(const api::CallObserver& observe_bank) {
+  BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(credentials_path));
+  gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank).WithBankClock(bank_clock));
+  drainer = std::make_unique<offline::Drainer>(server->io(), *store, *outbox, *gateway);
+  BALCAO_RETURN_IF_ERROR(OpenSealedCards());
+  monitor = std::make_unique<offline::ConnectivityMonitor>(server->io(), *gateway, config.connectivity);
+  loop = std::make_unique<DriverLoop>(kTickInterval, [this] { Tick(); });
+  simulations = std::make_unique<DriverLoop>(std::chrono::hours(1), [] {});
+  monitor->Subscribe([this](bool online) {
+    this->online = online;
+    drainer->SetOnline(online);
+    logging::Info("serve", online ? "bank reachable" : "bank unreachable: offline");
+    loop->Post([this, online] { driver->SetBankOnline(online); });
+  });
+  drainer->OnLookupAnswered(
+      [this](const offline::OutboxItem&, bool found) { metrics->CountUnknownResolved("outbox", found); });
+  drainer->OnSettled([this](const offline::OutboxItem& item) {
+    if (item.request.sale_id.empty()) return;
+    loop->Post([this, id = item.request.sale_id] {
+      auto sale = driver->Reconcile(id);
+      if (!sale.ok())
+        logging::Warn("serve", "outbox outcome not applied", {{"sale", id}, {"reason", sale.status().message()}});
+      touched.insert(id);
+      Publish();
+    });
+  });
+  spooler = std::make_unique<printer::Spooler>(*print_jobs);
+  return OkStatus();
+}
+
+void Service::Impl::StartThreads() {
+  loop->Start();
+  simulations->Start();
+  server->Start();
+  if (nexo_server) nexo_server->Start();
+  if (tef_dial) tef_dial->Start();
+  drainer->Start();
+  monitor->Start();
+  spooler->Start();
+}
+
 StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
@@ -312,103 +434,11 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   if (auto transport = printer::OpenTransport(s.printer_target); !transport.ok())
     return InvalidArgumentError("--printer: " + transport.status().message());
 
-  // The bank: the configured one, or the embedded sandbox (its state kept in the data dir).
-  if (!BankConfiguredInEnvironment() && s.config.bank_credentials.empty()) {
-    sandbox::SandboxOptions sandbox_options;
-    sandbox_options.data_dir = (dir / "sandbox").string();
-    sandbox_options.https = false;
-    sandbox_options.tick_millis = 100;
-    BALCAO_ASSIGN_OR_RETURN(s.sandbox, sandbox::Sandbox::Start(sandbox_options));
-    s.credentials_path = s.sandbox->credentials().credentials_path;
-  } else if (std::getenv("BALCAO_CREDENTIALS") == nullptr) {
-    s.credentials_path = s.config.bank_credentials;
-  }
-  BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(s.credentials_path));
-  s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank).WithBankClock(s.bank_clock));
-
-  BALCAO_ASSIGN_OR_RETURN(s.store, offline::Store::Open((dir / "balcao.db").string()));
-  // A tool may hold the store for a moment (the nightly settlement a box catches up on at
-  // boot, `balcao queue drain`): wait for it rather than fail the start.
-  for (int waited = 0; !s.store->is_owner() && waited < s.options.owner_wait_s; ++waited) {
-    if (waited == 0) logging::Warn("serve", "another process holds the store: waiting", {{"db", s.store->path()}});
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    (void)s.store->TryBecomeOwner();
-  }
-  if (!s.store->is_owner())
-    return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
-                                   " (is another `balcao serve` running on this data dir?)");
-  s.operators = std::make_unique<offline::Operators>(*s.store);
-  s.registers = std::make_unique<offline::CashRegisters>(*s.store);
-  s.config.sandbox_autopay_s = s.options.sandbox_autopay_s.value_or(0);
-  // The bank's clock runs on the monotonic clock once measured: a wall clock set an hour ahead
-  // does not end the cashier's session.
-  s.sessions = std::make_unique<Sessions>(*s.bank_clock, std::chrono::seconds(s.config.session_idle_s));
-  s.journal = std::make_unique<offline::Journal>(*s.store);
-  s.outbox = std::make_unique<offline::Outbox>(*s.store);
-  s.print_jobs = std::make_unique<offline::PrintJobs>(*s.store);
-  s.applied_events = std::make_unique<offline::AppliedEvents>(*s.store, *s.bank_clock,
-                                                              std::chrono::hours(24 * s.config.webhook_retention_days));
-  s.book = std::make_unique<SaleBook>((dir / "sales.idx").string());
-  BALCAO_RETURN_IF_ERROR(s.book->Load());
-
-  s.driver = std::make_unique<checkout::Driver>(
-      *s.bank, *s.journal, *s.bank_clock,
-      [&s](const std::string& sale_id, const checkout::Effect& effect) { s.OnEffect(sale_id, effect); });
-  s.driver->SetOutbox(s.outbox.get());
-  s.driver->OnNotSent([&s] {
-    if (s.monitor) s.monitor->ReportNotSent();
-  });
-  s.driver->OnUnknownResolved(
-      [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
-  s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, *s.bank_clock);
-  s.intake->SetAppliedEvents(s.applied_events.get());
-  s.intake->SetLane(s.config.settings.lane);
-  s.intake->SetFirstWindowDays(s.config.webhook_retention_days);  // what the record of applied events keeps
-  s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
-
-  http::ServerOptions server_options;
-  server_options.body_limit = 64 << 10;  // far above the API's bodies and the bank's webhook events
-  server_options.response_headers = {{"Cache-Control", "no-store"}};
-  if (tls) {
-    server_options.tls_cert_pem = tls->files.cert_pem;
-    server_options.tls_key_pem = tls->files.key_pem;
-  }
-  s.server = std::make_unique<http::Server>(
-      server_options, [&s](HttpRequest request, Respond respond) { s.Handle(std::move(request), std::move(respond)); });
-  BALCAO_ASSIGN_OR_RETURN(s.port, tls ? s.server->ListenTls(s.options.address, *s.options.port)
-                                      : s.server->Listen(s.options.address, *s.options.port));
-  std::vector<std::string> names = s.config.host_names;
-  if (s.options.address != "0.0.0.0" && s.options.address != "::") names.push_back(s.options.address);
-  s.access = std::make_unique<AccessPolicy>(s.port, names, s.tls);
-
-  BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
-  s.gateway =
-      std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank).WithBankClock(s.bank_clock));
-  s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
-  BALCAO_RETURN_IF_ERROR(s.OpenSealedCards());
-  s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
-  s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
-  s.simulations = std::make_unique<DriverLoop>(std::chrono::hours(1), [] {});
-  s.monitor->Subscribe([&s](bool online) {
-    s.online = online;
-    s.drainer->SetOnline(online);
-    logging::Info("serve", online ? "bank reachable" : "bank unreachable: offline");
-    s.loop->Post([&s, online] { s.driver->SetBankOnline(online); });
-  });
-  s.drainer->OnLookupAnswered(
-      [&s](const offline::OutboxItem&, bool found) { s.metrics->CountUnknownResolved("outbox", found); });
-  s.drainer->OnSettled([&s](const offline::OutboxItem& item) {
-    if (item.request.sale_id.empty()) return;
-    s.loop->Post([&s, id = item.request.sale_id] {
-      auto sale = s.driver->Reconcile(id);
-      if (!sale.ok())
-        logging::Warn("serve", "outbox outcome not applied", {{"sale", id}, {"reason", sale.status().message()}});
-      s.touched.insert(id);
-      s.Publish();
-    });
-  });
-  s.spooler = std::make_unique<printer::Spooler>(*s.print_jobs);
-
+  BALCAO_ASSIGN_OR_RETURN(api::Client client, s.ConnectBank(dir, observe_bank));
+  BALCAO_RETURN_IF_ERROR(s.OpenStore(dir));
+  s.MakeDriver();
+  BALCAO_RETURN_IF_ERROR(s.Listen(tls ? &*tls : nullptr));
+  BALCAO_RETURN_IF_ERROR(s.MakeBackgroundWork(observe_bank));
   // The embedded sandbox delivers over loopback (a wildcard listener takes it too), without
   // checking the certificate (docs/sandbox.md).
   const std::string webhook_url =
@@ -425,14 +455,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.counter = MakeBoxCounter(s);
   BALCAO_RETURN_IF_ERROR(s.StartNexo(tls ? &*tls : nullptr));
   BALCAO_RETURN_IF_ERROR(s.OpenTefDial());
-  s.loop->Start();
-  s.simulations->Start();
-  s.server->Start();
-  if (s.nexo_server) s.nexo_server->Start();
-  if (s.tef_dial) s.tef_dial->Start();
-  s.drainer->Start();
-  s.monitor->Start();
-  s.spooler->Start();
+  s.StartThreads();
   if (plan.insecure_lan)
     logging::Warn("serve",
                   "--insecure-lan: plain HTTP beyond loopback; PINs, session cookies and card numbers cross the "

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -56,6 +57,10 @@ namespace balcao::terminal::service {
 using http::HttpRequest;
 using http::HttpResponse;
 using http::Respond;
+
+// A new sale's id (sales.cc): `prefix` ('v' the touchscreen's, 'c' a cash register's), then the
+// time in UTC and a counter, digits kept apart by letters so that no id looks like a card number.
+std::string MintSaleId(char prefix, UnixMicros now);
 
 // {"error": {"field", "rule"}} with `status` (routes.cc): every refusal of the API.
 HttpResponse ErrorResponse(int status, const std::string& field, const std::string& rule);
@@ -153,6 +158,13 @@ struct Service::Impl {
   std::map<std::string, RegisterReversal> register_reversals;  // driver thread: sale id -> running reversal
   std::set<std::string> autopaid;                              // driver thread: Pix QRs the sandbox payer pays
 
+  // --- the steps of Service::Start (service.cc), in their order ---
+  StatusOr<api::Client> ConnectBank(const std::filesystem::path& dir, const api::CallObserver& observe_bank);
+  Status OpenStore(const std::filesystem::path& dir);                // waits a moment for a tool holding it
+  void MakeDriver();                                                 // the checkout driver, the intake, the verifier
+  Status Listen(const ListenerTls* listener_tls);                    // the HTTP(S) listener and its access policy
+  Status MakeBackgroundWork(const api::CallObserver& observe_bank);  // drainer, monitor, loops, spooler
+  void StartThreads();                                               // every loop, listener and watcher made above
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
   void Publish();        // copies every touched sale into the book
@@ -165,9 +177,18 @@ struct Service::Impl {
   void EnsureCopy(const std::string& sale_id);
   // The driver journals every event it is fed before its machine decides, refused ones too
   // (a replay refuses them again). A cashier's request the machine would refuse is answered
-  // without feeding it, so no request the API refuses writes to the store (routes.cc).
+  // without feeding it, so no request the API refuses writes to the store (sale_routes.cc).
   Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
+  // --- sales, for the touchscreen and the cash registers alike (sales.cc), driver thread ---
+  struct OpenRefusal {
+    bool in_book;  // the book refused the new sale (the store's fault), else the driver did
+    Status status;
+  };
+  // Opens a new sale: its row in the book, then the driver; it is then touched.
+  std::optional<OpenRefusal> OpenNewSale(const std::string& sale_id, checkout::Cents cents, UnixMicros now);
+  // Opens in the driver a sale this box knows that is not open there (kNotFound: none such).
+  Status EnsureOpen(const std::string& sale_id);
   // --- card sales while offline (offline_cards.cc) ---
   Status OpenSealedCards();  // at start, when offline_cards.enabled
   // Whether a card for this sale is taken offline now: the store takes cards offline, the bank
@@ -198,11 +219,19 @@ struct Service::Impl {
   void ReverseFromRegister(const integration::ReversalRequest& request, UnixMicros deadline,
                            std::function<void(integration::ReversalOutcome)> done);
   integration::StatusLookup LookupFromRegister(const integration::RequestIdentity& identity);
-  // A supervisor approved on the screen the register's reversal waiting for one (routes.cc).
+  // A supervisor approved on the screen the register's reversal waiting for one (sale_routes.cc).
   StatusOr<checkout::Sale> ApproveRegisterReversal(const std::string& sale_id, const std::string& supervisor);
   // Called by Publish(): answers and records register payments and reversals that ended, answers
   // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
   void SettleRegisterSales();
+  void SettleRegisterPayments(UnixMicros now);   // answers and records the payments that ended
+  void SettleRegisterReversals(UnixMicros now);  // and the reversals
+  void ScheduleAutopays();                       // --sandbox-autopay: the Pix QRs newly shown
+  // A reversal request seen before (`seen`): its recorded outcome, or the running one's answer.
+  void AnswerRepeatedReversal(const integration::ReversalRequest& request, const offline::RegisterRequestRow& seen,
+                              std::function<void(integration::ReversalOutcome)> done);
+  // Records a register reversal's outcome under its identity (a failure is logged).
+  void FinishReversal(const integration::RequestIdentity& id, const integration::ReversalOutcome& outcome);
   void PayDueAutopays(UnixMicros now);  // Tick: posts the Pix payments --sandbox-autopay owes
   void ResumeRegisterSales();           // at start: running register payments watched again
   void ResumeRegisterReversals();       // at start: running register reversals carried on
@@ -221,6 +250,7 @@ struct Service::Impl {
   nlohmann::json HealthJson();
 
   // --- HTTP (routes.cc), any io thread ---
+  // Finds the request's row in the route table (routes.h), applies who may call it, runs it.
   void Handle(HttpRequest request, Respond respond);
   // Every request to kWebhookPath (webhook.cc): the bank's signed deliveries.
   void OnWebhook(HttpRequest request, Respond respond);
@@ -229,11 +259,11 @@ struct Service::Impl {
   HttpResponse DeviceLink(const HttpRequest& request, const std::string& sale_id);
   HttpResponse DevicePage(const HttpRequest& request);
   std::optional<checkout::BrowserData> DeviceOf(const std::string& sale_id);
-  // The supervisor's queue screen (queue_routes.cc): /api/queue...
-  void QueueRoute(const HttpRequest& request, const std::optional<Session>& session, Respond respond);
   // --- who is at the counter (login.cc), any io thread ---
-  // The refusal of a request the access policy denies; `session` is set when there is one.
-  std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Session>& session);
+  // The refusal of a request the access policy denies for its route's `audience` (none: the
+  // path's, AccessPolicy::AudienceOf); `session` is set when there is one.
+  std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Audience> audience,
+                                   std::optional<Session>& session);
   HttpResponse Login(HttpRequest& request);  // wipes the body
   HttpResponse Logout(const HttpRequest& request);
   HttpResponse SessionInfo(const std::optional<Session>& session) const;
