@@ -531,19 +531,5 @@ TEST(Report, TheJsonIsDeterministicAndGivesTheSummaryBack) {
   EXPECT_NE(missing.status().message().find("totals"), std::string::npos);
 }
 
-TEST(BusinessDay, IsSaoPauloTime) {
-  auto start = BusinessDayStart("2026-11-21");
-  ASSERT_TRUE(start.ok());
-  EXPECT_EQ(FormatTimestamp(*start), "2026-11-21T03:00:00.000000+00:00");
-  EXPECT_EQ(BusinessDayOf(*start), "2026-11-21");
-  EXPECT_EQ(BusinessDayOf(*start - 1), "2026-11-20");
-  EXPECT_EQ(PreviousBusinessDay(*start + kMicrosPerSecond), "2026-11-20");
-  for (const char* bad : {"2026-02-30", "2026-1-21", "21/11/2026", "", "2026-11-21x", "yesterday"}) {
-    auto refused = BusinessDayStart(bad);
-    ASSERT_FALSE(refused.ok()) << bad;
-    EXPECT_NE(refused.status().message().find("YYYY-MM-DD"), std::string::npos);
-  }
-}
-
 }  // namespace
 }  // namespace balcao::settlement
