@@ -93,24 +93,6 @@ std::string FormatCnpj(std::string_view cnpj) {
   return s.substr(0, 2) + "." + s.substr(2, 3) + "." + s.substr(5, 3) + "/" + s.substr(8, 4) + "-" + s.substr(12, 2);
 }
 
-int LongestDigitRun(std::string_view text) {
-  int best = 0, run = 0;
-  bool in_run = false;
-  for (char c : text) {
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      ++run;
-      in_run = true;
-      if (run > best) best = run;
-    } else if (in_run && (c == ' ' || c == '-' || c == '.')) {
-      continue;
-    } else {
-      run = 0;
-      in_run = false;
-    }
-  }
-  return best;
-}
-
 std::string CardNetworkOfBin(std::string_view digits) {
   std::string bin;
   for (char c : digits) {

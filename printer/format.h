@@ -51,8 +51,4 @@ std::string CardNetworkOfBin(std::string_view digits);
 // anything else is returned unchanged.
 std::string FormatCnpj(std::string_view cnpj);
 
-// Digits of the longest run of digits in `text` (separators ' ', '-', '.' ignored inside a
-// run). Used by the never-print checks.
-int LongestDigitRun(std::string_view text);
-
 }  // namespace balcao::printer

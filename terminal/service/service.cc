@@ -407,7 +407,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
       s.Publish();
     });
   });
-  s.spooler = std::make_unique<printer::Spooler>(*s.print_jobs);
+  s.spooler = std::make_unique<offline::Spooler>(*s.print_jobs);
 
   // The embedded sandbox delivers over loopback (a wildcard listener takes it too), without
   // checking the certificate (docs/sandbox.md).
