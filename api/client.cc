@@ -103,6 +103,40 @@ Status WithAttempts(Status s, int attempts) {
   return Status(s.code(), s.message() + " (after " + std::to_string(attempts) + " attempts)", s.detail());
 }
 
+// "/v2/..." from what the caller gave; kInvalidArgument for what a URL path must not hold.
+StatusOr<std::string> FullApiPath(std::string_view path) {
+  std::string full_path;
+  if (path.substr(0, 4) != "/v2/") full_path = path.substr(0, 1) == "/" ? "/v2" : "/v2/";
+  full_path += path;
+  for (char c : full_path)
+    if (static_cast<unsigned char>(c) <= 0x20 || c == '?' || c == '#' || c == '%' || c == '\\' ||
+        static_cast<unsigned char>(c) >= 0x7f)
+      return InvalidArgumentError("invalid API path '" + std::string(path) +
+                                  "': no spaces, '?', '#', '%' or non-ASCII (put the query in `query`)");
+  if (full_path.find("/../") != std::string::npos || full_path.find("//") != std::string::npos ||
+      (full_path.size() >= 3 && full_path.compare(full_path.size() - 3, 3, "/..") == 0))
+    return InvalidArgumentError("invalid API path '" + std::string(path) + "': empty or '..' segment");
+  return full_path;
+}
+
+// The headers of one attempt, signed (docs/wire.md, "Signing"): Access-Time is the bank's
+// "now" in integer seconds, and the signature covers the body bytes as sent.
+std::vector<std::pair<std::string, std::string>> SignedHeaders(const Credentials& credentials,
+                                                               const BankClock& bank_clock,
+                                                               const ClientOptions& options, const std::string& body) {
+  const std::string& access_id = credentials.access_id();
+  const std::string access_time = std::to_string(bank_clock.Now() / kMicrosPerSecond);
+  std::string message;
+  message.reserve(access_id.size() + access_time.size() + body.size() + 2);
+  message.append(access_id).append(":").append(access_time).append(":").append(body);
+  return {{"Access-Id", access_id},
+          {"Access-Time", access_time},
+          {"Access-Signature", credentials.key().Sign(message)},
+          {"User-Agent", options.user_agent},
+          {"Accept-Language", options.language},
+          {"Content-Type", "application/json"}};
+}
+
 }  // namespace
 
 StatusOr<Client> Client::Create(Credentials credentials, ClientOptions options) {
@@ -162,17 +196,7 @@ const Credentials& Client::credentials() const { return impl_->credentials; }
 StatusOr<Response> Client::Call(std::string_view method, std::string_view path, const Query& query,
                                 std::string_view body) const {
   if (!IsMethod(method)) return InvalidArgumentError("unsupported HTTP method '" + std::string(method) + "'");
-  std::string full_path;
-  if (path.substr(0, 4) != "/v2/") full_path = path.substr(0, 1) == "/" ? "/v2" : "/v2/";
-  full_path += path;
-  for (char c : full_path)
-    if (static_cast<unsigned char>(c) <= 0x20 || c == '?' || c == '#' || c == '%' || c == '\\' ||
-        static_cast<unsigned char>(c) >= 0x7f)
-      return InvalidArgumentError("invalid API path '" + std::string(path) +
-                                  "': no spaces, '?', '#', '%' or non-ASCII (put the query in `query`)");
-  if (full_path.find("/../") != std::string::npos || full_path.find("//") != std::string::npos ||
-      (full_path.size() >= 3 && full_path.compare(full_path.size() - 3, 3, "/..") == 0))
-    return InvalidArgumentError("invalid API path '" + std::string(path) + "': empty or '..' segment");
+  BALCAO_ASSIGN_OR_RETURN(const std::string full_path, FullApiPath(path));
 
   const Impl& impl = *impl_;
   internal::HttpRequest request;
@@ -185,7 +209,6 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
   const std::string what = request.method + " " + full_path;
   const bool by_id = IsByIdRoute(full_path);
 
-  const std::string& access_id = impl.credentials.access_id();
   const auto started = std::chrono::steady_clock::now();
   int http_status = 0;
   // Every return from here on is a call that went out: the observer hears of it.
@@ -208,17 +231,7 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
   int attempts = 0;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
     ++attempts;
-    // Signed per attempt: Access-Time is the bank's "now" (integer seconds), body bytes as sent.
-    const std::string access_time = std::to_string(impl.bank_clock->Now() / kMicrosPerSecond);
-    std::string message;
-    message.reserve(access_id.size() + access_time.size() + request.body.size() + 2);
-    message.append(access_id).append(":").append(access_time).append(":").append(request.body);
-    request.headers = {{"Access-Id", access_id},
-                       {"Access-Time", access_time},
-                       {"Access-Signature", impl.credentials.key().Sign(message)},
-                       {"User-Agent", impl.options.user_agent},
-                       {"Accept-Language", impl.options.language},
-                       {"Content-Type", "application/json"}};
+    request.headers = SignedHeaders(impl.credentials, *impl.bank_clock, impl.options, request.body);  // per attempt
     const auto sent = BankClock::Steady::now();
     auto answer = impl.transport->Send(request);
     bool retryable;

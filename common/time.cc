@@ -140,4 +140,28 @@ const SystemClock& SystemClock::Instance() {
   return clock;
 }
 
+StatusOr<UnixMicros> BusinessDayStart(std::string_view day) {
+  const auto bad = [&] {
+    return InvalidArgumentError("day '" + std::string(day) + "': must be a calendar date YYYY-MM-DD");
+  };
+  if (day.size() != 10 || day[4] != '-' || day[7] != '-') return bad();
+  StatusOr<UnixMicros> midnight = ParseTimestamp(day);
+  if (!midnight.ok() || FormatDate(*midnight) != day) return bad();
+  return FromSaoPauloWallClock(*midnight);
+}
+
+UnixMicros BusinessDayStartOf(UnixMicros t) {
+  return FromSaoPauloWallClock(FloorDiv(SaoPauloWallClock(t), kMicrosPerDay) * kMicrosPerDay);
+}
+
+std::string BusinessDayOf(UnixMicros t) { return FormatDate(SaoPauloWallClock(t)); }
+
+std::string PreviousBusinessDay(UnixMicros now) { return BusinessDayOf(now - kMicrosPerDay); }
+
+int SaoPauloWeekday(UnixMicros t) {
+  // 1970-01-01 was a Thursday (4).
+  const std::int64_t days = FloorDiv(SaoPauloWallClock(t), kMicrosPerDay);
+  return static_cast<int>(((days + 4) % 7 + 7) % 7);
+}
+
 }  // namespace balcao

@@ -14,21 +14,20 @@ struct LocalTime {
   int hour, minute, second;
 };
 
-LocalTime ToBrasilia(UnixMicros t) {
-  std::int64_t secs = t / kMicrosPerSecond;
-  if (t % kMicrosPerSecond < 0) --secs;  // floor for times before 1970
-  secs += kBrasiliaOffsetSeconds;
-  std::int64_t days = secs / 86400;
-  std::int64_t rem = secs % 86400;
+LocalTime ToSaoPaulo(UnixMicros t) {
+  const UnixMicros wall = SaoPauloWallClock(t);
+  std::int64_t days = wall / kMicrosPerDay;
+  UnixMicros rem = wall % kMicrosPerDay;
   if (rem < 0) {
-    rem += 86400;
+    rem += kMicrosPerDay;
     --days;
   }
+  const std::int64_t secs = rem / kMicrosPerSecond;
   LocalTime lt{};
   CivilFromDays(days, lt.year, lt.month, lt.day);
-  lt.hour = static_cast<int>(rem / 3600);
-  lt.minute = static_cast<int>(rem % 3600 / 60);
-  lt.second = static_cast<int>(rem % 60);
+  lt.hour = static_cast<int>(secs / 3600);
+  lt.minute = static_cast<int>(secs % 3600 / 60);
+  lt.second = static_cast<int>(secs % 60);
   return lt;
 }
 
@@ -41,7 +40,7 @@ std::string FormatPercent(std::int64_t basis_points, Language lang) {
 }
 
 std::string FormatLocalDate(UnixMicros t, Language lang) {
-  const LocalTime lt = ToBrasilia(t);
+  const LocalTime lt = ToSaoPaulo(t);
   char buf[32];
   if (lang == Language::kPtBr) {
     std::snprintf(buf, sizeof buf, "%02u/%02u/%04d", lt.day, lt.month, lt.year);
@@ -52,14 +51,14 @@ std::string FormatLocalDate(UnixMicros t, Language lang) {
 }
 
 std::string FormatLocalTime(UnixMicros t) {
-  const LocalTime lt = ToBrasilia(t);
+  const LocalTime lt = ToSaoPaulo(t);
   char buf[16];
   std::snprintf(buf, sizeof buf, "%02d:%02d", lt.hour, lt.minute);
   return buf;
 }
 
 std::string FormatLocalDateTime(UnixMicros t, Language lang) {
-  const LocalTime lt = ToBrasilia(t);
+  const LocalTime lt = ToSaoPaulo(t);
   char buf[16];
   std::snprintf(buf, sizeof buf, " %02d:%02d:%02d", lt.hour, lt.minute, lt.second);
   return FormatLocalDate(t, lang) + buf;
@@ -92,24 +91,6 @@ std::string FormatCnpj(std::string_view cnpj) {
   }
   std::string s(cnpj);
   return s.substr(0, 2) + "." + s.substr(2, 3) + "." + s.substr(5, 3) + "/" + s.substr(8, 4) + "-" + s.substr(12, 2);
-}
-
-int LongestDigitRun(std::string_view text) {
-  int best = 0, run = 0;
-  bool in_run = false;
-  for (char c : text) {
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      ++run;
-      in_run = true;
-      if (run > best) best = run;
-    } else if (in_run && (c == ' ' || c == '-' || c == '.')) {
-      continue;
-    } else {
-      run = 0;
-      in_run = false;
-    }
-  }
-  return best;
 }
 
 std::string CardNetworkOfBin(std::string_view digits) {

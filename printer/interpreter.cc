@@ -169,7 +169,7 @@ void Interpreter::Impl::PrintQr() {
   }
   page.has_content_ = true;
   page.qr_payloads.push_back(qr_data);
-  StatusOr<internal::QrMatrix> m = internal::EncodeQr(qr_data, qr_level);
+  StatusOr<QrMatrix> m = EncodeQr(qr_data, qr_level);
   if (!m.ok()) {
     Note("QR not printable: " + m.status().message());
     return;

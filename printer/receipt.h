@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "common/qr.h"
+
 namespace balcao::printer {
 
 enum class Align : std::uint8_t { kLeft, kCenter, kRight };
@@ -47,7 +49,7 @@ struct RuleBlock {
 struct FeedBlock {
   int lines = 1;
 };
-enum class QrLevel : std::uint8_t { kL, kM, kQ, kH };
+using QrLevel = ::balcao::QrLevel;  // common/qr.h
 struct QrBlock {
   std::string data;  // bytes as given; keep ASCII (BR Code, URLs)
   QrLevel level = QrLevel::kM;

@@ -31,9 +31,7 @@ Payout Found(Payout payout, const api::Transfer& transfer) {
   return payout;
 }
 
-std::string DueDay(const std::optional<api::Timestamp>& t) {
-  return t ? FormatDate(t->micros - 3LL * 3600 * kMicrosPerSecond) : "";
-}
+std::string DueDay(const std::optional<api::Timestamp>& t) { return t ? BusinessDayOf(t->micros) : ""; }
 
 std::string SaleOfTags(const std::optional<std::vector<std::string>>& tags) {
   if (!tags) return "";

@@ -69,6 +69,82 @@ std::string SaleJson(const SaleFinding& f) {
       .dump();
 }
 
+ordered_json OutboxJson(const std::vector<PendingRequest>& pending) {
+  ordered_json outbox = ordered_json::array();
+  for (const PendingRequest& p : pending) {
+    outbox.push_back({{"id", p.id},
+                      {"key", p.key},
+                      {"kind", p.kind},
+                      {"state", p.state},
+                      {"sale_id", p.sale_id},
+                      {"amount", p.amount},
+                      {"last_error", p.last_error}});
+  }
+  return outbox;
+}
+
+ordered_json CardOutcomesJson(const std::vector<ForwardedCard>& outcomes) {
+  ordered_json cards = ordered_json::array();
+  for (const ForwardedCard& c : outcomes) {
+    cards.push_back({{"sale_id", c.sale_id},
+                     {"amount", c.amount},
+                     {"card", c.masked_pan},
+                     {"outcome", c.outcome},
+                     {"reason", c.reason},
+                     {"bank_id", c.bank_id}});
+  }
+  return cards;
+}
+
+ordered_json LedgerJson(const LedgerDay& day) {
+  ordered_json ledger = {{"known", day.known}};
+  if (day.known) {
+    ledger["count"] = day.count;
+    ledger["credits"] = day.credits;
+    ledger["debits"] = day.debits;
+    ledger["net"] = day.credits - day.debits;
+    ledger["sales_net"] = day.sales_net;
+    ledger["other_net"] = day.credits - day.debits - day.sales_net;
+  }
+  if (day.balance_known) ledger["balance"] = day.balance;
+  return ledger;
+}
+
+ordered_json TefDialCountsJson(const TefDialDocument& d) {
+  return ordered_json{{"fiscal_document", d.fiscal_document},
+                      {"pending", d.pending},
+                      {"pending_amount", d.pending_amount},
+                      {"confirmed", d.confirmed},
+                      {"confirmed_amount", d.confirmed_amount},
+                      {"undone", d.undone},
+                      {"undone_amount", d.undone_amount},
+                      {"cancelled", d.cancelled},
+                      {"cancelled_amount", d.cancelled_amount},
+                      {"declined", d.declined},
+                      {"notes", d.notes}};
+}
+
+ordered_json TefDialJson(const TefDialDay& day) {
+  ordered_json documents = ordered_json::array();
+  for (const TefDialDocument& d : day.documents) documents.push_back(TefDialCountsJson(d));
+  ordered_json total = TefDialCountsJson(day.total);
+  total.erase("fiscal_document");
+  total.erase("notes");
+  return {{"documents", std::move(documents)}, {"total", std::move(total)}};
+}
+
+ordered_json JournalJson(const JournalCheck& j) {
+  ordered_json journal = {{"verified", j.verified}, {"rows", j.rows}, {"head", j.head}};
+  if (!j.verified) {
+    journal["broken"] = {{"row", j.broken_row},
+                         {"sale_id", j.broken_sale_id},
+                         {"seq", j.broken_seq},
+                         {"kind", j.broken_kind},
+                         {"detail", j.broken_detail}};
+  }
+  return journal;
+}
+
 }  // namespace
 
 std::string ReportJson(const Report& r) {
@@ -98,73 +174,13 @@ std::string ReportJson(const Report& r) {
   for (const auto& [lane, sum] : lanes)
     other_lanes.push_back({{"lane", lane}, {"entities", sum.first}, {"holds", sum.second}});
   doc["other_lanes"] = std::move(other_lanes);
-  ordered_json outbox = ordered_json::array();
-  for (const PendingRequest& p : r.outbox) {
-    outbox.push_back({{"id", p.id},
-                      {"key", p.key},
-                      {"kind", p.kind},
-                      {"state", p.state},
-                      {"sale_id", p.sale_id},
-                      {"amount", p.amount},
-                      {"last_error", p.last_error}});
-  }
-  doc["outbox"] = std::move(outbox);
+  doc["outbox"] = OutboxJson(r.outbox);
   doc["outbox_at_risk"] = r.outbox_at_risk;
-  ordered_json cards = ordered_json::array();
-  for (const ForwardedCard& c : r.card_outcomes) {
-    cards.push_back({{"sale_id", c.sale_id},
-                     {"amount", c.amount},
-                     {"card", c.masked_pan},
-                     {"outcome", c.outcome},
-                     {"reason", c.reason},
-                     {"bank_id", c.bank_id}});
-  }
-  doc["card_outcomes"] = std::move(cards);
-  ordered_json ledger = {{"known", r.ledger.known}};
-  if (r.ledger.known) {
-    ledger["count"] = r.ledger.count;
-    ledger["credits"] = r.ledger.credits;
-    ledger["debits"] = r.ledger.debits;
-    ledger["net"] = r.ledger.credits - r.ledger.debits;
-    ledger["sales_net"] = r.ledger.sales_net;
-    ledger["other_net"] = r.ledger.credits - r.ledger.debits - r.ledger.sales_net;
-  }
-  if (r.ledger.balance_known) ledger["balance"] = r.ledger.balance;
-  doc["ledger"] = std::move(ledger);
+  doc["card_outcomes"] = CardOutcomesJson(r.card_outcomes);
+  doc["ledger"] = LedgerJson(r.ledger);
   if (r.bank_calls >= 0) doc["bankCalls"] = r.bank_calls;
-  if (r.tef_dial.present) {
-    auto counts = [](const TefDialDocument& d) {
-      return ordered_json{{"fiscal_document", d.fiscal_document},
-                          {"pending", d.pending},
-                          {"pending_amount", d.pending_amount},
-                          {"confirmed", d.confirmed},
-                          {"confirmed_amount", d.confirmed_amount},
-                          {"undone", d.undone},
-                          {"undone_amount", d.undone_amount},
-                          {"cancelled", d.cancelled},
-                          {"cancelled_amount", d.cancelled_amount},
-                          {"declined", d.declined},
-                          {"notes", d.notes}};
-    };
-    ordered_json documents = ordered_json::array();
-    for (const TefDialDocument& d : r.tef_dial.documents) documents.push_back(counts(d));
-    ordered_json total = counts(r.tef_dial.total);
-    total.erase("fiscal_document");
-    total.erase("notes");
-    doc["tef_dial"] = {{"documents", std::move(documents)}, {"total", std::move(total)}};
-  }
-  if (r.journal.checked) {
-    const JournalCheck& j = r.journal;
-    ordered_json journal = {{"verified", j.verified}, {"rows", j.rows}, {"head", j.head}};
-    if (!j.verified) {
-      journal["broken"] = {{"row", j.broken_row},
-                           {"sale_id", j.broken_sale_id},
-                           {"seq", j.broken_seq},
-                           {"kind", j.broken_kind},
-                           {"detail", j.broken_detail}};
-    }
-    doc["journal"] = std::move(journal);
-  }
+  if (r.tef_dial.present) doc["tef_dial"] = TefDialJson(r.tef_dial);
+  if (r.journal.checked) doc["journal"] = JournalJson(r.journal);
   // The sales in place of their placeholder: the first "sales" key, after day, settled_at,
   // status and attention, whose values cannot hold it.
   std::string text = doc.dump();
@@ -179,8 +195,10 @@ std::string ReportJson(const Report& r) {
   return text;
 }
 
-std::string ReportText(const Report& r) {
-  std::string out;
+namespace {
+
+// The title, the verdict and the journal chain's check.
+void HeaderText(const Report& r, std::string& out) {
   Line(out, "Settlement of " + r.day + " (America/Sao_Paulo), run at " + FormatTimestamp(r.settled_at));
   Line(out, r.reconciled() ? "RECONCILED: the journal and the bank agree"
                            : "ATTENTION: " + std::to_string(r.attention) + " item(s) for the operator");
@@ -195,6 +213,10 @@ std::string ReportText(const Report& r) {
     Line(out, "    " + j.broken_detail);
     Line(out, "    the journal was changed behind the store's back: this report may not show what happened");
   }
+}
+
+// The totals by method, late money given back, the bank's ledger and balance.
+void TotalsText(const Report& r, std::string& out) {
   Line(out, "");
   Line(out, "Totals of the day (payments counted tonight, refunds given back in the day)");
   for (const MethodTotal& t : r.totals) {
@@ -217,6 +239,10 @@ std::string ReportText(const Report& r) {
   }
   if (r.ledger.balance_known) Line(out, "Bank balance now: " + Brl(r.ledger.balance));
   if (r.bank_calls >= 0) Line(out, "Read from the bank in " + std::to_string(r.bank_calls) + " call(s)");
+}
+
+// Each sale with its class and notes.
+void SalesText(const Report& r, std::string& out) {
   Line(out, "");
   Line(out, "Sales (" + std::to_string(r.sales.size()) + ")");
   for (const SaleFinding& f : r.sales) {
@@ -228,6 +254,10 @@ std::string ReportText(const Report& r) {
                                : " (earlier day)"));
     for (const std::string& note : f.notes) Line(out, "      " + note);
   }
+}
+
+// What the bank holds for no journaled sale, other lanes' entities, the outbox not done.
+void ItemsText(const Report& r, std::string& out) {
   if (!r.orphans.empty()) {
     Line(out, "");
     Line(out, "! At the bank for sales this box never journaled (" + std::to_string(r.orphans.size()) + ")");
@@ -252,6 +282,10 @@ std::string ReportText(const Report& r) {
                     (p.last_error.empty() ? "" : ": " + p.last_error));
     }
   }
+}
+
+// The TEF Dial sales by fiscal document.
+void TefDialText(const Report& r, std::string& out) {
   if (r.tef_dial.present && !r.tef_dial.documents.empty()) {
     const TefDialDocument& t = r.tef_dial.total;
     Line(out, "");
@@ -269,6 +303,10 @@ std::string ReportText(const Report& r) {
       for (const std::string& note : d.notes) Line(out, "      " + note);
     }
   }
+}
+
+// The store-and-forward card outcomes reported.
+void CardOutcomesText(const Report& r, std::string& out) {
   if (!r.card_outcomes.empty()) {
     Line(out, "");
     Line(out, "Store-and-forward card outcomes reported (" + std::to_string(r.card_outcomes.size()) + ")");
@@ -278,6 +316,18 @@ std::string ReportText(const Report& r) {
                     (c.outcome == "approved" ? "" : ": collect another way"));
     }
   }
+}
+
+}  // namespace
+
+std::string ReportText(const Report& r) {
+  std::string out;
+  HeaderText(r, out);
+  TotalsText(r, out);
+  SalesText(r, out);
+  ItemsText(r, out);
+  TefDialText(r, out);
+  CardOutcomesText(r, out);
   return out;
 }
 

@@ -122,7 +122,7 @@ struct TefDialDay {
 TefDialDay CountTefDial(const integration::tefdial::Exchange& exchange, UnixMicros from, UnixMicros to);
 
 struct DayInput {
-  std::string day;   // "YYYY-MM-DD", America/Sao_Paulo
+  std::string day;   // "YYYY-MM-DD", America/Sao_Paulo (BusinessDayOf, common/time.h)
   std::string lane;  // this box's lane (checkout::LaneRoot); "" for a box without one
   UnixMicros now = 0;
   std::vector<JournalSale> sales;
@@ -207,14 +207,6 @@ struct Report {
   int attention = 0;     // items the operator must act on
   bool reconciled() const { return attention == 0; }
 };
-
-// Business days are America/Sao_Paulo (UTC-3 all year since 2019: no daylight saving).
-inline constexpr std::int64_t kSaoPauloOffsetMicros = -3LL * 3600 * kMicrosPerSecond;
-// The instant the day "YYYY-MM-DD" starts in Sao Paulo; kInvalidArgument naming the rule.
-StatusOr<UnixMicros> BusinessDayStart(std::string_view day);
-// The business day `t` falls in, and the one before it.
-std::string BusinessDayOf(UnixMicros t);
-std::string PreviousBusinessDay(UnixMicros now);
 
 // What a sale gave back: of its payment (refunds) and of late money.
 struct Returns {

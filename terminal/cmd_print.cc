@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "offline/print_jobs.h"
+#include "offline/spooler.h"
+#include "offline/store.h"
 #include "printer/interpreter.h"
 #include "printer/profile.h"
 #include "printer/render.h"
@@ -16,11 +19,6 @@
 #include "printer/transport.h"
 #include "terminal/command.h"
 #include "terminal/service/config.h"
-#ifdef BALCAO_PRINTER_HAS_SPOOLER
-#include "offline/print_jobs.h"
-#include "offline/store.h"
-#include "printer/spooler.h"
-#endif
 
 namespace balcao::terminal {
 namespace {
@@ -91,7 +89,6 @@ const PrinterProfile* ProfileFlag(const Args& a) {
   return p;
 }
 
-#ifdef BALCAO_PRINTER_HAS_SPOOLER
 int WithQueue(const Args& a, const std::function<int(offline::PrintJobs&)>& fn) {
   auto box = service::FindBox(Flag(a, "db", ""), Flag(a, "config", ""));
   if (!box.ok()) return Fail(1, box.status().message());
@@ -100,12 +97,10 @@ int WithQueue(const Args& a, const std::function<int(offline::PrintJobs&)>& fn) 
   offline::PrintJobs jobs(**store);
   return fn(jobs);
 }
-#endif
 
 // --queue: the job goes into the box's print queue instead of straight to the printer;
 // `balcao print spool` (or the service's spooler) prints it, retries it, shows failures.
 int Enqueue(const Args& a, const std::string& bytes) {
-#ifdef BALCAO_PRINTER_HAS_SPOOLER
   if (!a.flags.count("to")) return Fail(1, "--queue needs --to TARGET (the printer the job is for)");
   if (!OpenTransport(Flag(a, "to")).ok()) return Fail(1, OpenTransport(Flag(a, "to")).status().message());
   return WithQueue(a, [&](offline::PrintJobs& jobs) {
@@ -114,10 +109,6 @@ int Enqueue(const Args& a, const std::string& bytes) {
     std::printf("queued job %lld for %s\n", static_cast<long long>(*id), Flag(a, "to").c_str());
     return 0;
   });
-#else
-  (void)bytes;
-  return Fail(2, "this build has no print queue (balcao_offline is missing)");
-#endif
 }
 
 // Renders `doc` and delivers it: --out file, --to target, or text on stdout.
@@ -219,7 +210,6 @@ int Profiles() {
   return 0;
 }
 
-#ifdef BALCAO_PRINTER_HAS_SPOOLER
 int Jobs(const Args& a) {
   return WithQueue(a, [&](offline::PrintJobs& jobs) {
     std::optional<offline::PrintJobState> state;
@@ -256,14 +246,13 @@ int Reprint(const Args& a) {
 
 int Spool(const Args& a) {
   return WithQueue(a, [&](offline::PrintJobs& jobs) {
-    Spooler spooler(jobs);
-    StatusOr<SpoolPass> pass = spooler.RunOnce();
+    offline::Spooler spooler(jobs);
+    StatusOr<offline::SpoolPass> pass = spooler.RunOnce();
     if (!pass.ok()) return Fail(2, pass.status().ToString());
     std::printf("printed %d, failed %d, requeued %d\n", pass->printed, pass->failed, pass->requeued);
     return pass->failed > 0 ? 1 : 0;
   });
 }
-#endif
 
 int RunPrint(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -278,11 +267,9 @@ int RunPrint(const std::vector<std::string>& args) {
   if (cmd == "qr") return Qr(a);
   if (cmd == "render") return Render(a);
   if (cmd == "profiles") return Profiles();
-#ifdef BALCAO_PRINTER_HAS_SPOOLER
   if (cmd == "jobs") return Jobs(a);
   if (cmd == "reprint") return Reprint(a);
   if (cmd == "spool") return Spool(a);
-#endif
   std::fputs(kUsage, stderr);
   return Fail(2, "unknown print command '" + cmd + "'");
 }

@@ -17,15 +17,14 @@
 #include "common/money.h"
 #include "common/progress.h"
 #include "common/time.h"
+#include "offline/api_gateway.h"
 #include "offline/drainer.h"
 #include "offline/outbox.h"
 #include "offline/print_jobs.h"
 #include "offline/sealed_cards.h"
 #include "terminal/command.h"
 #include "terminal/internal/subcommand_args.h"
-#if defined(BALCAO_OFFLINE_HAS_API)
-#include "offline/api_gateway.h"
-#endif
+#include "terminal/service/config.h"
 
 namespace balcao::terminal {
 namespace {
@@ -221,7 +220,6 @@ int Metrics(offline::Store& store, Outbox& outbox, const Args& args) {
 }
 
 int Drain(offline::Store& store, Outbox& outbox, const Args& args) {
-#if defined(BALCAO_OFFLINE_HAS_API)
   if (!store.is_owner()) return Fail(UnavailableError("another process (the service?) owns the store and drains it"));
   auto client = offline::DrainerClient(args.Get("--credentials"));
   if (!client.ok()) return Fail(client.status());
@@ -248,10 +246,6 @@ int Drain(offline::Store& store, Outbox& outbox, const Args& args) {
               static_cast<long long>(stats->failed), static_cast<long long>(stats->not_sent),
               static_cast<long long>(m.ok() ? m->depth : -1));
   return m.ok() && m->depth == 0 ? 0 : 1;
-#else
-  (void)store, (void)outbox, (void)args;
-  return Fail(Status(StatusCode::kUnimplemented, "this build has no bank API client"));
-#endif
 }
 
 int RunQueue(const std::vector<std::string>& raw) {

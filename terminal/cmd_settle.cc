@@ -180,8 +180,8 @@ int RunSettle(const std::vector<std::string>& args) {
     return List(**store, a.json);
   }
   const UnixMicros now = SystemClock::Instance().Now();
-  if (a.day.empty()) a.day = settlement::PreviousBusinessDay(now);
-  if (auto start = settlement::BusinessDayStart(a.day); !start.ok()) return Fail("--" + start.status().message());
+  if (a.day.empty()) a.day = PreviousBusinessDay(now);
+  if (auto start = BusinessDayStart(a.day); !start.ok()) return Fail("--" + start.status().message());
   if (a.store || a.account) return Stores(a, *box);
 
   auto store = offline::Store::Open(a.db);

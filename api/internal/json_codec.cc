@@ -31,8 +31,4 @@ std::string DumpJson(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string DumpPrettyJson(const nlohmann::json& value) {
-  return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 }  // namespace balcao::api::internal

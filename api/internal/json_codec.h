@@ -17,7 +17,5 @@ Status ParseJson(std::string_view text, std::string_view what, nlohmann::json& o
 Status ParseUserJson(std::string_view text, std::string_view what, nlohmann::json& out);
 // Compact, UTF-8 kept as is (like the Node SDK's JSON.stringify).
 std::string DumpJson(const nlohmann::json& value);
-// Two-space indented, for humans (the CLI).
-std::string DumpPrettyJson(const nlohmann::json& value);
 
 }  // namespace balcao::api::internal

@@ -127,67 +127,70 @@ void JsonReader::ReadString(std::string& out) {
       continue;
     }
     if (pos_ >= text_.size()) Fail("unterminated string");
-    const char e = text_[pos_++];
-    switch (e) {
-      case '"':
-        out += '"';
-        break;
-      case '\\':
-        out += '\\';
-        break;
-      case '/':
-        out += '/';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        const auto hex4 = [&]() -> std::uint32_t {
-          if (pos_ + 4 > text_.size()) Fail("truncated \\u escape");
-          std::uint32_t v = 0;
-          for (int i = 0; i < 4; ++i) {
-            const char h = text_[pos_++];
-            v <<= 4;
-            if (h >= '0' && h <= '9')
-              v |= static_cast<std::uint32_t>(h - '0');
-            else if (h >= 'a' && h <= 'f')
-              v |= static_cast<std::uint32_t>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F')
-              v |= static_cast<std::uint32_t>(h - 'A' + 10);
-            else
-              Fail("bad \\u escape");
-          }
-          return v;
-        };
-        std::uint32_t cp = hex4();
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          if (text_.substr(pos_, 2) != "\\u") Fail("unpaired surrogate");
-          pos_ += 2;
-          const std::uint32_t low = hex4();
-          if (low < 0xDC00 || low > 0xDFFF) Fail("unpaired surrogate");
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-          Fail("unpaired surrogate");
-        }
-        AppendUtf8(out, cp);
-        break;
-      }
-      default:
-        Fail("bad escape in string");
-    }
+    ReadEscape(text_[pos_++], out);
   }
+}
+
+void JsonReader::ReadEscape(char e, std::string& out) {
+  switch (e) {
+    case '"':
+    case '\\':
+    case '/':
+      out += e;
+      return;
+    case 'b':
+      out += '\b';
+      return;
+    case 'f':
+      out += '\f';
+      return;
+    case 'n':
+      out += '\n';
+      return;
+    case 'r':
+      out += '\r';
+      return;
+    case 't':
+      out += '\t';
+      return;
+    case 'u':
+      AppendUtf8(out, ReadUnicodeEscape());
+      return;
+    default:
+      Fail("bad escape in string");
+  }
+}
+
+std::uint32_t JsonReader::ReadHex4() {
+  if (pos_ + 4 > text_.size()) Fail("truncated \\u escape");
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) {
+    const char h = text_[pos_++];
+    v <<= 4;
+    if (h >= '0' && h <= '9')
+      v |= static_cast<std::uint32_t>(h - '0');
+    else if (h >= 'a' && h <= 'f')
+      v |= static_cast<std::uint32_t>(h - 'a' + 10);
+    else if (h >= 'A' && h <= 'F')
+      v |= static_cast<std::uint32_t>(h - 'A' + 10);
+    else
+      Fail("bad \\u escape");
+  }
+  return v;
+}
+
+std::uint32_t JsonReader::ReadUnicodeEscape() {
+  std::uint32_t cp = ReadHex4();
+  if (cp >= 0xD800 && cp <= 0xDBFF) {
+    if (text_.substr(pos_, 2) != "\\u") Fail("unpaired surrogate");
+    pos_ += 2;
+    const std::uint32_t low = ReadHex4();
+    if (low < 0xDC00 || low > 0xDFFF) Fail("unpaired surrogate");
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+  } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+    Fail("unpaired surrogate");
+  }
+  return cp;
 }
 
 void JsonReader::ReadNumber(bool& is_integer, std::int64_t& integer, double& real) {

@@ -52,6 +52,10 @@ class JsonReader {
   // (from the second member on) and returns false.
   bool AtEnd(char closer);
   void SkipValueAt(int depth);
+  // ReadString's steps: the escape after a backslash, and a \uXXXX (surrogate pairs joined).
+  void ReadEscape(char e, std::string& out);
+  std::uint32_t ReadHex4();
+  std::uint32_t ReadUnicodeEscape();
 
   std::string_view text_;
   std::size_t pos_ = 0;

@@ -2,11 +2,12 @@
 
 #include <cstdio>
 
+#include "common/time.h"
+
 namespace balcao::integration::tefdial {
 namespace {
 
 constexpr int kColumns = 40;
-constexpr UnixMicros kBrasiliaOffset = -3 * 3600 * kMicrosPerSecond;
 
 std::string Money(Cents cents) {
   char text[32];
@@ -42,23 +43,13 @@ std::string Kind(const Approval& approval) {
 }  // namespace
 
 std::string ReceiptDate(UnixMicros at) {
-  const UnixMicros local = at + kBrasiliaOffset;
-  std::int64_t days = local / (86400 * kMicrosPerSecond);
-  if (local < 0 && local % (86400 * kMicrosPerSecond) != 0) --days;
-  int year = 0;
-  unsigned month = 0, day = 0;
-  CivilFromDays(days, year, month, day);
-  char text[16];
-  std::snprintf(text, sizeof text, "%02u%02u%04d", day, month, year);
-  return text;
+  const std::string wall = FormatDate(SaoPauloWallClock(at));  // "YYYY-MM-DD"
+  return wall.substr(8, 2) + wall.substr(5, 2) + wall.substr(0, 4);
 }
 
 std::string ReceiptTime(UnixMicros at) {
-  const std::int64_t seconds = ((at + kBrasiliaOffset) / kMicrosPerSecond % 86400 + 86400) % 86400;
-  char text[16];
-  std::snprintf(text, sizeof text, "%02d%02d%02d", static_cast<int>(seconds / 3600),
-                static_cast<int>(seconds / 60 % 60), static_cast<int>(seconds % 60));
-  return text;
+  const std::string wall = FormatTimestamp(SaoPauloWallClock(at));  // "YYYY-MM-DDTHH:MM:SS..."
+  return wall.substr(11, 2) + wall.substr(14, 2) + wall.substr(17, 2);
 }
 
 std::string BrandOf(const Approval& approval) {

@@ -20,7 +20,7 @@ struct Merchant {
   std::string institution_cnpj;  // 010-001 (the NFC-e's card/CNPJ) when configured; "" leaves it out
 };
 
-// "DDMMAAAA" and "HHMMSS" of `at` in Brasília time (UTC-3, no DST since 2019): the store's
+// "DDMMAAAA" and "HHMMSS" of `at` in São Paulo time (SaoPauloWallClock): the store's
 // clock, which the PDV compares with its own.
 std::string ReceiptDate(UnixMicros at);
 std::string ReceiptTime(UnixMicros at);

@@ -84,24 +84,6 @@ bool Refused(const Status& s) {
 
 }  // namespace
 
-const char* StepResultName(StepResult r) {
-  switch (r) {
-    case StepResult::kDone:
-      return "done";
-    case StepResult::kNotSent:
-      return "not-sent";
-    case StepResult::kUnknown:
-      return "unknown";
-    case StepResult::kFailed:
-      return "failed";
-    case StepResult::kAbsent:
-      return "absent";
-    case StepResult::kLookupFailed:
-      return "lookup-failed";
-  }
-  return "?";
-}
-
 std::string ExtractBankId(const std::string& response_body) {
   const json doc = Parse(response_body);
   for (const json& e : Entities(doc)) {

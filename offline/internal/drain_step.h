@@ -12,7 +12,6 @@
 namespace balcao::offline::internal {
 
 enum class StepResult { kDone, kNotSent, kUnknown, kFailed, kAbsent, kLookupFailed };
-const char* StepResultName(StepResult r);
 
 // How the bank answered a lookup.
 struct LookupAnswer {

@@ -13,7 +13,6 @@ namespace balcao::printer::internal {
 // Widths alternate bar, space, bar, ... starting with a bar. kInvalidArgument for
 // characters outside 0x20-0x7E or empty data.
 StatusOr<std::vector<std::uint8_t>> Code128Widths(std::string_view data);
-inline int Code128Modules(size_t chars) { return 11 * static_cast<int>(chars) + 35; }
 inline constexpr int kBarcodeQuietModules = 10;
 
 }  // namespace balcao::printer::internal

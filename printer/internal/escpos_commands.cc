@@ -3,6 +3,7 @@
 // whose declared size is absurd is rejected instead of allocated.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "printer/internal/interpreter_impl.h"
 
@@ -58,26 +59,27 @@ size_t Interpreter::Impl::Dle(const Byte* p, size_t n) {
 
 size_t Interpreter::Impl::Esc(const Byte* p, size_t n) {
   if (n < 2) return kNeedMore;
-  const Byte c = p[1];
-  auto need = [&](size_t k) { return n >= k; };
-  switch (c) {
-    case '@':
-      Reset();
-      return 2;
+  if (const std::optional<size_t> used = EscStyle(p, n)) return *used;
+  if (const std::optional<size_t> used = EscPaper(p, n)) return *used;
+  return EscSkipped(p, n);
+}
+
+// ESC commands that change how the next characters look or where they go on the line.
+std::optional<size_t> Interpreter::Impl::EscStyle(const Byte* p, size_t n) {
+  switch (p[1]) {
     case '2':
       spacing = kDefaultSpacing;
       return 2;
-    case 'i':
-    case 'm':
-      FlushIfPending();
-      CompletePage(true);
-      return 2;
+    case '3':
+      if (n < 3) return kNeedMore;
+      spacing = p[2];
+      return 3;
     case 't':
-      if (!need(3)) return kNeedMore;
+      if (n < 3) return kNeedMore;
       SelectTable(p[2]);
       return 3;
     case '!':
-      if (!need(3)) return kNeedMore;
+      if (n < 3) return kNeedMore;
       style.bold = p[2] & 0x08;
       style.height = p[2] & 0x10 ? 2 : 1;
       style.width = p[2] & 0x20 ? 2 : 1;
@@ -85,59 +87,75 @@ size_t Interpreter::Impl::Esc(const Byte* p, size_t n) {
       return 3;
     case 'E':
     case 'G':
-      if (!need(3)) return kNeedMore;
+      if (n < 3) return kNeedMore;
       style.bold = p[2] & 1;
       return 3;
     case '-':
-      if (!need(3)) return kNeedMore;
+      if (n < 3) return kNeedMore;
       style.underline = (p[2] & 3) != 0 && p[2] != '0';
       return 3;
     case 'a': {
-      if (!need(3)) return kNeedMore;
+      if (n < 3) return kNeedMore;
       const int a = p[2] >= '0' ? p[2] - '0' : p[2];
       align = a == 1 ? Align::kCenter : a == 2 ? Align::kRight : Align::kLeft;
       return 3;
     }
-    case 'd': {
-      if (!need(3)) return kNeedMore;
+    case '$':
+    case '\\': {
+      if (n < 4) return kNeedMore;
+      const int v = p[2] | (p[3] << 8);
+      const int nx = p[1] == '$' ? v : x + static_cast<std::int16_t>(v);
+      if (nx >= 0 && nx < opt.dots) x = nx;
+      return 4;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// ESC commands that move the paper, cut it, reset the printer or kick the drawer.
+std::optional<size_t> Interpreter::Impl::EscPaper(const Byte* p, size_t n) {
+  switch (p[1]) {
+    case '@':
+      Reset();
+      return 2;
+    case 'i':
+    case 'm':
+      FlushIfPending();
+      CompletePage(true);
+      return 2;
+    case 'd':
+      if (n < 3) return kNeedMore;
       for (int i = 0; i < p[2]; ++i) PrintLine();
       return 3;
-    }
     case 'J':
-      if (!need(3)) return kNeedMore;
+      if (n < 3) return kNeedMore;
       if (!line.empty()) PrintLine();
       page.has_content_ = true;
       Advance(p[2]);
       return 3;
-    case '3':
-      if (!need(3)) return kNeedMore;
-      spacing = p[2];
-      return 3;
     case 'p':
-      if (!need(5)) return kNeedMore;
+      if (n < 5) return kNeedMore;
       ++page.drawer_kicks;
       page.has_content_ = true;
       return 5;
-    case '$':
-    case '\\':
-      if (!need(4)) return kNeedMore;
-      {
-        const int v = p[2] | (p[3] << 8);
-        const int nx = c == '$' ? v : x + static_cast<std::int16_t>(v);
-        if (nx >= 0 && nx < opt.dots) x = nx;
-      }
-      return 4;
+    default:
+      return std::nullopt;
+  }
+}
+
+// ESC commands that change nothing on paper (their size is known, so they are skipped),
+// and unknown ones (skipped with a note).
+size_t Interpreter::Impl::EscSkipped(const Byte* p, size_t n) {
+  const Byte c = p[1];
+  switch (c) {
     case 'c':
-      if (!need(4)) return kNeedMore;
-      return 4;
     case 'B':
-      if (!need(4)) return kNeedMore;
-      return 4;
+      return n < 4 ? kNeedMore : 4;
     case 'W':
-      if (!need(10)) return kNeedMore;
-      return 10;
+      return n < 10 ? kNeedMore : 10;
     case '*': {
-      if (!need(5)) return kNeedMore;
+      if (n < 5) return kNeedMore;
       const size_t cols = p[3] | (p[4] << 8);
       const size_t len = 5 + cols * (p[2] >= 32 ? 3 : 1);
       if (n < len) return kNeedMore;
@@ -163,7 +181,7 @@ size_t Interpreter::Impl::Esc(const Byte* p, size_t n) {
     case 'K':
     case 'e':
     case 'D':
-      if (!need(3)) return kNeedMore;
+      if (n < 3) return kNeedMore;
       if (c == 'R' && p[2] != 0) Note("ESC R " + std::to_string(p[2]) + ": international set other than USA");
       return 3;
     default:
@@ -194,8 +212,14 @@ size_t Interpreter::Impl::Fs(const Byte* p, size_t n) {
 
 size_t Interpreter::Impl::Gs(const Byte* p, size_t n) {
   if (n < 2) return kNeedMore;
-  const Byte c = p[1];
-  switch (c) {
+  if (const std::optional<size_t> used = GsStyle(p, n)) return *used;
+  if (const std::optional<size_t> used = GsGraphics(p, n)) return *used;
+  return GsOther(p, n);
+}
+
+// GS commands that set character and barcode styles.
+std::optional<size_t> Interpreter::Impl::GsStyle(const Byte* p, size_t n) {
+  switch (p[1]) {
     case '!':
       if (n < 3) return kNeedMore;
       style.width = static_cast<std::uint8_t>(((p[2] >> 4) & 7) + 1);
@@ -205,57 +229,6 @@ size_t Interpreter::Impl::Gs(const Byte* p, size_t n) {
       if (n < 3) return kNeedMore;
       style.invert = p[2] & 1;
       return 3;
-    case 'V': {
-      if (n < 3) return kNeedMore;
-      const Byte m = p[2];
-      const bool with_feed = m == 65 || m == 66 || m == 97 || m == 98 || m == 103 || m == 104;
-      if (with_feed && n < 4) return kNeedMore;
-      FlushIfPending();
-      CompletePage(true);
-      return with_feed ? 4 : 3;
-    }
-    case 'v': {
-      if (n < 3) return kNeedMore;
-      if (p[2] != '0') return 3;
-      if (n < 8) return kNeedMore;
-      const size_t wb = p[4] | (p[5] << 8), rows = p[6] | (p[7] << 8);
-      if (wb * rows > kMaxImageBytes || wb == 0 || rows == 0) {
-        Note("GS v 0 image of " + std::to_string(wb) + "x" + std::to_string(rows) + " bytes rejected");
-        return 8;
-      }
-      if (n < 8 + wb * rows) return kNeedMore;
-      Image(static_cast<int>(wb), static_cast<int>(rows), p + 8);
-      return 8 + wb * rows;
-    }
-    case '(': {
-      if (n < 5) return kNeedMore;
-      const size_t len = p[3] | (p[4] << 8);
-      if (n < 5 + len) return kNeedMore;
-      if (p[2] == 'k') QrFunction(p + 5, len);
-      return 5 + len;
-    }
-    case 'k': {
-      if (n < 3) return kNeedMore;
-      const Byte m = p[2];
-      if (m <= 6) {  // function A: NUL-terminated
-        const Byte* end = static_cast<const Byte*>(std::memchr(p + 3, 0, std::min<size_t>(n - 3, 256)));
-        if (!end && n - 3 < 256) return kNeedMore;
-        if (!end) {
-          Note("GS k data without terminator");
-          return 3;
-        }
-        Barcode(m, std::string(reinterpret_cast<const char*>(p + 3), end - (p + 3)));
-        return static_cast<size_t>(end - p) + 1;
-      }
-      if (m >= 65) {
-        if (n < 4) return kNeedMore;
-        const size_t len = p[3];
-        if (n < 4 + len) return kNeedMore;
-        Barcode(m, std::string(reinterpret_cast<const char*>(p + 4), len));
-        return 4 + len;
-      }
-      return 3;
-    }
     case 'h':
       if (n < 3) return kNeedMore;
       bar_height = std::max<int>(1, p[2]);
@@ -268,6 +241,84 @@ size_t Interpreter::Impl::Gs(const Byte* p, size_t n) {
       if (n < 3) return kNeedMore;
       hri = p[2] >= '0' ? p[2] - '0' : p[2];
       return 3;
+    default:
+      return std::nullopt;
+  }
+}
+
+// GS commands that put something on paper or cut it: the cut, raster images, the QR
+// functions (GS ( k) and barcodes (GS k).
+std::optional<size_t> Interpreter::Impl::GsGraphics(const Byte* p, size_t n) {
+  switch (p[1]) {
+    case 'V': {
+      if (n < 3) return kNeedMore;
+      const Byte m = p[2];
+      const bool with_feed = m == 65 || m == 66 || m == 97 || m == 98 || m == 103 || m == 104;
+      if (with_feed && n < 4) return kNeedMore;
+      FlushIfPending();
+      CompletePage(true);
+      return with_feed ? 4 : 3;
+    }
+    case 'v':
+      return GsRasterImage(p, n);
+    case '(': {
+      if (n < 5) return kNeedMore;
+      const size_t len = p[3] | (p[4] << 8);
+      if (n < 5 + len) return kNeedMore;
+      if (p[2] == 'k') QrFunction(p + 5, len);
+      return 5 + len;
+    }
+    case 'k':
+      return GsBarcode(p, n);
+    default:
+      return std::nullopt;
+  }
+}
+
+// GS v 0: a raster image, refused (and skipped) when absurdly large.
+size_t Interpreter::Impl::GsRasterImage(const Byte* p, size_t n) {
+  if (n < 3) return kNeedMore;
+  if (p[2] != '0') return 3;
+  if (n < 8) return kNeedMore;
+  const size_t wb = p[4] | (p[5] << 8), rows = p[6] | (p[7] << 8);
+  if (wb * rows > kMaxImageBytes || wb == 0 || rows == 0) {
+    Note("GS v 0 image of " + std::to_string(wb) + "x" + std::to_string(rows) + " bytes rejected");
+    return 8;
+  }
+  if (n < 8 + wb * rows) return kNeedMore;
+  Image(static_cast<int>(wb), static_cast<int>(rows), p + 8);
+  return 8 + wb * rows;
+}
+
+// GS k: a barcode, function A (NUL-terminated data) or B (length byte first).
+size_t Interpreter::Impl::GsBarcode(const Byte* p, size_t n) {
+  if (n < 3) return kNeedMore;
+  const Byte m = p[2];
+  if (m <= 6) {
+    const Byte* end = static_cast<const Byte*>(std::memchr(p + 3, 0, std::min<size_t>(n - 3, 256)));
+    if (!end && n - 3 < 256) return kNeedMore;
+    if (!end) {
+      Note("GS k data without terminator");
+      return 3;
+    }
+    Barcode(m, std::string(reinterpret_cast<const char*>(p + 3), end - (p + 3)));
+    return static_cast<size_t>(end - p) + 1;
+  }
+  if (m >= 65) {
+    if (n < 4) return kNeedMore;
+    const size_t len = p[3];
+    if (n < 4 + len) return kNeedMore;
+    Barcode(m, std::string(reinterpret_cast<const char*>(p + 4), len));
+    return 4 + len;
+  }
+  return 3;
+}
+
+// GS commands that answer a status request, or change nothing on paper (skipped by their
+// known size), and unknown ones (skipped with a note).
+size_t Interpreter::Impl::GsOther(const Byte* p, size_t n) {
+  const Byte c = p[1];
+  switch (c) {
     case 'r':
       if (n < 3) return kNeedMore;
       Status("GS r " + std::to_string(p[2]),
@@ -285,20 +336,17 @@ size_t Interpreter::Impl::Gs(const Byte* p, size_t n) {
     case 'E':
     case 'T':
     case 'D':
-      if (n < 3) return kNeedMore;
-      return 3;
+      return n < 3 ? kNeedMore : 3;
     case 'L':
     case 'W':
     case 'P':
     case '$':
     case '\\':
-      if (n < 4) return kNeedMore;
-      return 4;
+      return n < 4 ? kNeedMore : 4;
     case '*': {
       if (n < 4) return kNeedMore;
       const size_t len = 4 + static_cast<size_t>(p[2]) * p[3] * 8;
-      if (n < len) return kNeedMore;
-      return len;
+      return n < len ? kNeedMore : len;
     }
     case '8': {
       if (n < 7) return kNeedMore;

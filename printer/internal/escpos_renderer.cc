@@ -36,7 +36,7 @@ class EscPosWriter {
   }
 
   Status Qr(const std::string& data, QrLevel level) {
-    BALCAO_ASSIGN_OR_RETURN(internal::QrMatrix m, internal::EncodeQr(data, level));
+    BALCAO_ASSIGN_OR_RETURN(QrMatrix m, EncodeQr(data, level));
     const int module = internal::QrModuleSize(m.size, p_.dots, p_.qr_module_max);
     SetStyle({});
     Put({0x1B, 0x61, 0x01});  // ESC a 1 centre
@@ -99,10 +99,10 @@ class EscPosWriter {
     Put({0x1D, 0x28, 0x6B, 0x03, 0x00, 0x31, 0x51, 0x30});  // fn 181: print
   }
 
-  void RasterQr(const internal::QrMatrix& m, int module) {
+  void RasterQr(const QrMatrix& m, int module) {
     const int dots = internal::QrDots(m.size, module);
     const int width_bytes = (dots + 7) / 8;
-    const int origin = internal::kQrQuietModules * module;
+    const int origin = kQrQuietModules * module;
     std::vector<std::uint8_t> row(static_cast<size_t>(width_bytes));
     for (int band = 0; band < dots; band += p_.raster_band_rows) {
       const int rows = std::min(p_.raster_band_rows, dots - band);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,6 +79,15 @@ struct Interpreter::Impl {
   size_t Esc(const Byte* p, size_t n);
   size_t Fs(const Byte* p, size_t n);
   size_t Gs(const Byte* p, size_t n);
+  // Esc and Gs by group of commands; nullopt: not a command of the group.
+  std::optional<size_t> EscStyle(const Byte* p, size_t n);
+  std::optional<size_t> EscPaper(const Byte* p, size_t n);
+  size_t EscSkipped(const Byte* p, size_t n);
+  std::optional<size_t> GsStyle(const Byte* p, size_t n);
+  std::optional<size_t> GsGraphics(const Byte* p, size_t n);
+  size_t GsRasterImage(const Byte* p, size_t n);
+  size_t GsBarcode(const Byte* p, size_t n);
+  size_t GsOther(const Byte* p, size_t n);
 };
 
 }  // namespace balcao::printer

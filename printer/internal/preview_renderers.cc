@@ -57,7 +57,7 @@ StatusOr<std::string> RenderPng(const Document& doc, const PrinterProfile& profi
         break;
       }
       case LaidLine::Kind::kQr: {
-        BALCAO_ASSIGN_OR_RETURN(internal::QrMatrix m, internal::EncodeQr(l.data, l.level));
+        BALCAO_ASSIGN_OR_RETURN(QrMatrix m, EncodeQr(l.data, l.level));
         const int module = internal::QrModuleSize(m.size, profile.dots, profile.qr_module_max);
         const int dots = internal::QrDots(m.size, module);
         // A raster QR travels as whole bytes; centre it as the printer centres that image.

@@ -1,12 +1,12 @@
 #include "sandbox/internal/artifacts.h"
 
 #include <png.h>
-#include <qrencode.h>
 
 #include <cstdio>
 #include <memory>
 
 #include "api/formats/brcode.h"
+#include "common/qr.h"
 #include "sandbox/internal/slip.h"
 
 namespace balcao::sandbox::internal {
@@ -29,11 +29,10 @@ std::string PdfEscape(const std::string& s) {
 }  // namespace
 
 File QrPng(const std::string& text, int box) {
-  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString8bit(text.c_str(), 0, QR_ECLEVEL_M),
-                                                     &QRcode_free);
+  const StatusOr<QrMatrix> qr = EncodeQr(text, QrLevel::kM);
   File file{"image/png", {}};
-  if (!qr) return file;
-  const int quiet = 4, modules = qr->width + 2 * quiet, size = modules * box;
+  if (!qr.ok()) return file;  // empty or too long: an empty body
+  const int quiet = kQrQuietModules, modules = qr->size + 2 * quiet, size = modules * box;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png_create_info_struct(png);
   if (setjmp(png_jmpbuf(png))) {
@@ -49,8 +48,7 @@ File QrPng(const std::string& text, int box) {
     const int my = y / box - quiet;
     for (int x = 0; x < size; ++x) {
       const int mx = x / box - quiet;
-      const bool dark = mx >= 0 && my >= 0 && mx < qr->width && my < qr->width && (qr->data[my * qr->width + mx] & 1);
-      row[x] = dark ? 0 : 255;
+      row[x] = qr->dark_or_light(mx, my) ? 0 : 255;
     }
     png_write_row(png, row.data());
   }

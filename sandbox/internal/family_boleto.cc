@@ -26,7 +26,6 @@ namespace balcao::sandbox::internal {
 namespace {
 
 constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
-constexpr UnixMicros kBrt = 3 * 3600 * kMicrosPerSecond;
 
 bool Open(const Entity& e) { return e.status() == "created" || e.status() == "overdue"; }
 
@@ -97,7 +96,7 @@ void ReadDiscounts(Reader& in, std::optional<UnixMicros> due, Json& out) {
     }
     last = *pct;
     const bool date_only = d["date"].is_string() && d["date"].get<std::string>().size() == 10;
-    out.push_back({{"percentage", *pct}, {"date", FormatTimestamp(*date + (date_only ? kBrt : 0))}});
+    out.push_back({{"percentage", *pct}, {"date", FormatTimestamp(date_only ? FromSaoPauloWallClock(*date) : *date)}});
   }
 }
 
@@ -132,7 +131,8 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   auto state = in.String("stateCode", Need::kRequired, "invalidStateCode", 2, 2);
   auto zip = in.String("zipCode", Need::kRequired, "invalidZipCode", 8, 9);
   auto due = in.Time("due", Need::kOptional, "invalidDue");
-  if (due && element["due"].get<std::string>().size() == 10) *due += kBrt;  // a date: that day in BRT
+  if (due && element["due"].get<std::string>().size() == 10)
+    *due = FromSaoPauloWallClock(*due);  // a date: that day in BRT
   auto fine = in.Number("fine", Need::kOptional, 0, 20, "invalidFine");
   auto interest = in.Number("interest", Need::kOptional, 0, 10, "invalidInterest");
   auto overdue_limit = in.Int("overdueLimit", Need::kOptional, 0, 59, "invalidOverdueLimit");
@@ -140,7 +140,7 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   auto receiver_tax_id = in.TaxId("receiverTaxId", Need::kOptional);
   Json descriptions, discounts;
   ReadDescriptions(in, descriptions);
-  const UnixMicros due_day = BrtDayStart(due.value_or(ctx.Now() + 2 * kDay));
+  const UnixMicros due_day = BusinessDayStartOf(due.value_or(ctx.Now() + 2 * kDay));
   ReadDiscounts(in, due_day, discounts);
   Json splits = ReadSplits(ctx, in, amount);
   auto tags = in.Tags();
@@ -156,14 +156,14 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
     in.Fail(in.Has("receiverName") ? "receiverTaxId" : "receiverName", "invalidReceiver",
             "is required together with the other receiver field.",
             "é obrigatório junto com o outro campo do recebedor.");
-  if (due && due_day < BrtDayStart(ctx.Now()))
+  if (due && due_day < BusinessDayStartOf(ctx.Now()))
     in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
   if (!problems.empty()) return nullptr;
 
   const std::string id = ctx.NewId();
   formats::BoletoSpec spec;
   spec.bank_code = std::string(kSandboxBankCode);
-  spec.due_date = formats::ParseIsoDate(BrtDate(due_day)).value();
+  spec.due_date = formats::ParseIsoDate(BusinessDayOf(due_day)).value();
   spec.amount_cents = *amount;
   spec.free_field = "000000000" + id;
   auto bar_code = formats::BuildBoletoBarcode(spec);

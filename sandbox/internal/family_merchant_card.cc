@@ -62,7 +62,7 @@ std::optional<UnixMicros> CardExpirationEnd(std::string_view text) {
   std::snprintf(next, sizeof next, "%04d-%02d-01", year, month);
   auto start = ParseTimestamp(next);
   if (!start.ok()) return std::nullopt;
-  return *start + 3 * 3600 * kMicrosPerSecond - 1;  // midnight BRT (UTC-3), minus 1 µs
+  return FromSaoPauloWallClock(*start) - 1;  // midnight BRT, minus 1 µs
 }
 
 void ReadPurchaseFields(Reader& in, bool challenge, Json& doc) {

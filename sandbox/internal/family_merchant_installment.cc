@@ -20,8 +20,7 @@ constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
 // Saturday/Sunday (in BRT) move to Monday.
 UnixMicros NextWeekday(UnixMicros t) {
   for (;;) {
-    const std::int64_t days = (t - 3 * 3600 * kMicrosPerSecond) / kDay;  // days since epoch, BRT
-    const int weekday = static_cast<int>((days + 4) % 7);                // 0 = Sunday
+    const int weekday = SaoPauloWeekday(t);  // 0 = Sunday
     if (weekday != 0 && weekday != 6) return t;
     t += kDay;
   }

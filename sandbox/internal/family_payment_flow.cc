@@ -10,9 +10,6 @@
 namespace balcao::sandbox::internal {
 namespace {
 
-constexpr UnixMicros kBrtOffset = 3 * 3600 * kMicrosPerSecond;
-constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
-
 std::int64_t Total(const Entity& e) { return e.doc["amount"].get<std::int64_t>() + e.doc["fee"].get<std::int64_t>(); }
 
 Problem Refused(const Entity& e, const char* en, const char* pt) {
@@ -101,10 +98,6 @@ Json ForceFail(Context& ctx, const Json& body, Problems& problems) {
 
 }  // namespace
 
-UnixMicros BrtDayStart(UnixMicros t) { return (t - kBrtOffset) / kDay * kDay + kBrtOffset; }
-
-std::string BrtDate(UnixMicros t) { return FormatTimestamp(BrtDayStart(t) - kBrtOffset).substr(0, 10); }
-
 std::optional<UnixMicros> ReadScheduled(Context& ctx, Reader& in) {
   const Json* raw = in.Raw("scheduled");
   if (!raw) return ctx.Now();
@@ -116,8 +109,8 @@ std::optional<UnixMicros> ReadScheduled(Context& ctx, Reader& in) {
             "deve ser uma data (AAAA-MM-DD) ou um horário ISO 8601.");
     return std::nullopt;
   }
-  UnixMicros at = date_only ? *t + kBrtOffset : *t;  // a date means that day in BRT
-  if (at < BrtDayStart(ctx.Now())) {
+  UnixMicros at = date_only ? FromSaoPauloWallClock(*t) : *t;  // a date means that day in BRT
+  if (at < BusinessDayStartOf(ctx.Now())) {
     in.Fail("scheduled", code, "must not be in the past.", "não pode estar no passado.");
     return std::nullopt;
   }

@@ -22,11 +22,11 @@ namespace {
 constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
 
 formats::Date DateOf(UnixMicros t) {
-  return formats::Date(std::chrono::sys_days(std::chrono::days((t - 3 * 3600 * kMicrosPerSecond) / kDay)));
+  return formats::Date(std::chrono::sys_days(std::chrono::days(SaoPauloWallClock(t) / kDay)));
 }
 
 UnixMicros MicrosOf(formats::Date d) {
-  return std::chrono::sys_days(d).time_since_epoch().count() * kDay + 3 * 3600 * kMicrosPerSecond;
+  return FromSaoPauloWallClock(std::chrono::sys_days(d).time_since_epoch().count() * kDay);
 }
 
 std::string Digits(std::string_view text) {

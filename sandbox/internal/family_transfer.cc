@@ -22,10 +22,10 @@ bool Matches(const std::string& s, const char* pattern) { return std::regex_matc
 
 // Wire transfers run on business days (Mon-Fri) until 16:00 BRT.
 UnixMicros WireSchedule(UnixMicros at) {
-  UnixMicros day = BrtDayStart(at);
+  UnixMicros day = BusinessDayStartOf(at);
   if (at >= day + 16 * kHour) day += kDay, at = day + 9 * kHour;
   for (;;) {
-    const int weekday = static_cast<int>(((day - 3 * kHour) / kDay + 4) % 7);  // 0 = Sunday
+    const int weekday = SaoPauloWeekday(day);  // 0 = Sunday
     if (weekday != 0 && weekday != 6) return std::max(at, day);
     day += kDay;
     at = day + 9 * kHour;
@@ -84,7 +84,7 @@ Json CreateTransfer(Context& ctx, const Json& element, Problems& problems) {
   const UnixMicros at = pix ? *scheduled : WireSchedule(*scheduled);
   std::string dedupe;
   if (!external_id) {
-    dedupe = *bank + "|" + *branch + "|" + *account + "|" + std::to_string(*amount) + "|" + BrtDate(at);
+    dedupe = *bank + "|" + *branch + "|" + *account + "|" + std::to_string(*amount) + "|" + BusinessDayOf(at);
     if (auto other = ctx.Find(kDedupe, dedupe)) {
       in.Fail("externalId", "invalidExternalId",
               "is needed: transfer " + other->doc["transferId"].get<std::string>() +

@@ -53,8 +53,5 @@ std::optional<Problem> PayInSandbox(Context& ctx, std::string_view resource, con
 // Runs `fn` in a Context of the workspace that owns resource/id (nullopt: no such entity).
 std::optional<Json> InOwnerWorkspace(Context& ctx, std::string_view resource, const std::string& id,
                                      const std::function<Json(Context&)>& fn);
-// The start of the BRT (UTC-3) day holding `t`, and that day as "YYYY-MM-DD".
-UnixMicros BrtDayStart(UnixMicros t);
-std::string BrtDate(UnixMicros t);
 
 }  // namespace balcao::sandbox::internal

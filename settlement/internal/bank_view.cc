@@ -348,14 +348,12 @@ std::vector<LedgerLine> DayLists::DayLedger() const {
   return day;
 }
 
-StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<ScopeSale>& sales,
-                                     const JournaledFn& journaled) {
-  std::unordered_map<std::string, std::size_t> scope;  // sale key -> position in `sales`
+// The sales the range cannot hold are looked up by tag, and the day's deposits whose
+// brcode the lists lack by brcode; each deposit then takes its brcode's sale.
+Status DayLists::CompleteScope(const api::Bank& bank, const std::vector<ScopeSale>& sales) {
   std::vector<std::string> before_range;
-  for (std::size_t i = 0; i < sales.size(); ++i) {
-    const std::string key = Lower(checkout::SaleTag(sales[i].lane, sales[i].id));
-    scope.emplace(key, i);
-    if (sales[i].before_range) before_range.push_back(key);
+  for (const ScopeSale& sale : sales) {
+    if (sale.before_range) before_range.push_back(Lower(checkout::SaleTag(sale.lane, sale.id)));
   }
   BALCAO_RETURN_IF_ERROR(LookUpSales(bank, before_range));
   // Deposits of the day whose brcode the lists do not have (a brcode shown before the day).
@@ -374,17 +372,21 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
     auto it = brcode_sale_.find(e.brcode_uuid);
     if (it != brcode_sale_.end()) e.sale_id = it->second;
   }
+  return OkStatus();
+}
 
-  // The sales' entities, sale by sale in scope order: purchases, invoices, then deposits by
-  // brcode (newest brcode first), each kind newest first as the bank lists them.
+// The sales' entities, sale by sale in scope order: purchases, invoices, then deposits by
+// brcode (newest brcode first), each kind newest first as the bank lists them.
+void DayLists::AddSalesEntities(const std::vector<ScopeSale>& sales, BankDay& day,
+                                std::unordered_set<std::string>& known_ids) {
+  std::unordered_map<std::string, std::size_t> scope;  // sale key -> position in `sales`
+  for (std::size_t i = 0; i < sales.size(); ++i) scope.emplace(Lower(checkout::SaleTag(sales[i].lane, sales[i].id)), i);
   std::vector<std::vector<const BankEntity*>> of_sale(sales.size());
   for (const BankEntity& e : entities_) {
     if (e.sale_id.empty()) continue;
     auto it = scope.find(e.sale_id);
     if (it != scope.end()) of_sale[it->second].push_back(&e);
   }
-  BankDay day;
-  std::unordered_set<std::string> known_ids;
   for (std::size_t i = 0; i < sales.size(); ++i) {
     std::vector<const BankEntity*>& mine = of_sale[i];
     std::stable_sort(mine.begin(), mine.end(), [&](const BankEntity* a, const BankEntity* b) {
@@ -404,8 +406,10 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
       known_ids.insert(e->id);
     }
   }
+}
 
-  // Each entity's ledger lines: what it received (fees added back) and gave back.
+// Each entity's ledger lines: what it received (fees added back) and gave back.
+void DayLists::AddLedgerLines(BankDay& day) const {
   std::unordered_map<std::string, std::pair<Cents, Cents>> lines;
   for (const Tx& tx : txs_) {
     if (tx.sale.empty() && tx.brcode_uuid.empty()) continue;
@@ -422,9 +426,12 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
     e.ledger_in = it->second.first;
     e.ledger_out = it->second.second;
   }
+}
 
-  // Created in the day and not of a sale in scope: another lane's (listed as such), or an
-  // orphan, tagged for a sale the journal does not have.
+// Created in the day and not of a sale in scope: another lane's (listed as such), or an
+// orphan, tagged for a sale the journal does not have.
+Status DayLists::AddOutOfScope(BankDay& day, const std::unordered_set<std::string>& known_ids,
+                               const JournaledFn& journaled) const {
   std::map<std::string, bool> journaled_cache;
   for (BankKind kind : {BankKind::kPurchase, BankKind::kInvoice, BankKind::kDeposit}) {
     for (const BankEntity& e : entities_) {
@@ -445,8 +452,11 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
       if (!it->second) day.entities.push_back(std::move(shown));
     }
   }
+  return OkStatus();
+}
 
-  // The day's ledger.
+// The day's ledger: its transactions, and the part whose source is an entity of a sale.
+void DayLists::CountLedger(BankDay& day, const std::unordered_set<std::string>& known_ids) const {
   std::unordered_set<std::string> sale_sources;
   for (const BankEntity& e : day.entities) {
     if (known_ids.count(e.id)) sale_sources.insert(SourceOf(e));
@@ -458,6 +468,17 @@ StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<Sc
     (tx.amount >= 0 ? day.ledger.credits : day.ledger.debits) += tx.amount >= 0 ? tx.amount : -tx.amount;
     if (sale_sources.count(tx.source)) day.ledger.sales_net += tx.amount;
   }
+}
+
+StatusOr<BankDay> DayLists::Assemble(const api::Bank& bank, const std::vector<ScopeSale>& sales,
+                                     const JournaledFn& journaled) {
+  BALCAO_RETURN_IF_ERROR(CompleteScope(bank, sales));
+  BankDay day;
+  std::unordered_set<std::string> known_ids;  // the ids of the sales' entities
+  AddSalesEntities(sales, day, known_ids);
+  AddLedgerLines(day);
+  BALCAO_RETURN_IF_ERROR(AddOutOfScope(day, known_ids, journaled));
+  CountLedger(day, known_ids);
   BALCAO_ASSIGN_OR_RETURN(api::Balance balance, bank.GetBalance());
   day.ledger.balance_known = true;
   day.ledger.balance = balance.amount.value_or(0);

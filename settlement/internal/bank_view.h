@@ -117,6 +117,13 @@ class DayLists {
   Status LookUpSales(const api::Bank& bank, const std::vector<std::string>& sale_keys);
   void AddEntity(BankEntity entity);
   void AddTx(Tx tx);
+  // Assemble's steps, in order.
+  Status CompleteScope(const api::Bank& bank, const std::vector<ScopeSale>& sales);
+  void AddSalesEntities(const std::vector<ScopeSale>& sales, BankDay& day, std::unordered_set<std::string>& known_ids);
+  void AddLedgerLines(BankDay& day) const;
+  Status AddOutOfScope(BankDay& day, const std::unordered_set<std::string>& known_ids,
+                       const JournaledFn& journaled) const;
+  void CountLedger(BankDay& day, const std::unordered_set<std::string>& known_ids) const;
 
   UnixMicros from_, to_;
   std::string lane_;

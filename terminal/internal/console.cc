@@ -1,18 +1,19 @@
 #include "terminal/internal/console.h"
 
 #include <curl/curl.h>
-#include <qrencode.h>
 
 #include <memory>
+
+#include "common/qr.h"
 
 namespace balcao::terminal {
 
 void DrawQr(const std::string& text, std::FILE* out) {
-  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1),
-                                                     &QRcode_free);
-  if (!qr) return;
-  const int width = qr->width, quiet = 2;
-  auto dark = [&](int x, int y) { return x >= 0 && y >= 0 && x < width && y < width && (qr->data[y * width + x] & 1); };
+  const StatusOr<QrMatrix> qr = EncodeQr(text, QrLevel::kM);
+  if (!qr.ok()) return;  // empty or too long: nothing to draw
+  // A 2-module quiet zone: the terminal's own margin does the rest.
+  const int width = qr->size, quiet = 2;
+  auto dark = [&](int x, int y) { return qr->dark_or_light(x, y); };
   // Light modules are drawn as full blocks so the code reads on a dark terminal.
   for (int y = -quiet; y < width + quiet; y += 2) {
     std::string line;

@@ -1,7 +1,6 @@
 #include "terminal/service/sale_book.h"
 
 #include <fcntl.h>
-#include <qrencode.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/qr.h"
 #include "terminal/internal/receipts.h"
 
 namespace balcao::terminal::service {
@@ -147,20 +147,19 @@ json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, c
 
 }  // namespace
 
-std::string StoreDay(UnixMicros at) { return FormatDate(at - 3LL * 3600 * kMicrosPerSecond); }
+std::string StoreDay(UnixMicros at) { return BusinessDayOf(at); }
 
 std::string QrSvg(const std::string& text) {
-  std::unique_ptr<QRcode, decltype(&QRcode_free)> qr(QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_M, QR_MODE_8, 1),
-                                                     &QRcode_free);
-  if (!qr || text.empty()) return "";
-  const int width = qr->width, quiet = 4, size = width + 2 * quiet;
+  const StatusOr<QrMatrix> qr = EncodeQr(text, QrLevel::kM);
+  if (!qr.ok()) return "";  // empty or too long: no QR to show
+  const int width = qr->size, quiet = kQrQuietModules, size = width + 2 * quiet;
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << size << ' ' << size
       << "\" shape-rendering=\"crispEdges\"><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><path fill=\"#000\" "
          "d=\"";
   for (int y = 0; y < width; ++y) {
     for (int x = 0; x < width; ++x) {
-      if (qr->data[y * width + x] & 1) svg << 'M' << x + quiet << ',' << y + quiet << "h1v1h-1z";
+      if (qr->dark(x, y)) svg << 'M' << x + quiet << ',' << y + quiet << "h1v1h-1z";
     }
   }
   svg << "\"/></svg>";

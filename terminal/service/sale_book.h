@@ -18,7 +18,7 @@
 
 namespace balcao::terminal::service {
 
-// "YYYY-MM-DD" of `at` in Brasília time (UTC-3, no DST since 2019): the store's day.
+// The store's day of `at`: its São Paulo business day (BusinessDayOf, common/time.h).
 std::string StoreDay(UnixMicros at);
 // `text` as an SVG QR code (black modules on white, 4-module quiet zone); "" if it does not fit.
 std::string QrSvg(const std::string& text);

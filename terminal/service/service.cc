@@ -382,7 +382,7 @@ Status Service::Impl::MakeBackgroundWork(const api::CallObserver& observe_bank) 
       Publish();
     });
   });
-  spooler = std::make_unique<printer::Spooler>(*print_jobs);
+  spooler = std::make_unique<offline::Spooler>(*print_jobs);
   return OkStatus();
 }
 

@@ -37,10 +37,10 @@
 #include "offline/outbox.h"
 #include "offline/print_jobs.h"
 #include "offline/sealed_cards.h"
+#include "offline/spooler.h"
 #include "offline/store.h"
 #include "printer/profile.h"
 #include "printer/receipt.h"
-#include "printer/spooler.h"
 #include "sandbox/sandbox.h"
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
@@ -94,7 +94,7 @@ struct Service::Impl {
   std::unique_ptr<http::Server> server;
   std::unique_ptr<offline::Drainer> drainer;
   std::unique_ptr<offline::ConnectivityMonitor> monitor;
-  std::unique_ptr<printer::Spooler> spooler;
+  std::unique_ptr<offline::Spooler> spooler;
   std::unique_ptr<offline::SealedCards> sealed_cards;  // offline_cards.enabled only
   std::unique_ptr<offline::BankCardAuthorizer> card_authorizer;
   std::unique_ptr<DriverLoop> loop;

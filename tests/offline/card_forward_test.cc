@@ -19,10 +19,10 @@
 #include "offline/card_forwarder.h"
 #include "offline/print_jobs.h"
 #include "offline/sealed_cards.h"
+#include "offline/spooler.h"
 #include "printer/format.h"
 #include "printer/profile.h"
 #include "printer/render.h"
-#include "printer/spooler.h"
 #include "printer/templates.h"
 #include "sandbox/sandbox.h"
 #include "tests/offline/sandbox_http.h"
@@ -70,7 +70,7 @@ class BoxPrinter {
 
  private:
   PrintJobs jobs_;
-  printer::Spooler spooler_;
+  offline::Spooler spooler_;
   std::string target_;
   std::string text_path_;
   int printed_ = 0;

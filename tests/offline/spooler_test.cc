@@ -1,7 +1,7 @@
 // The spooler with a real SQLite store and the virtual printer on loopback: a printer that
 // disappears mid-job leaves the job failed and visible, and it prints when the printer
 // returns; paper out likewise; a job that opens the drawer waits for the operator.
-#include "printer/spooler.h"
+#include "offline/spooler.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +15,10 @@
 
 namespace balcao::printer {
 namespace {
+
+using offline::Spooler;
+using offline::SpoolerOptions;
+using offline::SpoolPass;
 
 namespace fs = std::filesystem;
 

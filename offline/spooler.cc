@@ -1,18 +1,18 @@
-#include "printer/spooler.h"
+#include "offline/spooler.h"
 
 #include <map>
 
 #include "common/log.h"
 #include "printer/interpreter.h"
 
-namespace balcao::printer {
+namespace balcao::offline {
 namespace {
 
 // A job that kicks the drawer is never reprinted without an operator.
 bool KicksDrawer(const std::string& payload) {
-  InterpreterOptions o;
+  printer::InterpreterOptions o;
   o.draw = false;
-  for (const VirtualPage& p : Interpret(payload, o)) {
+  for (const printer::VirtualPage& p : printer::Interpret(payload, o)) {
     if (p.drawer_kicks > 0) return true;
   }
   return false;
@@ -20,15 +20,15 @@ bool KicksDrawer(const std::string& payload) {
 
 }  // namespace
 
-Spooler::Spooler(offline::PrintJobs& jobs, SpoolerOptions options) : jobs_(jobs), options_(std::move(options)) {}
+Spooler::Spooler(PrintJobs& jobs, SpoolerOptions options) : jobs_(jobs), options_(std::move(options)) {}
 
 Spooler::~Spooler() { Stop(); }
 
-Status Spooler::PrintOne(const offline::PrintJob& job, SpoolPass& pass) {
-  StatusOr<std::unique_ptr<Transport>> transport = options_.open(job.target);
+Status Spooler::PrintOne(const PrintJob& job, SpoolPass& pass) {
+  StatusOr<std::unique_ptr<printer::Transport>> transport = options_.open(job.target);
   Status result = transport.ok() ? OkStatus() : transport.status();
   if (result.ok()) {
-    StatusOr<SendReport> sent = (*transport)->Send(job.payload, options_.send);
+    StatusOr<printer::SendReport> sent = (*transport)->Send(job.payload, options_.send);
     if (!sent.ok()) result = sent.status();
   }
   if (result.ok()) {
@@ -44,17 +44,17 @@ Status Spooler::PrintOne(const offline::PrintJob& job, SpoolPass& pass) {
 }
 
 StatusOr<int> Spooler::RequeueWhereBack() {
-  BALCAO_ASSIGN_OR_RETURN(std::vector<offline::PrintJob> failed, jobs_.List(offline::PrintJobState::kFailed, 1000));
+  BALCAO_ASSIGN_OR_RETURN(std::vector<PrintJob> failed, jobs_.List(PrintJobState::kFailed, 1000));
   std::map<std::string, bool> back;  // one probe per printer per pass
   int requeued = 0;
-  for (const offline::PrintJob& job : failed) {
+  for (const PrintJob& job : failed) {
     if (job.attempts >= options_.max_auto_attempts || KicksDrawer(job.payload)) continue;
     auto it = back.find(job.target);
     if (it == back.end()) {
       bool ok = false;
-      StatusOr<std::unique_ptr<Transport>> t = options_.open(job.target);
+      StatusOr<std::unique_ptr<printer::Transport>> t = options_.open(job.target);
       if (t.ok()) {
-        StatusOr<PrinterStatus> s = (*t)->Probe(options_.send);
+        StatusOr<printer::PrinterStatus> s = (*t)->Probe(options_.send);
         ok = s.ok() && !s->blocks_printing();
       }
       it = back.emplace(job.target, ok).first;
@@ -70,7 +70,7 @@ StatusOr<SpoolPass> Spooler::RunOnce() {
   SpoolPass pass;
   BALCAO_ASSIGN_OR_RETURN(pass.requeued, RequeueWhereBack());
   while (!stop_) {
-    BALCAO_ASSIGN_OR_RETURN(std::optional<offline::PrintJob> job, jobs_.ClaimNext());
+    BALCAO_ASSIGN_OR_RETURN(std::optional<PrintJob> job, jobs_.ClaimNext());
     if (!job) break;
     BALCAO_RETURN_IF_ERROR(PrintOne(*job, pass));
   }
@@ -96,4 +96,4 @@ void Spooler::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-}  // namespace balcao::printer
+}  // namespace balcao::offline

@@ -3,6 +3,8 @@
 // queue as "paid but not printed" with its error, until it is reprinted: automatically
 // when its printer answers again (unless the job opens the cash drawer: a drawer is never
 // kicked twice without an operator), or by the operator (PrintJobs::Requeue).
+// It lives beside the queue it drains, as the drainer lives beside the outbox: offline/
+// owns the jobs, printer/ only renders and transports them (docs/architecture.md).
 // Thread-safety: RunOnce from one thread at a time; Start/Stop run it on a background thread.
 #pragma once
 
@@ -17,15 +19,15 @@
 #include "offline/print_jobs.h"
 #include "printer/transport.h"
 
-namespace balcao::printer {
+namespace balcao::offline {
 
 struct SpoolerOptions {
-  SendOptions send;
+  printer::SendOptions send;
   std::chrono::milliseconds poll_interval{500};
   // Automatic reprints of one job when its printer returns; beyond this only the operator.
   int max_auto_attempts = 10;
   // How a job's target becomes a transport (tests may substitute).
-  std::function<StatusOr<std::unique_ptr<Transport>>(const std::string& target)> open = OpenTransport;
+  std::function<StatusOr<std::unique_ptr<printer::Transport>>(const std::string& target)> open = printer::OpenTransport;
 };
 
 struct SpoolPass {
@@ -36,7 +38,7 @@ struct SpoolPass {
 
 class Spooler {
  public:
-  explicit Spooler(offline::PrintJobs& jobs, SpoolerOptions options = {});
+  explicit Spooler(PrintJobs& jobs, SpoolerOptions options = {});
   ~Spooler();  // Stop()
   Spooler(const Spooler&) = delete;
   Spooler& operator=(const Spooler&) = delete;
@@ -48,13 +50,13 @@ class Spooler {
   void Stop();
 
  private:
-  Status PrintOne(const offline::PrintJob& job, SpoolPass& pass);
+  Status PrintOne(const PrintJob& job, SpoolPass& pass);
   StatusOr<int> RequeueWhereBack();
 
-  offline::PrintJobs& jobs_;
+  PrintJobs& jobs_;
   SpoolerOptions options_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
 
-}  // namespace balcao::printer
+}  // namespace balcao::offline
