@@ -175,7 +175,7 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
     return InvalidArgumentError("invalid API path '" + std::string(path) + "': empty or '..' segment");
 
   const Impl& impl = *impl_;
-  internal::HttpRequest request;
+  internal::OutgoingRequest request;
   request.method = std::string(method);
   request.url = impl.base_url + full_path;
   if (!query.empty()) request.url += "?" + query.Encode();

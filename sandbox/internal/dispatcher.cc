@@ -460,8 +460,9 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
   Problems problems;
   if (route->spec->name == "boleto" && route->op == api::kPdf && !route->is_log) {
     // Public route: no authentication; the boleto's own workspace serves it.
-    auto scope = s.engine->ScopeOf("boleto", route->id);
-    Caller owner{Caller::Kind::kSimulation, "public", "", scope.value_or("")};
+    const StatusOr<std::optional<std::string>> scope = s.engine->ScopeOf("boleto", route->id);
+    if (!scope.ok()) return InternalErrorResponse(scope.status());
+    Caller owner{Caller::Kind::kSimulation, "public", "", scope->value_or("")};
     res = Serve(s, *route, owner, query, req, lang);
   } else if (auto caller = Authenticate(s, req, problems)) {
     const bool workspace_route = route->spec->name == "workspace";

@@ -104,7 +104,7 @@ void ReadDiscounts(Reader& in, std::optional<UnixMicros> due, Json& out) {
 constexpr const char* kAutopayMeta = "boleto_autopay_percent";
 
 int AutopayPercent(Context& ctx) {
-  auto v = ctx.engine().store().GetMeta(kAutopayMeta);
+  auto v = ctx.Checked(ctx.engine().store().GetMeta(kAutopayMeta));
   return v ? std::stoi(*v) : 90;
 }
 
@@ -114,7 +114,7 @@ Json SetAutopay(Context& ctx, const Json& body, Problems& problems) {
   auto percent = in.Int("percent", Need::kRequired, 0, 100, "invalidPercent");
   in.RejectUnknown();
   if (!problems.empty()) return nullptr;
-  ctx.engine().store().SetMeta(kAutopayMeta, std::to_string(*percent));
+  ctx.Checked(ctx.engine().store().SetMeta(kAutopayMeta, std::to_string(*percent)));
   return {{"percent", *percent}};
 }
 

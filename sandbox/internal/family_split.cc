@@ -42,7 +42,7 @@ void CreateSplits(Context& ctx, const Entity& receivable) {
   q.resource = "split-profile";
   q.scope = ctx.workspace_id();
   q.limit = 1;
-  for (const auto& profile : ctx.engine().store().List(q))
+  for (const auto& profile : ctx.Checked(ctx.engine().store().List(q)))
     delay = profile.doc.value("delay", std::int64_t{0}) * 1000;  // milliseconds
   const std::string source = receivable.resource + "/" + receivable.id;
   for (const auto& s : *list) {

@@ -76,7 +76,7 @@ void DriverE2E::OpenDriver() {
   driver_.reset();
   journal_.reset();
   store_.reset();
-  auto store = offline::Store::Open(db_);
+  auto store = offline::Store::Open(db_, {.clock = &store_clock_});
   ASSERT_TRUE(store.ok()) << store.status().ToString();
   store_ = std::move(*store);
   journal_ = std::make_unique<offline::Journal>(*store_);
@@ -154,7 +154,7 @@ bool DriverE2E::RunChildKilledAt(int k, const std::function<void(Driver&)>& flow
   store_.reset();
   const pid_t pid = ::fork();
   if (pid == 0) {
-    auto store = offline::Store::Open(db_);
+    auto store = offline::Store::Open(db_, {.clock = &store_clock_});
     auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
     if (!store.ok() || !client.ok()) ::_exit(10);
     offline::Journal journal(**store);

@@ -55,7 +55,7 @@ class OutboxTest : public ::testing::Test {
     EXPECT_TRUE(work.ok()) << work.status().ToString();
     return work.ok() ? *work : std::vector<OutboxWork>{};
   }
-  std::int64_t Now() { return internal::NowMs(); }
+  std::int64_t Now() { return store_->impl().NowMs(); }
 
   testing::TempDir dir_;
   OutboxPolicy policy_;
