@@ -67,17 +67,20 @@ void WebhookSender::Finished(std::int64_t id) {
   idle_cv_.notify_all();
 }
 
+bool WebhookSender::SendOne(std::unique_lock<std::mutex>& lock) {
+  WebhookDelivery d;
+  if (!Claim(lock, d)) return false;
+  lock.unlock();
+  Attempt(d);
+  Finished(d.id);
+  lock.lock();
+  return true;
+}
+
 void WebhookSender::Work() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
-    WebhookDelivery d;
-    if (Claim(lock, d)) {
-      lock.unlock();
-      Attempt(d);
-      Finished(d.id);
-      lock.lock();
-      continue;
-    }
+    if (SendOne(lock)) continue;
     wake_cv_.wait(lock, [this] { return stopping_ || woken_ || !queue_.empty(); });
     woken_ = false;
   }
@@ -87,14 +90,7 @@ void WebhookSender::DeliverDueAndWait(std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   std::unique_lock lock(mu_);
   while (!stopping_ && std::chrono::steady_clock::now() < deadline) {
-    WebhookDelivery d;
-    if (Claim(lock, d)) {
-      lock.unlock();
-      Attempt(d);
-      Finished(d.id);
-      lock.lock();
-      continue;
-    }
+    if (SendOne(lock)) continue;
     if (in_flight_.empty()) return;
     idle_cv_.wait_until(lock, deadline);
   }

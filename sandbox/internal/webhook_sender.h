@@ -45,6 +45,8 @@ class WebhookSender {
   // when empty), marked in flight; false when none.
   bool Claim(std::unique_lock<std::mutex>& lock, WebhookDelivery& out);
   void Attempt(const WebhookDelivery& d);  // no lock held
+  // Claims one due delivery and attempts it with `lock` released; false when none was due.
+  bool SendOne(std::unique_lock<std::mutex>& lock);
   void Finished(std::int64_t id);
   void Work();
 
