@@ -199,7 +199,7 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
   BALCAO_ASSIGN_OR_RETURN(const std::string full_path, FullApiPath(path));
 
   const Impl& impl = *impl_;
-  internal::HttpRequest request;
+  internal::OutgoingRequest request;
   request.method = std::string(method);
   request.url = impl.base_url + full_path;
   if (!query.empty()) request.url += "?" + query.Encode();

@@ -45,7 +45,7 @@ Status CashRegisters::AddRegister(const PosKey& key) {
   if (found) return AlreadyExistsError("cash register '" + key.register_id + "' has a key already (pos rotate)");
   PosKey first = key;
   first.key_version = 1;
-  first.created_at_ms = internal::NowMs();
+  first.created_at_ms = store_.impl().NowMs();
   BALCAO_RETURN_IF_ERROR(Insert(txn, first));
   return txn.Commit();
 }
@@ -58,7 +58,7 @@ StatusOr<PosKey> CashRegisters::Rotate(const std::string& register_id, const std
   if (!found) return NotFoundError("no cash register '" + register_id + "'");
   PosKey next = ReadKey(latest);
   if (next.disabled) return FailedPreconditionError("cash register '" + register_id + "' is disabled");
-  const std::int64_t now = internal::NowMs();
+  const std::int64_t now = store_.impl().NowMs();
   Stmt retire(txn, "UPDATE pos_keys SET retired_at = ?2 WHERE register_id = ?1 AND retired_at = 0");
   BALCAO_RETURN_IF_ERROR(retire.Bind(1, register_id).Bind(2, now).Run());
   next.key_version += 1;
@@ -105,7 +105,7 @@ Status CashRegisters::RememberNonce(const std::string& key_identifier, const std
   Txn txn(store_.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt insert(txn, "INSERT OR IGNORE INTO pos_nonces (key_identifier, nonce, seen_at) VALUES (?1, ?2, ?3)");
-  BALCAO_RETURN_IF_ERROR(insert.Bind(1, key_identifier).Bind(2, nonce).Bind(3, internal::NowMs()).Run());
+  BALCAO_RETURN_IF_ERROR(insert.Bind(1, key_identifier).Bind(2, nonce).Bind(3, store_.impl().NowMs()).Run());
   if (insert.Changes() == 0) return AlreadyExistsError("SecurityTrailer.Nonce: already used (a replayed message)");
   return txn.Commit();
 }
@@ -122,7 +122,7 @@ Status CashRegisters::BeginRequest(const RegisterRequestRow& row) {
                              .Bind(4, row.kind)
                              .Bind(5, row.sale_id)
                              .Bind(6, row.request)
-                             .Bind(7, internal::NowMs())
+                             .Bind(7, store_.impl().NowMs())
                              .Run());
   if (insert.Changes() == 0)
     return AlreadyExistsError("request " + row.register_id + "/" + row.service_id + " was seen before");
@@ -164,7 +164,7 @@ Status CashRegisters::Finish(const std::string& register_id, const std::string& 
               "UPDATE register_requests SET outcome = ?3, finished_at = ?4 WHERE register_id = ?1 AND "
               "service_id = ?2 AND outcome = ''");
   BALCAO_RETURN_IF_ERROR(
-      update.Bind(1, register_id).Bind(2, service_id).Bind(3, outcome).Bind(4, internal::NowMs()).Run());
+      update.Bind(1, register_id).Bind(2, service_id).Bind(3, outcome).Bind(4, store_.impl().NowMs()).Run());
   return txn.Commit();
 }
 

@@ -138,7 +138,7 @@ StatusOr<OutboxItem> TrailStep(Outbox& outbox, const OutboxWork& work, const Sta
 std::chrono::milliseconds UntilNextDue(Outbox& outbox, std::chrono::milliseconds poll) {
   auto next = outbox.NextDueAtMs();
   if (!next.ok() || !next->has_value()) return poll;
-  const std::int64_t wait = **next - internal::NowMs();
+  const std::int64_t wait = **next - outbox.store().impl().NowMs();
   return std::clamp(std::chrono::milliseconds(wait), std::chrono::milliseconds(0), poll);
 }
 
@@ -187,7 +187,7 @@ struct Drainer::Impl : std::enable_shared_from_this<Impl> {
     }
     const int free = options.concurrency - in_flight.load();
     if (free > 0) {
-      auto work = outbox.ClaimDue(internal::NowMs(), free, busy_lanes);
+      auto work = outbox.ClaimDue(store.impl().NowMs(), free, busy_lanes);
       if (!work.ok()) {
         std::lock_guard<std::mutex> lock(mu);
         ++stats.store_errors;
@@ -285,7 +285,8 @@ StatusOr<DrainerStats> DrainNow(Outbox& outbox, BankGateway& bank, const Drainer
   DrainerStats stats;
   const int concurrency = std::max(1, options.concurrency);
   while (std::chrono::steady_clock::now() < deadline) {
-    BALCAO_ASSIGN_OR_RETURN(std::vector<OutboxWork> work, outbox.ClaimDue(internal::NowMs(), concurrency, {}));
+    BALCAO_ASSIGN_OR_RETURN(std::vector<OutboxWork> work,
+                            outbox.ClaimDue(outbox.store().impl().NowMs(), concurrency, {}));
     if (work.empty()) {
       if (!wait) break;
       BALCAO_ASSIGN_OR_RETURN(OutboxMetrics metrics, outbox.Metrics());

@@ -17,7 +17,7 @@ Status AppendJournal(Txn& txn, const std::string& sale_id, std::int64_t seq, con
   if (seq < 0) return InvalidArgumentError("journal seq: must be >= 0");
   BALCAO_RETURN_IF_ERROR(RejectCardData(json_payload, "journal payload"));
   BALCAO_RETURN_IF_ERROR(txn.status());
-  const std::int64_t now = NowMs();
+  const std::int64_t now = internal::StoreOf(txn).NowMs();
 
   Stmt existing(txn, "SELECT kind, payload FROM sale_journal WHERE sale_id=?1 AND seq=?2");
   BALCAO_ASSIGN_OR_RETURN(bool found, existing.Bind(1, sale_id).Bind(2, seq).Step());
@@ -102,7 +102,7 @@ Status Journal::MarkClosed(const std::string& sale_id, const std::string& final_
   if (final_state.empty()) return InvalidArgumentError("journal final_state: must name the sale's terminal state");
   Txn txn(store_.impl(), Txn::kWrite);
   Stmt stmt(txn, "UPDATE sales SET closed_at=?2, final_state=?3 WHERE sale_id=?1");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Bind(2, internal::NowMs()).Bind(3, final_state).Run());
+  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Bind(2, store_.impl().NowMs()).Bind(3, final_state).Run());
   if (stmt.Changes() == 0) return NotFoundError("sale " + sale_id + " has no journal");
   return txn.Commit();
 }

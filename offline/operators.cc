@@ -72,7 +72,7 @@ Status UpdateByName(Store& store, const std::string& name, std::string_view sql,
   Txn txn(store.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn, sql);
-  stmt.Bind(1, name).Bind(2, internal::NowMs());
+  stmt.Bind(1, name).Bind(2, store.impl().NowMs());
   bind(stmt);
   BALCAO_RETURN_IF_ERROR(stmt.Run());
   if (stmt.Changes() == 0) return NotFoundError("no operator named '" + name + "'");
@@ -117,7 +117,7 @@ StatusOr<Operator> Operators::Add(const std::string& name, OperatorRole role, co
     Stmt insert(txn,
                 "INSERT INTO operators (name, role, pin_hash, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)");
     BALCAO_RETURN_IF_ERROR(
-        insert.Bind(1, name).Bind(2, OperatorRoleName(role)).Bind(3, hash).Bind(4, internal::NowMs()).Run());
+        insert.Bind(1, name).Bind(2, OperatorRoleName(role)).Bind(3, hash).Bind(4, store_.impl().NowMs()).Run());
     BALCAO_RETURN_IF_ERROR(txn.Commit());
   }
   logging::Info("operators", "operator added", {{"operator", name}, {"role", OperatorRoleName(role)}});

@@ -118,7 +118,7 @@ StatusOr<std::int64_t> InsertRequest(Txn& txn, const OutboxRequest& request, std
     if (SameRequest(item.request, r)) return item.id;
     return AlreadyExistsError("outbox key " + r.key + " is already used by a different request (one key per intent)");
   }
-  const std::int64_t now = internal::NowMs();
+  const std::int64_t now = internal::StoreOf(txn).NowMs();
   const bool unknown = r.may_have_reached_bank;  // look up (after the settle time) before any send
   Stmt insert(txn,
               "INSERT INTO outbox (key, kind, method, path, body, lookup, lookup_path, lookup_value, sale_id, amount, "
@@ -268,7 +268,7 @@ StatusOr<OutboxMetrics> Outbox::Metrics() {
   m.unknown = stmt.Int(1);
   m.failed = stmt.Int(2);
   m.dropped = stmt.Int(3);
-  m.oldest_age_ms = stmt.Int(4) == 0 ? 0 : std::max<std::int64_t>(0, internal::NowMs() - stmt.Int(4));
+  m.oldest_age_ms = stmt.Int(4) == 0 ? 0 : std::max<std::int64_t>(0, store_.impl().NowMs() - stmt.Int(4));
   m.amount_at_risk = stmt.Int(5);
   return m;
 }

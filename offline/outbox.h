@@ -152,6 +152,8 @@ class Outbox {
   Status Drop(std::int64_t id, const std::string& operator_name, const std::string& reason);
 
   const OutboxPolicy& policy() const { return policy_; }
+  // The store the rows live in; its clock (StoreOptions::clock) says what "now" is for ClaimDue.
+  Store& store() const { return store_; }
 
  private:
   Store& store_;

@@ -12,7 +12,7 @@ using internal::Txn;
 Status RecordAction(Txn& txn, const char* action, std::int64_t id, const std::string& operator_name,
                     const std::string& reason) {
   Stmt stmt(txn, "INSERT INTO operator_actions (at, action, target, operator, reason) VALUES (?1, ?2, ?3, ?4, ?5)");
-  return stmt.Bind(1, internal::NowMs())
+  return stmt.Bind(1, internal::StoreOf(txn).NowMs())
       .Bind(2, action)
       .Bind(3, "outbox:" + std::to_string(id))
       .Bind(4, operator_name)
@@ -30,7 +30,7 @@ Status Outbox::Retry(std::int64_t id, const std::string& operator_name, const st
             "UPDATE outbox SET state=CASE WHEN reached_bank=1 AND state='dead' THEN 'unknown' ELSE 'pending' END, "
             "attempts=0, lookups=0, dropped=0, next_attempt_at=?2, updated_at=?2 "
             "WHERE id=?1 AND state IN ('failed','dead')");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, id).Bind(2, internal::NowMs()).Run());
+  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, id).Bind(2, store_.impl().NowMs()).Run());
   if (stmt.Changes() == 0) {
     BALCAO_ASSIGN_OR_RETURN(bool found, Stmt(txn, "SELECT 1 FROM outbox WHERE id=?1").Bind(1, id).Step());
     if (!found) return NotFoundError("outbox row " + std::to_string(id) + " does not exist");
@@ -47,7 +47,7 @@ Status Outbox::Drop(std::int64_t id, const std::string& operator_name, const std
             "UPDATE outbox SET state='dead', dropped=1, last_error='dropped by ' || ?3 || ': ' || ?4 || "
             "CASE WHEN reached_bank=1 THEN ' (it may have reached the bank)' ELSE '' END, updated_at=?2 "
             "WHERE id=?1 AND state IN ('pending','unknown','failed','dead') AND dropped=0");
-  stmt.Bind(1, id).Bind(2, internal::NowMs()).Bind(3, operator_name.empty() ? "operator" : operator_name);
+  stmt.Bind(1, id).Bind(2, store_.impl().NowMs()).Bind(3, operator_name.empty() ? "operator" : operator_name);
   BALCAO_RETURN_IF_ERROR(stmt.Bind(4, reason).Run());
   if (stmt.Changes() == 0) {
     Stmt current(txn, "SELECT state, dropped FROM outbox WHERE id=?1");

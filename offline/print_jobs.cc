@@ -65,7 +65,7 @@ StatusOr<std::int64_t> PrintJobs::Enqueue(const std::string& sale_id, const std:
   Stmt stmt(txn,
             "INSERT INTO print_jobs (sale_id, kind, target, payload, created_at, updated_at) "
             "VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id");
-  stmt.Bind(1, sale_id).Bind(2, kind).Bind(3, target).BindBlob(4, payload).Bind(5, internal::NowMs());
+  stmt.Bind(1, sale_id).Bind(2, kind).Bind(3, target).BindBlob(4, payload).Bind(5, store_.impl().NowMs());
   BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row) return InternalError("print job insert returned no id");
   const std::int64_t id = stmt.Int(0);
@@ -81,7 +81,7 @@ StatusOr<std::optional<PrintJob>> PrintJobs::ClaimNext(const std::string& target
   if (!found) return std::optional<PrintJob>();
   BALCAO_ASSIGN_OR_RETURN(PrintJob job, ReadJob(pick));
   Stmt claim(txn, "UPDATE print_jobs SET state='printing', updated_at=?2 WHERE id=?1");
-  job.updated_at_ms = internal::NowMs();
+  job.updated_at_ms = store_.impl().NowMs();
   BALCAO_RETURN_IF_ERROR(claim.Bind(1, job.id).Bind(2, job.updated_at_ms).Run());
   BALCAO_RETURN_IF_ERROR(txn.Commit());
   job.state = PrintJobState::kPrinting;

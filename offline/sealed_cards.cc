@@ -109,7 +109,7 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
   if (amount > settings_.per_sale_cap_cents)
     return OutOfRangeError("amount: over the offline card limit per sale (" +
                            std::to_string(settings_.per_sale_cap_cents) + " cents)");
-  const std::int64_t now = internal::NowMs();
+  const std::int64_t now = store_.impl().NowMs();
   BALCAO_RETURN_IF_ERROR(card.Validate(YearMonth(now)));
   if (card.holder_name.find('\n') != std::string::npos)
     return InvalidArgumentError("card holder name: must be one line");
@@ -315,7 +315,7 @@ StatusOr<std::vector<CardOutcome>> SealedCards::UnreportedOutcomes() {
 Status SealedCards::MarkReported(const std::string& sale_id) {
   Txn txn(store_.impl(), Txn::kWrite);
   Stmt stmt(txn, "UPDATE card_outcomes SET reported_at=?2 WHERE sale_id=?1 AND reported_at IS NULL");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Bind(2, internal::NowMs()).Run());
+  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Bind(2, store_.impl().NowMs()).Run());
   if (stmt.Changes() == 0) return NotFoundError("no unreported card outcome for sale " + sale_id);
   return txn.Commit();
 }

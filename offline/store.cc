@@ -96,7 +96,7 @@ Status Migrate(Store::Impl& s) {
 
 Status RecoverAfterCrash(Store::Impl& s) {
   Txn txn(s, Txn::kWrite);
-  const std::int64_t now = internal::NowMs();
+  const std::int64_t now = s.NowMs();
   internal::Stmt outbox(txn,
                         "UPDATE outbox SET state='unknown', reached_bank=1, updated_at=?1, next_attempt_at=?1, "
                         "last_error='interrupted while sending: outcome unknown, looking up before any resend' "
@@ -120,8 +120,9 @@ bool TakeOwnerLock(Store::Impl& s) {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
+StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path, const StoreOptions& options) {
   auto impl = std::make_unique<Impl>();
+  impl->clock = options.clock;
   impl->path = path.empty() ? ":memory:" : path;
   if (!InMemory(impl->path)) BALCAO_RETURN_IF_ERROR(CreateFileIfMissing(impl->path));
   const int rc = sqlite3_open_v2(impl->path.c_str(), &impl->db,
@@ -135,12 +136,13 @@ StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   return store;
 }
 
-StatusOr<std::unique_ptr<Store>> Store::OpenReadOnly(const std::string& path) {
+StatusOr<std::unique_ptr<Store>> Store::OpenReadOnly(const std::string& path, const StoreOptions& options) {
   if (InMemory(path)) return InvalidArgumentError("store path: a read-only open needs a file, not :memory:");
   if (::access(path.c_str(), F_OK) != 0) return NotFoundError("store " + path + " does not exist");
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->read_only = true;
+  impl->clock = options.clock;
   const int rc = sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) return internal::SqliteError(impl->db, rc, "open " + path);
   sqlite3_extended_result_codes(impl->db, 1);
@@ -172,7 +174,7 @@ Status Store::ProbeWrite() {
   internal::Stmt probe(txn,
                        "INSERT INTO settings (name, value) VALUES ('health.write_probe', ?1) "
                        "ON CONFLICT (name) DO UPDATE SET value=excluded.value");
-  BALCAO_RETURN_IF_ERROR(probe.Bind(1, std::to_string(internal::NowMs())).Run());
+  BALCAO_RETURN_IF_ERROR(probe.Bind(1, std::to_string(impl_->NowMs())).Run());
   return txn.Commit();
 }
 

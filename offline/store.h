@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "common/time.h"
 
 namespace balcao::offline {
 
@@ -16,6 +17,13 @@ namespace balcao::offline {
 // kDataLoss (an I/O error; the store is then poisoned until reopened). Nothing of that write
 // was committed, and a write that fails this way may be tried again once space returns.
 bool IsDiskFailure(const Status& status);
+
+// How a store is opened.
+struct StoreOptions {
+  // Stamps the rows the store writes (created_at, updated_at, the journal's times) and decides
+  // which outbox rows are due. Not owned; must outlive the store. Tests pass a clock of their own.
+  const Clock* clock = &SystemClock::Instance();
+};
 
 class Store {
  public:
@@ -25,13 +33,13 @@ class Store {
   // and runs crash recovery: outbox rows left `inflight` become `unknown` (the crash
   // may have come after the bank committed) and print jobs left `printing` are queued
   // again. A guest (the lock was taken) never recovers: the owner may be mid-send.
-  static StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
+  static StatusOr<std::unique_ptr<Store>> Open(const std::string& path, const StoreOptions& options = {});
   // A reader (`balcao journal verify`): opens an existing file read-only, never creates,
   // migrates, takes the owner lock or recovers, so it may run beside the owner (the service)
   // and changes nothing when none runs. kNotFound when the file is missing;
   // kFailedPrecondition when its schema is not this build's (older: a writer's Open
   // migrates it first). Every write on it fails.
-  static StatusOr<std::unique_ptr<Store>> OpenReadOnly(const std::string& path);
+  static StatusOr<std::unique_ptr<Store>> OpenReadOnly(const std::string& path, const StoreOptions& options = {});
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;

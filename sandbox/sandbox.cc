@@ -104,7 +104,7 @@ struct Sandbox::Impl {
     const auto started = std::chrono::steady_clock::now();
     BALCAO_ASSIGN_OR_RETURN(auto result, internal::SeedHistory(*engine, plan));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    engine->store().SetMeta("seed_card_id", result.card_id);
+    BALCAO_RETURN_IF_ERROR(engine->store().SetMeta("seed_card_id", result.card_id));
     char text[160];
     std::snprintf(text, sizeof text, "seeded %lld entities of 60 days from seed %llu in %.1f s",
                   static_cast<long long>(result.entities), static_cast<unsigned long long>(seed), seconds);
@@ -112,10 +112,17 @@ struct Sandbox::Impl {
     return OkStatus();
   }
 
+  // A metadata value EnsureDemo wrote.
+  StatusOr<std::string> StoredMeta(const std::string& key) {
+    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> value, engine->store().GetMeta(key));
+    if (!value) return InternalError("sandbox database: no " + key + " after the demo setup");
+    return *value;
+  }
+
   // First start: demo organization + workspace + project with their keys.
   Status EnsureDemo(const api::PrivateKey& project_key, const api::PrivateKey& org_key) {
-    internal::Store& store = engine->store();
-    auto org = store.GetMeta("demo_organization_id");
+    internal::EntityStore& store = engine->store();
+    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> org, store.GetMeta("demo_organization_id"));
     if (!org) {
       internal::Problems problems;
       std::string org_id = engine->NewId(), project_id = engine->NewId();
@@ -129,28 +136,29 @@ struct Sandbox::Impl {
                                            {"pictureUrl", ""},
                                            {"status", "active"}});
         workspace_id = ws.id;
-        store.SetMeta("demo_organization_id", org_id);
-        store.SetMeta("demo_workspace_id", workspace_id);
-        store.SetMeta("demo_project_id", project_id);
+        ctx.Checked(store.SetMeta("demo_organization_id", org_id));
+        ctx.Checked(store.SetMeta("demo_workspace_id", workspace_id));
+        ctx.Checked(store.SetMeta("demo_project_id", project_id));
       }));
       BALCAO_RETURN_IF_ERROR(
           engine->RegisterPrincipal({"organization/" + org_id, org_id, "", org_key.public_key().ToPem()}));
       BALCAO_RETURN_IF_ERROR(
           engine->RegisterPrincipal({"project/" + project_id, org_id, workspace_id, project_key.public_key().ToPem()}));
     }
-    if (!store.GetMeta("demo_center_id")) {
+    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> center, store.GetMeta("demo_center_id"));
+    if (!center) {
       // The cost center payment requests name (credentials.json `centerId`); databases made
       // before it existed get one on their next start.
       internal::Problems problems;
       internal::Caller caller{internal::Caller::Kind::kSimulation, "sandbox", "", ""};
       BALCAO_RETURN_IF_ERROR(engine->Run(caller, internal::Lang::kEnUs, problems, [&](internal::Context& ctx) {
-        store.SetMeta("demo_center_id", ctx.NewId());
+        ctx.Checked(store.SetMeta("demo_center_id", ctx.NewId()));
       }));
     }
-    credentials.center_id = *store.GetMeta("demo_center_id");
-    credentials.organization_id = *store.GetMeta("demo_organization_id");
-    credentials.workspace_id = *store.GetMeta("demo_workspace_id");
-    credentials.project_id = *store.GetMeta("demo_project_id");
+    BALCAO_ASSIGN_OR_RETURN(credentials.center_id, StoredMeta("demo_center_id"));
+    BALCAO_ASSIGN_OR_RETURN(credentials.organization_id, StoredMeta("demo_organization_id"));
+    BALCAO_ASSIGN_OR_RETURN(credentials.workspace_id, StoredMeta("demo_workspace_id"));
+    BALCAO_ASSIGN_OR_RETURN(credentials.project_id, StoredMeta("demo_project_id"));
     // A key file replaced on disk (e.g. a fresh data dir over an old database) is re-registered.
     BALCAO_RETURN_IF_ERROR(engine->RegisterPrincipal({"organization/" + credentials.organization_id,
                                                       credentials.organization_id, "", org_key.public_key().ToPem()}));
@@ -243,8 +251,10 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   }
   impl->engine->set_public_base_url("http://127.0.0.1:" + std::to_string(impl->port));
   // Seeded after the ports are known: the history's public links name them.
-  if (options.seed && !impl->engine->store().GetMeta("seed")) BALCAO_RETURN_IF_ERROR(impl->Seed(*options.seed));
-  cred.card_id = impl->engine->store().GetMeta("seed_card_id").value_or("");
+  BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> seeded, impl->engine->store().GetMeta("seed"));
+  if (options.seed && !seeded) BALCAO_RETURN_IF_ERROR(impl->Seed(*options.seed));
+  BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> card_id, impl->engine->store().GetMeta("seed_card_id"));
+  cred.card_id = card_id.value_or("");
   cred.base_url = "http://127.0.0.1:" + std::to_string(impl->port) + "/v2";
   if (options.https) cred.https_url = "https://127.0.0.1:" + std::to_string(impl->https_port) + "/v2";
 

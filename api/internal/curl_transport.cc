@@ -90,7 +90,7 @@ void CurlTransport::Release(void* handle) {
   idle_.push_back(handle);
 }
 
-StatusOr<HttpAnswer> CurlTransport::Send(const HttpRequest& request) {
+StatusOr<HttpAnswer> CurlTransport::Send(const OutgoingRequest& request) {
   CURL* h = static_cast<CURL*>(Acquire());
   if (h == nullptr) return TransportError(StatusCode::kUnavailable, Delivery::kNotSent, "curl_easy_init failed");
   // The handle goes back to the pool whatever happens: its connection cache is the keep-alive.

@@ -19,7 +19,8 @@
 
 namespace balcao::api::internal {
 
-struct HttpRequest {
+// A request the box sends to the bank (http/server.h's HttpRequest is one a server received).
+struct OutgoingRequest {
   std::string method;  // GET, POST, PUT, PATCH, DELETE
   std::string url;     // absolute
   std::vector<std::pair<std::string, std::string>> headers;
@@ -50,7 +51,7 @@ class CurlTransport {
   CurlTransport(const CurlTransport&) = delete;
   CurlTransport& operator=(const CurlTransport&) = delete;
 
-  StatusOr<HttpAnswer> Send(const HttpRequest& request);
+  StatusOr<HttpAnswer> Send(const OutgoingRequest& request);
 
  private:
   void* Acquire();

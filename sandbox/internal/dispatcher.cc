@@ -86,11 +86,8 @@ Problem Unsupported(const Route& r) {
                      "Este sandbox ainda não emula " + r.template_path + " para este método.");
 }
 
-// Access-Id / Access-Time / Access-Signature (docs/wire.md, "Signing"). Appends problems on
-// failure.
-std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems& problems) {
-  const std::string_view id = req.Header("access-id"), time = req.Header("access-time"),
-                         signature = req.Header("access-signature");
+// Appends a problem per missing signing header; true when all three are there.
+bool HasSigningHeaders(std::string_view id, std::string_view time, std::string_view signature, Problems& problems) {
   auto missing = [&](std::string_view value, const char* code, const char* name) {
     if (!value.empty()) return false;
     problems.push_back(MakeProblem(code, std::string("Header ") + name + " is missing.",
@@ -100,48 +97,46 @@ std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems
   bool any = missing(id, "missingAccessId", "Access-Id");
   any = missing(time, "missingAccessTime", "Access-Time") || any;
   any = missing(signature, "missingAccessSignature", "Access-Signature") || any;
-  if (any) return std::nullopt;
+  return !any;
+}
 
+// What an Access-Id names: the caller (kind, workspace) and the registered principal that
+// signs for it ("project/<id>", "organization/<id>"); `number` is the principal's id.
+struct AccessId {
   Caller caller;
-  caller.access_id = std::string(id);
+  std::string principal;
+  std::string number;
+};
+
+std::optional<AccessId> ParseAccessId(std::string_view id, Problems& problems) {
+  AccessId out;
+  out.caller.access_id = std::string(id);
   std::vector<std::string> seg;
   for (std::size_t i = 0, j; i <= id.size(); i = j + 1) {
     j = id.find('/', i);
     if (j == std::string_view::npos) j = id.size();
     seg.emplace_back(id.substr(i, j - i));
   }
-  std::string principal;
-  bool form_ok = false;
   if (seg.size() == 2 && seg[0] == "project" && !seg[1].empty()) {
-    principal = "project/" + seg[1];
-    form_ok = true;
+    out.principal = "project/" + seg[1];
   } else if ((seg.size() == 2 || (seg.size() == 4 && seg[2] == "workspace" && !seg[3].empty())) &&
              seg[0] == "organization" && !seg[1].empty()) {
-    principal = "organization/" + seg[1];
-    caller.kind = Caller::Kind::kOrganization;
-    if (seg.size() == 4) caller.workspace_id = seg[3];
-    form_ok = true;
-  }
-  if (!form_ok) {
+    out.principal = "organization/" + seg[1];
+    out.caller.kind = Caller::Kind::kOrganization;
+    if (seg.size() == 4) out.caller.workspace_id = seg[3];
+  } else {
     problems.push_back(MakeProblem(
         "invalidAccessId", "Access-Id must be project/<id>, organization/<id> or organization/<id>/workspace/<id>.",
         "Access-Id deve ser project/<id>, organization/<id> ou organization/<id>/workspace/<id>."));
     return std::nullopt;
   }
-  auto registered = s.engine->FindPrincipal(principal);
-  if (!registered) {
-    const bool project = caller.kind == Caller::Kind::kProject;
-    problems.push_back(MakeProblem(
-        project ? "invalidProject" : "invalidOrganization",
-        std::string(project ? "Project" : "Organization") + " '" + seg[1] + "' is not registered in this sandbox.",
-        std::string(project ? "Projeto" : "Organização") + " '" + seg[1] + "' não está cadastrado(a) neste sandbox."));
-    return std::nullopt;
-  }
-  caller.organization_id = registered->principal.organization_id;
-  if (caller.kind == Caller::Kind::kProject) caller.workspace_id = registered->principal.workspace_id;
+  out.number = seg[1];
+  return out;
+}
 
-  // Access-Time: Unix seconds, integer or fractional, within the window of sandbox time.
-  std::string time_text(time);
+// Access-Time: Unix seconds, integer or fractional, within the window of sandbox time.
+// Appends the problem when it is not.
+bool AccessTimeAccepted(Services& s, const std::string& time_text, Problems& problems) {
   char* end = nullptr;
   const double seconds = std::strtod(time_text.c_str(), &end);
   const bool numeric = end && *end == '\0' && !time_text.empty() &&
@@ -154,16 +149,56 @@ std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems
     const double skew = seconds * 1e6 - static_cast<double>(reference);
     return skew <= static_cast<double>(window) && -skew <= static_cast<double>(window);
   };
-  if (!numeric || !(within(now) || within(SystemClock::Instance().Now()))) {
-    const std::string w = std::to_string(window / kMicrosPerSecond);
-    problems.push_back(MakeProblem("invalidAccessTime",
-                                   "Access-Time must be Unix seconds within " + w + " s of the sandbox clock (now " +
-                                       std::to_string(now / kMicrosPerSecond) + ").",
-                                   "Access-Time deve estar em segundos Unix a no máximo " + w +
-                                       " s do relógio do sandbox (agora " + std::to_string(now / kMicrosPerSecond) +
-                                       ")."));
+  if (numeric && (within(now) || within(SystemClock::Instance().Now()))) return true;
+  const std::string w = std::to_string(window / kMicrosPerSecond);
+  problems.push_back(MakeProblem("invalidAccessTime",
+                                 "Access-Time must be Unix seconds within " + w + " s of the sandbox clock (now " +
+                                     std::to_string(now / kMicrosPerSecond) + ").",
+                                 "Access-Time deve estar em segundos Unix a no máximo " + w +
+                                     " s do relógio do sandbox (agora " + std::to_string(now / kMicrosPerSecond) +
+                                     ")."));
+  return false;
+}
+
+// An organization's Access-Id that names a workspace must name one of its own.
+bool WorkspaceOfOrganization(Services& s, const Caller& caller, Problems& problems) {
+  if (caller.kind != Caller::Kind::kOrganization || caller.workspace_id.empty()) return true;
+  bool known = false;
+  Problems ignored;
+  Caller org = caller;
+  // A store failure leaves `known` false: the request is refused rather than served unchecked.
+  (void)s.engine->Run(org, Lang::kEnUs, ignored,
+                      [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); });
+  if (known) return true;
+  problems.push_back(MakeProblem("invalidWorkspace",
+                                 "Workspace '" + caller.workspace_id + "' does not belong to this organization.",
+                                 "O workspace '" + caller.workspace_id + "' não pertence a esta organização."));
+  return false;
+}
+
+// Access-Id / Access-Time / Access-Signature (docs/wire.md, "Signing"). Appends problems on
+// failure.
+std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems& problems) {
+  const std::string_view id = req.Header("access-id"), time = req.Header("access-time"),
+                         signature = req.Header("access-signature");
+  if (!HasSigningHeaders(id, time, signature, problems)) return std::nullopt;
+  std::optional<AccessId> access = ParseAccessId(id, problems);
+  if (!access) return std::nullopt;
+  Caller& caller = access->caller;
+  auto registered = s.engine->FindPrincipal(access->principal);
+  if (!registered) {
+    const bool project = caller.kind == Caller::Kind::kProject;
+    problems.push_back(MakeProblem(project ? "invalidProject" : "invalidOrganization",
+                                   std::string(project ? "Project" : "Organization") + " '" + access->number +
+                                       "' is not registered in this sandbox.",
+                                   std::string(project ? "Projeto" : "Organização") + " '" + access->number +
+                                       "' não está cadastrado(a) neste sandbox."));
     return std::nullopt;
   }
+  caller.organization_id = registered->principal.organization_id;
+  if (caller.kind == Caller::Kind::kProject) caller.workspace_id = registered->principal.workspace_id;
+  const std::string time_text(time);
+  if (!AccessTimeAccepted(s, time_text, problems)) return std::nullopt;
   const std::string message = std::string(id) + ":" + time_text + ":" + req.body;
   if (!registered->key.Verify(message, signature)) {
     problems.push_back(MakeProblem("invalidCredentials",
@@ -171,19 +206,7 @@ std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems
                                    "A assinatura digital no cabeçalho Access-Signature não confere."));
     return std::nullopt;
   }
-  if (caller.kind == Caller::Kind::kOrganization && !caller.workspace_id.empty()) {
-    bool known = false;
-    Problems ignored;
-    Caller org = caller;
-    (void)s.engine->Run(org, Lang::kEnUs, ignored,
-                        [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); });
-    if (!known) {
-      problems.push_back(MakeProblem("invalidWorkspace",
-                                     "Workspace '" + caller.workspace_id + "' does not belong to this organization.",
-                                     "O workspace '" + caller.workspace_id + "' não pertence a esta organização."));
-      return std::nullopt;
-    }
-  }
+  if (!WorkspaceOfOrganization(s, caller, problems)) return std::nullopt;
   return caller;
 }
 
@@ -191,126 +214,168 @@ std::string PluralMessage(const api::ResourceSpec& spec, std::string_view verb) 
   return std::string(spec.name) + "(s) successfully " + std::string(verb);
 }
 
+// One generic operation on a resource, run inside one engine transaction: one method per
+// kind of route (list, get, create, patch or delete, file, sub-resource).
+class Operation {
+ public:
+  Operation(const Route& r, const Query& query, const std::optional<Json>& body, Problems& problems)
+      : r_(r),
+        family_(Registry::Instance().Find(r.spec->name)),
+        resource_(std::string(r.spec->name) + (r.is_log ? "/log" : "")),
+        query_(query),
+        body_(body),
+        problems_(problems) {}
+
+  void Run(Context& ctx) {
+    switch (r_.op) {
+      case api::kList:
+        return List(ctx);
+      case api::kGet:
+        return Get(ctx);
+      case api::kCreateBatch:
+      case api::kPutBatch:
+        return CreateBatch(ctx);
+      case api::kCreateSingle:
+        return CreateSingle(ctx);
+      case api::kPatch:
+      case api::kDelete:
+        return PatchOrDelete(ctx);
+      case api::kPdf:
+      case api::kQrcode:
+        return FileOf(ctx);
+      case api::kPaymentSub:
+        return PaymentSub(ctx);
+      case api::kPurchaseSub:
+        return PurchaseSub(ctx);
+      default:
+        problems_.push_back(Unsupported(r_));
+    }
+  }
+
+  Json answer;
+  File file;
+  bool is_file = false;
+
+ private:
+  std::optional<Entity> Lookup(Context& ctx) {
+    const std::string key = family_ && !r_.is_log ? family_->lookup_key : "id";
+    auto e = ctx.FindBy(resource_, key, r_.id);
+    if (!e) problems_.push_back(NotFound(resource_, r_.id));
+    return e;
+  }
+
+  void List(Context& ctx) {
+    if (family_ && family_->list && !r_.is_log)
+      answer = family_->list(ctx, query_, problems_);
+    else
+      answer = ListEnvelope(ctx, *r_.spec, r_.is_log, query_, problems_);
+  }
+
+  void Get(Context& ctx) {
+    auto e = Lookup(ctx);
+    if (!e) return;
+    ApplyFields(e->doc, query_);
+    answer = {{r_.is_log ? std::string("log") : std::string(r_.spec->single_key), std::move(e->doc)}};
+  }
+
+  void CreateBatch(Context& ctx) {
+    if (!family_ || !family_->create) return problems_.push_back(Unsupported(r_));
+    const std::string plural(r_.spec->plural_key);
+    const Json& body = *body_;
+    auto items = body.is_object() ? body.find(plural) : body.end();
+    if (!body.is_object() || items == body.end() || !items->is_array() || items->empty() || items->size() > 100 ||
+        body.size() != 1) {
+      return problems_.push_back(MakeProblem(std::string(kInvalidJson),
+                                             "Body must be {\"" + plural + "\": [...]} with 1 to 100 items.",
+                                             "O corpo deve ser {\"" + plural + "\": [...]} com 1 a 100 itens."));
+    }
+    Json out = Json::array();
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      const std::size_t before = problems_.size();
+      Json doc = family_->create(ctx, (*items)[i], problems_);
+      const std::string where = plural + "[" + std::to_string(i) + "]: ";
+      for (std::size_t k = before; k < problems_.size(); ++k) {
+        problems_[k].en = where + problems_[k].en;
+        problems_[k].pt = where + problems_[k].pt;
+      }
+      if (problems_.size() == before) out.push_back(std::move(doc));
+    }
+    answer = {{plural, std::move(out)},
+              {"message", PluralMessage(*r_.spec, r_.op == api::kPutBatch ? "updated" : "created")}};
+  }
+
+  void CreateSingle(Context& ctx) {
+    if (!family_ || !family_->create) return problems_.push_back(Unsupported(r_));
+    Json doc = family_->create(ctx, *body_, problems_);
+    answer = {{std::string(r_.spec->single_key), std::move(doc)}};
+  }
+
+  void PatchOrDelete(Context& ctx) {
+    const bool patch = r_.op == api::kPatch;
+    if (!family_ || !(patch ? static_cast<bool>(family_->patch) : static_cast<bool>(family_->remove)))
+      return problems_.push_back(Unsupported(r_));
+    if (patch && (!body_->is_object() || body_->empty()))
+      return problems_.push_back(MakeProblem(std::string(kInvalidJson), "Body must be a non-empty JSON object.",
+                                             "O corpo deve ser um objeto JSON não vazio."));
+    auto e = Lookup(ctx);
+    if (!e) return;
+    if (patch)
+      family_->patch(ctx, *e, *body_, problems_);
+    else
+      family_->remove(ctx, *e, problems_);
+    answer = {{std::string(r_.spec->single_key), e->doc}};
+  }
+
+  void FileOf(Context& ctx) {
+    if (!family_ || !family_->file) return problems_.push_back(Unsupported(r_));
+    auto e = Lookup(ctx);
+    if (!e) return;
+    file = family_->file(ctx, *e, r_.is_log ? "log-pdf" : (r_.op == api::kPdf ? "pdf" : "qrcode"), query_, problems_);
+    is_file = true;
+  }
+
+  void PaymentSub(Context& ctx) {
+    if (!family_ || !family_->sub_get) return problems_.push_back(Unsupported(r_));
+    auto e = Lookup(ctx);
+    if (!e) return;
+    answer = {{"payment", family_->sub_get(ctx, *e, problems_)}};
+  }
+
+  void PurchaseSub(Context& ctx) {
+    if (!family_ || !family_->sub_post) return problems_.push_back(Unsupported(r_));
+    auto parent = ctx.FindBy(resource_, "uuid", r_.id);
+    if (!parent) return problems_.push_back(NotFound(resource_, r_.id));
+    answer = {{"purchase", family_->sub_post(ctx, *parent, *body_, problems_)}};
+  }
+
+  const Route& r_;
+  const Family* family_;
+  const std::string resource_;
+  const Query& query_;
+  const std::optional<Json>& body_;  // set for POST, PUT and PATCH
+  Problems& problems_;
+};
+
 // The generic operations. Runs inside one engine transaction.
 HttpResponse Serve(Services& s, const Route& r, const Caller& caller, const Query& query, const HttpRequest& req,
                    Lang lang) {
-  const Family* family = Registry::Instance().Find(r.spec->name);
-  const std::string resource = std::string(r.spec->name) + (r.is_log ? "/log" : "");
   std::optional<Json> body;
   Problems problems;
   if (req.method == "POST" || req.method == "PUT" || req.method == "PATCH") {
     body = ParseBody(req.body, problems);
     if (!body) return ErrorResponse(400, problems, lang);
   }
-  Json answer;
-  File file;
-  bool is_file = false;
-  auto lookup = [&](Context& ctx) -> std::optional<Entity> {
-    const std::string key = family && !r.is_log ? family->lookup_key : "id";
-    auto e = ctx.FindBy(resource, key, r.id);
-    if (!e) problems.push_back(NotFound(resource, r.id));
-    return e;
-  };
-  Status st = s.engine->Run(caller, lang, problems, [&](Context& ctx) {
-    switch (r.op) {
-      case api::kList:
-        if (family && family->list && !r.is_log)
-          answer = family->list(ctx, query, problems);
-        else
-          answer = ListEnvelope(ctx, *r.spec, r.is_log, query, problems);
-        return;
-      case api::kGet: {
-        auto e = lookup(ctx);
-        if (!e) return;
-        ApplyFields(e->doc, query);
-        answer = {{r.is_log ? std::string("log") : std::string(r.spec->single_key), std::move(e->doc)}};
-        return;
-      }
-      case api::kCreateBatch:
-      case api::kPutBatch: {
-        if (!family || !family->create) return problems.push_back(Unsupported(r));
-        const std::string plural(r.spec->plural_key);
-        auto items = body->is_object() ? body->find(plural) : body->end();
-        if (!body->is_object() || items == body->end() || !items->is_array() || items->empty() || items->size() > 100 ||
-            body->size() != 1) {
-          return problems.push_back(MakeProblem(std::string(kInvalidJson),
-                                                "Body must be {\"" + plural + "\": [...]} with 1 to 100 items.",
-                                                "O corpo deve ser {\"" + plural + "\": [...]} com 1 a 100 itens."));
-        }
-        Json out = Json::array();
-        for (std::size_t i = 0; i < items->size(); ++i) {
-          const std::size_t before = problems.size();
-          Json doc = family->create(ctx, (*items)[i], problems);
-          const std::string where = plural + "[" + std::to_string(i) + "]: ";
-          for (std::size_t k = before; k < problems.size(); ++k) {
-            problems[k].en = where + problems[k].en;
-            problems[k].pt = where + problems[k].pt;
-          }
-          if (problems.size() == before) out.push_back(std::move(doc));
-        }
-        answer = {{plural, std::move(out)},
-                  {"message", PluralMessage(*r.spec, r.op == api::kPutBatch ? "updated" : "created")}};
-        return;
-      }
-      case api::kCreateSingle: {
-        if (!family || !family->create) return problems.push_back(Unsupported(r));
-        Json doc = family->create(ctx, *body, problems);
-        answer = {{std::string(r.spec->single_key), std::move(doc)}};
-        return;
-      }
-      case api::kPatch:
-      case api::kDelete: {
-        const bool patch = r.op == api::kPatch;
-        if (!family || !(patch ? static_cast<bool>(family->patch) : static_cast<bool>(family->remove)))
-          return problems.push_back(Unsupported(r));
-        if (patch && (!body->is_object() || body->empty()))
-          return problems.push_back(MakeProblem(std::string(kInvalidJson), "Body must be a non-empty JSON object.",
-                                                "O corpo deve ser um objeto JSON não vazio."));
-        auto e = lookup(ctx);
-        if (!e) return;
-        if (patch)
-          family->patch(ctx, *e, *body, problems);
-        else
-          family->remove(ctx, *e, problems);
-        answer = {{std::string(r.spec->single_key), e->doc}};
-        return;
-      }
-      case api::kPdf:
-      case api::kQrcode: {
-        if (!family || !family->file) return problems.push_back(Unsupported(r));
-        auto e = lookup(ctx);
-        if (!e) return;
-        file = family->file(ctx, *e, r.is_log ? "log-pdf" : (r.op == api::kPdf ? "pdf" : "qrcode"), query, problems);
-        is_file = true;
-        return;
-      }
-      case api::kPaymentSub: {
-        if (!family || !family->sub_get) return problems.push_back(Unsupported(r));
-        auto e = lookup(ctx);
-        if (!e) return;
-        answer = {{"payment", family->sub_get(ctx, *e, problems)}};
-        return;
-      }
-      case api::kPurchaseSub: {
-        if (!family || !family->sub_post) return problems.push_back(Unsupported(r));
-        auto parent = ctx.FindBy(resource, "uuid", r.id);
-        if (!parent) return problems.push_back(NotFound(resource, r.id));
-        answer = {{"purchase", family->sub_post(ctx, *parent, *body, problems)}};
-        return;
-      }
-      default:
-        problems.push_back(Unsupported(r));
-    }
-  });
+  Operation operation(r, query, body, problems);
+  Status st = s.engine->Run(caller, lang, problems, [&](Context& ctx) { operation.Run(ctx); });
   if (!st.ok()) return InternalErrorResponse(st);
   if (!problems.empty()) return ErrorResponse(400, problems, lang);
-  if (is_file) {
+  if (operation.is_file) {
     HttpResponse res;
-    res.content_type = file.content_type;
-    res.body = std::move(file.bytes);
+    res.content_type = operation.file.content_type;
+    res.body = std::move(operation.file.bytes);
     return res;
   }
-  return JsonResponse(200, answer);
+  return JsonResponse(200, operation.answer);
 }
 
 }  // namespace
@@ -460,8 +525,9 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
   Problems problems;
   if (route->spec->name == "boleto" && route->op == api::kPdf && !route->is_log) {
     // Public route: no authentication; the boleto's own workspace serves it.
-    auto scope = s.engine->ScopeOf("boleto", route->id);
-    Caller owner{Caller::Kind::kSimulation, "public", "", scope.value_or("")};
+    const StatusOr<std::optional<std::string>> scope = s.engine->ScopeOf("boleto", route->id);
+    if (!scope.ok()) return InternalErrorResponse(scope.status());
+    Caller owner{Caller::Kind::kSimulation, "public", "", scope->value_or("")};
     res = Serve(s, *route, owner, query, req, lang);
   } else if (auto caller = Authenticate(s, req, problems)) {
     const bool workspace_route = route->spec->name == "workspace";

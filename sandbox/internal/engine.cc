@@ -133,13 +133,14 @@ const std::string& Context::public_base_url() const { return engine_.options().p
 std::int64_t Context::Fee(std::string_view kind) const { return engine_.Fee(std::string(kind)); }
 std::string Context::NewId() { return engine_.NewId(); }
 std::string Context::NewUuid() { return engine_.NewUuid(); }
+void Context::NoteStoreFailure(const Status& status) { engine_.NoteStoreFailure(status); }
 
 static std::string ScopeFor(const Context& ctx, std::string_view resource) {
   return resource == "workspace" ? ctx.caller().organization_id : ctx.workspace_id();
 }
 
 std::optional<Entity> Context::Find(std::string_view resource, std::string_view id) {
-  return engine_.store().Get(resource, ScopeFor(*this, resource), id);
+  return Checked(engine_.store().Get(resource, ScopeFor(*this, resource), id));
 }
 
 std::optional<Entity> Context::FindBy(std::string_view resource, std::string_view key, std::string_view value) {
@@ -154,7 +155,7 @@ std::vector<Entity> Context::FindAllBy(std::string_view resource, std::string_vi
     auto e = Find(resource, value);
     return e ? std::vector<Entity>{std::move(*e)} : std::vector<Entity>{};
   }
-  return engine_.store().FindByKey(resource, ScopeFor(*this, resource), key, value, limit);
+  return Checked(engine_.store().FindByKey(resource, ScopeFor(*this, resource), key, value, limit));
 }
 
 Entity Context::Insert(std::string_view resource, Json doc) {
@@ -175,16 +176,16 @@ Entity Context::Insert(std::string_view resource, Json doc) {
   }
   e.id = doc["id"].get<std::string>();
   e.doc = std::move(doc);
-  engine_.store().Insert(e, IndexKeys(e.resource, e.doc));
+  Checked(engine_.store().Insert(e, IndexKeys(e.resource, e.doc)));
   return e;
 }
 
 void Context::Save(Entity& e) {
   if (e.doc.contains("updated")) e.doc["updated"] = FormatTimestamp(now_);
-  engine_.store().Update(e, IndexKeys(e.resource, e.doc));
+  Checked(engine_.store().Update(e, IndexKeys(e.resource, e.doc)));
 }
 
-void Context::Remove(const Entity& e) { engine_.store().Delete(e.seq); }
+void Context::Remove(const Entity& e) { Checked(engine_.store().Delete(e.seq)); }
 
 Json Context::AddLog(const Entity& e, std::string_view type, const Json& extra) {
   const api::ResourceSpec* spec = api::FindResource(e.resource);
@@ -200,7 +201,7 @@ Json Context::AddLog(const Entity& e, std::string_view type, const Json& extra) 
   q.scope = e.scope;
   q.limit = 100;
   std::vector<Entity> hooks;
-  for (auto& hook : engine_.store().List(q)) {
+  for (auto& hook : Checked(engine_.store().List(q))) {
     const Json& subs = hook.doc["subscriptions"];
     if (subs.is_array() && std::find(subs.begin(), subs.end(), Json(subscription)) != subs.end())
       hooks.push_back(std::move(hook));
@@ -213,7 +214,7 @@ Json Context::AddLog(const Entity& e, std::string_view type, const Json& extra) 
   pushed.erase("isDelivered");
   const std::string body = PythonJsonDumps(Json{{"event", pushed}});
   for (const auto& hook : hooks) {
-    Delivery d;
+    WebhookDelivery d;
     d.scope = e.scope;
     d.event_id = event.id;
     d.webhook_id = hook.id;
@@ -221,15 +222,14 @@ Json Context::AddLog(const Entity& e, std::string_view type, const Json& extra) 
     d.body = body;
     d.due = now_;
     d.state = "pending";
-    engine_.store().AddDelivery(d);
+    Checked(engine_.store().AddDelivery(d));
   }
   engine_.NoteNewDeliveries();
   return stored.doc;
 }
 
 Json Context::AddTransaction(const LedgerEntry& entry) {
-  Store& store = engine_.store();
-  const std::int64_t balance = store.Balance(workspace_id()) + entry.amount;
+  const std::int64_t balance = Balance() + entry.amount;
   Json doc = {{"amount", entry.amount},
               {"balance", balance},
               {"description", entry.description},
@@ -240,40 +240,46 @@ Json Context::AddTransaction(const LedgerEntry& entry) {
               {"source", entry.source},
               {"tags", entry.tags}};
   Entity e = Insert("transaction", std::move(doc));
-  store.SetBalance(workspace_id(), balance);
+  Checked(engine_.store().SetBalance(workspace_id(), balance));
   return e.doc;
 }
 
-std::int64_t Context::Balance() { return engine_.store().Balance(workspace_id()); }
+std::int64_t Context::Balance() { return Checked(engine_.store().Balance(workspace_id())); }
 
 void Context::Schedule(UnixMicros at, std::string_view job, const Json& payload) {
-  engine_.store().AddJob(at, workspace_id(), job, payload.dump());
+  Checked(engine_.store().AddJob(at, workspace_id(), job, payload.dump()));
 }
 
 // ---------------------------------------------------------------------------------------
 // Engine
 
-Engine::Engine(EngineOptions options, std::unique_ptr<Store> store, const api::PrivateKey& key)
+Engine::Engine(EngineOptions options, std::unique_ptr<EntityStore> store, const api::PrivateKey& key)
     : options_(std::move(options)), store_(std::move(store)), signing_key_(key), rng_(std::random_device{}()) {}
 
 StatusOr<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const api::PrivateKey& signing_key) {
-  BALCAO_ASSIGN_OR_RETURN(auto store, Store::Open(options.db_path));
+  BALCAO_ASSIGN_OR_RETURN(auto store, EntityStore::Open(options.db_path));
   const auto random_seed = options.random_seed;
   std::unique_ptr<Engine> engine(new Engine(std::move(options), std::move(store), signing_key));
   if (random_seed) engine->rng_.seed(*random_seed);
-  Store& s = *engine->store_;
-  if (auto offset = s.GetMeta("clock_offset")) engine->clock_offset_ = std::stoll(*offset);
-  auto created = s.GetMeta("public_key_created");
+  BALCAO_RETURN_IF_ERROR(engine->LoadState());
+  return engine;
+}
+
+Status Engine::LoadState() {
+  BALCAO_ASSIGN_OR_RETURN(auto offset, store_->GetMeta("clock_offset"));
+  if (offset) clock_offset_ = std::stoll(*offset);
+  BALCAO_ASSIGN_OR_RETURN(auto created, store_->GetMeta("public_key_created"));
   if (!created) {
     created = FormatTimestamp(SystemClock::Instance().Now());
-    s.SetMeta("public_key_created", *created);
+    BALCAO_RETURN_IF_ERROR(store_->SetMeta("public_key_created", *created));
   }
-  engine->signing_key_created_ = *created;
-  for (auto& p : s.Principals()) {
+  signing_key_created_ = *created;
+  BALCAO_ASSIGN_OR_RETURN(auto principals, store_->Principals());
+  for (auto& p : principals) {
     auto key = api::PublicKey::FromPem(p.public_key_pem);
-    if (key.ok()) engine->principals_.emplace(p.access_id, RegisteredKey{p, *key});
+    if (key.ok()) principals_.emplace(p.access_id, RegisteredKey{p, *key});
   }
-  return engine;
+  return OkStatus();
 }
 
 UnixMicros Engine::Now() const {
@@ -292,7 +298,13 @@ std::string Engine::NewId() {
   constexpr std::int64_t kStride = 7919;
   if (id_counter_ < 0) {
     auto stored = store_->GetMeta("counter:id");
-    id_counter_ = stored ? std::stoll(*stored) : 0;
+    if (!stored.ok()) {
+      // The transaction fails (NoteStoreFailure): this id is never stored, and the counter is
+      // read again next time.
+      NoteStoreFailure(stored.status());
+      return std::to_string(4'503'599'627'370'496LL + static_cast<std::int64_t>(rng_() % kStride));
+    }
+    id_counter_ = *stored ? std::stoll(**stored) : 0;
   }
   const std::int64_t n = ++id_counter_;
   id_counter_dirty_ = true;
@@ -314,6 +326,7 @@ Status Engine::RunLocked(const Caller& caller, Lang lang, UnixMicros now, Proble
                          const std::function<void(Context&)>& fn) {
   BALCAO_RETURN_IF_ERROR(store_->Begin());
   new_deliveries_ = false;
+  store_failure_ = OkStatus();
   Context ctx(*this, caller, lang, now);
   try {
     fn(ctx);
@@ -321,17 +334,22 @@ Status Engine::RunLocked(const Caller& caller, Lang lang, UnixMicros now, Proble
     store_->Rollback();
     return InternalError(std::string("sandbox fault: ") + e.what());
   }
-  if (!problems.empty()) {
+  if (store_failure_.ok() && !problems.empty()) {
     store_->Rollback();
     return OkStatus();
   }
-  if (id_counter_dirty_) {
-    store_->SetMeta("counter:id", std::to_string(id_counter_));
+  return FinishTransaction(OkStatus());
+}
+
+Status Engine::FinishTransaction(Status outcome) {
+  if (outcome.ok() && !store_failure_.ok()) outcome = InternalError("sandbox fault: " + store_failure_.message());
+  if (outcome.ok() && id_counter_dirty_) {
+    outcome = store_->SetMeta("counter:id", std::to_string(id_counter_));
     id_counter_dirty_ = false;
   }
-  Status st = store_->Commit();
-  if (!st.ok()) store_->Rollback();
-  return st;
+  if (outcome.ok()) outcome = store_->Commit();
+  if (!outcome.ok()) store_->Rollback();
+  return outcome;
 }
 
 Status Engine::Run(const Caller& caller, Lang lang, Problems& problems, const std::function<void(Context&)>& fn) {
@@ -355,8 +373,8 @@ Status Engine::SetClock(UnixMicros t) {
     std::lock_guard lock(mu_);
     const UnixMicros system_now = SystemClock::Instance().Now();
     if (t < system_now + clock_offset_) return InvalidArgumentError("the sandbox clock only moves forward");
+    BALCAO_RETURN_IF_ERROR(store_->SetMeta("clock_offset", std::to_string(t - system_now)));
     clock_offset_ = t - system_now;
-    store_->SetMeta("clock_offset", std::to_string(clock_offset_));
   }
   return RunDueJobs();
 }
@@ -368,14 +386,14 @@ Status Engine::RunDueJobs() {
     std::lock_guard lock(mu_);
     bool any = false;
     while (true) {
-      auto job = store_->NextDueJob(SystemClock::Instance().Now() + clock_offset_);
+      BALCAO_ASSIGN_OR_RETURN(auto job, store_->NextDueJob(SystemClock::Instance().Now() + clock_offset_));
       if (!job) break;
       const JobFn* fn = Registry::Instance().FindJob(job->kind);
       Caller caller{Caller::Kind::kSimulation, "sandbox", "", job->scope};
       Problems problems;
       Json payload = Json::parse(job->payload, nullptr, false);
       st = RunLocked(caller, Lang::kEnUs, job->due, problems, [&](Context& ctx) {
-        ctx.engine().store().DeleteJob(job->id);
+        ctx.Checked(ctx.engine().store().DeleteJob(job->id));
         if (fn) (*fn)(ctx, payload);
       });
       any = any || new_deliveries_;
@@ -383,7 +401,7 @@ Status Engine::RunDueJobs() {
         // A job that cannot run must not block the queue: drop it and say why.
         std::fprintf(stderr, "sandbox: job %s dropped: %s\n", job->kind.c_str(),
                      st.ok() ? problems.front().en.c_str() : st.message().c_str());
-        store_->DeleteJob(job->id);
+        BALCAO_RETURN_IF_ERROR(store_->DeleteJob(job->id));
       }
     }
     signal = any;
@@ -395,19 +413,15 @@ Status Engine::RunDueJobs() {
 Status Engine::RunHistory(const std::function<Status()>& fn) {
   std::lock_guard lock(mu_);
   BALCAO_RETURN_IF_ERROR(store_->Begin());
+  store_failure_ = OkStatus();
   Status st;
   try {
     st = fn();
   } catch (const std::exception& e) {
     st = InternalError(std::string("sandbox history: ") + e.what());
   }
-  if (st.ok() && id_counter_dirty_) {
-    store_->SetMeta("counter:id", std::to_string(id_counter_));
-    id_counter_dirty_ = false;
-  }
-  if (st.ok()) st = store_->Commit();
+  st = FinishTransaction(std::move(st));
   if (!st.ok()) {
-    store_->Rollback();
     id_counter_ = -1;  // re-read from the database: the rolled-back ids were never stored
     id_counter_dirty_ = false;
   }
@@ -415,8 +429,10 @@ Status Engine::RunHistory(const std::function<Status()>& fn) {
 }
 
 Status Engine::RunJobsDueBy(UnixMicros t) {
-  while (auto job = store_->NextDueJob(t)) {
-    store_->DeleteJob(job->id);
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(auto job, store_->NextDueJob(t));
+    if (!job) break;
+    BALCAO_RETURN_IF_ERROR(store_->DeleteJob(job->id));
     const JobFn* fn = Registry::Instance().FindJob(job->kind);
     if (!fn) continue;
     Context ctx(*this, Caller{Caller::Kind::kSimulation, "sandbox", "", job->scope}, Lang::kEnUs, job->due);
@@ -436,22 +452,22 @@ std::optional<RegisteredKey> Engine::FindPrincipal(const std::string& access_id)
 Status Engine::RegisterPrincipal(const Principal& p) {
   BALCAO_ASSIGN_OR_RETURN(auto key, api::PublicKey::FromPem(p.public_key_pem));
   std::lock_guard lock(mu_);
-  store_->PutPrincipal(p);
+  BALCAO_RETURN_IF_ERROR(store_->PutPrincipal(p));
   principals_.insert_or_assign(p.access_id, RegisteredKey{p, key});
   return OkStatus();
 }
 
-std::vector<Delivery> Engine::DueDeliveries(int limit) {
+StatusOr<std::vector<WebhookDelivery>> Engine::DueDeliveries(int limit) {
   std::lock_guard lock(mu_);
   return store_->DueDeliveries(SystemClock::Instance().Now() + clock_offset_, limit);
 }
 
-std::vector<Delivery> Engine::Deliveries(int limit) {
+StatusOr<std::vector<WebhookDelivery>> Engine::Deliveries(int limit) {
   std::lock_guard lock(mu_);
   return store_->Deliveries(limit);
 }
 
-void Engine::FinishDelivery(Delivery d, int http_status, const std::string& error) {
+void Engine::FinishDelivery(WebhookDelivery d, int http_status, const std::string& error) {
   std::lock_guard lock(mu_);
   Problems problems;
   Caller caller{Caller::Kind::kSimulation, "sandbox", "", d.scope};
@@ -479,7 +495,7 @@ void Engine::FinishDelivery(Delivery d, int http_status, const std::string& erro
             d.state = "failed";
           }
         }
-        ctx.engine().store().UpdateDelivery(d);
+        ctx.Checked(ctx.engine().store().UpdateDelivery(d));
       });
   if (!st.ok())
     std::fprintf(stderr, "sandbox: recording delivery %lld failed: %s\n", static_cast<long long>(d.id),
@@ -488,18 +504,18 @@ void Engine::FinishDelivery(Delivery d, int http_status, const std::string& erro
 
 Status Engine::Reset() {
   std::lock_guard lock(mu_);
-  store_->Clear();
-  return OkStatus();
+  return store_->Clear();
 }
 
-std::optional<std::string> Engine::ScopeOf(std::string_view resource, std::string_view id) {
+StatusOr<std::optional<std::string>> Engine::ScopeOf(std::string_view resource, std::string_view id) {
   std::lock_guard lock(mu_);
   return store_->ScopeOf(resource, id);
 }
 
 std::int64_t Engine::CountForTest(std::string_view resource) {
   std::lock_guard lock(mu_);
-  return store_->Count(resource);
+  const StatusOr<std::int64_t> count = store_->Count(resource);
+  return count.ok() ? *count : -1;
 }
 
 }  // namespace balcao::sandbox::internal

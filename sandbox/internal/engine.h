@@ -12,9 +12,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/resources.h"
+#include "common/status.h"
 #include "common/time.h"
 
 namespace balcao::sandbox::internal {
@@ -120,12 +122,27 @@ class Context {
   // Context of this workspace whose Now() is `at`.
   void Schedule(UnixMicros at, std::string_view job, const Json& payload);
 
+  // The value of a store call made by a handler (ctx.engine().store()...), or T{} when it
+  // failed: the failure is noted on the engine, which rolls the whole transaction back and
+  // answers kInternal (Engine::Run), so the handler may carry on with the empty value.
+  template <typename T>
+  T Checked(StatusOr<T> result) {
+    if (result.ok()) return std::move(*result);
+    NoteStoreFailure(result.status());
+    return T{};
+  }
+  void Checked(const Status& status) {
+    if (!status.ok()) NoteStoreFailure(status);
+  }
+
   Engine& engine() { return engine_; }
   // A Context writing past history (Engine::RunHistory): AddLog still creates the events
   // of subscribed webhooks, but queues no delivery of them.
   void set_history(bool history) { history_ = history; }
 
  private:
+  void NoteStoreFailure(const Status& status);
+
   Engine& engine_;
   Caller caller_;
   Lang lang_;

@@ -1,4 +1,4 @@
-// The Engine: owns the Store, the sandbox clock, the registered principals, the sandbox's
+// The Engine: owns the EntityStore, the sandbox clock, the registered principals, the sandbox's
 // webhook-signing key and the lock that serialises every state change. Requests, jobs and
 // simulation actions run through Run(), one SQLite transaction each.
 // Thread-safety: all public methods are thread-safe (one mutex).
@@ -17,7 +17,7 @@
 #include "api/crypto.h"
 #include "common/status.h"
 #include "sandbox/internal/engine.h"
-#include "sandbox/internal/store.h"
+#include "sandbox/internal/entity_store.h"
 
 namespace balcao::sandbox::internal {
 
@@ -41,7 +41,8 @@ class Engine {
   static StatusOr<std::unique_ptr<Engine>> Open(EngineOptions options, const api::PrivateKey& signing_key);
 
   // Runs fn(ctx) in one transaction; commits when it leaves `problems` empty, else rolls
-  // back. A thrown exception (a bug or a storage fault) rolls back and becomes kInternal.
+  // back. A store failure inside fn (Context::Checked) or a thrown exception (a bug) rolls
+  // back and becomes kInternal.
   Status Run(const Caller& caller, Lang lang, Problems& problems, const std::function<void(Context&)>& fn);
 
   UnixMicros Now() const;
@@ -51,7 +52,7 @@ class Engine {
   Status RunDueJobs();
   // Writes a past history in one transaction: fn builds its own Contexts at past times and
   // runs the jobs that fall due with RunJobsDueBy. Commits when fn returns OK; an error
-  // or a thrown exception rolls everything back. Nothing is delivered to webhooks.
+  // a store failure or a thrown exception rolls everything back. Nothing is delivered to webhooks.
   Status RunHistory(const std::function<Status()>& fn);
   // Inside RunHistory: runs, in due order, every job due at or before `t` as a job Context
   // at its due time (a history Context: no webhook deliveries).
@@ -67,32 +68,41 @@ class Engine {
   void set_public_base_url(std::string url) { options_.public_base_url = std::move(url); }
 
   // Webhook deliveries: the sender polls due ones and reports results.
-  std::vector<Delivery> DueDeliveries(int limit);
-  void FinishDelivery(Delivery d, int http_status, const std::string& error);
-  std::vector<Delivery> Deliveries(int limit);
+  StatusOr<std::vector<WebhookDelivery>> DueDeliveries(int limit);
+  void FinishDelivery(WebhookDelivery d, int http_status, const std::string& error);
+  StatusOr<std::vector<WebhookDelivery>> Deliveries(int limit);
   void set_delivery_signal(std::function<void()> fn) { delivery_signal_ = std::move(fn); }
 
   // Wipes every entity, ledger row, job and delivery (principals and keys stay).
   Status Reset();
   // Public route support: the workspace that owns resource/id, if any.
-  std::optional<std::string> ScopeOf(std::string_view resource, std::string_view id);
-  std::int64_t CountForTest(std::string_view resource);
+  StatusOr<std::optional<std::string>> ScopeOf(std::string_view resource, std::string_view id);
+  std::int64_t CountForTest(std::string_view resource);  // -1 when the store fails
 
   // Used by Context.
-  Store& store() { return *store_; }
+  EntityStore& store() { return *store_; }
+  // A store call that failed inside a Context (Context::Checked): the first one is kept until
+  // the running transaction ends, which then rolls back and answers kInternal.
+  void NoteStoreFailure(const Status& status) {
+    if (store_failure_.ok()) store_failure_ = status;
+  }
   std::string NewId();
   std::string NewUuid();
   void NoteNewDeliveries() { new_deliveries_ = true; }
 
  private:
-  Engine(EngineOptions options, std::unique_ptr<Store> store, const api::PrivateKey& key);
+  Engine(EngineOptions options, std::unique_ptr<EntityStore> store, const api::PrivateKey& key);
+  Status LoadState();  // the clock offset, the key's creation time and the principals
   Status RunLocked(const Caller& caller, Lang lang, UnixMicros now, Problems& problems,
                    const std::function<void(Context&)>& fn);
-  Status RunDueJobsLocked();
+  // Ends the transaction RunLocked or RunHistory began: commits when nothing failed (persisting
+  // the id counter first), else rolls back and says why.
+  Status FinishTransaction(Status outcome);
   void Signal();
 
   EngineOptions options_;
-  std::unique_ptr<Store> store_;
+  std::unique_ptr<EntityStore> store_;
+  Status store_failure_;  // NoteStoreFailure
   api::PrivateKey signing_key_;
   std::string signing_key_created_;
   mutable std::recursive_mutex mu_;

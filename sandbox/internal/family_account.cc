@@ -41,7 +41,7 @@ void ReadWorkspaceFields(Context& ctx, Reader& in, Json& doc, const std::string&
       q.resource = "workspace";
       q.scope = ctx.caller().organization_id;
       q.keys = {{"username", {*username}}};
-      for (const auto& other : ctx.engine().store().List(q))
+      for (const auto& other : ctx.Checked(ctx.engine().store().List(q)))
         if (other.id != self_id) return in.Fail("username", "invalidUsername", "is already taken.", "já está em uso.");
       doc["username"] = *username;
     }

@@ -103,7 +103,7 @@ void ReadDiscounts(Reader& in, std::optional<UnixMicros> due, Json& out) {
 constexpr const char* kAutopayMeta = "boleto_autopay_percent";
 
 int AutopayPercent(Context& ctx) {
-  auto v = ctx.engine().store().GetMeta(kAutopayMeta);
+  auto v = ctx.Checked(ctx.engine().store().GetMeta(kAutopayMeta));
   return v ? std::stoi(*v) : 90;
 }
 
@@ -113,8 +113,55 @@ Json SetAutopay(Context& ctx, const Json& body, Problems& problems) {
   auto percent = in.Int("percent", Need::kRequired, 0, 100, "invalidPercent");
   in.RejectUnknown();
   if (!problems.empty()) return nullptr;
-  ctx.engine().store().SetMeta(kAutopayMeta, std::to_string(*percent));
+  ctx.Checked(ctx.engine().store().SetMeta(kAutopayMeta, std::to_string(*percent)));
   return {{"percent", *percent}};
+}
+
+// The checks across fields of a new boleto; returns the zip code's digits.
+std::string CheckBoletoFields(Context& ctx, Reader& in, const std::optional<std::string>& state,
+                              const std::optional<std::string>& zip, const std::optional<UnixMicros>& due,
+                              UnixMicros due_day) {
+  if (state && !std::all_of(state->begin(), state->end(), ::isalpha))
+    in.Fail("stateCode", "invalidStateCode", "must be a 2-letter state code.",
+            "deve ser a sigla de 2 letras do estado.");
+  std::string zip_digits;
+  if (zip) std::copy_if(zip->begin(), zip->end(), std::back_inserter(zip_digits), ::isdigit);
+  if (zip && zip_digits.size() != 8)
+    in.Fail("zipCode", "invalidZipCode", "must be 8 digits (NNNNN-NNN).", "deve ter 8 dígitos (NNNNN-NNN).");
+  if (in.Has("receiverName") != in.Has("receiverTaxId"))
+    in.Fail(in.Has("receiverName") ? "receiverTaxId" : "receiverName", "invalidReceiver",
+            "is required together with the other receiver field.",
+            "é obrigatório junto com o outro campo do recebedor.");
+  if (due && due_day < BusinessDayStartOf(ctx.Now()))
+    in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
+  return zip_digits;
+}
+
+// The bar code and the typeable line of boleto `id`.
+struct BoletoCodes {
+  std::string bar_code;
+  std::string line;
+};
+
+StatusOr<BoletoCodes> BuildBoletoCodes(const std::string& id, UnixMicros due_day, std::int64_t amount) {
+  formats::BoletoSpec spec;
+  spec.bank_code = std::string(kSandboxBankCode);
+  spec.due_date = formats::ParseIsoDate(BusinessDayOf(due_day)).value();
+  spec.amount_cents = amount;
+  spec.free_field = "000000000" + id;
+  BALCAO_ASSIGN_OR_RETURN(std::string bar_code, formats::BuildBoletoBarcode(spec));
+  BALCAO_ASSIGN_OR_RETURN(std::string line, formats::BoletoLineFromBarcode(bar_code));
+  return BoletoCodes{std::move(bar_code), std::move(line)};
+}
+
+// A new boleto turns overdue after its due day; about 90% (POST /sandbox/boleto/autopay
+// {"percent"}) are paid by a sandbox payer within an hour, chosen by the id (deterministic).
+void ScheduleBoleto(Context& ctx, const Entity& e) {
+  ctx.Schedule(DueEnd(e) + 1, "boleto.overdue", {{"id", e.id}});
+  const std::size_t h = std::hash<std::string>{}(e.id);
+  if (static_cast<int>(h % 100) < AutopayPercent(ctx))
+    ctx.Schedule(ctx.Now() + static_cast<UnixMicros>(60 + h % 3500) * kMicrosPerSecond, "boleto.autopay",
+                 {{"id", e.id}});
 }
 
 Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
@@ -145,40 +192,21 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   Json splits = ReadSplits(ctx, in, amount);
   auto tags = in.Tags();
   in.RejectUnknown();
-  if (state && !std::all_of(state->begin(), state->end(), ::isalpha))
-    in.Fail("stateCode", "invalidStateCode", "must be a 2-letter state code.",
-            "deve ser a sigla de 2 letras do estado.");
-  std::string zip_digits;
-  if (zip) std::copy_if(zip->begin(), zip->end(), std::back_inserter(zip_digits), ::isdigit);
-  if (zip && zip_digits.size() != 8)
-    in.Fail("zipCode", "invalidZipCode", "must be 8 digits (NNNNN-NNN).", "deve ter 8 dígitos (NNNNN-NNN).");
-  if (in.Has("receiverName") != in.Has("receiverTaxId"))
-    in.Fail(in.Has("receiverName") ? "receiverTaxId" : "receiverName", "invalidReceiver",
-            "is required together with the other receiver field.",
-            "é obrigatório junto com o outro campo do recebedor.");
-  if (due && due_day < BusinessDayStartOf(ctx.Now()))
-    in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
+  const std::string zip_digits = CheckBoletoFields(ctx, in, state, zip, due, due_day);
   if (!problems.empty()) return nullptr;
 
   const std::string id = ctx.NewId();
-  formats::BoletoSpec spec;
-  spec.bank_code = std::string(kSandboxBankCode);
-  spec.due_date = formats::ParseIsoDate(BusinessDayOf(due_day)).value();
-  spec.amount_cents = *amount;
-  spec.free_field = "000000000" + id;
-  auto bar_code = formats::BuildBoletoBarcode(spec);
-  StatusOr<std::string> line =
-      bar_code.ok() ? formats::BoletoLineFromBarcode(*bar_code) : StatusOr<std::string>(bar_code.status());
-  if (!line.ok()) {
-    in.Fail("due", "invalidDue", "cannot be written in a boleto: " + line.status().message(),
-            "não cabe em um boleto: " + line.status().message());
+  const StatusOr<BoletoCodes> codes = BuildBoletoCodes(id, due_day, *amount);
+  if (!codes.ok()) {
+    in.Fail("due", "invalidDue", "cannot be written in a boleto: " + codes.status().message(),
+            "não cabe em um boleto: " + codes.status().message());
     return nullptr;
   }
   auto ws = ctx.Find("workspace", ctx.workspace_id());
   Json doc = {{"id", id},
               {"amount", *amount},
-              {"barCode", *bar_code},
-              {"line", *line},
+              {"barCode", codes->bar_code},
+              {"line", codes->line},
               {"name", *name},
               {"taxId", *tax_id},
               {"stateCode", *state},
@@ -201,13 +229,7 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   doc.update(address);
   Entity e = ctx.Insert("boleto", std::move(doc));
   ctx.AddLog(e, "created");
-  ctx.Schedule(DueEnd(e) + 1, "boleto.overdue", {{"id", e.id}});
-  // About 90% (POST /sandbox/boleto/autopay {"percent"}) are paid by a sandbox payer within
-  // an hour, chosen by the id (deterministic).
-  const std::size_t h = std::hash<std::string>{}(e.id);
-  if (static_cast<int>(h % 100) < AutopayPercent(ctx))
-    ctx.Schedule(ctx.Now() + static_cast<UnixMicros>(60 + h % 3500) * kMicrosPerSecond, "boleto.autopay",
-                 {{"id", e.id}});
+  ScheduleBoleto(ctx, e);
   return e.doc;
 }
 

@@ -27,7 +27,7 @@ Json CreateHolmes(Context& ctx, const Json& element, Problems& problems) {
   q.resource = "boleto-holmes";
   q.scope = ctx.workspace_id();
   q.keys = {{"boletoId", {*boleto_id}}};
-  for (const auto& other : ctx.engine().store().List(q)) {
+  for (const auto& other : ctx.Checked(ctx.engine().store().List(q))) {
     if (other.status() != "solved") {
       in.Fail("boletoId", "repeatedHolmes", "is already being investigated by holmes " + other.id + ".",
               "já está sendo investigado pelo holmes " + other.id + ".");

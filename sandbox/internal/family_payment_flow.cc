@@ -143,10 +143,11 @@ void CancelFlow(Context& ctx, Entity& e, Problems& problems) {
 
 std::optional<Json> InOwnerWorkspace(Context& ctx, std::string_view resource, const std::string& id,
                                      const std::function<Json(Context&)>& fn) {
-  auto scope = ctx.engine().ScopeOf(resource, id);
+  auto scope = ctx.Checked(ctx.engine().ScopeOf(resource, id));
   if (!scope) return std::nullopt;
   // Jobs run without an organization: take it from the owner workspace itself.
-  const std::string organization = ctx.engine().ScopeOf("workspace", *scope).value_or(ctx.caller().organization_id);
+  const std::string organization =
+      ctx.Checked(ctx.engine().ScopeOf("workspace", *scope)).value_or(ctx.caller().organization_id);
   Context owner(ctx.engine(), Caller{Caller::Kind::kSimulation, "sandbox", organization, *scope}, ctx.lang(),
                 ctx.Now());
   return fn(owner);
@@ -159,8 +160,8 @@ std::optional<Problem> PayInSandbox(Context& ctx, std::string_view resource, con
   if (!pay)
     return MakeProblem("invalidReceiver", simulation + " is not a payer action.",
                        simulation + " não é uma ação de pagador.");
-  if (auto org = ctx.engine().ScopeOf("workspace", ctx.workspace_id()))  // the paying workspace's name
-    if (auto ws = ctx.engine().store().Get("workspace", *org, ctx.workspace_id()))
+  if (auto org = ctx.Checked(ctx.engine().ScopeOf("workspace", ctx.workspace_id())))  // the paying workspace's name
+    if (auto ws = ctx.Checked(ctx.engine().store().Get("workspace", *org, ctx.workspace_id())))
       body["name"] = ws->doc.value("name", "Sandbox Payer");
   auto done = InOwnerWorkspace(ctx, resource, id, [&](Context& owner) { return (*pay)(owner, body, problems); });
   if (!done) return NotFound(resource, id);

@@ -8,6 +8,18 @@
 
 namespace balcao::sandbox::internal {
 
+Json ReadSplitEntry(Context& ctx, const Json& entry, Problems& local) {
+  Reader sr(entry, local, "splits[]");
+  auto receiver = sr.String("receiverId", Need::kRequired, "invalidSplit", 1, 64);
+  auto value = sr.Int("amount", Need::kRequired, 1, 100'000'000'000, "invalidSplit");
+  sr.RejectUnknown();
+  if (receiver && !ctx.Find("split-receiver", *receiver))
+    sr.Fail("receiverId", "invalidSplitReceiver", "names no split receiver of this workspace.",
+            "não é um recebedor de split deste workspace.");
+  if (!local.empty()) return nullptr;
+  return {{"receiverId", *receiver}, {"amount", *value}};
+}
+
 Json ReadSplits(Context& ctx, Reader& in, std::optional<std::int64_t> amount) {
   Json splits = Json::array();
   const Json* list = in.ObjectList("splits", Need::kOptional, 100, "invalidSplit");
@@ -15,19 +27,13 @@ Json ReadSplits(Context& ctx, Reader& in, std::optional<std::int64_t> amount) {
   std::int64_t total = 0;
   for (const auto& s : *list) {
     Problems local;
-    Reader sr(s, local, "splits[]");
-    auto receiver = sr.String("receiverId", Need::kRequired, "invalidSplit", 1, 64);
-    auto value = sr.Int("amount", Need::kRequired, 1, 100'000'000'000, "invalidSplit");
-    sr.RejectUnknown();
-    if (receiver && !ctx.Find("split-receiver", *receiver))
-      sr.Fail("receiverId", "invalidSplitReceiver", "names no split receiver of this workspace.",
-              "não é um recebedor de split deste workspace.");
+    Json split = ReadSplitEntry(ctx, s, local);
     if (!local.empty()) {
       for (auto& p : local) in.Fail("splits", p.code, p.en, p.pt);
       return Json::array();
     }
-    total += *value;
-    splits.push_back({{"receiverId", *receiver}, {"amount", *value}});
+    total += split["amount"].get<std::int64_t>();
+    splits.push_back(std::move(split));
   }
   if (amount && total > *amount)
     in.Fail("splits", "invalidSplit", "add up to more than the amount.", "somam mais que o valor.");
@@ -42,7 +48,7 @@ void CreateSplits(Context& ctx, const Entity& receivable) {
   q.resource = "split-profile";
   q.scope = ctx.workspace_id();
   q.limit = 1;
-  for (const auto& profile : ctx.engine().store().List(q))
+  for (const auto& profile : ctx.Checked(ctx.engine().store().List(q)))
     delay = profile.doc.value("delay", std::int64_t{0}) * 1000;  // milliseconds
   const std::string source = receivable.resource + "/" + receivable.id;
   for (const auto& s : *list) {

@@ -20,7 +20,7 @@ Json PutProfile(Context& ctx, const Json& element, Problems& problems) {
   q.resource = "split-profile";
   q.scope = ctx.workspace_id();
   q.limit = 1;
-  auto existing = ctx.engine().store().List(q);
+  auto existing = ctx.Checked(ctx.engine().store().List(q));
   if (existing.empty()) {
     Entity e = ctx.Insert(
         "split-profile",

@@ -142,7 +142,7 @@ Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, cons
   }
   if (!problems.empty()) return nullptr;
 
-  auto entities = ctx.engine().store().List(q);
+  auto entities = ctx.Checked(ctx.engine().store().List(q));
   Json cursor = nullptr;
   if (static_cast<int>(entities.size()) > q.limit) {
     entities.resize(q.limit);

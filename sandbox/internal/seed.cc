@@ -9,11 +9,12 @@ StatusOr<SeedResult> SeedHistory(Engine& engine, const SeedPlan& plan) {
   SeedResult result;
   const UnixMicros first_day = plan.until - plan.days * kSeedDay;
   Status st = engine.RunHistory([&]() -> Status {
-    const std::int64_t before = engine.store().Count("");
+    BALCAO_ASSIGN_OR_RETURN(const std::int64_t before, engine.store().Count(""));
     History h(engine, plan);
     RunSeedScript(h, first_day, result);
-    engine.store().SetMeta("seed", std::to_string(plan.seed));
-    result.entities = engine.store().Count("") - before;
+    BALCAO_RETURN_IF_ERROR(engine.store().SetMeta("seed", std::to_string(plan.seed)));
+    BALCAO_ASSIGN_OR_RETURN(const std::int64_t after, engine.store().Count(""));
+    result.entities = after - before;
     return OkStatus();
   });
   if (!st.ok()) return st;

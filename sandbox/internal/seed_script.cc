@@ -92,15 +92,15 @@ class Script {
     q.resource = "event";
     q.scope = h_.plan().workspace_id;
     q.limit = 500;
-    Store& store = ctx.engine().store();
+    EntityStore& store = ctx.engine().store();
     while (true) {
-      auto page = store.List(q);
+      auto page = ctx.Checked(store.List(q));
       const bool more = page.size() > static_cast<std::size_t>(q.limit);
       if (more) page.pop_back();
       for (auto& event : page) {
         if (h_.Chance(90)) {
           event.doc["isDelivered"] = true;
-          store.Update(event, IndexKeys(event.resource, event.doc));
+          ctx.Checked(store.Update(event, IndexKeys(event.resource, event.doc)));
         } else {
           Context at = h_.At(event.created + kSeedMinute);
           at.Insert("event/attempt", {{"code", "500"},

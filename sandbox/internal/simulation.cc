@@ -31,7 +31,9 @@ HttpResponse Clock(Services& s, const HttpRequest& req, Lang lang) {
                                    "Envie exatamente um de 'advance' (segundos) ou 'set' (horário)."));
   if (!problems.empty()) return ErrorResponse(400, problems, lang);
   Status st = advance ? s.engine->Advance(*advance * kMicrosPerSecond) : s.engine->SetClock(*set);
-  if (!st.ok()) return Bad("invalidClock", st.message(), "o relógio do sandbox só anda para frente", lang);
+  if (st.code() == StatusCode::kInvalidArgument)
+    return Bad("invalidClock", st.message(), "o relógio do sandbox só anda para frente", lang);
+  if (!st.ok()) return InternalErrorResponse(st);  // the store, or a job that ran at the new time
   s.flush_deliveries();
   return JsonResponse(200, ClockJson(*s.engine));
 }
@@ -65,8 +67,10 @@ HttpResponse Faults(Services& s, const HttpRequest& req, Lang lang) {
 }
 
 HttpResponse Deliveries(Services& s) {
+  const StatusOr<std::vector<WebhookDelivery>> deliveries = s.engine->Deliveries(1000);
+  if (!deliveries.ok()) return InternalErrorResponse(deliveries.status());
   Json out = Json::array();
-  for (const auto& d : s.engine->Deliveries(1000)) {
+  for (const auto& d : *deliveries) {
     out.push_back({{"id", std::to_string(d.id)},
                    {"eventId", d.event_id},
                    {"webhookId", d.webhook_id},

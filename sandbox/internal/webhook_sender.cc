@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 namespace balcao::sandbox::internal {
@@ -41,9 +42,15 @@ void WebhookSender::Stop() {
   workers_.clear();
 }
 
-bool WebhookSender::Claim(std::unique_lock<std::mutex>&, Delivery& out) {
+bool WebhookSender::Claim(std::unique_lock<std::mutex>&, WebhookDelivery& out) {
   if (queue_.empty()) {
-    for (Delivery& d : engine_.DueDeliveries(64))
+    StatusOr<std::vector<WebhookDelivery>> due = engine_.DueDeliveries(64);
+    if (!due.ok()) {
+      // Nothing claimed; the next wake-up (a new delivery, a flush) asks again.
+      std::fprintf(stderr, "sandbox: reading due webhook deliveries failed: %s\n", due.status().message().c_str());
+      return false;
+    }
+    for (WebhookDelivery& d : *due)
       if (!in_flight_.count(d.id)) queue_.push_back(std::move(d));
     if (queue_.size() > 1) wake_cv_.notify_all();  // more than this thread can take
   }
@@ -60,17 +67,20 @@ void WebhookSender::Finished(std::int64_t id) {
   idle_cv_.notify_all();
 }
 
+bool WebhookSender::SendOne(std::unique_lock<std::mutex>& lock) {
+  WebhookDelivery d;
+  if (!Claim(lock, d)) return false;
+  lock.unlock();
+  Attempt(d);
+  Finished(d.id);
+  lock.lock();
+  return true;
+}
+
 void WebhookSender::Work() {
   std::unique_lock lock(mu_);
   while (!stopping_) {
-    Delivery d;
-    if (Claim(lock, d)) {
-      lock.unlock();
-      Attempt(d);
-      Finished(d.id);
-      lock.lock();
-      continue;
-    }
+    if (SendOne(lock)) continue;
     wake_cv_.wait(lock, [this] { return stopping_ || woken_ || !queue_.empty(); });
     woken_ = false;
   }
@@ -80,20 +90,13 @@ void WebhookSender::DeliverDueAndWait(std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   std::unique_lock lock(mu_);
   while (!stopping_ && std::chrono::steady_clock::now() < deadline) {
-    Delivery d;
-    if (Claim(lock, d)) {
-      lock.unlock();
-      Attempt(d);
-      Finished(d.id);
-      lock.lock();
-      continue;
-    }
+    if (SendOne(lock)) continue;
     if (in_flight_.empty()) return;
     idle_cv_.wait_until(lock, deadline);
   }
 }
 
-void WebhookSender::Attempt(const Delivery& d) {
+void WebhookSender::Attempt(const WebhookDelivery& d) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   const std::string signature = "Digital-Signature: " + engine_.signing_key().Sign(d.body);
   curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");

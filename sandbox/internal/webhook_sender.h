@@ -43,19 +43,21 @@ class WebhookSender {
  private:
   // Under mu_: the next delivery due and not in flight (the queue refilled from the engine
   // when empty), marked in flight; false when none.
-  bool Claim(std::unique_lock<std::mutex>& lock, Delivery& out);
-  void Attempt(const Delivery& d);  // no lock held
+  bool Claim(std::unique_lock<std::mutex>& lock, WebhookDelivery& out);
+  void Attempt(const WebhookDelivery& d);  // no lock held
+  // Claims one due delivery and attempts it with `lock` released; false when none was due.
+  bool SendOne(std::unique_lock<std::mutex>& lock);
   void Finished(std::int64_t id);
   void Work();
 
   Engine& engine_;
   std::mutex mu_;
-  std::condition_variable wake_cv_;   // workers: something may be due, or stopping
-  std::condition_variable idle_cv_;   // DeliverDueAndWait: an attempt finished
-  std::deque<Delivery> queue_;        // guarded by mu_: due, claimed by no one yet
-  std::set<std::int64_t> in_flight_;  // guarded by mu_: delivery ids being attempted
-  bool woken_ = false;                // guarded by mu_
-  bool stopping_ = false;             // guarded by mu_
+  std::condition_variable wake_cv_;    // workers: something may be due, or stopping
+  std::condition_variable idle_cv_;    // DeliverDueAndWait: an attempt finished
+  std::deque<WebhookDelivery> queue_;  // guarded by mu_: due, claimed by no one yet
+  std::set<std::int64_t> in_flight_;   // guarded by mu_: delivery ids being attempted
+  bool woken_ = false;                 // guarded by mu_
+  bool stopping_ = false;              // guarded by mu_
   std::vector<std::thread> workers_;
 };
 

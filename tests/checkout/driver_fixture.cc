@@ -77,7 +77,7 @@ void DriverE2E::OpenDriver() {
   driver_.reset();
   journal_.reset();
   store_.reset();
-  auto store = offline::Store::Open(db_);
+  auto store = offline::Store::Open(db_, {.clock = &store_clock_});
   ASSERT_OK(store);
   store_ = std::move(*store);
   journal_ = std::make_unique<offline::Journal>(*store_);
@@ -155,7 +155,7 @@ bool DriverE2E::RunChildKilledAt(int k, const std::function<void(Driver&)>& flow
   store_.reset();
   const pid_t pid = ::fork();
   if (pid == 0) {
-    auto store = offline::Store::Open(db_);
+    auto store = offline::Store::Open(db_, {.clock = &store_clock_});
     auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
     if (!store.ok() || !client.ok()) ::_exit(10);
     offline::Journal journal(**store);

@@ -67,6 +67,21 @@ class TestClock final : public Clock {
   UnixMicros base_ = SystemClock::Instance().Now();
 };
 
+// The store's clock (StoreOptions::clock): the system's, unless a test pins it to a moment
+// (the settlement's sales rung up "yesterday").
+class PinnableClock final : public Clock {
+ public:
+  UnixMicros Now() const override {
+    const UnixMicros at = pinned_.load();
+    return at != 0 ? at : SystemClock::Instance().Now();
+  }
+  void Pin(UnixMicros at) { pinned_ = at; }
+  void Unpin() { pinned_ = 0; }
+
+ private:
+  std::atomic<UnixMicros> pinned_{0};  // 0: not pinned
+};
+
 // What the customer and the cashier do in one sale, whatever state it is found in, so the
 // same script runs a sale from the start or finishes one resumed after a crash.
 struct Script {
@@ -144,6 +159,7 @@ class DriverE2E : public sandbox::testing::SandboxTest {
   std::string db_;
   Settings settings_;
   TestClock clock_;
+  PinnableClock store_clock_;
   std::unique_ptr<offline::Store> store_;
   std::unique_ptr<offline::Journal> journal_;
   std::unique_ptr<Driver> driver_;

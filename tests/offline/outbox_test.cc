@@ -60,7 +60,7 @@ class OutboxTest : public ::testing::Test {
     EXPECT_OK(work);
     return work.ok() ? *work : std::vector<OutboxWork>{};
   }
-  std::int64_t Now() { return internal::NowMs(); }
+  std::int64_t Now() { return store_->impl().NowMs(); }
 
   testing::TempDir dir_;
   OutboxPolicy policy_;

@@ -15,6 +15,7 @@
 #include "checkout/journal_codec.h"
 #include "offline/api_gateway.h"
 #include "offline/card_forwarder.h"
+#include "offline/internal/db.h"
 #include "offline/outbox.h"
 #include "offline/sealed_cards.h"
 #include "printer/interpreter.h"

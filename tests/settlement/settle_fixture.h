@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "checkout/journal_codec.h"
-#include "offline/internal/db.h"
 #include "settlement/settle.h"
 #include "tests/checkout/driver_fixture.h"
 #include "tests/testing/status_matchers.h"
@@ -21,17 +20,6 @@ using checkout::e2e::DriverE2E;
 using checkout::e2e::Script;
 using checkout::e2e::StateOf;
 using nlohmann::json;
-
-// The store's clock set to yesterday noon (Sao Paulo) while sales are rung up: their journal
-// says they opened yesterday.
-class FixedClock final : public Clock {
- public:
-  explicit FixedClock(UnixMicros at) : at_(at) {}
-  UnixMicros Now() const override { return at_; }
-
- private:
-  UnixMicros at_;
-};
 
 class SettleE2E : public DriverE2E {
  protected:
@@ -73,11 +61,10 @@ class SettleE2E : public DriverE2E {
   // sales it opens opened yesterday.
   template <typename Fn>
   void Yesterday(Fn ring_up) {
-    const FixedClock then(*BusinessDayStart(PreviousBusinessDay(SystemClock::Instance().Now())) +
-                          12 * 3600 * kMicrosPerSecond);
-    offline::internal::SetClockForTest(&then);
+    store_clock_.Pin(*BusinessDayStart(PreviousBusinessDay(SystemClock::Instance().Now())) +
+                     12 * 3600 * kMicrosPerSecond);
     ring_up();
-    offline::internal::SetClockForTest(nullptr);
+    store_clock_.Unpin();
   }
   // A Pix QR shown, then the sale driven to `until` (by the cashier's events).
   checkout::Sale PixShown(const std::string& id, checkout::Cents amount) {

@@ -12,11 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "common/sqlite.h"
 #include "common/status.h"
 #include "sandbox/internal/engine.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
 
 namespace balcao::sandbox::internal {
 
@@ -51,7 +49,7 @@ struct Job {
   std::string payload;
 };
 
-struct Delivery {
+struct WebhookDelivery {
   std::int64_t id = 0;
   std::string scope;
   std::string event_id;
@@ -65,56 +63,52 @@ struct Delivery {
   std::string last_error;
 };
 
-class Store {
+// Every method reports SQLite's errors as values (common/sqlite.h, sqlite::SqliteError); the
+// engine answers a failed request with kInternal, its whole transaction rolled back.
+class EntityStore {
  public:
-  static StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
-  ~Store();
-  Store(const Store&) = delete;
-  Store& operator=(const Store&) = delete;
+  static StatusOr<std::unique_ptr<EntityStore>> Open(const std::string& path);
 
+  // The engine's transaction around one request, job or simulation action.
   Status Begin();
   Status Commit();
-  void Rollback();
+  void Rollback();  // also after a failed Commit; nothing left to report
 
-  std::optional<Entity> Get(std::string_view resource, std::string_view scope, std::string_view id);
-  std::vector<Entity> FindByKey(std::string_view resource, std::string_view scope, std::string_view key,
-                                std::string_view value, int limit);
-  void Insert(Entity& e, const std::vector<IndexKey>& keys);  // sets e.seq
-  void Update(const Entity& e, const std::vector<IndexKey>& keys);
-  void Delete(std::int64_t seq);
+  StatusOr<std::optional<Entity>> Get(std::string_view resource, std::string_view scope, std::string_view id);
+  StatusOr<std::vector<Entity>> FindByKey(std::string_view resource, std::string_view scope, std::string_view key,
+                                          std::string_view value, int limit);
+  Status Insert(Entity& e, const std::vector<IndexKey>& keys);  // sets e.seq
+  Status Update(const Entity& e, const std::vector<IndexKey>& keys);
+  Status Delete(std::int64_t seq);
   // Up to q.limit + 1 entities (the extra one tells there is a next page).
-  std::vector<Entity> List(const ListQuery& q);
-  std::int64_t Count(std::string_view resource);  // "" counts every entity
-  std::optional<std::string> ScopeOf(std::string_view resource, std::string_view id);
+  StatusOr<std::vector<Entity>> List(const ListQuery& q);
+  StatusOr<std::int64_t> Count(std::string_view resource);  // "" counts every entity
+  StatusOr<std::optional<std::string>> ScopeOf(std::string_view resource, std::string_view id);
 
-  std::optional<std::string> GetMeta(std::string_view key);
-  void SetMeta(std::string_view key, std::string_view value);
-  std::int64_t NextCounter(std::string_view name);  // 1, 2, 3... persisted
+  StatusOr<std::optional<std::string>> GetMeta(std::string_view key);
+  Status SetMeta(std::string_view key, std::string_view value);
 
-  void PutPrincipal(const Principal& p);
-  std::vector<Principal> Principals();
+  Status PutPrincipal(const Principal& p);
+  StatusOr<std::vector<Principal>> Principals();
 
-  std::int64_t Balance(std::string_view scope);
-  void SetBalance(std::string_view scope, std::int64_t amount);
+  StatusOr<std::int64_t> Balance(std::string_view scope);
+  Status SetBalance(std::string_view scope, std::int64_t amount);
 
-  void AddJob(UnixMicros due, std::string_view scope, std::string_view kind, std::string_view payload);
-  std::optional<Job> NextDueJob(UnixMicros now);
-  void DeleteJob(std::int64_t id);
+  Status AddJob(UnixMicros due, std::string_view scope, std::string_view kind, std::string_view payload);
+  StatusOr<std::optional<Job>> NextDueJob(UnixMicros now);
+  Status DeleteJob(std::int64_t id);
 
-  void AddDelivery(const Delivery& d);
-  void UpdateDelivery(const Delivery& d);
-  std::vector<Delivery> DueDeliveries(UnixMicros now, int limit);
-  std::vector<Delivery> Deliveries(int limit);
+  Status AddDelivery(const WebhookDelivery& d);
+  Status UpdateDelivery(const WebhookDelivery& d);
+  StatusOr<std::vector<WebhookDelivery>> DueDeliveries(UnixMicros now, int limit);
+  StatusOr<std::vector<WebhookDelivery>> Deliveries(int limit);
 
-  // Deletes every row (simulation reset).
-  void Clear();
+  // Deletes every row but the workspaces (simulation reset).
+  Status Clear();
 
  private:
-  explicit Store(sqlite3* db) : db_(db) {}
-  sqlite3_stmt* Prepare(const std::string& sql);
-
-  sqlite3* db_;
-  std::vector<std::pair<std::string, sqlite3_stmt*>> cache_;
+  EntityStore() = default;
+  sqlite::Connection connection_;
 };
 
 }  // namespace balcao::sandbox::internal

@@ -1,0 +1,322 @@
+// The sandbox's entity store over the shared SQLite wrapper (common/sqlite.h).
+#include "sandbox/internal/entity_store.h"
+
+#include <sqlite3.h>
+
+namespace balcao::sandbox::internal {
+namespace {
+
+using sqlite::Stmt;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS entities(
+  seq INTEGER PRIMARY KEY, resource TEXT NOT NULL, id TEXT NOT NULL, scope TEXT NOT NULL,
+  created INTEGER NOT NULL, status TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS entities_id ON entities(resource, id);
+CREATE INDEX IF NOT EXISTS entities_page ON entities(resource, scope, created, seq);
+CREATE INDEX IF NOT EXISTS entities_status ON entities(resource, scope, status, created, seq);
+CREATE TABLE IF NOT EXISTS keys(seq INTEGER NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS keys_lookup ON keys(name, value, seq);
+CREATE INDEX IF NOT EXISTS keys_seq ON keys(seq);
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS principals(access_id TEXT PRIMARY KEY, organization_id TEXT NOT NULL,
+  workspace_id TEXT NOT NULL, public_key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS balances(scope TEXT PRIMARY KEY, amount INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs(id INTEGER PRIMARY KEY, due INTEGER NOT NULL, scope TEXT NOT NULL,
+  kind TEXT NOT NULL, payload TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS jobs_due ON jobs(due, id);
+CREATE TABLE IF NOT EXISTS deliveries(id INTEGER PRIMARY KEY, scope TEXT NOT NULL, event_id TEXT NOT NULL,
+  webhook_id TEXT NOT NULL, url TEXT NOT NULL, body TEXT NOT NULL, due INTEGER NOT NULL, attempt INTEGER NOT NULL,
+  state TEXT NOT NULL, last_status INTEGER NOT NULL, last_error TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries(state, due);
+)sql";
+
+constexpr const char* kEntityCols = "seq, resource, id, scope, created, doc";
+
+Entity ReadEntity(const Stmt& s) {
+  Entity e;
+  e.seq = s.Int(0);
+  e.resource = s.Text(1);
+  e.id = s.Text(2);
+  e.scope = s.Text(3);
+  e.created = s.Int(4);
+  e.doc = Json::parse(s.Text(5), nullptr, /*allow_exceptions=*/false);
+  return e;
+}
+
+StatusOr<std::vector<Entity>> ReadEntities(Stmt& s) {
+  std::vector<Entity> out;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) return out;
+    out.push_back(ReadEntity(s));
+  }
+}
+
+// The first column of the one row `s` yields, or `absent` when there is none.
+StatusOr<std::int64_t> ReadInt(Stmt& s, std::int64_t absent) {
+  BALCAO_ASSIGN_OR_RETURN(bool row, s.Step());
+  return row ? s.Int(0) : absent;
+}
+
+StatusOr<std::optional<std::string>> ReadOptionalText(Stmt& s) {
+  BALCAO_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row) return std::optional<std::string>();
+  return std::optional<std::string>(s.Text(0));
+}
+
+Status InsertKeys(sqlite::Connection& connection, std::int64_t seq, const std::vector<IndexKey>& keys) {
+  for (const auto& [name, value] : keys) {
+    Stmt s(connection, "INSERT INTO keys(seq, name, value) VALUES(?,?,?)");
+    BALCAO_RETURN_IF_ERROR(s.Bind(1, seq).Bind(2, name).Bind(3, value).Run());
+  }
+  return OkStatus();
+}
+
+std::string Placeholders(std::size_t n) {
+  std::string p = "(";
+  for (std::size_t i = 0; i < n; ++i) p += i ? ",?" : "?";
+  return p + ")";
+}
+
+// The SELECT of a list query; BindList binds its parameters in the same order.
+std::string ListSql(const ListQuery& q) {
+  std::string sql = std::string("SELECT ") + kEntityCols + " FROM entities WHERE resource=? AND scope=?";
+  if (!q.ids.empty()) sql += " AND id IN " + Placeholders(q.ids.size());
+  if (!q.statuses.empty()) sql += " AND status IN " + Placeholders(q.statuses.size());
+  if (q.after) sql += " AND created >= ?";
+  if (q.before) sql += " AND created < ?";
+  for (const auto& [name, values] : q.keys)
+    sql += " AND seq IN (SELECT seq FROM keys WHERE name=? AND value IN " + Placeholders(values.size()) + ")";
+  if (q.cursor) sql += q.ascending ? " AND (created, seq) > (?, ?)" : " AND (created, seq) < (?, ?)";
+  sql += q.ascending ? " ORDER BY created ASC, seq ASC LIMIT ?" : " ORDER BY created DESC, seq DESC LIMIT ?";
+  return sql;
+}
+
+void BindList(Stmt& s, const ListQuery& q) {
+  int i = 2;
+  s.Bind(1, q.resource).Bind(2, q.scope);
+  for (const auto& id : q.ids) s.Bind(++i, id);
+  for (const auto& st : q.statuses) s.Bind(++i, st);
+  if (q.after) s.Bind(++i, *q.after);
+  if (q.before) s.Bind(++i, *q.before);
+  for (const auto& [name, values] : q.keys) {
+    s.Bind(++i, name);
+    for (const auto& v : values) s.Bind(++i, v);
+  }
+  if (q.cursor) {
+    s.Bind(++i, q.cursor->first);
+    s.Bind(++i, q.cursor->second);
+  }
+  s.Bind(++i, static_cast<std::int64_t>(q.limit + 1));
+}
+
+StatusOr<std::vector<WebhookDelivery>> ReadDeliveries(Stmt& s) {
+  std::vector<WebhookDelivery> out;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) return out;
+    WebhookDelivery d;
+    d.id = s.Int(0);
+    d.scope = s.Text(1);
+    d.event_id = s.Text(2);
+    d.webhook_id = s.Text(3);
+    d.url = s.Text(4);
+    d.body = s.Text(5);
+    d.due = s.Int(6);
+    d.attempt = static_cast<int>(s.Int(7));
+    d.state = s.Text(8);
+    d.last_status = static_cast<int>(s.Int(9));
+    d.last_error = s.Text(10);
+    out.push_back(std::move(d));
+  }
+}
+constexpr const char* kDeliveryCols =
+    "SELECT id, scope, event_id, webhook_id, url, body, due, attempt, state, last_status, last_error FROM deliveries";
+
+}  // namespace
+
+StatusOr<std::unique_ptr<EntityStore>> EntityStore::Open(const std::string& path) {
+  std::unique_ptr<EntityStore> store(new EntityStore());
+  sqlite::Connection& c = store->connection_;
+  c.path = path;
+  if (sqlite3_open_v2(path.c_str(), &c.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+      SQLITE_OK) {
+    std::string msg = c.db ? sqlite3_errmsg(c.db) : "out of memory";
+    return UnavailableError("cannot open sandbox database " + path + ": " + msg);
+  }
+  // WAL + NORMAL: a crash loses at most the last commits, never consistency; the sandbox
+  // is test infrastructure, not the merchant's journal. cache_size bounds memory (-KiB).
+  Status init = sqlite::Exec(c.db,
+                             "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-16384;"
+                             "PRAGMA temp_store=MEMORY; PRAGMA busy_timeout=5000;");
+  if (init.ok()) init = sqlite::Exec(c.db, kSchema);
+  if (!init.ok()) return InternalError("cannot initialise sandbox database: " + init.message());
+  return store;
+}
+
+Status EntityStore::Begin() { return sqlite::Exec(connection_.db, "BEGIN IMMEDIATE"); }
+Status EntityStore::Commit() { return sqlite::Exec(connection_.db, "COMMIT"); }
+void EntityStore::Rollback() {
+  // Fails only when no transaction is open (a failed BEGIN or COMMIT already ended it).
+  static_cast<void>(sqlite::Exec(connection_.db, "ROLLBACK"));
+}
+
+StatusOr<std::optional<Entity>> EntityStore::Get(std::string_view resource, std::string_view scope,
+                                                 std::string_view id) {
+  Stmt s(connection_, std::string("SELECT ") + kEntityCols + " FROM entities WHERE resource=? AND id=? AND scope=?");
+  BALCAO_ASSIGN_OR_RETURN(bool row, s.Bind(1, resource).Bind(2, id).Bind(3, scope).Step());
+  if (!row) return std::optional<Entity>();
+  return std::optional<Entity>(ReadEntity(s));
+}
+
+StatusOr<std::vector<Entity>> EntityStore::FindByKey(std::string_view resource, std::string_view scope,
+                                                     std::string_view key, std::string_view value, int limit) {
+  Stmt s(connection_, std::string("SELECT ") + kEntityCols +
+                          " FROM entities WHERE seq IN (SELECT seq FROM keys WHERE name=? AND value=?)"
+                          " AND resource=? AND scope=? ORDER BY created DESC, seq DESC LIMIT ?");
+  s.Bind(1, key).Bind(2, value).Bind(3, resource).Bind(4, scope).Bind(5, limit);
+  return ReadEntities(s);
+}
+
+Status EntityStore::Insert(Entity& e, const std::vector<IndexKey>& keys) {
+  {
+    Stmt s(connection_, "INSERT INTO entities(resource, id, scope, created, status, doc) VALUES(?,?,?,?,?,?)");
+    s.Bind(1, e.resource).Bind(2, e.id).Bind(3, e.scope).Bind(4, e.created).Bind(5, e.status()).Bind(6, e.doc.dump());
+    BALCAO_RETURN_IF_ERROR(s.Run());
+    e.seq = s.LastInsertId();
+  }
+  return InsertKeys(connection_, e.seq, keys);
+}
+
+Status EntityStore::Update(const Entity& e, const std::vector<IndexKey>& keys) {
+  {
+    Stmt s(connection_, "UPDATE entities SET status=?, doc=? WHERE seq=?");
+    BALCAO_RETURN_IF_ERROR(s.Bind(1, e.status()).Bind(2, e.doc.dump()).Bind(3, e.seq).Run());
+  }
+  {
+    Stmt s(connection_, "DELETE FROM keys WHERE seq=?");
+    BALCAO_RETURN_IF_ERROR(s.Bind(1, e.seq).Run());
+  }
+  return InsertKeys(connection_, e.seq, keys);
+}
+
+Status EntityStore::Delete(std::int64_t seq) {
+  for (const char* sql : {"DELETE FROM entities WHERE seq=?", "DELETE FROM keys WHERE seq=?"}) {
+    Stmt s(connection_, sql);
+    BALCAO_RETURN_IF_ERROR(s.Bind(1, seq).Run());
+  }
+  return OkStatus();
+}
+
+StatusOr<std::vector<Entity>> EntityStore::List(const ListQuery& q) {
+  Stmt s(connection_, ListSql(q));
+  BindList(s, q);
+  return ReadEntities(s);
+}
+
+StatusOr<std::int64_t> EntityStore::Count(std::string_view resource) {
+  if (resource.empty()) {
+    Stmt all(connection_, "SELECT count(*) FROM entities");
+    return ReadInt(all, 0);
+  }
+  Stmt s(connection_, "SELECT count(*) FROM entities WHERE resource=?");
+  return ReadInt(s.Bind(1, resource), 0);
+}
+
+StatusOr<std::optional<std::string>> EntityStore::ScopeOf(std::string_view resource, std::string_view id) {
+  Stmt s(connection_, "SELECT scope FROM entities WHERE resource=? AND id=?");
+  return ReadOptionalText(s.Bind(1, resource).Bind(2, id));
+}
+
+StatusOr<std::optional<std::string>> EntityStore::GetMeta(std::string_view key) {
+  Stmt s(connection_, "SELECT value FROM meta WHERE key=?");
+  return ReadOptionalText(s.Bind(1, key));
+}
+
+Status EntityStore::SetMeta(std::string_view key, std::string_view value) {
+  Stmt s(connection_, "INSERT INTO meta(key, value) VALUES(?,?) ON CONFLICT(key) DO UPDATE SET value=excluded.value");
+  return s.Bind(1, key).Bind(2, value).Run();
+}
+
+Status EntityStore::PutPrincipal(const Principal& p) {
+  Stmt s(connection_,
+         "INSERT OR REPLACE INTO principals(access_id, organization_id, workspace_id, public_key) "
+         "VALUES(?,?,?,?)");
+  return s.Bind(1, p.access_id).Bind(2, p.organization_id).Bind(3, p.workspace_id).Bind(4, p.public_key_pem).Run();
+}
+
+StatusOr<std::vector<Principal>> EntityStore::Principals() {
+  Stmt s(connection_, "SELECT access_id, organization_id, workspace_id, public_key FROM principals");
+  std::vector<Principal> out;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) return out;
+    out.push_back({s.Text(0), s.Text(1), s.Text(2), s.Text(3)});
+  }
+}
+
+StatusOr<std::int64_t> EntityStore::Balance(std::string_view scope) {
+  Stmt s(connection_, "SELECT amount FROM balances WHERE scope=?");
+  return ReadInt(s.Bind(1, scope), 0);
+}
+
+Status EntityStore::SetBalance(std::string_view scope, std::int64_t amount) {
+  Stmt s(connection_,
+         "INSERT INTO balances(scope, amount) VALUES(?,?) "
+         "ON CONFLICT(scope) DO UPDATE SET amount=excluded.amount");
+  return s.Bind(1, scope).Bind(2, amount).Run();
+}
+
+Status EntityStore::AddJob(UnixMicros due, std::string_view scope, std::string_view kind, std::string_view payload) {
+  Stmt s(connection_, "INSERT INTO jobs(due, scope, kind, payload) VALUES(?,?,?,?)");
+  return s.Bind(1, due).Bind(2, scope).Bind(3, kind).Bind(4, payload).Run();
+}
+
+StatusOr<std::optional<Job>> EntityStore::NextDueJob(UnixMicros now) {
+  Stmt s(connection_, "SELECT id, due, scope, kind, payload FROM jobs WHERE due <= ? ORDER BY due, id LIMIT 1");
+  BALCAO_ASSIGN_OR_RETURN(bool row, s.Bind(1, now).Step());
+  if (!row) return std::optional<Job>();
+  return std::optional<Job>(Job{s.Int(0), s.Int(1), s.Text(2), s.Text(3), s.Text(4)});
+}
+
+Status EntityStore::DeleteJob(std::int64_t id) {
+  Stmt s(connection_, "DELETE FROM jobs WHERE id=?");
+  return s.Bind(1, id).Run();
+}
+
+Status EntityStore::AddDelivery(const WebhookDelivery& d) {
+  Stmt s(connection_,
+         "INSERT INTO deliveries(scope, event_id, webhook_id, url, body, due, attempt, state, last_status, "
+         "last_error) VALUES(?,?,?,?,?,?,?,?,?,?)");
+  s.Bind(1, d.scope).Bind(2, d.event_id).Bind(3, d.webhook_id).Bind(4, d.url).Bind(5, d.body).Bind(6, d.due);
+  s.Bind(7, d.attempt).Bind(8, d.state).Bind(9, d.last_status).Bind(10, d.last_error);
+  return s.Run();
+}
+
+Status EntityStore::UpdateDelivery(const WebhookDelivery& d) {
+  Stmt s(connection_, "UPDATE deliveries SET due=?, attempt=?, state=?, last_status=?, last_error=? WHERE id=?");
+  s.Bind(1, d.due).Bind(2, d.attempt).Bind(3, d.state).Bind(4, d.last_status).Bind(5, d.last_error).Bind(6, d.id);
+  return s.Run();
+}
+
+StatusOr<std::vector<WebhookDelivery>> EntityStore::DueDeliveries(UnixMicros now, int limit) {
+  Stmt s(connection_, std::string(kDeliveryCols) + " WHERE state='pending' AND due <= ? ORDER BY due, id LIMIT ?");
+  s.Bind(1, now).Bind(2, limit);
+  return ReadDeliveries(s);
+}
+
+StatusOr<std::vector<WebhookDelivery>> EntityStore::Deliveries(int limit) {
+  Stmt s(connection_, std::string(kDeliveryCols) + " ORDER BY id DESC LIMIT ?");
+  s.Bind(1, limit);
+  return ReadDeliveries(s);
+}
+
+Status EntityStore::Clear() {
+  return sqlite::Exec(connection_.db,
+                      "DELETE FROM entities WHERE resource <> 'workspace';"
+                      "DELETE FROM keys WHERE seq NOT IN (SELECT seq FROM entities);"
+                      "DELETE FROM balances; DELETE FROM jobs; DELETE FROM deliveries;");
+}
+
+}  // namespace balcao::sandbox::internal

@@ -1,0 +1,84 @@
+// The shared SQLite wrapper (common/sqlite.h) on real database files: errors come back as
+// Status values naming what failed, a transaction left without Commit() rolls back, and a
+// connection whose statement cache is full still runs new statements.
+#include "common/sqlite.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+namespace balcao::sqlite {
+namespace {
+
+class SqliteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "sqlite_test_" + std::to_string(::getpid()) + ".db";
+    std::remove(path_.c_str());
+    connection_.path = path_;
+    ASSERT_EQ(sqlite3_open_v2(path_.c_str(), &connection_.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr),
+              SQLITE_OK);
+    ASSERT_TRUE(Exec(connection_.db, "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)").ok());
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+
+  std::int64_t Rows() {
+    Stmt count(connection_, "SELECT count(*) FROM t");
+    EXPECT_TRUE(count.Step().ok());
+    return count.Int(0);
+  }
+
+  std::string path_;
+  Connection connection_;
+};
+
+TEST_F(SqliteTest, CommittedRowsStayAndAnUncommittedTransactionRollsBack) {
+  {
+    Txn txn(connection_, Txn::kWrite);
+    ASSERT_TRUE(txn.status().ok());
+    Stmt insert(txn, "INSERT INTO t(name) VALUES(?1)");
+    ASSERT_TRUE(insert.Bind(1, "kept").Run().ok());
+    EXPECT_EQ(insert.LastInsertId(), 1);
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  {
+    Txn txn(connection_, Txn::kWrite);
+    Stmt insert(txn, "INSERT INTO t(name) VALUES(?1)");
+    ASSERT_TRUE(insert.Bind(1, "dropped").Run().ok());
+  }
+  EXPECT_EQ(Rows(), 1);
+}
+
+TEST_F(SqliteTest, AConstraintIsAFailedPreconditionNamingTheStep) {
+  {
+    Stmt first(connection_, "INSERT INTO t(name) VALUES(?1)");
+    ASSERT_TRUE(first.Bind(1, "same").Run().ok());
+  }  // a cached statement serves one Stmt at a time: the same SQL text is the same handle
+  Stmt again(connection_, "INSERT INTO t(name) VALUES(?1)");
+  const Status st = again.Bind(1, "same").Run();
+  EXPECT_EQ(st.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(st.message().find("step: UNIQUE constraint failed"), std::string::npos) << st.message();
+}
+
+TEST_F(SqliteTest, BadSqlIsReportedByStepNotThrown) {
+  Stmt bad(connection_, "SELECT name FROM nowhere");
+  const StatusOr<bool> row = bad.Step();
+  ASSERT_FALSE(row.ok());
+  EXPECT_NE(row.status().message().find("prepare: no such table: nowhere"), std::string::npos)
+      << row.status().message();
+}
+
+TEST_F(SqliteTest, PastTheCacheLimitStatementsStillRun) {
+  for (std::size_t i = 0; i < Connection::kMaxCachedStatements + 10; ++i) {
+    Stmt insert(connection_, "INSERT INTO t(name) VALUES('row " + std::to_string(i) + "')");
+    ASSERT_TRUE(insert.Run().ok()) << i;
+  }
+  EXPECT_EQ(connection_.statements.size(), Connection::kMaxCachedStatements);
+  EXPECT_EQ(Rows(), static_cast<std::int64_t>(Connection::kMaxCachedStatements + 10));
+}
+
+}  // namespace
+}  // namespace balcao::sqlite
