@@ -54,10 +54,9 @@ integration::PayMethod PayMethodOf(checkout::Method method) {
 // The Reverse event of a cash register's reversal of `amount`, approved by `approved_by` (the
 // register itself, or the supervisor who approved it on the screen).
 checkout::Reverse RegisterReverse(const integration::ReversalRequest& request, checkout::Cents amount,
-                                  const std::string& approved_by) {
+                                  const std::string& approved_by, UnixMicros now) {
   const std::string reason = request.reason.empty() ? "reversal from the cash register" : "nexo " + request.reason;
-  return checkout::Reverse{amount, "pos:" + request.identity.register_id, reason, SystemClock::Instance().Now(),
-                           approved_by};
+  return checkout::Reverse{amount, "pos:" + request.identity.register_id, reason, now, approved_by};
 }
 
 // The Counter over Impl: every call runs on the driver's thread.
@@ -66,7 +65,7 @@ class BoxCounter : public integration::Counter {
   explicit BoxCounter(Service::Impl& s) : s_(s) {}
   void Pay(const integration::PaymentRequest& request, std::chrono::milliseconds wait,
            std::function<void(PaymentOutcome)> done) override {
-    const UnixMicros deadline = SystemClock::Instance().Now() + wait.count() * 1000;
+    const UnixMicros deadline = s_.bank_clock->Now() + wait.count() * 1000;
     s_.loop->Post([this, request, deadline, done = std::move(done)]() mutable {
       s_.PayFromRegister(request, deadline, std::move(done));
       s_.Publish();
@@ -81,7 +80,7 @@ class BoxCounter : public integration::Counter {
   }
   void Reverse(const integration::ReversalRequest& request,
                std::function<void(integration::ReversalOutcome)> done) override {
-    const UnixMicros deadline = SystemClock::Instance().Now() + s_.config.nexo.response_timeout_s * kMicrosPerSecond;
+    const UnixMicros deadline = s_.bank_clock->Now() + s_.config.nexo.response_timeout_s * kMicrosPerSecond;
     s_.loop->Post([this, request, deadline, done = std::move(done)]() mutable {
       s_.ReverseFromRegister(request, deadline, std::move(done));
       s_.Publish();
@@ -112,7 +111,7 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     outcome.result = result;
     outcome.reason = std::move(reason);
     outcome.sale_id = std::move(sale_id);
-    outcome.time_ms = SystemClock::Instance().Now() / 1000;
+    outcome.time_ms = bank_clock->Now() / 1000;
     done(outcome);
   };
   const auto& id = request.identity;
@@ -137,7 +136,7 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
   if (request.installments > config.settings.installments.max_count)
     return answer(Result::kNotAllowed,
                   "installments: at most " + std::to_string(config.settings.installments.max_count) + " on this box");
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   const std::string sale_id = MintSaleId('c', now);
   offline::RegisterRequestRow row{id.register_id, id.service_id, id.transaction_id,
                                   "payment",      sale_id,       request.message_text};
@@ -185,7 +184,7 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
   if (!sale) return std::nullopt;
   PaymentOutcome o;
   o.sale_id = sale_id;
-  o.time_ms = SystemClock::Instance().Now() / 1000;
+  o.time_ms = bank_clock->Now() / 1000;
   o.institution_cnpj = config.nexo.institution_cnpj;
   o.installments = book->Installments(sale_id);
   const auto* paid = std::get_if<checkout::Paid>(&sale->state);
@@ -195,7 +194,7 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
   if (choosing != nullptr && !choosing->notice.empty()) {
     // Declined, expired or failed: the register decides what next, so this sale ends here.
     auto canceled = FeedIfAccepted(sale_id, checkout::Cancel{"pos:" + running.request.identity.register_id,
-                                                             choosing->notice, SystemClock::Instance().Now(), ""});
+                                                             choosing->notice, bank_clock->Now(), ""});
     (void)canceled;
     o.result = running.aborted ? Result::kAborted : Result::kRefused;
     o.reason = choosing->notice;
@@ -246,7 +245,7 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
 }
 
 void Service::Impl::SettleRegisterSales() {
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   SettleRegisterPayments(now);
   SettleRegisterReversals(now);
   ScheduleAutopays();
@@ -370,7 +369,7 @@ Status Service::Impl::AbortFromRegister(const integration::AbortRequest& request
   if (!sale.ok() || sale->collected() > 0 || std::holds_alternative<checkout::Paid>(sale->state)) return OkStatus();
   const checkout::Cancel cancel{"pos:" + request.identity.register_id,
                                 request.reason.empty() ? "aborted by the cash register" : request.reason,
-                                SystemClock::Instance().Now(), ""};
+                                bank_clock->Now(), ""};
   if (Status acceptable = Acceptable(target->sale_id, cancel); !acceptable.ok()) return OkStatus();
   running->second.aborted = true;
   touched.insert(target->sale_id);
@@ -434,7 +433,7 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
                   {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}});
     return;
   }
-  auto reversed = FeedIfAccepted(request.sale_id, RegisterReverse(request, amount, requester));
+  auto reversed = FeedIfAccepted(request.sale_id, RegisterReverse(request, amount, requester, bank_clock->Now()));
   logging::Info(
       "nexo", "cash-register reversal",
       {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}, {"accepted", reversed.ok()}});
@@ -490,7 +489,7 @@ StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::strin
     return FailedPreconditionError("no cash-register reversal of sale " + sale_id + " waits for approval");
   const integration::ReversalRequest& request = waiting->second.request;
   BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale,
-                          FeedIfAccepted(sale_id, RegisterReverse(request, request.amount, supervisor)));
+                          FeedIfAccepted(sale_id, RegisterReverse(request, request.amount, supervisor, bank_clock->Now())));
   waiting->second.awaiting_supervisor = false;
   book->SetReversalRequested(sale_id, 0);
   logging::Info("nexo", "cash-register reversal approved",
@@ -540,7 +539,7 @@ void Service::Impl::ResumeRegisterSales() {
 void Service::Impl::ResumeRegisterReversals() {
   auto running = registers->Running("reversal");
   if (!running.ok()) return;
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   for (const offline::RegisterRequestRow& row : *running) {
     const auto kept = nlohmann::json::parse(row.request, nullptr, false);
     if (row.sale_id.empty() || !kept.is_object()) continue;
@@ -561,7 +560,7 @@ void Service::Impl::ResumeRegisterReversals() {
     } else if (never_fed) {
       const std::string requester = "pos:" + row.register_id;
       (void)FeedIfAccepted(row.sale_id, checkout::Reverse{reversal.request.amount, requester, kept.value("reason", ""),
-                                                          SystemClock::Instance().Now(), requester});
+                                                          bank_clock->Now(), requester});
     }
     logging::Info("nexo", "cash-register reversal resumed",
                   {{"sale", row.sale_id}, {"register", row.register_id}, {"fed_now", never_fed}});
