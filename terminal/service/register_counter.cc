@@ -106,7 +106,7 @@ bool Service::Impl::IsRegisterSale(const std::string& sale_id) const {
 
 void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, UnixMicros deadline,
                                     std::function<void(PaymentOutcome)> done) {
-  auto answer = [&done](Result result, std::string reason, std::string sale_id = "") {
+  auto answer = [this, &done](Result result, std::string reason, std::string sale_id = "") {
     PaymentOutcome outcome;
     outcome.result = result;
     outcome.reason = std::move(reason);

@@ -28,13 +28,6 @@ std::uint64_t FaultSeed() {
   return seed;
 }
 
-std::string WriteConfig(const std::filesystem::path& dir, const Json& config) {
-  std::filesystem::create_directories(dir);
-  const auto path = dir / "balcao.conf";
-  std::ofstream(path) << config.dump(2);
-  return path.string();
-}
-
 void ExpectBooksBalance(const ServeProcess& serve, const std::map<std::string, long long>& opened,
                         const std::map<std::string, long long>& paid) {
   const Reply day = serve.Get("/api/sales");

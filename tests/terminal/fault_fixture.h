@@ -1,7 +1,7 @@
 // The fault suite's shared pieces: a seed each test draws its random choices from (printed
 // with the one command line that replays it), a bank in a process of its own (`balcao
 // sandbox`), the sales every test rings, the kill test's invariants checked against a running
-// `balcao serve` and its bank, and small waits.
+// `balcao serve` and its bank.
 // Thread-safety: one test thread.
 #pragma once
 
@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/config_file.h"
+#include "tests/testing/eventually.h"
 
 namespace balcao::terminal::testing {
 
@@ -22,19 +24,8 @@ namespace balcao::terminal::testing {
 // --gtest_filter=<this test>" so a failure can be run again exactly.
 std::uint64_t FaultSeed();
 
-// A config file in `dir` with `config`'s keys; returns its path.
-std::string WriteConfig(const std::filesystem::path& dir, const Json& config);
-
-// Polls `done` every 100 ms for up to `limit`.
-template <typename F>
-bool Eventually(F done, std::chrono::milliseconds limit = std::chrono::seconds(20)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return done();
-}
+using test_util::Eventually;
+using test_util::WriteConfig;
 
 // The kill test's invariants, after the fault: every sale the service answered 201 for
 // (`opened`: id -> amount) is in the day's list exactly once with that amount; every sale in
