@@ -144,8 +144,6 @@ offline::SettlementRow RowOf(const Report& report, const std::string& json, cons
           text};
 }
 
-// The payout (after the reconciliation, before the record: a run that dies in between finds
-// the transfer by its externalId the next time) and the card receivables, into the report.
 // What the payout and the receivables need of the day's input, kept when the input is let go.
 struct MoneyOutInput {
   std::vector<std::string> purchases;  // the day's card purchases of this box's sales
@@ -160,6 +158,8 @@ MoneyOutInput MoneyOutOf(const DayInput& input) {
   return out;
 }
 
+// The payout (after the reconciliation, before the record: a run that dies in between finds
+// the transfer by its externalId the next time) and the card receivables, into the report.
 Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const MoneyOutInput& input,
                    const Report& report, UnixMicros from, Settlement& result) {
   const std::vector<std::string>& purchases = input.purchases;
@@ -173,18 +173,41 @@ Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const Mo
   return OkStatus();
 }
 
-}  // namespace
+// What the steps of one settlement share: the day's bounds, the input gathered for the
+// reconciliation, and the journal sequence each sale was read up to (the record keeps it, so
+// the next night reads only what came after).
+struct DayRun {
+  DayRun(offline::Store& store, const api::Bank& bank, const Clock& clock, const SettleOptions& options,
+         UnixMicros from)
+      : store(store),
+        bank(bank),
+        clock(clock),
+        options(options),
+        from(from),
+        to(from + kDayMicros),
+        from_ms(from / 1000),
+        to_ms(to / 1000),
+        journal(store) {}
+  offline::Store& store;
+  const api::Bank& bank;
+  const Clock& clock;
+  const SettleOptions& options;
+  const UnixMicros from;
+  const UnixMicros to;
+  const std::int64_t from_ms;
+  const std::int64_t to_ms;
+  offline::Journal journal;
+  DayInput input;
+  std::vector<std::string> ids;  // the sale ids of input.sales, in the same order
+  std::map<std::string, std::int64_t> seen_seq;
+  int bank_calls = 0;  // the calls the bank's day took to read
+  std::unique_ptr<offline::SealedCards> sealed;
+};
 
-StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
-                            const SettleOptions& options) {
-  BALCAO_ASSIGN_OR_RETURN(UnixMicros from, BusinessDayStart(options.day));
-  const UnixMicros to = from + kDayMicros;
-  Settlement result;
-  result.day = options.day;
-  result.dry_run = options.dry_run;
-
+// An earlier run recorded the day: its result as recorded, not a second settlement.
+Status FindRecorded(offline::Store& store, Settlement& result) {
   Status error;
-  if (auto row = offline::FindSettlement(store, options.day, error)) {
+  if (auto row = offline::FindSettlement(store, result.day, error)) {
     result.already_settled = true;
     result.settled_at_ms = row->settled_at_ms;
     result.reconciled = row->status == "reconciled";
@@ -194,155 +217,218 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     result.refunds = row->refunds;
     result.json = row->report_json;
     result.text = row->report_text;
-    return result;
+    return OkStatus();
   }
-  BALCAO_RETURN_IF_ERROR(error);
+  return error;
+}
 
-  DayInput input;
-  input.day = options.day;
-  input.now = clock.Now();
-  const std::int64_t from_ms = from / 1000, to_ms = to / 1000;
+Status AddSale(DayRun& run, const offline::ScopedSale& scoped) {
+  const offline::SaleSummary& s = scoped.summary;
+  BALCAO_ASSIGN_OR_RETURN(JournalSale sale, ReadSale(run.journal, scoped, run.from_ms));
+  run.input.sales.push_back(std::move(sale));
+  run.input.journaled.insert(s.sale_id);
+  run.ids.push_back(s.sale_id);
+  run.seen_seq[s.sale_id] = s.last_seq;
+  return OkStatus();
+}
+
+Status ReadJournal(DayRun& run) {
+  // The journal's chain first: a report computed from a journal changed behind the store's
+  // back says so (one item for the operator).
+  BALCAO_ASSIGN_OR_RETURN(offline::ChainVerdict chain, run.journal.VerifyChain());
+  run.input.journal = CheckOf(chain);
+  BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(run.store, run.from_ms, run.to_ms));
+  run.input.sales.reserve(summaries.size());
+  for (const offline::ScopedSale& scoped : summaries) BALCAO_RETURN_IF_ERROR(AddSale(run, scoped));
+  return OkStatus();
+}
+
+// The bank's lists, once read, joined with the journal's sales; the lists are dropped on return.
+StatusOr<internal::BankDay> JoinBankDay(DayRun& run, std::future<StatusOr<internal::DayLists>>& reading,
+                                        const CountedBank& counted, const internal::JournaledFn& journaled,
+                                        std::chrono::steady_clock::time_point started) {
+  BALCAO_ASSIGN_OR_RETURN(internal::DayLists lists, reading.get());
+  // A sale final since an earlier night whose money went back at the bank today without its
+  // journal knowing (a reversal at the dashboard): in scope again, so rule 2 shows it.
+  BALCAO_ASSIGN_OR_RETURN(std::set<std::string> debited, lists.SalesWithDebits(counted.bank, journaled));
+  for (const std::string& sale_id : debited) {
+    if (run.seen_seq.count(sale_id)) continue;
+    BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(run.store, sale_id));
+    if (scoped && scoped->summary.opened_at_ms < run.to_ms) BALCAO_RETURN_IF_ERROR(AddSale(run, *scoped));
+  }
+  std::vector<internal::ScopeSale> scope;
+  scope.reserve(run.input.sales.size());
+  for (std::size_t i = 0; i < run.input.sales.size(); ++i) {
+    const JournalSale& sale = run.input.sales[i];
+    scope.push_back({run.ids[i], sale.opened_at < run.from + kClockSkewMicros, sale.sale.settings.lane});
+  }
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay day, lists.Assemble(counted.bank, scope, journaled));
+  const auto read_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  logging::Info("settlement", "bank read",
+                {{"day", run.options.day},
+                 {"bank_calls", counted.calls->load()},
+                 {"range_pages", lists.counts().range_pages},
+                 {"lookup_calls", lists.counts().lookup_calls},
+                 {"lookup_sales", lists.counts().lookup_sales},
+                 {"sales", static_cast<std::int64_t>(run.input.sales.size())},
+                 {"entities", static_cast<std::int64_t>(day.entities.size())},
+                 {"connections", run.options.connections},
+                 {"ms", static_cast<std::int64_t>(read_ms)}});
+  return day;
+}
+
+// The day's sales from the journal and the day's entities from the bank, into run.input.
+Status ReadSalesAndBank(DayRun& run) {
   // The bank by pages: each resource listed once for the day and what followed it. The lists
   // do not depend on the journal, so they are read while the journal is (the run's wall time
   // is then about the pages' own); they are dropped once joined.
-  const CountedBank counted(bank);
+  const CountedBank counted(run.bank);
   const auto started = std::chrono::steady_clock::now();
   // This box's lane: the entities of other lanes are shown apart (docs/stores.md).
-  input.lane = options.lane;
-  if (input.lane.empty()) {
-    BALCAO_ASSIGN_OR_RETURN(input.lane, offline::LatestLane(store));
+  run.input.lane = run.options.lane;
+  if (run.input.lane.empty()) {
+    BALCAO_ASSIGN_OR_RETURN(run.input.lane, offline::LatestLane(run.store));
   }
   internal::ReadOptions read_options;
-  read_options.connections = options.connections;
-  read_options.lane = input.lane;
-  read_options.on_page = [&options](int pages) {
+  read_options.connections = run.options.connections;
+  read_options.lane = run.input.lane;
+  read_options.on_page = [&options = run.options](int pages) {
     if (options.progress) options.progress("pages read at the bank", pages, 0);
   };
+  // Declared after what it reads: an early return waits for the reading before those go.
   std::future<StatusOr<internal::DayLists>> reading =
-      std::async(std::launch::async, [&] { return internal::DayLists::Read(counted.bank, from, to, read_options); });
-  offline::Journal journal(store);
-  // The journal's chain first: a report computed from a journal changed behind the store's
-  // back says so (one item for the operator).
-  BALCAO_ASSIGN_OR_RETURN(offline::ChainVerdict chain, journal.VerifyChain());
-  input.journal = CheckOf(chain);
-  BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(store, from_ms, to_ms));
-  std::vector<std::string> ids;
-  std::map<std::string, std::int64_t> seen_seq;
-  auto add = [&](const offline::ScopedSale& scoped) -> Status {
-    const offline::SaleSummary& s = scoped.summary;
-    BALCAO_ASSIGN_OR_RETURN(JournalSale sale, ReadSale(journal, scoped, from_ms));
-    input.sales.push_back(std::move(sale));
-    input.journaled.insert(s.sale_id);
-    ids.push_back(s.sale_id);
-    seen_seq[s.sale_id] = s.last_seq;
-    return OkStatus();
-  };
-  input.sales.reserve(summaries.size());
-  for (const offline::ScopedSale& scoped : summaries) BALCAO_RETURN_IF_ERROR(add(scoped));
+      std::async(std::launch::async, [&counted, &read_options, from = run.from, to = run.to] {
+        return internal::DayLists::Read(counted.bank, from, to, read_options);
+      });
+  BALCAO_RETURN_IF_ERROR(ReadJournal(run));
   std::set<std::string> also_journaled;
-  const internal::JournaledFn journaled = [&](const std::string& sale_id) -> StatusOr<bool> {
-    BALCAO_ASSIGN_OR_RETURN(bool known, offline::Journaled(store, sale_id));
+  const internal::JournaledFn journaled = [&run, &also_journaled](const std::string& sale_id) -> StatusOr<bool> {
+    BALCAO_ASSIGN_OR_RETURN(bool known, offline::Journaled(run.store, sale_id));
     if (known) also_journaled.insert(sale_id);
     return known;
   };
-  const auto read_bank = [&]() -> StatusOr<internal::BankDay> {
-    BALCAO_ASSIGN_OR_RETURN(internal::DayLists lists, reading.get());
-    // A sale final since an earlier night whose money went back at the bank today without its
-    // journal knowing (a reversal at the dashboard): in scope again, so rule 2 shows it.
-    BALCAO_ASSIGN_OR_RETURN(std::set<std::string> debited, lists.SalesWithDebits(counted.bank, journaled));
-    for (const std::string& sale_id : debited) {
-      if (seen_seq.count(sale_id)) continue;
-      BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
-      if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
-    }
-    std::vector<internal::ScopeSale> scope;
-    scope.reserve(input.sales.size());
-    for (std::size_t i = 0; i < input.sales.size(); ++i) {
-      scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros, input.sales[i].sale.settings.lane});
-    }
-    BALCAO_ASSIGN_OR_RETURN(internal::BankDay day, lists.Assemble(counted.bank, scope, journaled));
-    const auto read_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-    logging::Info("settlement", "bank read",
-                  {{"day", options.day},
-                   {"bank_calls", counted.calls->load()},
-                   {"range_pages", lists.counts().range_pages},
-                   {"lookup_calls", lists.counts().lookup_calls},
-                   {"lookup_sales", lists.counts().lookup_sales},
-                   {"sales", static_cast<std::int64_t>(input.sales.size())},
-                   {"entities", static_cast<std::int64_t>(day.entities.size())},
-                   {"connections", options.connections},
-                   {"ms", static_cast<std::int64_t>(read_ms)}});
-    return day;
-  };
-  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, read_bank());
-  const int bank_calls = counted.calls->load();
-  input.journaled.insert(also_journaled.begin(), also_journaled.end());
-  input.bank = std::move(bank_day.entities);
-  input.ledger = bank_day.ledger;
-  BALCAO_ASSIGN_OR_RETURN(input.outbox, AtRisk(store, to_ms));
-  BALCAO_ASSIGN_OR_RETURN(auto sealed, offline::SealedCards::Open(store, offline::StoreAndForwardSettings{}));
-  BALCAO_ASSIGN_OR_RETURN(auto outcomes, sealed->UnreportedOutcomes());
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, JoinBankDay(run, reading, counted, journaled, started));
+  run.bank_calls = counted.calls->load();
+  run.input.journaled.insert(also_journaled.begin(), also_journaled.end());
+  run.input.bank = std::move(bank_day.entities);
+  run.input.ledger = bank_day.ledger;
+  return OkStatus();
+}
+
+// What the box itself holds about the day beside the journal: requests still at risk in the
+// outbox, card outcomes not yet reported, and TEF Dial's exchanges.
+Status ReadBoxState(DayRun& run) {
+  BALCAO_ASSIGN_OR_RETURN(run.input.outbox, AtRisk(run.store, run.to_ms));
+  BALCAO_ASSIGN_OR_RETURN(run.sealed, offline::SealedCards::Open(run.store, offline::StoreAndForwardSettings{}));
+  BALCAO_ASSIGN_OR_RETURN(auto outcomes, run.sealed->UnreportedOutcomes());
   for (const offline::CardOutcome& o : outcomes) {
-    input.card_outcomes.push_back(
+    run.input.card_outcomes.push_back(
         {o.sale_id, o.amount, o.masked_pan, offline::CardOutcomeName(o.outcome), o.reason, o.bank_id});
   }
-
   // TEF Dial's exchange log sits beside the store in the data dir (terminal/service/tef_dial.cc).
-  const std::filesystem::path exchange_log = std::filesystem::path(store.path()).parent_path() / "tefdial.jsonl";
+  const std::filesystem::path exchange_log = std::filesystem::path(run.store.path()).parent_path() / "tefdial.jsonl";
   if (std::filesystem::exists(exchange_log)) {
     BALCAO_ASSIGN_OR_RETURN(const integration::tefdial::Exchange exchange,
                             integration::tefdial::ReadExchangeLog(exchange_log.string()));
-    input.tef_dial = CountTefDial(exchange, from, to);
+    run.input.tef_dial = CountTefDial(exchange, run.from, run.to);
   }
+  return OkStatus();
+}
 
-  Report report = Reconcile(input);
-  report.bank_calls = bank_calls;
-  const UnixMicros now = input.now;
-  const MoneyOutInput money_out = MoneyOutOf(input);
-  input = DayInput{};  // the sales' journals and the bank's entities: the report has what it needs
-  const bool feed_here = !report.feeds.empty() && !options.dry_run;
-  if (feed_here && !options.feeder && !store.is_owner()) {
+// The reconciliation's report, with what the steps after it need of the day's input.
+struct Reconciled {
+  Report report;
+  UnixMicros now = 0;
+  MoneyOutInput money_out;
+  bool feed_here = false;  // the report has events for the journal and this run may journal them
+};
+
+Reconciled ReconcileDay(DayRun& run, Settlement& result) {
+  Reconciled day;
+  day.report = Reconcile(run.input);
+  Report& report = day.report;
+  report.bank_calls = run.bank_calls;
+  day.now = run.input.now;
+  day.money_out = MoneyOutOf(run.input);
+  run.input = DayInput{};  // the sales' journals and the bank's entities: the report has what it needs
+  day.feed_here = !report.feeds.empty() && !run.options.dry_run;
+  if (day.feed_here && !run.options.feeder && !run.store.is_owner()) {
     DeferFeeds(report, "another process (the service) owns the store; its intake or the next settlement applies it");
   }
-  result.settled_at_ms = now / 1000;
+  result.settled_at_ms = day.now / 1000;
   result.reconciled = report.reconciled();
   result.attention = report.attention;
   result.sales = report.total.count;
   result.gross = report.total.gross;
   result.refunds = report.total.refunds;
-  result.bank_calls = bank_calls;
+  result.bank_calls = run.bank_calls;
   result.json = ReportJson(report);
   result.text = ReportText(report);
-  BALCAO_RETURN_IF_ERROR(AddMoneyOut(bank, options, money_out, report, from, result));
-  if (options.dry_run) return result;
-  if (options.before_record) BALCAO_RETURN_IF_ERROR(options.before_record(result));
+  return day;
+}
 
-  // Order for a crash in between: the sales first (a rerun finds them closed: same money),
-  // then the record, then the outcomes acknowledged (a crash before that reports them again
-  // the next night rather than never).
-  if (feed_here && options.feeder) {
-    for (const Feed& feed : report.feeds) BALCAO_RETURN_IF_ERROR(options.feeder(feed.sale_id, feed.event));
-  } else if (feed_here && !report.feeds_deferred) {
-    BALCAO_RETURN_IF_ERROR(FeedSales(store, bank, clock, report.feeds));
+// The events the reconciliation found, into the sales' journals; what this run journaled is
+// then read: it does not bring the sale back tomorrow.
+Status FeedJournal(DayRun& run, const Reconciled& day) {
+  const Report& report = day.report;
+  if (day.feed_here && run.options.feeder) {
+    for (const Feed& feed : report.feeds) BALCAO_RETURN_IF_ERROR(run.options.feeder(feed.sale_id, feed.event));
+  } else if (day.feed_here && !report.feeds_deferred) {
+    BALCAO_RETURN_IF_ERROR(FeedSales(run.store, run.bank, run.clock, report.feeds));
   }
-  if (feed_here && !report.feeds_deferred) {
-    // What this run journaled is read: it does not bring the sale back tomorrow. Only when the
-    // journal grew by exactly those events: anything else (a refund the service journaled
-    // meanwhile) is for the next night to read.
+  if (day.feed_here && !report.feeds_deferred) {
+    // Only when the journal grew by exactly those events: anything else (a refund the service
+    // journaled meanwhile) is for the next night to read.
     std::map<std::string, std::int64_t> fed_count;
     for (const Feed& feed : report.feeds) ++fed_count[feed.sale_id];
     for (const auto& [sale_id, count] : fed_count) {
-      BALCAO_ASSIGN_OR_RETURN(offline::SaleSummary fed, journal.Sale(sale_id));
-      if (fed.last_seq == seen_seq[sale_id] + count) seen_seq[sale_id] = fed.last_seq;
+      BALCAO_ASSIGN_OR_RETURN(offline::SaleSummary fed, run.journal.Sale(sale_id));
+      if (fed.last_seq == run.seen_seq[sale_id] + count) run.seen_seq[sale_id] = fed.last_seq;
     }
   }
+  return OkStatus();
+}
+
+// Order for a crash in between: the sales first (a rerun finds them closed: same money),
+// then the record, then the outcomes acknowledged (a crash before that reports them again
+// the next night rather than never).
+Status Record(DayRun& run, const Reconciled& day, const Settlement& result) {
+  BALCAO_RETURN_IF_ERROR(FeedJournal(run, day));
+  const Report& report = day.report;
   std::vector<offline::SaleMark> marks;
   for (const SaleFinding& f : report.sales) {
-    marks.push_back({f.sale_id, f.counted, f.done, seen_seq[f.sale_id], f.refunds_counted, f.late_returned_counted});
+    marks.push_back(
+        {f.sale_id, f.counted, f.done, run.seen_seq[f.sale_id], f.refunds_counted, f.late_returned_counted});
   }
-  BALCAO_RETURN_IF_ERROR(offline::InsertSettlement(store, RowOf(report, result.json, result.text, now / 1000), marks));
-  for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
+  BALCAO_RETURN_IF_ERROR(
+      offline::InsertSettlement(run.store, RowOf(report, result.json, result.text, day.now / 1000), marks));
+  for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(run.sealed->MarkReported(card.sale_id));
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
+                            const SettleOptions& options) {
+  BALCAO_ASSIGN_OR_RETURN(UnixMicros from, BusinessDayStart(options.day));
+  Settlement result;
+  result.day = options.day;
+  result.dry_run = options.dry_run;
+  BALCAO_RETURN_IF_ERROR(FindRecorded(store, result));
+  if (result.already_settled) return result;
+
+  DayRun run(store, bank, clock, options, from);
+  run.input.day = options.day;
+  run.input.now = clock.Now();
+  BALCAO_RETURN_IF_ERROR(ReadSalesAndBank(run));
+  BALCAO_RETURN_IF_ERROR(ReadBoxState(run));
+  const Reconciled day = ReconcileDay(run, result);
+  // The payout after the reconciliation and before the record: see AddMoneyOut.
+  BALCAO_RETURN_IF_ERROR(AddMoneyOut(bank, options, day.money_out, day.report, from, result));
+  if (options.dry_run) return result;
+  if (options.before_record) BALCAO_RETURN_IF_ERROR(options.before_record(result));
+  BALCAO_RETURN_IF_ERROR(Record(run, day, result));
   return result;
 }
 
