@@ -178,27 +178,86 @@ Sandbox::~Sandbox() {
   }
 }
 
+namespace {
+
+// The data dir: the given one (made if missing) or a temporary one the sandbox owns, as an
+// absolute path without a trailing slash.
+Status PrepareDataDir(Sandbox::Impl& impl) {
+  if (impl.data_dir.empty()) {
+    std::string tmpl = "/tmp/balcao-sandbox-XXXXXX";
+    if (!::mkdtemp(tmpl.data())) return UnavailableError("cannot create a temporary data dir");
+    impl.data_dir = tmpl;
+    impl.own_data_dir = true;
+  }
+  ::mkdir(impl.data_dir.c_str(), 0700);
+  // credentials.json names files by absolute path, so that whoever reads it, from whatever
+  // directory, opens the same files (docs/api.md, "The credentials file").
+  std::error_code absolute_error;
+  const auto absolute_dir = std::filesystem::absolute(impl.data_dir, absolute_error);
+  if (absolute_error) return UnavailableError("data dir " + impl.data_dir + ": " + absolute_error.message());
+  impl.data_dir = absolute_dir.lexically_normal().string();
+  if (impl.data_dir.size() > 1 && impl.data_dir.back() == '/') impl.data_dir.pop_back();
+  struct stat st {};
+  if (::stat(impl.data_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return UnavailableError("data dir " + impl.data_dir + " is not a usable directory");
+  return OkStatus();
+}
+
+// The HTTP listener (and the HTTPS one, with a self-signed certificate kept in the data dir)
+// serving the dispatcher; fills the ports and the credentials' TLS certificate path.
+Status Listen(Sandbox::Impl& impl, const SandboxOptions& options) {
+  Sandbox::Impl* raw = &impl;
+  const std::string& dir = impl.data_dir;
+  auto& cred = impl.credentials;
+  http::ServerOptions server_options;
+  server_options.threads = options.threads;
+  server_options.server_name = "balcao-sandbox";
+  server_options.refusal = internal::RefusalResponse;
+  if (options.https) {
+    http::SelfSignedOptions cert;
+    cert.common_name = "balcao sandbox";
+    cert.dns_names = {"localhost"};
+    cert.ip_addresses = {"127.0.0.1"};
+    cert.valid_days = 3650;  // a developer's machine: no renewal to think of
+    BALCAO_ASSIGN_OR_RETURN(auto tls, http::LoadOrCreateSelfSigned(dir + "/tls-cert.pem", dir + "/tls-key.pem", cert));
+    server_options.tls_cert_pem = tls.cert_pem;
+    server_options.tls_key_pem = tls.key_pem;
+    cred.tls_cert_path = dir + "/tls-cert.pem";
+  }
+  impl.server = std::make_unique<http::Server>(server_options, http::Synchronous([raw](internal::HttpRequest& req) {
+                                                 return internal::Dispatch(raw->services, req);
+                                               }));
+  BALCAO_ASSIGN_OR_RETURN(impl.port, impl.server->Listen("127.0.0.1", options.port));
+  if (options.https) {
+    BALCAO_ASSIGN_OR_RETURN(impl.https_port, impl.server->ListenTls("127.0.0.1", options.https_port));
+  }
+  return OkStatus();
+}
+
+// credentials.json: what a client needs to reach this sandbox (docs/api.md, "The credentials file").
+Status WriteCredentialsFile(const Sandbox::Impl& impl) {
+  const auto& cred = impl.credentials;
+  Json file = {{"projectId", cred.project_id},
+               {"organizationId", cred.organization_id},
+               {"workspaceId", cred.workspace_id},
+               {"privateKeyPath", cred.private_key_path},
+               {"organizationPrivateKeyPath", cred.organization_private_key_path},
+               {"baseUrl", cred.base_url},
+               {"httpsUrl", cred.https_url},
+               {"tlsCertPath", cred.tls_cert_path},
+               {"centerId", cred.center_id},
+               {"cardId", cred.card_id},
+               {"simulationUrl", "http://127.0.0.1:" + std::to_string(impl.port) + "/sandbox"}};
+  return WriteFile(cred.credentials_path, file.dump(2) + "\n");
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->data_dir = options.data_dir;
-  if (impl->data_dir.empty()) {
-    std::string tmpl = "/tmp/balcao-sandbox-XXXXXX";
-    if (!::mkdtemp(tmpl.data())) return UnavailableError("cannot create a temporary data dir");
-    impl->data_dir = tmpl;
-    impl->own_data_dir = true;
-  }
-  ::mkdir(impl->data_dir.c_str(), 0700);
-  // credentials.json names files by absolute path, so that whoever reads it, from whatever
-  // directory, opens the same files (docs/api.md, "The credentials file").
-  std::error_code absolute_error;
-  const auto absolute_dir = std::filesystem::absolute(impl->data_dir, absolute_error);
-  if (absolute_error) return UnavailableError("data dir " + impl->data_dir + ": " + absolute_error.message());
-  impl->data_dir = absolute_dir.lexically_normal().string();
-  if (impl->data_dir.size() > 1 && impl->data_dir.back() == '/') impl->data_dir.pop_back();
-  struct stat st {};
-  if (::stat(impl->data_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return UnavailableError("data dir " + impl->data_dir + " is not a usable directory");
+  BALCAO_RETURN_IF_ERROR(PrepareDataDir(*impl));
   const std::string& dir = impl->data_dir;
   auto& cred = impl->credentials;
   cred.private_key_path = dir + "/project-private-key.pem";
@@ -227,28 +286,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   impl->services.demo_workspace_id = cred.workspace_id;
   impl->services.latency = options.latency;
 
-  http::ServerOptions server_options;
-  server_options.threads = options.threads;
-  server_options.server_name = "balcao-sandbox";
-  server_options.refusal = internal::RefusalResponse;
-  if (options.https) {
-    http::SelfSignedOptions cert;
-    cert.common_name = "balcao sandbox";
-    cert.dns_names = {"localhost"};
-    cert.ip_addresses = {"127.0.0.1"};
-    cert.valid_days = 3650;  // a developer's machine: no renewal to think of
-    BALCAO_ASSIGN_OR_RETURN(auto tls, http::LoadOrCreateSelfSigned(dir + "/tls-cert.pem", dir + "/tls-key.pem", cert));
-    server_options.tls_cert_pem = tls.cert_pem;
-    server_options.tls_key_pem = tls.key_pem;
-    cred.tls_cert_path = dir + "/tls-cert.pem";
-  }
-  impl->server = std::make_unique<http::Server>(server_options, http::Synchronous([raw](internal::HttpRequest& req) {
-                                                  return internal::Dispatch(raw->services, req);
-                                                }));
-  BALCAO_ASSIGN_OR_RETURN(impl->port, impl->server->Listen("127.0.0.1", options.port));
-  if (options.https) {
-    BALCAO_ASSIGN_OR_RETURN(impl->https_port, impl->server->ListenTls("127.0.0.1", options.https_port));
-  }
+  BALCAO_RETURN_IF_ERROR(Listen(*impl, options));
   impl->engine->set_public_base_url("http://127.0.0.1:" + std::to_string(impl->port));
   // Seeded after the ports are known: the history's public links name them.
   BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> seeded, impl->engine->store().GetMeta("seed"));
@@ -258,18 +296,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   cred.base_url = "http://127.0.0.1:" + std::to_string(impl->port) + "/v2";
   if (options.https) cred.https_url = "https://127.0.0.1:" + std::to_string(impl->https_port) + "/v2";
 
-  Json file = {{"projectId", cred.project_id},
-               {"organizationId", cred.organization_id},
-               {"workspaceId", cred.workspace_id},
-               {"privateKeyPath", cred.private_key_path},
-               {"organizationPrivateKeyPath", cred.organization_private_key_path},
-               {"baseUrl", cred.base_url},
-               {"httpsUrl", cred.https_url},
-               {"tlsCertPath", cred.tls_cert_path},
-               {"centerId", cred.center_id},
-               {"cardId", cred.card_id},
-               {"simulationUrl", "http://127.0.0.1:" + std::to_string(impl->port) + "/sandbox"}};
-  BALCAO_RETURN_IF_ERROR(WriteFile(cred.credentials_path, file.dump(2) + "\n"));
+  BALCAO_RETURN_IF_ERROR(WriteCredentialsFile(*impl));
 
   impl->engine->set_delivery_signal([raw] {
     std::lock_guard lock(raw->tick_mu);

@@ -57,6 +57,85 @@ struct SlistFree {
   void operator()(curl_slist* l) const { curl_slist_free_all(l); }
 };
 
+// Every option of one exchange on a reset handle: the request, TLS always verified, the
+// timeouts and caps of `options`, and the callbacks that fill `ex`.
+void SetUpExchange(CURL* h, const OutgoingRequest& request, const TransportOptions& options, curl_slist* headers,
+                   Exchange& ex, char* error_buffer) {
+  curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
+  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+  // TLS: 1.2 or newer, peer and host always verified. There is no option to disable this.
+  curl_easy_setopt(h, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+  curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+  curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
+  if (!options.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, options.ca_file.c_str());
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout.count()));
+  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(options.total_timeout.count()));
+  curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+  curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options.max_response_bytes));
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnWrite);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &ex);
+  curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, &OnPrereq);
+  curl_easy_setopt(h, CURLOPT_PREREQDATA, &ex);
+
+  if (request.method == "GET") {
+    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+  } else {
+    if (request.method != "POST") curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    if (request.method != "DELETE" || !request.body.empty()) {
+      curl_easy_setopt(h, CURLOPT_POST, 1L);
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    }
+  }
+}
+
+// Status, content type and the bank's clock of a finished exchange.
+void ReadAnswerHead(CURL* h, HttpAnswer& answer) {
+  long status = 0;
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+  answer.status = static_cast<int>(status);
+  const char* content_type = nullptr;
+  if (curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &content_type) == CURLE_OK && content_type != nullptr)
+    answer.content_type = content_type;
+  // The bank's clock (api/bank_clock.h): every answer, refusals included, carries it.
+  curl_header* date = nullptr;
+  if (curl_easy_header(h, "Date", 0, CURLH_HEADER, -1, &date) == CURLHE_OK && date != nullptr) {
+    const time_t parsed = curl_getdate(date->value, nullptr);
+    if (parsed >= 0) answer.date_seconds = static_cast<std::int64_t>(parsed);
+  }
+}
+
+// What a failed exchange means for the caller: refused as too large, not sent, or sent with
+// its outcome unknown (docs/style.md S7: only the transport decides whether it was sent).
+Status FailedExchange(const OutgoingRequest& request, const TransportOptions& options, const Exchange& ex, CURLcode rc,
+                      int http_status, const std::string& what) {
+  if (ex.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
+    BankErrorDetail detail;
+    detail.http_status = http_status;
+    detail.delivery = Delivery::kAnswered;
+    return Status(StatusCode::kResourceExhausted,
+                  "bank response larger than " + std::to_string(options.max_response_bytes) +
+                      " bytes (ClientOptions::max_response_bytes): " + request.method + " " + request.url,
+                  std::move(detail));
+  }
+  if (ex.replay_refused)
+    return TransportError(StatusCode::kDeadlineExceeded, Delivery::kOutcomeUnknown,
+                          "outcome unknown: the connection closed after the request was written, and a " +
+                              request.method + " is not re-sent automatically: " + what);
+  if (ex.prereq_calls == 0) {
+    // Resolve, connect and TLS handshake failures, or a timeout before any of the
+    // request was written: the server cannot have seen it.
+    return TransportError(StatusCode::kUnavailable, Delivery::kNotSent, "request not sent: " + what);
+  }
+  return TransportError(StatusCode::kDeadlineExceeded, Delivery::kOutcomeUnknown,
+                        "outcome unknown (the request was sent, no complete answer came back): " + what);
+}
+
 }  // namespace
 
 bool IsLoopbackHost(std::string_view host) {
@@ -109,75 +188,14 @@ StatusOr<HttpAnswer> CurlTransport::Send(const OutgoingRequest& request) {
     raw_headers = curl_slist_append(raw_headers, (name + ": " + value).c_str());
   raw_headers = curl_slist_append(raw_headers, "Expect:");  // no 100-continue round trip
   std::unique_ptr<curl_slist, SlistFree> headers(raw_headers);
-
-  curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
-  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
-  curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-  // TLS: 1.2 or newer, peer and host always verified. There is no option to disable this.
-  curl_easy_setopt(h, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
-  curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
-  curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 2L);
-  if (!options_.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, options_.ca_file.c_str());
-  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count()));
-  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.total_timeout.count()));
-  curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(options_.max_response_bytes));
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &OnWrite);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &ex);
-  curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, &OnPrereq);
-  curl_easy_setopt(h, CURLOPT_PREREQDATA, &ex);
-
-  if (request.method == "GET") {
-    curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-  } else {
-    if (request.method != "POST") curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-    if (request.method != "DELETE" || !request.body.empty()) {
-      curl_easy_setopt(h, CURLOPT_POST, 1L);
-      curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.data());
-      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-    }
-  }
+  SetUpExchange(h, request, options_, headers.get(), ex, error_buffer);
 
   const CURLcode rc = curl_easy_perform(h);
-  long status = 0;
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-  answer.status = static_cast<int>(status);
-  const char* content_type = nullptr;
-  if (curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &content_type) == CURLE_OK && content_type != nullptr)
-    answer.content_type = content_type;
-  // The bank's clock (api/bank_clock.h): every answer, refusals included, carries it.
-  curl_header* date = nullptr;
-  if (curl_easy_header(h, "Date", 0, CURLH_HEADER, -1, &date) == CURLHE_OK && date != nullptr) {
-    const time_t parsed = curl_getdate(date->value, nullptr);
-    if (parsed >= 0) answer.date_seconds = static_cast<std::int64_t>(parsed);
-  }
+  ReadAnswerHead(h, answer);
+  if (rc == CURLE_OK && !ex.too_large) return answer;
   const std::string what = std::string(request.method) + " " + request.url + ": " +
                            (error_buffer[0] != 0 ? error_buffer : curl_easy_strerror(rc));
-  if (ex.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
-    BankErrorDetail detail;
-    detail.http_status = answer.status;
-    detail.delivery = Delivery::kAnswered;
-    return Status(StatusCode::kResourceExhausted,
-                  "bank response larger than " + std::to_string(options_.max_response_bytes) +
-                      " bytes (ClientOptions::max_response_bytes): " + request.method + " " + request.url,
-                  std::move(detail));
-  }
-  if (rc == CURLE_OK) return answer;
-  if (ex.replay_refused)
-    return TransportError(StatusCode::kDeadlineExceeded, Delivery::kOutcomeUnknown,
-                          "outcome unknown: the connection closed after the request was written, and a " +
-                              request.method + " is not re-sent automatically: " + what);
-  if (ex.prereq_calls == 0) {
-    // Resolve, connect and TLS handshake failures, or a timeout before any of the
-    // request was written: the server cannot have seen it.
-    return TransportError(StatusCode::kUnavailable, Delivery::kNotSent, "request not sent: " + what);
-  }
-  return TransportError(StatusCode::kDeadlineExceeded, Delivery::kOutcomeUnknown,
-                        "outcome unknown (the request was sent, no complete answer came back): " + what);
+  return FailedExchange(request, options_, ex, rc, answer.status, what);
 }
 
 }  // namespace balcao::api::internal

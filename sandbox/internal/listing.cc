@@ -31,23 +31,8 @@ bool CheckValues(const std::vector<std::string>& values, const std::vector<std::
   });
 }
 
-}  // namespace
-
-void ApplyFields(Json& doc, const Query& query) {
-  auto it = query.find("fields");
-  if (it == query.end() || !doc.is_object()) return;
-  const auto fields = SplitList(it->second);
-  Json kept = Json::object();
-  for (const auto& f : fields)
-    if (auto v = doc.find(f); v != doc.end()) kept[f] = *v;
-  doc = std::move(kept);
-}
-
-Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, const Query& query, Problems& problems) {
-  const Family* family = Registry::Instance().Find(spec.name);
-  ListQuery q;
-  q.resource = std::string(spec.name) + (is_log ? "/log" : "");
-  q.scope = spec.name == "workspace" ? ctx.caller().organization_id : ctx.workspace_id();
+// limit (1 to 100) and cursor ("<created>.<seq>", as this sandbox issues it) of a list.
+void ReadPaging(const Query& query, ListQuery& q, Problems& problems) {
   if (auto it = query.find("limit"); it != query.end()) {
     const std::string& v = it->second;
     const bool digits = !v.empty() && v.size() <= 3 && std::all_of(v.begin(), v.end(), ::isdigit);
@@ -73,6 +58,10 @@ Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, cons
       Bad(problems, "invalidCursor", "cursor", "is not a cursor this sandbox issued.",
           "não é um cursor emitido por este sandbox.");
   }
+}
+
+// after and before: a date (a "before" date includes that day) or an ISO 8601 timestamp.
+void ReadTimeWindow(const Query& query, ListQuery& q, Problems& problems) {
   for (const char* name : {"after", "before"}) {
     auto it = query.find(name);
     if (it == query.end()) continue;
@@ -88,7 +77,9 @@ Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, cons
     else
       q.before = *t + (date_only ? 86'400 * kMicrosPerSecond : 1);  // "before" includes that day
   }
-  if (auto it = query.find("ids"); it != query.end()) q.ids = SplitList(it->second);
+}
+
+void ReadSort(const Query& query, ListQuery& q, Problems& problems) {
   if (auto it = query.find("sort"); it != query.end()) {
     const std::string& v = it->second;
     if (v == "created" || v == "updated")
@@ -97,49 +88,83 @@ Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, cons
       Bad(problems, "invalidSort", "sort", "must be created, -created, updated or -updated.",
           "deve ser created, -created, updated ou -updated.");
   }
-  if (!is_log) {
-    if (auto it = query.find("status"); it != query.end()) {
-      q.statuses = SplitList(it->second);
-      if (!CheckValues(q.statuses, family ? family->statuses : std::vector<std::string>{}))
-        Bad(problems, "invalidStatus", "status", "holds a status this resource does not have.",
-            "contém um status que este recurso não tem.");
-    }
-    if (auto it = query.find("tags"); it != query.end()) {
-      auto tags = SplitList(it->second);
-      for (auto& t : tags) std::transform(t.begin(), t.end(), t.begin(), ::tolower);
-      q.keys.emplace_back("tags", std::move(tags));
-    }
-    for (std::string_view filter : spec.filters) {
-      if (IsGeneric(filter)) continue;
-      auto it = query.find(filter);
-      if (it == query.end()) continue;
-      auto values = SplitList(it->second);
-      if (filter == "taxId")
-        for (auto& v : values) v = TaxIdDigits(v);
-      if (filter == "isDelivered") {
-        auto b = ParseBool(it->second);
-        if (!b) {
-          Bad(problems, "invalidIsDelivered", "isDelivered", "must be true or false.", "deve ser true ou false.");
-          continue;
-        }
-        values = {*b ? "true" : "false"};
-      }
-      q.keys.emplace_back(std::string(filter), std::move(values));
-    }
-  } else {
-    if (auto it = query.find("types"); it != query.end()) {
-      auto types = SplitList(it->second);
-      if (!CheckValues(types, family ? family->log_types : std::vector<std::string>{})) {
-        Problem p = NotFound(q.resource, it->second);
-        Bad(problems, p.code, "types", "holds a log type this resource does not have.",
-            "contém um tipo de log que este recurso não tem.");
-      }
-      q.keys.emplace_back("types", std::move(types));
-    }
-    if (!spec.log_id_filter.empty())
-      if (auto it = query.find(spec.log_id_filter); it != query.end())
-        q.keys.emplace_back(std::string(spec.log_id_filter), SplitList(it->second));
+}
+
+// An entity list's filters: status, tags and the resource's own filters.
+void ReadEntityFilters(const Query& query, const api::ResourceSpec& spec, const Family* family, ListQuery& q,
+                       Problems& problems) {
+  if (auto it = query.find("status"); it != query.end()) {
+    q.statuses = SplitList(it->second);
+    if (!CheckValues(q.statuses, family ? family->statuses : std::vector<std::string>{}))
+      Bad(problems, "invalidStatus", "status", "holds a status this resource does not have.",
+          "contém um status que este recurso não tem.");
   }
+  if (auto it = query.find("tags"); it != query.end()) {
+    auto tags = SplitList(it->second);
+    for (auto& t : tags) std::transform(t.begin(), t.end(), t.begin(), ::tolower);
+    q.keys.emplace_back("tags", std::move(tags));
+  }
+  for (std::string_view filter : spec.filters) {
+    if (IsGeneric(filter)) continue;
+    auto it = query.find(filter);
+    if (it == query.end()) continue;
+    auto values = SplitList(it->second);
+    if (filter == "taxId")
+      for (auto& v : values) v = TaxIdDigits(v);
+    if (filter == "isDelivered") {
+      auto b = ParseBool(it->second);
+      if (!b) {
+        Bad(problems, "invalidIsDelivered", "isDelivered", "must be true or false.", "deve ser true ou false.");
+        continue;
+      }
+      values = {*b ? "true" : "false"};
+    }
+    q.keys.emplace_back(std::string(filter), std::move(values));
+  }
+}
+
+// A log list's filters: types and the id of the entity the logs are of.
+void ReadLogFilters(const Query& query, const api::ResourceSpec& spec, const Family* family, ListQuery& q,
+                    Problems& problems) {
+  if (auto it = query.find("types"); it != query.end()) {
+    auto types = SplitList(it->second);
+    if (!CheckValues(types, family ? family->log_types : std::vector<std::string>{})) {
+      Problem p = NotFound(q.resource, it->second);
+      Bad(problems, p.code, "types", "holds a log type this resource does not have.",
+          "contém um tipo de log que este recurso não tem.");
+    }
+    q.keys.emplace_back("types", std::move(types));
+  }
+  if (!spec.log_id_filter.empty())
+    if (auto it = query.find(spec.log_id_filter); it != query.end())
+      q.keys.emplace_back(std::string(spec.log_id_filter), SplitList(it->second));
+}
+
+}  // namespace
+
+void ApplyFields(Json& doc, const Query& query) {
+  auto it = query.find("fields");
+  if (it == query.end() || !doc.is_object()) return;
+  const auto fields = SplitList(it->second);
+  Json kept = Json::object();
+  for (const auto& f : fields)
+    if (auto v = doc.find(f); v != doc.end()) kept[f] = *v;
+  doc = std::move(kept);
+}
+
+Json ListEnvelope(Context& ctx, const api::ResourceSpec& spec, bool is_log, const Query& query, Problems& problems) {
+  const Family* family = Registry::Instance().Find(spec.name);
+  ListQuery q;
+  q.resource = std::string(spec.name) + (is_log ? "/log" : "");
+  q.scope = spec.name == "workspace" ? ctx.caller().organization_id : ctx.workspace_id();
+  ReadPaging(query, q, problems);
+  ReadTimeWindow(query, q, problems);
+  if (auto it = query.find("ids"); it != query.end()) q.ids = SplitList(it->second);
+  ReadSort(query, q, problems);
+  if (is_log)
+    ReadLogFilters(query, spec, family, q, problems);
+  else
+    ReadEntityFilters(query, spec, family, q, problems);
   if (!problems.empty()) return nullptr;
 
   auto entities = ctx.Checked(ctx.engine().store().List(q));

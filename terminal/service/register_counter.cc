@@ -488,8 +488,8 @@ StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::strin
   if (waiting == register_reversals.end() || !waiting->second.awaiting_supervisor)
     return FailedPreconditionError("no cash-register reversal of sale " + sale_id + " waits for approval");
   const integration::ReversalRequest& request = waiting->second.request;
-  BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale,
-                          FeedIfAccepted(sale_id, RegisterReverse(request, request.amount, supervisor, bank_clock->Now())));
+  BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, FeedIfAccepted(sale_id, RegisterReverse(request, request.amount,
+                                                                                       supervisor, bank_clock->Now())));
   waiting->second.awaiting_supervisor = false;
   book->SetReversalRequested(sale_id, 0);
   logging::Info("nexo", "cash-register reversal approved",
