@@ -20,6 +20,7 @@ struct Client::Impl {
   Credentials credentials;
   ClientOptions options;
   std::shared_ptr<internal::CurlTransport> transport;
+  std::shared_ptr<BankClock> bank_clock;
 };
 
 const char* BaseUrlOf(Environment env) {
@@ -120,8 +121,10 @@ StatusOr<Client> Client::Create(Credentials credentials, ClientOptions options) 
   t.connect_timeout = options.connect_timeout;
   t.total_timeout = options.total_timeout;
   t.max_response_bytes = options.max_response_bytes;
-  auto impl = std::make_shared<Impl>(Impl{*std::move(base), std::move(credentials), std::move(options),
-                                          std::make_shared<internal::CurlTransport>(std::move(t))});
+  auto bank_clock = std::make_shared<BankClock>(*options.clock);
+  auto impl =
+      std::make_shared<Impl>(Impl{*std::move(base), std::move(credentials), std::move(options),
+                                  std::make_shared<internal::CurlTransport>(std::move(t)), std::move(bank_clock)});
   return Client(std::move(impl));
 }
 
@@ -145,6 +148,13 @@ Client Client::WithObserver(CallObserver observer) const {
   return Client(std::move(impl));
 }
 
+Client Client::WithBankClock(std::shared_ptr<BankClock> clock) const {
+  auto impl = std::make_shared<Impl>(*impl_);
+  impl->bank_clock = std::move(clock);
+  return Client(std::move(impl));
+}
+
+const std::shared_ptr<BankClock>& Client::bank_clock() const { return impl_->bank_clock; }
 const ClientOptions& Client::options() const { return impl_->options; }
 const std::string& Client::base_url() const { return impl_->base_url; }
 const Credentials& Client::credentials() const { return impl_->credentials; }
@@ -194,9 +204,12 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
   };
   Status last;
   const int max_attempts = impl.options.retry.max_attempts;
+  bool clock_retried = false;
+  int attempts = 0;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
-    // Signed per attempt: Access-Time is "now" (integer seconds), body bytes as sent.
-    const std::string access_time = std::to_string(impl.options.clock->Now() / kMicrosPerSecond);
+    ++attempts;
+    // Signed per attempt: Access-Time is the bank's "now" (integer seconds), body bytes as sent.
+    const std::string access_time = std::to_string(impl.bank_clock->Now() / kMicrosPerSecond);
     std::string message;
     message.reserve(access_id.size() + access_time.size() + request.body.size() + 2);
     message.append(access_id).append(":").append(access_time).append(":").append(request.body);
@@ -206,6 +219,7 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
                        {"User-Agent", impl.options.user_agent},
                        {"Accept-Language", impl.options.language},
                        {"Content-Type", "application/json"}};
+    const auto sent = BankClock::Steady::now();
     auto answer = impl.transport->Send(request);
     bool retryable;
     if (!answer.ok()) {
@@ -214,15 +228,25 @@ StatusOr<Response> Client::Call(std::string_view method, std::string_view path, 
       retryable = last.delivery() == Delivery::kNotSent || (is_get && last.delivery() == Delivery::kOutcomeUnknown);
     } else {
       http_status = answer->status;
+      const bool clock_moved =
+          answer->date_seconds >= 0 && impl.bank_clock->Observe(answer->date_seconds, sent, BankClock::Steady::now());
       last = internal::AsStatus(answer->status, answer->body, what, by_id);
       if (last.ok())
-        return observed(Response{answer->status, std::move(answer->body), std::move(answer->content_type)}, attempt);
+        return observed(Response{answer->status, std::move(answer->body), std::move(answer->content_type)}, attempts);
+      // Refused for its Access-Time: the bank did nothing with it, and its answer's Date has
+      // just corrected the clock. Once per call, and not counted against the retry policy.
+      if (!clock_retried && clock_moved &&
+          (last.HasErrorCode("invalidAccessTime") || last.HasErrorCode("expiredAccessTime"))) {
+        clock_retried = true;
+        --attempt;
+        continue;
+      }
       retryable = is_get && answer->status >= 500 && answer->status <= 599;
     }
-    if (!retryable || attempt == max_attempts) return observed(WithAttempts(std::move(last), attempt), attempt);
+    if (!retryable || attempt == max_attempts) return observed(WithAttempts(std::move(last), attempts), attempts);
     std::this_thread::sleep_for(Backoff(impl.options.retry, attempt));
   }
-  return observed(last, max_attempts);
+  return observed(last, attempts);
 }
 
 }  // namespace balcao::api

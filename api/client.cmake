@@ -2,6 +2,7 @@
 # models, generic resource operations. JSON conversions are compiled in three TUs only
 # (json_codec, models_json, operations) plus two small readers (http_status, credentials).
 target_sources(balcao_api PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/bank_clock.cc
   ${CMAKE_CURRENT_LIST_DIR}/client.cc
   ${CMAKE_CURRENT_LIST_DIR}/credentials.cc
   ${CMAKE_CURRENT_LIST_DIR}/query.cc

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/bank_clock.h"
 #include "api/credentials.h"
 #include "api/options.h"
 #include "api/query.h"
@@ -40,7 +41,11 @@ class Client {
   static StatusOr<Client> FromEnvironment(const std::string& credentials_path = {});
 
   // One signed request. `path` is "/v2/..." (a missing "/v2" prefix is added). Retries
-  // follow options().retry; see RetryPolicy for what may be retried.
+  // follow options().retry; see RetryPolicy for what may be retried. Access-Time is
+  // bank_clock()'s time, which learns from every answer's Date header; a request the bank
+  // refuses for its Access-Time (invalidAccessTime, expiredAccessTime: refused before anything
+  // was done, so it is safe to send again) is signed again and sent once more when that
+  // refusal's Date moved the clock.
   // Errors: the bank's 400/500/other answers (Delivery::kAnswered), transport failures
   // (kUnavailable + kNotSent, kDeadlineExceeded + kOutcomeUnknown), kResourceExhausted
   // for an answer larger than options().max_response_bytes.
@@ -52,6 +57,12 @@ class Client {
   // The same client (credentials, options, connection pool) telling `observer` about every
   // call (ClientOptions::observer); copies made before keep their own observer.
   Client WithObserver(CallObserver observer) const;
+
+  // The same client sharing `clock` (so that every client of a process learns from every
+  // answer, and the process's business days use the same time).
+  Client WithBankClock(std::shared_ptr<BankClock> clock) const;
+  // The bank's time as this client knows it (one per Create, shared by the copies).
+  const std::shared_ptr<BankClock>& bank_clock() const;
 
   const ClientOptions& options() const;
   const std::string& base_url() const;  // normalised: no trailing "/" and no "/v2"

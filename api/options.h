@@ -62,8 +62,10 @@ struct ClientOptions {
   std::chrono::milliseconds total_timeout = std::chrono::seconds(30);
   std::size_t max_response_bytes = 20u << 20;  // larger answers fail with kResourceExhausted
   RetryPolicy retry;
-  const Clock* clock = nullptr;  // source of Access-Time; null: SystemClock
-  CallObserver observer;         // optional: every call's route, outcome and time
+  // The local clock under the client's BankClock (Access-Time = this + the offset learned from
+  // the bank's Date headers); null: SystemClock.
+  const Clock* clock = nullptr;
+  CallObserver observer;  // optional: every call's route, outcome and time
 };
 
 }  // namespace balcao::api

@@ -12,6 +12,8 @@ constexpr unsigned kPayment = kCreateBatch | kList | kGet | kDelete | kPdf | kLo
 std::vector<ResourceSpec> MakeResources() {
   using F = std::vector<std::string_view>;
   const F common = {"after", "before", "fields", "ids", "status", "tags"};
+  // Card acquiring lists also filter by the merchant's own holder id (the SDKs' `holderId`).
+  const F with_holder = {"after", "before", "fields", "holderId", "ids", "status", "tags"};
   return {
       {"workspace", "workspace", "workspaces", kCreateSingle | kReadOnly | kPatch, {"fields", "ids", "username"}},
       {"balance", "balance", "balances", kList, {}},
@@ -81,10 +83,10 @@ std::vector<ResourceSpec> MakeResources() {
        "request",
        "requestIds",
        "invoice-pull-request"},
-      {"merchant-session", "session", "sessions", kCreateSingle | kReadOnly | kPurchaseSub | kLogs, common, "session",
-       "sessionIds", "merchant-session"},
-      {"merchant-purchase", "purchase", "purchases", kCreateSingle | kReadOnly | kPatch | kLogs, common, "purchase",
-       "purchaseIds", "merchant-purchase"},
+      {"merchant-session", "session", "sessions", kCreateSingle | kReadOnly | kPurchaseSub | kLogs, with_holder,
+       "session", "sessionIds", "merchant-session"},
+      {"merchant-purchase", "purchase", "purchases", kCreateSingle | kReadOnly | kPatch | kLogs, with_holder,
+       "purchase", "purchaseIds", "merchant-purchase"},
       {"merchant-card", "card", "cards", kReadOnly | kLogs, common, "card", "cardIds", "merchant-card"},
       {"merchant-installment", "installment", "installments", kReadOnly | kLogs, common, "installment",
        "installmentIds", "merchant-installment"},

@@ -14,6 +14,8 @@
 namespace balcao::checkout {
 namespace {
 
+constexpr UnixMicros kTimerRetryAfterStoreFailure = kMicrosPerSecond;
+
 // The sale no longer needs the counter: over, left open for later, waiting for a choice, or
 // waiting for the outbox (the customer left with a provisional receipt, a PATCH is queued).
 bool Settled(const State& state) {
@@ -220,8 +222,14 @@ StatusOr<Sale> Driver::RunUntilSettled(const std::string& sale_id, UnixMicros de
     if (due != open.timers.end() && due->second <= now) {
       const Timer timer = due->first;
       open.timers.erase(due);
+      const std::int64_t seq = open.seq;
       Status s = Apply(open, TimerFired{timer, now});
-      if (!s.ok() && s.code() != StatusCode::kFailedPrecondition) return s;
+      if (!s.ok() && s.code() != StatusCode::kFailedPrecondition) {
+        // The journal refused the timer's event (a full disk): it fires again shortly, so a
+        // poll waits for the disk instead of ending (a paid Pix is seen once space returns).
+        if (open.seq == seq) open.timers.emplace(timer, now + kTimerRetryAfterStoreFailure);
+        return s;
+      }
       continue;
     }
     UnixMicros wake = deadline;

@@ -26,7 +26,17 @@
 
 namespace balcao::checkout {
 
-// Read from the card reader / touchscreen; lives only in the driver's memory.
+// Where the cardholder's card bills, from the customer form (3-D Secure asks for it).
+struct BillingAddress {
+  std::string street_line1;
+  std::string street_line2;  // may be empty (no complement)
+  std::string city;
+  std::string state_code;    // "SP"
+  std::string zip_code;      // "01310-100"
+  std::string country_code;  // ISO 3166-1 alpha-3, "BRA"
+};
+// Read from the card reader / touchscreen; lives only in the driver's memory. Only what was
+// read is sent: an empty field is left out of the purchase, never filled with a stand-in.
 struct CardData {
   std::string number;
   std::string security_code;
@@ -34,13 +44,20 @@ struct CardData {
   std::string holder_name;
   std::string holder_email;
   std::string holder_phone;
+  BillingAddress billing;
 };
-// 3-D Secure browser data from the touchscreen (the metadata of docs/wire.md, "Card acceptance").
+// 3-D Secure device data (the metadata of docs/wire.md, "Card acceptance"), from the browser
+// the card was entered on: its User-Agent header and the peer address as the service sees
+// them, the language, screen and timezone its page reported. Empty (no user agent): no
+// metadata is sent, and a session whose challenge mode needs it has the bank refuse the
+// purchase.
 struct BrowserData {
-  std::string user_agent = "balcao-touchscreen";
-  std::string user_ip = "127.0.0.1";
-  std::string language = "pt-BR";
-  int timezone_offset = 3;
+  std::string user_agent;
+  std::string user_ip;
+  std::string language;             // "pt-BR"
+  int timezone_offset_minutes = 0;  // JavaScript's getTimezoneOffset(): 180 for UTC-3
+  std::string screen;               // "1920x1080", "" when unknown
+  bool empty() const { return user_agent.empty(); }
 };
 
 class Driver {

@@ -9,6 +9,7 @@
 
 #include <compare>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "checkout/types.h"
@@ -129,6 +130,9 @@ struct CallFailed {
   UnixMicros at = 0;
   BALCAO_CHECKOUT_EVENT(CallFailed);
 };
+// The start of CallFailed::message when the bank refused the request for the box's clock (its
+// Access-Time): classified kNotSent, as the bank did nothing with it.
+inline constexpr std::string_view kClockRefusedPrefix = "clock: ";
 // The answer to a reversal/cancel PATCH: the entity's amount is now `net_amount`.
 struct Reversed {
   std::string entity_id;
@@ -177,6 +181,27 @@ struct Queued {
   BALCAO_CHECKOUT_EVENT(Queued);
 };
 
+// --- card store-and-forward (offline/sealed_cards.h) ---
+// The box is offline and the store takes cards offline: the card was sealed under the sale's
+// id (within the store-and-forward's caps) before this was fed; only the mask travels here.
+struct CardHeldOffline {
+  std::string card_mask;
+  FundingType funding = FundingType::kCredit;
+  int installments = 1;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(CardHeldOffline);
+};
+// What became of the sealed card once the bank was reachable: the purchase that charged it,
+// or the decline (by the bank, or locally: too old), with the reason.
+struct CardForwarded {
+  bool approved = false;
+  std::string purchase_id;
+  Cents amount = 0;
+  std::string reason;
+  UnixMicros at = 0;
+  BALCAO_CHECKOUT_EVENT(CardForwarded);
+};
+
 // --- time ---
 struct TimerFired {
   Timer timer = Timer::kPoll;
@@ -186,9 +211,10 @@ struct TimerFired {
 
 #undef BALCAO_CHECKOUT_EVENT
 
-using Event = std::variant<Start, ChooseMethod, SubmitCard, Cancel, Retry, FallbackToInvoice, KeepOpen, PrintCode,
-                           Reverse, ReturnLateMoney, SessionCreated, BrcodeCreated, InvoiceCreated, NothingFound,
-                           CallFailed, Reversed, PurchaseSeen, DepositSeen, InvoiceSeen, TimerFired, Queued>;
+using Event =
+    std::variant<Start, ChooseMethod, SubmitCard, Cancel, Retry, FallbackToInvoice, KeepOpen, PrintCode, Reverse,
+                 ReturnLateMoney, SessionCreated, BrcodeCreated, InvoiceCreated, NothingFound, CallFailed, Reversed,
+                 PurchaseSeen, DepositSeen, InvoiceSeen, TimerFired, Queued, CardHeldOffline, CardForwarded>;
 
 UnixMicros TimeOf(const Event& event);
 

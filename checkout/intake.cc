@@ -1,5 +1,6 @@
 #include "checkout/intake.h"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -9,7 +10,6 @@
 namespace balcao::checkout {
 namespace {
 
-constexpr std::string_view kSalePrefix = "sale/";
 constexpr std::string_view kBrcodePrefix = "dynamic-brcode/";
 
 IntakeResult Ignored(std::string reason, std::string sale_id = "") {
@@ -30,14 +30,7 @@ StatusOr<Model> EntityOf(const api::Event& event) {
 
 }  // namespace
 
-std::string SaleIdFromTags(const std::vector<std::string>& tags) {
-  for (const std::string& tag : tags) {
-    if (tag.size() <= kSalePrefix.size() || tag.compare(0, kSalePrefix.size(), kSalePrefix) != 0) continue;
-    const std::string rest = tag.substr(kSalePrefix.size());
-    return rest.substr(0, rest.find('/'));  // sale/<id>/a<n> names the same sale
-  }
-  return "";
-}
+std::string SaleIdFromTags(const std::vector<std::string>& tags) { return SaleOfTags(tags).sale_id; }
 
 Intake::Intake(Driver& driver, api::Bank bank, const Clock& clock)
     : driver_(driver), bank_(std::move(bank)), clock_(clock) {}
@@ -66,49 +59,87 @@ StatusOr<IntakeResult> Intake::TakeNew(const api::Event& event) {
     BALCAO_ASSIGN_OR_RETURN(api::Deposit deposit, EntityOf<api::Deposit>(event));
     const std::string uuid = TagValue(deposit.tags, kBrcodePrefix);
     if (uuid.empty()) return Ignored("deposit " + deposit.id.value_or("") + " pays no dynamic brcode");
-    BALCAO_ASSIGN_OR_RETURN(std::string sale_id, SaleOfBrcode(uuid));
-    if (sale_id.empty()) return Ignored("brcode " + uuid + " belongs to no sale");
-    return Feed(sale_id, [&](const Sale&) -> Event {
+    BALCAO_ASSIGN_OR_RETURN(TaggedSale tagged, SaleOfBrcode(uuid));
+    if (tagged.sale_id.empty()) return Ignored("brcode " + uuid + " belongs to no sale");
+    return FeedOwn(tagged, "brcode " + uuid, [&](const Sale&) -> Event {
       return DepositSeen{deposit.id.value_or(""), uuid, deposit.amount.value_or(0), now};
     });
   }
   if (subscription == "invoice") {
     BALCAO_ASSIGN_OR_RETURN(api::Invoice invoice, EntityOf<api::Invoice>(event));
-    const std::string sale_id = SaleIdFromTags(invoice.tags.value_or(api::Strings{}));
-    if (sale_id.empty()) return Ignored("invoice " + invoice.id.value_or("") + " belongs to no sale");
-    return Feed(sale_id, [&](const Sale&) { return internal::InvoiceEvent(invoice, now); });
+    const TaggedSale tagged = SaleOfTags(invoice.tags.value_or(api::Strings{}));
+    const std::string what = "invoice " + invoice.id.value_or("");
+    if (tagged.sale_id.empty()) return Ignored(what + " belongs to no sale");
+    return FeedOwn(tagged, what, [&](const Sale&) { return internal::InvoiceEvent(invoice, now); });
   }
   if (subscription == "merchant-purchase") {
     BALCAO_ASSIGN_OR_RETURN(api::MerchantPurchase purchase, EntityOf<api::MerchantPurchase>(event));
-    const std::string sale_id = SaleIdFromTags(purchase.tags.value_or(api::Strings{}));
-    if (sale_id.empty()) return Ignored("purchase " + purchase.id.value_or("") + " belongs to no sale");
-    return Feed(sale_id, [&](const Sale& sale) { return internal::PurchaseEvent(sale, purchase, 0, now); });
+    const TaggedSale tagged = SaleOfTags(purchase.tags.value_or(api::Strings{}));
+    const std::string what = "purchase " + purchase.id.value_or("");
+    if (tagged.sale_id.empty()) return Ignored(what + " belongs to no sale");
+    return FeedOwn(tagged, what, [&](const Sale& sale) { return internal::PurchaseEvent(sale, purchase, 0, now); });
   }
   return Ignored("subscription " + subscription + " is not followed by the checkout");
 }
 
-StatusOr<int> Intake::CatchUp(int limit) {
-  BALCAO_ASSIGN_OR_RETURN(auto page,
-                          bank_.event().ListPage(api::ListParams().Filter("isDelivered", "false").Limit(limit)));
-  int applied = 0;
-  for (auto event = page.items.rbegin(); event != page.items.rend(); ++event) {  // listed newest first
+StatusOr<int> Intake::CatchUp(int page_limit) {
+  const UnixMicros now = clock_.Now();
+  const UnixMicros from = cursor_ != 0 ? cursor_ : now - first_window_days_ * 86400 * kMicrosPerSecond;
+  // Every page first, then oldest first: an invoice's events in the order they happened.
+  std::vector<api::BankEvent> events;
+  api::ListParams params =
+      api::ListParams().Filter("isDelivered", "false").Filter("after", FormatDate(from)).Limit(page_limit);
+  do {
+    BALCAO_ASSIGN_OR_RETURN(auto page, bank_.event().ListPage(params));
+    events.insert(events.end(), page.items.begin(), page.items.end());
+    params.Cursor(page.cursor);
+  } while (!params.cursor.empty());
+  int applied = 0, foreign = 0;
+  UnixMicros newest = from, oldest_waiting = 0;
+  for (auto event = events.rbegin(); event != events.rend(); ++event) {  // listed newest first
+    const UnixMicros created = event->created ? event->created->micros : now;
     BALCAO_ASSIGN_OR_RETURN(IntakeResult taken, Take(*event));
-    if (taken.outcome == IntakeOutcome::kNotYet) continue;  // read again next time
+    newest = std::max(newest, created);
+    if (taken.outcome == IntakeOutcome::kForeign) {
+      ++foreign;  // its lane takes it; this box never marks it delivered
+      continue;
+    }
+    if (taken.outcome == IntakeOutcome::kNotYet) {  // read again next time
+      if (oldest_waiting == 0 || created < oldest_waiting) oldest_waiting = created;
+      continue;
+    }
     applied += taken.outcome == IntakeOutcome::kApplied;
     api::BankEvent delivered;
     delivered.is_delivered = true;
     BALCAO_RETURN_IF_ERROR(bank_.event().Patch(event->id.value_or(""), delivered).status());
   }
+  foreign_left_ = foreign;
+  // Every undelivered event created before this run was listed: the next one starts here,
+  // less the overlap, or at the oldest event this box could not take yet.
+  cursor_ = std::max(from, std::max(now, newest) - kCatchUpOverlapMicros);
+  if (oldest_waiting != 0) cursor_ = std::min(cursor_, oldest_waiting);
   return applied;
 }
 
-StatusOr<std::string> Intake::SaleOfBrcode(const std::string& uuid) {
+StatusOr<TaggedSale> Intake::SaleOfBrcode(const std::string& uuid) {
   if (auto known = brcode_sales_.find(uuid); known != brcode_sales_.end()) return known->second;
   BALCAO_ASSIGN_OR_RETURN(auto page, bank_.dynamic_brcode().ListPage(api::ListParams().Filter("uuids", uuid).Limit(1)));
-  if (page.items.empty()) return std::string();
-  std::string sale_id = SaleIdFromTags(page.items.front().tags.value_or(api::Strings{}));
-  brcode_sales_[uuid] = sale_id;  // tags never change: remembered, found or not
-  return sale_id;
+  if (page.items.empty()) return TaggedSale{};
+  TaggedSale tagged = SaleOfTags(page.items.front().tags.value_or(api::Strings{}));
+  brcode_sales_[uuid] = tagged;  // tags never change: remembered, found or not
+  return tagged;
+}
+
+StatusOr<IntakeResult> Intake::FeedOwn(const TaggedSale& tagged, const std::string& what,
+                                       const std::function<Event(const Sale&)>& make) {
+  if (!tagged.store.empty() && tagged.lane() != lane_)
+    return IntakeResult{IntakeOutcome::kForeign, "", what + " is of lane " + tagged.lane()};
+  BALCAO_ASSIGN_OR_RETURN(IntakeResult taken, Feed(tagged.sale_id, make));
+  if (taken.outcome == IntakeOutcome::kIgnored && !taken.sale_id.empty()) {
+    // Old layout, no journal here: the sale of another box of the account.
+    return IntakeResult{IntakeOutcome::kForeign, "", what + ": " + taken.reason};
+  }
+  return taken;
 }
 
 StatusOr<IntakeResult> Intake::Feed(const std::string& sale_id, const std::function<Event(const Sale&)>& make) {

@@ -38,6 +38,7 @@ void Fields(V& v, Settings& s) {
   v("invoice_expiration_s", s.invoice_expiration_s);
   v("poll_interval_s", s.poll_interval_s);
   v("lookup_retry_s", s.lookup_retry_s);
+  v("lane", s.lane, kOptional);
 }
 template <typename V>
 void Fields(V& v, Customer& c) {
@@ -177,6 +178,21 @@ void Fields(V& v, Queued& e) {
   v("call", e.call);
   v("attempt", e.attempt);
   v("key", e.key);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, CardHeldOffline& e) {
+  v("card_mask", e.card_mask);
+  v("funding", e.funding);
+  v("installments", e.installments);
+  v("at", e.at);
+}
+template <typename V>
+void Fields(V& v, CardForwarded& e) {
+  v("approved", e.approved);
+  v("purchase_id", e.purchase_id);
+  v("amount", e.amount);
+  v("reason", e.reason);
   v("at", e.at);
 }
 template <typename V>

@@ -1,4 +1,5 @@
 // Sale accessors, names, tags, effect descriptions and the table's Markdown rendering.
+#include <algorithm>
 #include <string>
 #include <variant>
 
@@ -37,10 +38,59 @@ UnixMicros TimeOf(const Event& event) {
   return std::visit([](const auto& e) { return e.at; }, event);
 }
 
+std::string LaneRoot(std::string_view store_id, std::string_view terminal_id) {
+  return std::string(kStoreTagPrefix) + std::string(store_id) + std::string(kLaneTagInfix) + std::string(terminal_id);
+}
+std::string SaleTag(std::string_view lane, std::string_view sale_id) {
+  return lane.empty() ? SaleTag(sale_id) : std::string(lane) + "/" + SaleTag(sale_id);
+}
+std::string AttemptTag(std::string_view lane, std::string_view sale_id, int attempt) {
+  return SaleTag(lane, sale_id) + "/a" + std::to_string(attempt);
+}
 std::string SaleTag(std::string_view sale_id) { return "sale/" + std::string(sale_id); }
 std::string AttemptTag(std::string_view sale_id, int attempt) {
   return SaleTag(sale_id) + "/a" + std::to_string(attempt);
 }
+std::vector<std::string> EntityTags(std::string_view lane, std::string_view sale_id, int attempt) {
+  if (lane.empty()) return {SaleTag(sale_id), AttemptTag(sale_id, attempt)};
+  const std::string root(lane);
+  return {root.substr(0, root.find(kLaneTagInfix)), root, SaleTag(lane, sale_id), AttemptTag(lane, sale_id, attempt)};
+}
+
+std::string LaneIdRule(std::string_view id) {
+  const auto allowed = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; };
+  if (id.empty() || id.size() > 24 || id.front() == '-' || !std::all_of(id.begin(), id.end(), allowed))
+    return "1 to 24 of a-z, 0-9 and '-', not starting with '-'";
+  return "";
+}
+
+TaggedSale SaleOfTags(const std::vector<std::string>& tags) {
+  constexpr std::string_view kSale = "sale/";
+  TaggedSale legacy;
+  for (const std::string& tag : tags) {
+    std::string_view rest(tag);
+    if (rest.starts_with(kSale) && rest.size() > kSale.size() && legacy.sale_id.empty()) {
+      rest.remove_prefix(kSale.size());
+      legacy.sale_id = std::string(rest.substr(0, rest.find('/')));  // sale/<id>/a<n> names the same sale
+      continue;
+    }
+    if (!rest.starts_with(kStoreTagPrefix)) continue;
+    rest.remove_prefix(kStoreTagPrefix.size());
+    const auto lane_at = rest.find(kLaneTagInfix);
+    if (lane_at == std::string_view::npos) continue;
+    TaggedSale found;
+    found.store = std::string(rest.substr(0, lane_at));
+    rest.remove_prefix(lane_at + kLaneTagInfix.size());
+    const auto sale_at = rest.find("/" + std::string(kSale));
+    if (sale_at == std::string_view::npos) continue;
+    found.terminal = std::string(rest.substr(0, sale_at));
+    rest.remove_prefix(sale_at + 1 + kSale.size());
+    found.sale_id = std::string(rest.substr(0, rest.find('/')));
+    if (!found.store.empty() && !found.terminal.empty() && !found.sale_id.empty()) return found;
+  }
+  return legacy;
+}
+
 std::string BrcodeDepositTag(std::string_view uuid) { return "dynamic-brcode/" + std::string(uuid); }
 
 const Money* Sale::payment_line() const {

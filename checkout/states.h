@@ -150,6 +150,13 @@ struct InvoiceQueued {
   std::string cancel_reason;
   BALCAO_CHECKOUT_STATE(InvoiceQueued);
 };
+// The bank could not be reached and the store takes cards offline: the card is sealed in the
+// store-and-forward (offline/sealed_cards.h) under the sale's id and the customer left with a
+// provisional receipt. The forwarder's answer (CardForwarded) decides.
+struct CardHeld {
+  std::string card_mask;
+  BALCAO_CHECKOUT_STATE(CardHeld);
+};
 struct ShowingInvoice {
   int attempt = 0;
   InvoiceInfo invoice;
@@ -198,8 +205,8 @@ struct Voided {
 
 using State = std::variant<NotStarted, ChoosingMethod, CreatingSession, VerifyingSession, AwaitingCard, Charging,
                            VerifyingPurchase, Challenge, ClosingChallenge, CreatingBrcode, VerifyingBrcode, ShowingPix,
-                           ClosingPix, CreatingInvoice, VerifyingInvoice, InvoiceQueued, ShowingInvoice, PayLater,
-                           CancelingInvoice, Paid, Reversing, Refunded, Voided>;
+                           ClosingPix, CreatingInvoice, VerifyingInvoice, InvoiceQueued, CardHeld, ShowingInvoice,
+                           PayLater, CancelingInvoice, Paid, Reversing, Refunded, Voided>;
 
 // Paid, Refunded and Voided: the sale is over. Only the refund path (Reverse from Paid)
 // leaves one of them; late money is recorded without leaving.

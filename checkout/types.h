@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/time.h"
 
@@ -123,6 +124,9 @@ struct Settings {
   std::int64_t invoice_expiration_s = 5097600;  // seconds after due (bank default, 59 days)
   std::int64_t poll_interval_s = 3;             // status polls while the customer pays
   std::int64_t lookup_retry_s = 5;              // wait before asking the bank again after a failed lookup
+  // The lane that opened the sale, as the root of its tags: "store/<store>/lane/<terminal>"
+  // (LaneRoot). "" for a sale opened before lanes existed: its tags keep the old "sale/<id>".
+  std::string lane;
   auto operator<=>(const Settings&) const = default;
 };
 
@@ -155,10 +159,38 @@ struct Money {
   auto operator<=>(const Money&) const = default;
 };
 
-// Tags every bank entity of a sale carries (lowercase, as the bank stores them):
-// "sale/<id>" for "what exists for this sale?", "sale/<id>/a<n>" for one attempt.
+// Tags every bank entity of a sale carries (lowercase, as the bank stores them), in the
+// layout of docs/stores.md. A sale of a lane (Settings::lane set) is tagged
+//   store/<store>                                the store's entities (`settle --store`)
+//   store/<store>/lane/<terminal>                the lane's entities
+//   store/<store>/lane/<terminal>/sale/<id>      "what exists for this sale?"
+//   store/<store>/lane/<terminal>/sale/<id>/a<n> one attempt (the idempotency lookup)
+// and a sale from before lanes "sale/<id>" and "sale/<id>/a<n>" only. The bank's `tags`
+// filter is an exact match, hence one tag per level rather than one long tag.
+inline constexpr std::string_view kStoreTagPrefix = "store/";
+inline constexpr std::string_view kLaneTagInfix = "/lane/";
+// "store/<store>/lane/<terminal>"; ids as LaneIdRule allows.
+std::string LaneRoot(std::string_view store_id, std::string_view terminal_id);
+// The tags of a sale under `lane` (a LaneRoot, or "" for the old layout).
+std::string SaleTag(std::string_view lane, std::string_view sale_id);
+std::string AttemptTag(std::string_view lane, std::string_view sale_id, int attempt);
+// The old layout ("sale/<id>", "sale/<id>/a<n>"): sales opened before lanes.
 std::string SaleTag(std::string_view sale_id);
 std::string AttemptTag(std::string_view sale_id, int attempt);
+// Every tag an entity of `lane`'s sale carries for `attempt` (the list above).
+std::vector<std::string> EntityTags(std::string_view lane, std::string_view sale_id, int attempt);
+// A store or terminal id: 1 to 24 of a-z, 0-9 and '-', starting with a letter or digit
+// (the bank lowercases tags and '/' separates their levels); "" when valid, else the rule.
+std::string LaneIdRule(std::string_view id);
+
+// Whose sale a tag list names: the lane ("" for the old layout) and the sale id.
+struct TaggedSale {
+  std::string store;  // "" for the old layout
+  std::string terminal;
+  std::string sale_id;  // "" when no tag names a sale
+  std::string lane() const { return store.empty() ? std::string() : LaneRoot(store, terminal); }
+};
+TaggedSale SaleOfTags(const std::vector<std::string>& tags);
 // "dynamic-brcode/<uuid>": the tag the bank puts on the deposit that pays a dynamic brcode.
 std::string BrcodeDepositTag(std::string_view uuid);
 

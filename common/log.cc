@@ -32,13 +32,15 @@ Sink& TheSink() {
   return *sink;
 }
 
-void WriteAll(int fd, std::string_view bytes) {
+// False when the bytes could not all be written (a full disk under the log file).
+bool WriteAll(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // nowhere to report a failing log; the record is lost
+    if (n <= 0) return false;
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
+  return true;
 }
 
 StatusOr<int> OpenForAppend(const std::string& path) {
@@ -175,7 +177,9 @@ void Log(Level level, std::string_view component, std::string_view message, std:
   const std::string line = FormatRecord(SystemClock::Instance().Now(), level, component, message, fields);
   Sink& sink = TheSink();
   std::lock_guard<std::mutex> lock(sink.mu);
-  WriteAll(sink.fd, line);
+  // A log file the disk refuses (the disk the store also fills, often): the record goes to
+  // stderr too (the journal, under systemd), since "disk full" is exactly what it may say.
+  if (!WriteAll(sink.fd, line) && sink.fd != STDERR_FILENO) WriteAll(STDERR_FILENO, line);
 }
 
 Status SetLogFile(const std::string& path) {

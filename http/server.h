@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -72,8 +73,10 @@ Handler Synchronous(SyncHandler handler);
 
 // A request the server answers by itself, before (or instead of) any handler.
 struct Refusal {
-  int status = 400;       // 400 malformed, 413 body too large, 431 headers too large, 500 handler threw
-  std::string field;      // "request", "body", "headers", "service"
+  // 400 malformed, 408 not complete within read_timeout, 413 body too large, 414 request line
+  // too long, 431 headers too large, 500 handler threw
+  int status = 400;
+  std::string field;      // "request", "body", "target", "headers", "service"
   std::string rule;       // "well-formed HTTP/1.1", "at most 64 KiB" (from the limit in force)...
   std::size_t limit = 0;  // the byte limit broken (413, 431), else 0
 };
@@ -102,6 +105,10 @@ struct ServerOptions {
   std::string tls_cert_pem;  // certificate chain, for ListenTls
   std::string tls_key_pem;
 };
+
+// Accepts that failed for want of descriptors or memory (EMFILE, ENFILE, ENOBUFS...), by every
+// server of the process since it started: the descriptor shortage, as a metric can show it.
+std::uint64_t FailedAccepts();
 
 class Server {
  public:

@@ -115,7 +115,11 @@ bool StillFits(const TlsCertificate& files, const SelfSignedOptions& options) {
     if (X509_check_host(cert.get(), dns.data(), dns.size(), X509_CHECK_FLAG_NO_WILDCARDS, nullptr) != 1) return false;
   for (const std::string& ip : options.ip_addresses)
     if (X509_check_ip_asc(cert.get(), ip.c_str(), 0) != 1) return false;
-  return true;
+  // The subject's common name as asked (a configured one may change).
+  char common_name[256] = {};
+  if (X509_NAME_get_text_by_NID(X509_get_subject_name(cert.get()), NID_commonName, common_name, sizeof common_name) < 0)
+    return false;
+  return options.common_name == common_name;
 }
 
 // Writes `text` to `path` through a temporary file renamed over it, created with `mode`.

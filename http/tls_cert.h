@@ -29,7 +29,7 @@ struct SelfSignedOptions {
 StatusOr<TlsCertificate> CreateSelfSigned(const SelfSignedOptions& options);
 
 // The certificate at cert_path/key_path when both exist, are a pair, name every entry of
-// `options` and are valid for 30 more days; else a new one written there (the key created
+// `options` (its common name too) and are valid for 30 more days; else a new one written there (the key created
 // 0600, both replaced atomically), with `*created` set. kUnavailable: cannot write the files.
 StatusOr<TlsCertificate> LoadOrCreateSelfSigned(const std::string& cert_path, const std::string& key_path,
                                                 const SelfSignedOptions& options, bool* created = nullptr);

@@ -107,8 +107,8 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
   if (sale_id.empty()) return InvalidArgumentError("sale_id: must not be empty");
   if (amount <= 0) return InvalidArgumentError("amount: must be positive cents");
   if (amount > settings_.per_sale_cap_cents)
-    return ResourceExhaustedError("amount: over the offline card limit per sale (" +
-                                  std::to_string(settings_.per_sale_cap_cents) + " cents)");
+    return OutOfRangeError("amount: over the offline card limit per sale (" +
+                           std::to_string(settings_.per_sale_cap_cents) + " cents)");
   const std::int64_t now = internal::NowMs();
   BALCAO_RETURN_IF_ERROR(card.Validate(YearMonth(now)));
   if (card.holder_name.find('\n') != std::string::npos)
@@ -129,8 +129,8 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
   Stmt total(txn, "SELECT coalesce(sum(amount), 0) FROM sealed_cards");
   BALCAO_ASSIGN_OR_RETURN(bool row, total.Step());
   if (row && total.Int(0) + amount > settings_.total_cap_cents)
-    return ResourceExhaustedError("amount: the offline card total would pass its limit (" +
-                                  std::to_string(settings_.total_cap_cents) + " cents waiting at most)");
+    return OutOfRangeError("amount: the offline card total would pass its limit (" +
+                           std::to_string(settings_.total_cap_cents) + " cents waiting at most)");
   Stmt insert(txn,
               "INSERT INTO sealed_cards (sale_id, amount, masked_pan, wrapped_key, sealed, created_at, updated_at) "
               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (sale_id) DO NOTHING RETURNING id");
@@ -215,6 +215,20 @@ Status SealedCards::Destroy(const SealedCardInfo& info, CardOutcomeKind outcome,
   else
     logging::Warn("sealed_cards", "declined locally (too old); card data destroyed", fields);
   return OkStatus();
+}
+
+Status SealedCards::Drop(const std::string& sale_id, const std::string& operator_name, const std::string& reason,
+                         std::int64_t now_ms) {
+  if (reason.size() < 3) return FailedPreconditionError("reason: 3 characters or more");
+  BALCAO_ASSIGN_OR_RETURN(std::vector<SealedCardInfo> waiting, Pending());
+  for (const SealedCardInfo& info : waiting) {
+    if (info.sale_id != sale_id) continue;
+    if (info.may_exist_at_bank)
+      return FailedPreconditionError("the card of sale " + sale_id +
+                                     " may have reached the bank: its lookup decides, it cannot be dropped");
+    return Destroy(info, CardOutcomeKind::kDeclined, "dropped by " + operator_name + ": " + reason, "", now_ms);
+  }
+  return NotFoundError("no card of sale " + sale_id + " waits to be forwarded");
 }
 
 Status SealedCards::TruncateWal() {

@@ -92,6 +92,13 @@ class SealedCards {
   // were decided. Stops early when a call fails with kUnavailable (the bank is down).
   StatusOr<int> ForwardAll(CardAuthorizer& authorizer, std::int64_t now_ms);
 
+  // A supervisor takes a waiting card out of the queue: declined locally ("dropped by
+  // <operator>: <reason>"; the merchant collects another way) and destroyed like any outcome.
+  // kNotFound when no card of the sale waits; kFailedPrecondition for one that may have reached
+  // the bank (its lookup decides) and without a reason.
+  Status Drop(const std::string& sale_id, const std::string& operator_name, const std::string& reason,
+              std::int64_t now_ms);
+
   // Outcomes not yet taken by the operator/settlement, and the acknowledgement.
   StatusOr<std::vector<CardOutcome>> UnreportedOutcomes();
   Status MarkReported(const std::string& sale_id);

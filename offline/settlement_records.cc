@@ -145,4 +145,16 @@ StatusOr<bool> Journaled(Store& store, const std::string& sale_id) {
   return stmt.Bind(1, sale_id).Step();
 }
 
+StatusOr<std::string> LatestLane(Store& store) {
+  Txn txn(store.impl(), Txn::kRead);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  // A sale's Start row carries its settings.
+  Stmt stmt(txn,
+            "SELECT json_extract(j.payload, '$.settings.lane') FROM sales s JOIN sale_journal j "
+            "ON j.sale_id = s.sale_id AND j.kind = 'Start' "
+            "WHERE json_extract(j.payload, '$.settings.lane') <> '' ORDER BY s.opened_at DESC LIMIT 1");
+  BALCAO_ASSIGN_OR_RETURN(bool found, stmt.Step());
+  return found ? stmt.Text(0) : std::string();
+}
+
 }  // namespace balcao::offline

@@ -65,5 +65,8 @@ StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_m
 StatusOr<std::optional<ScopedSale>> ScopedSaleOf(Store& store, const std::string& sale_id);
 // Whether the journal has the sale (any day).
 StatusOr<bool> Journaled(Store& store, const std::string& sale_id);
+// The lane (checkout Settings::lane, docs/stores.md) of the most recently opened sale that
+// has one; "" when none has.
+StatusOr<std::string> LatestLane(Store& store);
 
 }  // namespace balcao::offline

@@ -14,6 +14,11 @@
 #include "offline/internal/migrations.h"
 
 namespace balcao::offline {
+
+bool IsDiskFailure(const Status& status) {
+  return status.code() == StatusCode::kResourceExhausted || status.code() == StatusCode::kDataLoss;
+}
+
 namespace {
 
 using internal::Exec;

@@ -12,6 +12,11 @@
 
 namespace balcao::offline {
 
+// True for a store write the disk refused: kResourceExhausted (full: SQLITE_FULL, ENOSPC) or
+// kDataLoss (an I/O error; the store is then poisoned until reopened). Nothing of that write
+// was committed, and a write that fails this way may be tried again once space returns.
+bool IsDiskFailure(const Status& status);
+
 class Store {
  public:
   // Opens (creating if needed, mode 0600) and migrates the database at `path`

@@ -112,4 +112,25 @@ int LongestDigitRun(std::string_view text) {
   return best;
 }
 
+std::string CardNetworkOfBin(std::string_view digits) {
+  std::string bin;
+  for (char c : digits) {
+    if (c < '0' || c > '9') break;
+    bin.push_back(c);
+  }
+  if (bin.size() < 4) return "";
+  auto starts = [&](std::string_view prefix) { return bin.compare(0, prefix.size(), prefix) == 0; };
+  const int two = (bin[0] - '0') * 10 + (bin[1] - '0');
+  const int four = two * 100 + (bin[2] - '0') * 10 + (bin[3] - '0');
+  for (std::string_view elo : {"636368", "438935", "504175", "451416", "636297", "5067", "4576", "4011", "509"})
+    if (starts(elo)) return "ELO";
+  if (starts("6062") || starts("3841")) return "HIPERCARD";
+  if (two == 34 || two == 37) return "AMEX";
+  if (two == 36 || two == 38 || (four >= 3000 && four <= 3059)) return "DINERS";
+  if (starts("6011") || two == 65) return "DISCOVER";
+  if (starts("4")) return "VISA";
+  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return "MASTERCARD";
+  return "";
+}
+
 }  // namespace balcao::printer

@@ -44,6 +44,11 @@ class MaskedPan {
 };
 MaskedPan MaskPan(std::string_view any);
 
+// The card network of a card number's first digits (the BIN: 6 are enough, a 6+4 mask will
+// do), as printed: "VISA", "MASTERCARD", "ELO", "HIPERCARD", "AMEX", "DINERS", "DISCOVER";
+// "" when the digits name none. The ranges are those the bank sandbox assigns (docs/printer.md).
+std::string CardNetworkOfBin(std::string_view digits);
+
 // "12.345.678/0001-95" for 14 alphanumerics (the alphanumeric CNPJ keeps its letters);
 // anything else is returned unchanged.
 std::string FormatCnpj(std::string_view cnpj);

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "common/log.h"
 #include "printer/interpreter.h"
 
 namespace balcao::printer {
@@ -35,6 +36,10 @@ Status Spooler::PrintOne(const offline::PrintJob& job, SpoolPass& pass) {
     return jobs_.MarkPrinted(job.id);
   }
   ++pass.failed;
+  // The receipt is paid for and not printed: the operator's log says which and why (the job
+  // waits as failed for a reprint, or for the printer to come back).
+  logging::Warn("spooler", "print job failed",
+                {{"job", job.id}, {"sale", job.sale_id}, {"target", job.target}, {"reason", result.message()}});
   return jobs_.MarkFailed(job.id, result.message());
 }
 

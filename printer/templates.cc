@@ -30,6 +30,7 @@ class Builder {
     if (!m.address.empty()) doc_.Text(m.address, {}, Align::kCenter);
     if (!m.city.empty()) doc_.Text(m.city, {}, Align::kCenter);
     doc_.Rule();
+    if (options_.duplicate) doc_.Text(T({"2ª VIA", "DUPLICATE"}), kTall, Align::kCenter);
   }
   void Title(const std::string& title) { doc_.Text(title, kBold, Align::kCenter).Feed(); }
   void Field(Tr label, const std::string& value) {
@@ -89,6 +90,28 @@ void CardLines(Builder& b, const std::string& network, const std::string& card_n
 
 void CopyAndPaste(Builder& b, const std::string& br_code) {
   b.doc().Text(b.T({"Pix Copia e Cola:", "Pix copy and paste:"}), kBold).Code(br_code);
+}
+
+// The night's money out: the payout to the merchant's account and the card receivables.
+void PayoutLines(Builder& b, const DaySummary& s) {
+  if (!s.payout_status.empty() && s.payout_status != "off") {
+    b.doc().Rule();
+    const std::string label = b.T({"Repasse à conta", "Payout to the account"});
+    if (s.payout_status == "sent" || s.payout_status == "found") {
+      b.doc().Columns(label, b.Money(s.payout_cents));
+    } else if (s.payout_status == "withheld") {
+      b.doc().Columns(label, b.T({"RETIDO", "WITHHELD"}));
+      b.Note(b.T({"O dia não fechou: nada foi repassado", "The day does not reconcile: nothing was paid out"}));
+    } else if (s.payout_status == "dry-run") {
+      b.doc().Columns(label + b.T({" (simulação)", " (dry run)"}), b.Money(s.payout_cents));
+    } else {
+      b.doc().Columns(label, b.Money(0));
+    }
+  }
+  if (!s.receivables.empty()) {
+    b.doc().Rule().Text(b.T({"Cartões a receber", "Card receivables"}), kBold);
+    for (const auto& [due, cents] : s.receivables) b.doc().Columns(DueDate(due, b.lang()), b.Money(cents));
+  }
 }
 
 }  // namespace
@@ -181,6 +204,18 @@ Document InvoiceReceipt(const InvoiceSlip& inv, const ReceiptOptions& options) {
   return b.Finish();
 }
 
+Document InvoicePaidReceipt(const InvoicePaid& p, const ReceiptOptions& options) {
+  Builder b(options);
+  b.Header(p.merchant);
+  b.Title(b.T({"FATURA PAGA", "INVOICE PAID"}));
+  b.Terminal(p.merchant, p.at);
+  b.Field({"Fatura", "Invoice"}, p.invoice_id);
+  b.Field({"Cliente", "Customer"}, p.customer_name);
+  b.Total({"VALOR PAGO", "AMOUNT PAID"}, p.amount_cents);
+  b.Note(b.T({"Pagamento confirmado", "Payment confirmed"}));
+  return b.Finish();
+}
+
 Document RefundReceipt(const Refund& r, const ReceiptOptions& options) {
   Builder b(options);
   b.Header(r.merchant);
@@ -262,6 +297,7 @@ Document DaySummaryReceipt(const DaySummary& s, const ReceiptOptions& options) {
     b.Note(std::to_string(s.pending_offline) +
            b.T({" venda(s) pendente(s) de envio ao banco", " sale(s) still to be sent to the bank"}));
   }
+  PayoutLines(b, s);
   return b.Finish();
 }
 

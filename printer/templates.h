@@ -1,5 +1,5 @@
 // Receipt templates: the standard Brazilian layouts (card sale copies, Pix charge and
-// paid, invoice, refund/reversal, offline provisional receipt, store-and-forward decline
+// paid, invoice and invoice paid, refund/reversal, offline provisional receipt, store-and-forward decline
 // notice, end-of-day summary, QR slip)
 // built as Documents from plain data. Pure: no I/O, no clock (times come in the data).
 // Never printed: security code, expiry, full card number (MaskPan keeps at most 6+4), and
@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/time.h"
@@ -30,6 +31,7 @@ struct ReceiptOptions {
   Language language = Language::kPtBr;
   bool cut = true;           // end with a cut
   bool drawer_kick = false;  // open the cash drawer before printing
+  bool duplicate = false;    // a reprint: marked "2ª VIA" under the header
 };
 
 enum class Copy { kMerchant, kCustomer };
@@ -84,11 +86,22 @@ struct InvoiceSlip {
 };
 Document InvoiceReceipt(const InvoiceSlip& invoice, const ReceiptOptions& options = {});
 
+// A paid invoice: what the customer gets once the bank says the invoice was paid (the
+// amount may include the fine and interest of a late payment).
+struct InvoicePaid {
+  Merchant merchant;
+  UnixMicros at = 0;
+  std::string invoice_id;
+  std::int64_t amount_cents = 0;
+  std::string customer_name;  // optional
+};
+Document InvoicePaidReceipt(const InvoicePaid& paid, const ReceiptOptions& options = {});
+
 struct Refund {
   Merchant merchant;
   UnixMicros at = 0;
   std::int64_t amount_cents = 0;
-  std::string method;       // "card" or "pix"
+  std::string method;       // the original method: "credit", "debit", "card", "pix" or "invoice"
   bool reversal = false;    // same-day reversal (estorno) rather than refund (devolução)
   std::string original_id;  // purchase id or end-to-end id of the original payment
   std::string refund_id;
@@ -141,6 +154,12 @@ struct DaySummary {
   // so printed beside the totals, not in them.
   int late_returned_count = 0;
   std::int64_t late_returned_cents = 0;
+  // The night's payout to the merchant's account: "sent", "found" (sent by an earlier run),
+  // "withheld" (the day does not reconcile), "nothing", "dry-run"; "" or "off" prints nothing.
+  std::string payout_status;
+  std::int64_t payout_cents = 0;
+  // The card receivables of the day: net cents by due date ("YYYY-MM-DD"), earliest first.
+  std::vector<std::pair<std::string, std::int64_t>> receivables;
 };
 Document DaySummaryReceipt(const DaySummary& summary, const ReceiptOptions& options = {});
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "api/crypto.h"
 #include "http/tls_cert.h"
 #include "sandbox/internal/dispatcher.h"
+#include "sandbox/internal/seed.h"
 #include "sandbox/internal/webhook_sender.h"
 
 namespace balcao::sandbox {
@@ -64,10 +66,16 @@ struct Sandbox::Impl {
   bool stopping = false;
   bool wake = false;
   std::thread ticker;
+  std::string seed_report;
 
+  // Due jobs run here; their webhooks go out from the sender's workers.
   void Flush() {
     (void)engine->RunDueJobs();
-    sender->DeliverDue();
+    sender->Wake();
+  }
+  void FlushAndDeliver() {
+    (void)engine->RunDueJobs();
+    sender->DeliverDueAndWait();
   }
 
   void TickLoop() {
@@ -80,6 +88,28 @@ struct Sandbox::Impl {
       Flush();
       lock.lock();
     }
+  }
+
+  // The seeded history, ending at the start of the sandbox clock's current UTC day, so that
+  // the same seed gives the same documents all day long.
+  Status Seed(std::uint64_t seed) {
+    constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
+    internal::SeedPlan plan;
+    plan.seed = seed;
+    plan.until = engine->Now() / kDay * kDay;
+    plan.organization_id = credentials.organization_id;
+    plan.workspace_id = credentials.workspace_id;
+    plan.project_id = credentials.project_id;
+    plan.center_id = credentials.center_id;
+    const auto started = std::chrono::steady_clock::now();
+    BALCAO_ASSIGN_OR_RETURN(auto result, internal::SeedHistory(*engine, plan));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    engine->store().SetMeta("seed_card_id", result.card_id);
+    char text[160];
+    std::snprintf(text, sizeof text, "seeded %lld entities of 60 days from seed %llu in %.1f s",
+                  static_cast<long long>(result.entities), static_cast<unsigned long long>(seed), seconds);
+    seed_report = text;
+    return OkStatus();
   }
 
   // First start: demo organization + workspace + project with their keys.
@@ -108,6 +138,16 @@ struct Sandbox::Impl {
       BALCAO_RETURN_IF_ERROR(
           engine->RegisterPrincipal({"project/" + project_id, org_id, workspace_id, project_key.public_key().ToPem()}));
     }
+    if (!store.GetMeta("demo_center_id")) {
+      // The cost center payment requests name (credentials.json `centerId`); databases made
+      // before it existed get one on their next start.
+      internal::Problems problems;
+      internal::Caller caller{internal::Caller::Kind::kSimulation, "sandbox", "", ""};
+      BALCAO_RETURN_IF_ERROR(engine->Run(caller, internal::Lang::kEnUs, problems, [&](internal::Context& ctx) {
+        store.SetMeta("demo_center_id", ctx.NewId());
+      }));
+    }
+    credentials.center_id = *store.GetMeta("demo_center_id");
     credentials.organization_id = *store.GetMeta("demo_organization_id");
     credentials.workspace_id = *store.GetMeta("demo_workspace_id");
     credentials.project_id = *store.GetMeta("demo_project_id");
@@ -165,6 +205,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   internal::EngineOptions engine_options;
   engine_options.db_path = options.db.empty() ? dir + "/sandbox.db" : options.db;
   engine_options.access_time_window = static_cast<UnixMicros>(options.access_time_window_seconds) * kMicrosPerSecond;
+  engine_options.random_seed = options.seed;
   BALCAO_ASSIGN_OR_RETURN(impl->engine, internal::Engine::Open(engine_options, webhook_key));
   BALCAO_RETURN_IF_ERROR(impl->EnsureDemo(project_key, org_key));
 
@@ -173,8 +214,10 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   impl->services.engine = impl->engine.get();
   impl->services.faults = &impl->faults;
   impl->services.flush_deliveries = [raw] { raw->Flush(); };
+  impl->services.flush_and_deliver = [raw] { raw->FlushAndDeliver(); };
   impl->services.demo_organization_id = cred.organization_id;
   impl->services.demo_workspace_id = cred.workspace_id;
+  impl->services.latency = options.latency;
 
   http::ServerOptions server_options;
   server_options.threads = options.threads;
@@ -199,6 +242,9 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
     BALCAO_ASSIGN_OR_RETURN(impl->https_port, impl->server->ListenTls("127.0.0.1", options.https_port));
   }
   impl->engine->set_public_base_url("http://127.0.0.1:" + std::to_string(impl->port));
+  // Seeded after the ports are known: the history's public links name them.
+  if (options.seed && !impl->engine->store().GetMeta("seed")) BALCAO_RETURN_IF_ERROR(impl->Seed(*options.seed));
+  cred.card_id = impl->engine->store().GetMeta("seed_card_id").value_or("");
   cred.base_url = "http://127.0.0.1:" + std::to_string(impl->port) + "/v2";
   if (options.https) cred.https_url = "https://127.0.0.1:" + std::to_string(impl->https_port) + "/v2";
 
@@ -210,6 +256,8 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
                {"baseUrl", cred.base_url},
                {"httpsUrl", cred.https_url},
                {"tlsCertPath", cred.tls_cert_path},
+               {"centerId", cred.center_id},
+               {"cardId", cred.card_id},
                {"simulationUrl", "http://127.0.0.1:" + std::to_string(impl->port) + "/sandbox"}};
   BALCAO_RETURN_IF_ERROR(WriteFile(cred.credentials_path, file.dump(2) + "\n"));
 
@@ -232,14 +280,16 @@ void Sandbox::Stop() {
   }
   if (impl_->ticker.joinable()) impl_->ticker.join();
   if (impl_->server) impl_->server->Stop();
+  if (impl_->sender) impl_->sender->Stop();  // attempts in flight end within their timeout
 }
 
 unsigned short Sandbox::port() const { return impl_->port; }
 unsigned short Sandbox::https_port() const { return impl_->https_port; }
 const SandboxCredentials& Sandbox::credentials() const { return impl_->credentials; }
 const std::string& Sandbox::data_dir() const { return impl_->data_dir; }
+const std::string& Sandbox::seed_report() const { return impl_->seed_report; }
 std::string Sandbox::webhook_public_key_pem() const { return impl_->engine->signing_key().public_key().ToPem(); }
-void Sandbox::Flush() { impl_->Flush(); }
+void Sandbox::Flush() { impl_->FlushAndDeliver(); }
 std::int64_t Sandbox::CountForTest(const std::string& resource) const { return impl_->engine->CountForTest(resource); }
 
 }  // namespace balcao::sandbox

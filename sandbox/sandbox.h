@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/status.h"
+#include "sandbox/latency.h"
 
 namespace balcao::sandbox {
 
@@ -22,6 +24,11 @@ struct SandboxOptions {
   int threads = 2;                       // HTTP worker threads
   int access_time_window_seconds = 300;  // accepted |Access-Time - sandbox clock|
   int tick_millis = 250;                 // how often due jobs and webhook deliveries run by themselves
+  // A seeded account: on a new database, 60 days of history of the demo workspace made
+  // deterministically from this seed (docs/sandbox.md, "A seeded account"); the same seed
+  // gives the same ids and documents. Absent: an empty account.
+  std::optional<std::uint64_t> seed;
+  Latency latency;  // added to every bank API answer (sandbox/latency.h)
 };
 
 // The demo organization, workspace and project created on first start (credentials.json).
@@ -37,6 +44,8 @@ struct SandboxCredentials {
   std::string https_url;         // https://127.0.0.1:<https_port>/v2 (empty without HTTPS)
   std::string credentials_path;  // <data_dir>/credentials.json
   std::string tls_cert_path;     // <data_dir>/tls-cert.pem (trust it to call the HTTPS port)
+  std::string center_id;         // the demo workspace's cost center (payment requests' centerId)
+  std::string card_id;           // a saved merchant card of a seeded account (empty without seed)
 };
 
 class Sandbox {
@@ -53,8 +62,12 @@ class Sandbox {
   // The sandbox's webhook-signing public key, as GET /v2/public-key serves it.
   std::string webhook_public_key_pem() const;
   const std::string& data_dir() const;
+  // "seeded 12345 entities from seed 1 in 2.1 s" after this start seeded the account; empty otherwise.
+  const std::string& seed_report() const;
 
-  // Runs due jobs and delivers due webhooks now (also done every tick_millis).
+  // Runs due jobs and attempts every due webhook delivery before returning. (Every
+  // tick_millis, and after each request that creates events, the due deliveries are handed to
+  // the delivery workers instead, off the caller's thread.)
   void Flush();
   // Number of stored entities of a resource ("invoice", "invoice/log"): state checks in tests.
   std::int64_t CountForTest(const std::string& resource) const;

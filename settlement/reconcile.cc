@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <variant>
 
@@ -289,9 +290,15 @@ Report Reconcile(const DayInput& input) {
   const UnixMicros until = day_start.ok() ? *day_start + kDayMicros : std::numeric_limits<UnixMicros>::max();
 
   std::map<std::string, std::vector<const BankEntity*>> by_sale;
+  std::set<std::pair<std::string, std::string>> in_scope;  // (lane, id): a sale keeps its lane
+  for (const JournalSale& s : input.sales) in_scope.emplace(s.sale.settings.lane, s.sale.id);
   for (const BankEntity& e : input.bank) {
     if (e.sale_id.empty()) continue;
-    if (input.journaled.count(e.sale_id) == 0) {
+    if (in_scope.count({e.lane, e.sale_id})) {
+      by_sale[e.sale_id].push_back(&e);
+    } else if (!e.lane.empty() && e.lane != input.lane) {
+      report.other_lanes.push_back(e);
+    } else if (input.journaled.count(e.sale_id) == 0) {
       report.orphans.push_back(e);
     } else {
       by_sale[e.sale_id].push_back(&e);
@@ -335,6 +342,8 @@ Report Reconcile(const DayInput& input) {
   report.attention += static_cast<int>(report.orphans.size() + report.outbox.size());
   for (const ForwardedCard& c : report.card_outcomes) report.attention += c.outcome == "approved" ? 0 : 1;
   if (report.journal.checked && !report.journal.verified) ++report.attention;
+  report.tef_dial = input.tef_dial;
+  report.attention += report.tef_dial.total.pending;
   return report;
 }
 

@@ -2,6 +2,7 @@
 #include "settlement/report.h"
 
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -32,9 +33,40 @@ ordered_json EntityJson(const BankEntity& e) {
 
 void Line(std::string& out, const std::string& text) { out += text + "\n"; }
 
+// Lane -> (entities, what they hold).
+std::map<std::string, std::pair<int, Cents>> ByLane(const std::vector<BankEntity>& entities) {
+  std::map<std::string, std::pair<int, Cents>> lanes;
+  for (const BankEntity& e : entities) {
+    auto& [count, held] = lanes[e.lane];
+    ++count;
+    held += HeldBy(e);
+  }
+  return lanes;
+}
+
 std::string Pad(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
+}
+
+// One sale of the report, as JSON text.
+std::string SaleJson(const SaleFinding& f) {
+  return ordered_json({{"id", f.sale_id},
+                       {"class", SaleClassName(f.cls)},
+                       {"attention", f.attention},
+                       {"in_day", f.in_day},
+                       {"counted", f.counted},
+                       {"done", f.done},
+                       {"method", f.method},
+                       {"state", f.state},
+                       {"amount", f.amount},
+                       {"collected", f.collected},
+                       {"bank_net", f.bank_net},
+                       {"late_outstanding", f.late_outstanding},
+                       {"refunded_tonight", f.refunded_tonight},
+                       {"late_returned_tonight", f.late_returned_tonight},
+                       {"notes", f.notes}})
+      .dump();
 }
 
 }  // namespace
@@ -45,25 +77,7 @@ std::string ReportJson(const Report& r) {
   doc["settled_at"] = FormatTimestamp(r.settled_at);
   doc["status"] = r.reconciled() ? "reconciled" : "attention";
   doc["attention"] = r.attention;
-  ordered_json sales = ordered_json::array();
-  for (const SaleFinding& f : r.sales) {
-    sales.push_back({{"id", f.sale_id},
-                     {"class", SaleClassName(f.cls)},
-                     {"attention", f.attention},
-                     {"in_day", f.in_day},
-                     {"counted", f.counted},
-                     {"done", f.done},
-                     {"method", f.method},
-                     {"state", f.state},
-                     {"amount", f.amount},
-                     {"collected", f.collected},
-                     {"bank_net", f.bank_net},
-                     {"late_outstanding", f.late_outstanding},
-                     {"refunded_tonight", f.refunded_tonight},
-                     {"late_returned_tonight", f.late_returned_tonight},
-                     {"notes", f.notes}});
-  }
-  doc["sales"] = std::move(sales);
+  doc["sales"] = nullptr;  // written one sale at a time below: a day's sales as one DOM cost tens of MB
   ordered_json totals = ordered_json::array();
   for (const MethodTotal& t : r.totals) totals.push_back(TotalJson(t));
   doc["totals"] = std::move(totals);
@@ -78,6 +92,12 @@ std::string ReportJson(const Report& r) {
   ordered_json orphans = ordered_json::array();
   for (const BankEntity& e : r.orphans) orphans.push_back(EntityJson(e));
   doc["orphans"] = std::move(orphans);
+  // Created in the day by the store's other lanes: theirs to settle (docs/stores.md).
+  const auto lanes = ByLane(r.other_lanes);
+  ordered_json other_lanes = ordered_json::array();
+  for (const auto& [lane, sum] : lanes)
+    other_lanes.push_back({{"lane", lane}, {"entities", sum.first}, {"holds", sum.second}});
+  doc["other_lanes"] = std::move(other_lanes);
   ordered_json outbox = ordered_json::array();
   for (const PendingRequest& p : r.outbox) {
     outbox.push_back({{"id", p.id},
@@ -111,6 +131,28 @@ std::string ReportJson(const Report& r) {
   }
   if (r.ledger.balance_known) ledger["balance"] = r.ledger.balance;
   doc["ledger"] = std::move(ledger);
+  if (r.bank_calls >= 0) doc["bankCalls"] = r.bank_calls;
+  if (r.tef_dial.present) {
+    auto counts = [](const TefDialDocument& d) {
+      return ordered_json{{"fiscal_document", d.fiscal_document},
+                          {"pending", d.pending},
+                          {"pending_amount", d.pending_amount},
+                          {"confirmed", d.confirmed},
+                          {"confirmed_amount", d.confirmed_amount},
+                          {"undone", d.undone},
+                          {"undone_amount", d.undone_amount},
+                          {"cancelled", d.cancelled},
+                          {"cancelled_amount", d.cancelled_amount},
+                          {"declined", d.declined},
+                          {"notes", d.notes}};
+    };
+    ordered_json documents = ordered_json::array();
+    for (const TefDialDocument& d : r.tef_dial.documents) documents.push_back(counts(d));
+    ordered_json total = counts(r.tef_dial.total);
+    total.erase("fiscal_document");
+    total.erase("notes");
+    doc["tef_dial"] = {{"documents", std::move(documents)}, {"total", std::move(total)}};
+  }
   if (r.journal.checked) {
     const JournalCheck& j = r.journal;
     ordered_json journal = {{"verified", j.verified}, {"rows", j.rows}, {"head", j.head}};
@@ -123,7 +165,18 @@ std::string ReportJson(const Report& r) {
     }
     doc["journal"] = std::move(journal);
   }
-  return doc.dump();
+  // The sales in place of their placeholder: the first "sales" key, after day, settled_at,
+  // status and attention, whose values cannot hold it.
+  std::string text = doc.dump();
+  std::string sales = "\"sales\":[";
+  for (std::size_t i = 0; i < r.sales.size(); ++i) {
+    if (i > 0) sales += ',';
+    sales += SaleJson(r.sales[i]);
+  }
+  sales += ']';
+  const std::string_view placeholder = "\"sales\":null";
+  text.replace(text.find(placeholder), placeholder.size(), sales);
+  return text;
 }
 
 std::string ReportText(const Report& r) {
@@ -163,6 +216,7 @@ std::string ReportText(const Report& r) {
                   ", other " + Brl(r.ledger.credits - r.ledger.debits - r.ledger.sales_net) + ")");
   }
   if (r.ledger.balance_known) Line(out, "Bank balance now: " + Brl(r.ledger.balance));
+  if (r.bank_calls >= 0) Line(out, "Read from the bank in " + std::to_string(r.bank_calls) + " call(s)");
   Line(out, "");
   Line(out, "Sales (" + std::to_string(r.sales.size()) + ")");
   for (const SaleFinding& f : r.sales) {
@@ -182,6 +236,13 @@ std::string ReportText(const Report& r) {
                     ", " + Brl(e.amount) + ", holds " + Brl(HeldBy(e)));
     }
   }
+  if (!r.other_lanes.empty()) {
+    const auto lanes = ByLane(r.other_lanes);
+    Line(out, "");
+    Line(out, "Other lanes (theirs to settle; `balcao settle --store` sums the store)");
+    for (const auto& [lane, sum] : lanes)
+      Line(out, "    " + Pad(lane, 40) + std::to_string(sum.first) + " entities, holding " + Brl(sum.second));
+  }
   if (!r.outbox.empty()) {
     Line(out, "");
     Line(out, "! Requests not done in the outbox (" + std::to_string(r.outbox.size()) + "), at risk " +
@@ -189,6 +250,23 @@ std::string ReportText(const Report& r) {
     for (const PendingRequest& p : r.outbox) {
       Line(out, "    #" + std::to_string(p.id) + " " + p.state + " " + p.kind + " " + p.key + " " + Brl(p.amount) +
                     (p.last_error.empty() ? "" : ": " + p.last_error));
+    }
+  }
+  if (r.tef_dial.present && !r.tef_dial.documents.empty()) {
+    const TefDialDocument& t = r.tef_dial.total;
+    Line(out, "");
+    Line(out, std::string(t.pending > 0 ? "! " : "") + "TEF Dial sales by fiscal document: " +
+                  std::to_string(t.confirmed) + " confirmed " + Brl(t.confirmed_amount) + ", " +
+                  std::to_string(t.undone) + " undone " + Brl(t.undone_amount) + ", " + std::to_string(t.cancelled) +
+                  " cancelled " + Brl(t.cancelled_amount) + ", " + std::to_string(t.pending) + " pending " +
+                  Brl(t.pending_amount) + ", " + std::to_string(t.declined) + " declined");
+    for (const TefDialDocument& d : r.tef_dial.documents) {
+      Line(out, std::string(d.pending > 0 ? "  ! " : "    ") + "doc " +
+                    (d.fiscal_document.empty() ? "(none)" : d.fiscal_document) + ": " + std::to_string(d.confirmed) +
+                    " confirmed, " + std::to_string(d.undone) + " undone, " + std::to_string(d.cancelled) +
+                    " cancelled, " + std::to_string(d.pending) + " pending" +
+                    (d.pending > 0 ? ": neither CNF nor NCN came; tef_dial.unresolved settles it" : ""));
+      for (const std::string& note : d.notes) Line(out, "      " + note);
     }
   }
   if (!r.card_outcomes.empty()) {

@@ -14,7 +14,7 @@
 namespace balcao::settlement {
 
 // {"day", "settled_at", "status": "reconciled"|"attention", "attention", "sales": [...],
-//  "totals": [...], "total", "closed", "orphans", "outbox", "outbox_at_risk",
+//  "totals": [...], "total", "closed", "orphans", "other_lanes", "outbox", "outbox_at_risk",
 //  "card_outcomes", "ledger", "journal" (when checked: "verified", "rows", "head" and, when
 //  broken, "broken": {"row", "sale_id", "seq", "kind", "detail"})}: keys in a fixed order,
 //  so equal reports give equal bytes.

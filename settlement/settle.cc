@@ -1,7 +1,12 @@
 #include "settlement/settle.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -9,6 +14,8 @@
 
 #include "checkout/driver.h"
 #include "checkout/journal_codec.h"
+#include "common/log.h"
+#include "integration/tefdial/exchange_log.h"
 #include "offline/journal.h"
 #include "offline/outbox.h"
 #include "offline/sealed_cards.h"
@@ -23,6 +30,24 @@ namespace balcao::settlement {
 namespace {
 
 constexpr std::int64_t kDayMicros = 86400LL * kMicrosPerSecond;
+// A sale opened this close to the day's start may have entities the bank stamped before it
+// (the bank's clock behind the box's): it is looked up by tag, not found in the range lists.
+constexpr std::int64_t kClockSkewMicros = 5LL * 60 * kMicrosPerSecond;
+
+// The bank as the run reads it: every call counted (and told to the client's own observer,
+// if it has one, such as the service's metrics).
+struct CountedBank {
+  explicit CountedBank(const api::Bank& bank)
+      : calls(std::make_shared<std::atomic<int>>(0)), bank([&] {
+          api::CallObserver previous = bank.client().options().observer;
+          return bank.client().WithObserver([calls = calls, previous](const api::CallRecord& record) {
+            ++*calls;
+            if (previous) previous(record);
+          });
+        }()) {}
+  std::shared_ptr<std::atomic<int>> calls;
+  api::Bank bank;
+};
 
 // A sale's journal, replayed; the events kept for when each return happened.
 StatusOr<JournalSale> ReadSale(offline::Journal& journal, const offline::ScopedSale& scoped, std::int64_t from_ms) {
@@ -119,6 +144,35 @@ offline::SettlementRow RowOf(const Report& report, const std::string& json, cons
           text};
 }
 
+// The payout (after the reconciliation, before the record: a run that dies in between finds
+// the transfer by its externalId the next time) and the card receivables, into the report.
+// What the payout and the receivables need of the day's input, kept when the input is let go.
+struct MoneyOutInput {
+  std::vector<std::string> purchases;  // the day's card purchases of this box's sales
+  bool balance_known = false;
+  std::int64_t balance = 0;
+};
+
+MoneyOutInput MoneyOutOf(const DayInput& input) {
+  MoneyOutInput out{{}, input.ledger.balance_known, input.ledger.balance};
+  for (const BankEntity& e : input.bank)
+    if (e.kind == BankKind::kPurchase && !e.sale_id.empty()) out.purchases.push_back(e.id);
+  return out;
+}
+
+Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const MoneyOutInput& input,
+                   const Report& report, UnixMicros from, Settlement& result) {
+  const std::vector<std::string>& purchases = input.purchases;
+  BALCAO_ASSIGN_OR_RETURN(std::vector<Receivable> receivables, ReadReceivables(bank, purchases, from));
+  const PayoutInput payout_input{options.day,         report.reconciled(),
+                                 options.dry_run,     report.total.gross - report.total.refunds,
+                                 input.balance_known, input.balance};
+  BALCAO_ASSIGN_OR_RETURN(Payout payout, RunPayout(bank, options.payout, payout_input));
+  result.json = WithMoneyOut(result.json, payout, receivables);
+  result.text += MoneyOutText(payout, receivables);
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
@@ -148,6 +202,24 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   input.day = options.day;
   input.now = clock.Now();
   const std::int64_t from_ms = from / 1000, to_ms = to / 1000;
+  // The bank by pages: each resource listed once for the day and what followed it. The lists
+  // do not depend on the journal, so they are read while the journal is (the run's wall time
+  // is then about the pages' own); they are dropped once joined.
+  const CountedBank counted(bank);
+  const auto started = std::chrono::steady_clock::now();
+  // This box's lane: the entities of other lanes are shown apart (docs/stores.md).
+  input.lane = options.lane;
+  if (input.lane.empty()) {
+    BALCAO_ASSIGN_OR_RETURN(input.lane, offline::LatestLane(store));
+  }
+  internal::ReadOptions read_options;
+  read_options.connections = options.connections;
+  read_options.lane = input.lane;
+  read_options.on_page = [&options](int pages) {
+    if (options.progress) options.progress("pages read at the bank", pages, 0);
+  };
+  std::future<StatusOr<internal::DayLists>> reading =
+      std::async(std::launch::async, [&] { return internal::DayLists::Read(counted.bank, from, to, read_options); });
   offline::Journal journal(store);
   // The journal's chain first: a report computed from a journal changed behind the store's
   // back says so (one item for the operator).
@@ -165,6 +237,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     seen_seq[s.sale_id] = s.last_seq;
     return OkStatus();
   };
+  input.sales.reserve(summaries.size());
   for (const offline::ScopedSale& scoped : summaries) BALCAO_RETURN_IF_ERROR(add(scoped));
   std::set<std::string> also_journaled;
   const internal::JournaledFn journaled = [&](const std::string& sale_id) -> StatusOr<bool> {
@@ -172,18 +245,38 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
     if (known) also_journaled.insert(sale_id);
     return known;
   };
-  // A sale final since an earlier night whose money went back at the bank today without its
-  // journal knowing (a reversal at the dashboard): in scope again, so rule 2 shows it.
-  BALCAO_ASSIGN_OR_RETURN(std::set<std::string> debited, internal::SalesWithDebits(bank, from, to, journaled));
-  for (const std::string& sale_id : debited) {
-    if (seen_seq.count(sale_id)) continue;
-    BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
-    if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
-  }
-  const auto sale_read = [&options](int done, int total) {
-    if (options.progress) options.progress("sales read at the bank", done, total);
+  const auto read_bank = [&]() -> StatusOr<internal::BankDay> {
+    BALCAO_ASSIGN_OR_RETURN(internal::DayLists lists, reading.get());
+    // A sale final since an earlier night whose money went back at the bank today without its
+    // journal knowing (a reversal at the dashboard): in scope again, so rule 2 shows it.
+    BALCAO_ASSIGN_OR_RETURN(std::set<std::string> debited, lists.SalesWithDebits(counted.bank, journaled));
+    for (const std::string& sale_id : debited) {
+      if (seen_seq.count(sale_id)) continue;
+      BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(store, sale_id));
+      if (scoped && scoped->summary.opened_at_ms < to_ms) BALCAO_RETURN_IF_ERROR(add(*scoped));
+    }
+    std::vector<internal::ScopeSale> scope;
+    scope.reserve(input.sales.size());
+    for (std::size_t i = 0; i < input.sales.size(); ++i) {
+      scope.push_back({ids[i], input.sales[i].opened_at < from + kClockSkewMicros, input.sales[i].sale.settings.lane});
+    }
+    BALCAO_ASSIGN_OR_RETURN(internal::BankDay day, lists.Assemble(counted.bank, scope, journaled));
+    const auto read_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    logging::Info("settlement", "bank read",
+                  {{"day", options.day},
+                   {"bank_calls", counted.calls->load()},
+                   {"range_pages", lists.counts().range_pages},
+                   {"lookup_calls", lists.counts().lookup_calls},
+                   {"lookup_sales", lists.counts().lookup_sales},
+                   {"sales", static_cast<std::int64_t>(input.sales.size())},
+                   {"entities", static_cast<std::int64_t>(day.entities.size())},
+                   {"connections", options.connections},
+                   {"ms", static_cast<std::int64_t>(read_ms)}});
+    return day;
   };
-  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, internal::ReadBank(bank, ids, from, to, journaled, sale_read));
+  BALCAO_ASSIGN_OR_RETURN(internal::BankDay bank_day, read_bank());
+  const int bank_calls = counted.calls->load();
   input.journaled.insert(also_journaled.begin(), also_journaled.end());
   input.bank = std::move(bank_day.entities);
   input.ledger = bank_day.ledger;
@@ -195,20 +288,35 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
         {o.sale_id, o.amount, o.masked_pan, offline::CardOutcomeName(o.outcome), o.reason, o.bank_id});
   }
 
+  // TEF Dial's exchange log sits beside the store in the data dir (terminal/service/tef_dial.cc).
+  const std::filesystem::path exchange_log = std::filesystem::path(store.path()).parent_path() / "tefdial.jsonl";
+  if (std::filesystem::exists(exchange_log)) {
+    BALCAO_ASSIGN_OR_RETURN(const integration::tefdial::Exchange exchange,
+                            integration::tefdial::ReadExchangeLog(exchange_log.string()));
+    input.tef_dial = CountTefDial(exchange, from, to);
+  }
+
   Report report = Reconcile(input);
+  report.bank_calls = bank_calls;
+  const UnixMicros now = input.now;
+  const MoneyOutInput money_out = MoneyOutOf(input);
+  input = DayInput{};  // the sales' journals and the bank's entities: the report has what it needs
   const bool feed_here = !report.feeds.empty() && !options.dry_run;
   if (feed_here && !options.feeder && !store.is_owner()) {
     DeferFeeds(report, "another process (the service) owns the store; its intake or the next settlement applies it");
   }
-  result.settled_at_ms = input.now / 1000;
+  result.settled_at_ms = now / 1000;
   result.reconciled = report.reconciled();
   result.attention = report.attention;
   result.sales = report.total.count;
   result.gross = report.total.gross;
   result.refunds = report.total.refunds;
+  result.bank_calls = bank_calls;
   result.json = ReportJson(report);
   result.text = ReportText(report);
+  BALCAO_RETURN_IF_ERROR(AddMoneyOut(bank, options, money_out, report, from, result));
   if (options.dry_run) return result;
+  if (options.before_record) BALCAO_RETURN_IF_ERROR(options.before_record(result));
 
   // Order for a crash in between: the sales first (a rerun finds them closed: same money),
   // then the record, then the outcomes acknowledged (a crash before that reports them again
@@ -233,8 +341,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   for (const SaleFinding& f : report.sales) {
     marks.push_back({f.sale_id, f.counted, f.done, seen_seq[f.sale_id], f.refunds_counted, f.late_returned_counted});
   }
-  BALCAO_RETURN_IF_ERROR(
-      offline::InsertSettlement(store, RowOf(report, result.json, result.text, input.now / 1000), marks));
+  BALCAO_RETURN_IF_ERROR(offline::InsertSettlement(store, RowOf(report, result.json, result.text, now / 1000), marks));
   for (const ForwardedCard& card : report.card_outcomes) BALCAO_RETURN_IF_ERROR(sealed->MarkReported(card.sale_id));
   return result;
 }
@@ -260,6 +367,7 @@ StatusOr<std::vector<Settlement>> ListSettlements(offline::Store& store, int lim
 Status PrintDaySummary(const std::string& report_json, const std::string& target, const printer::Merchant& merchant,
                        UnixMicros printed_at) {
   BALCAO_ASSIGN_OR_RETURN(printer::DaySummary summary, DaySummaryFromJson(report_json, merchant, printed_at));
+  AddMoneyOutToSummary(report_json, summary);
   const printer::PrinterProfile* profile = printer::FindProfile("80mm");
   if (profile == nullptr) return InternalError("printer profile 80mm is missing");
   BALCAO_ASSIGN_OR_RETURN(std::string bytes, printer::RenderEscPos(printer::DaySummaryReceipt(summary), *profile));

@@ -19,6 +19,7 @@
 #include "common/time.h"
 #include "offline/store.h"
 #include "printer/templates.h"
+#include "settlement/payout.h"
 #include "settlement/settlement.h"
 
 namespace balcao::settlement {
@@ -27,16 +28,29 @@ namespace balcao::settlement {
 // sale (the service passes one that runs on its driver's thread: Resume if not open, Feed).
 using Feeder = std::function<Status(const std::string& sale_id, const checkout::Event& event)>;
 
+struct Settlement;
+
 struct SettleOptions {
   std::string day;  // "YYYY-MM-DD"
   bool dry_run = false;
+  // This box's lane (checkout::LaneRoot; docs/stores.md): other lanes' entities are shown as
+  // such, never as orphans. "" = the lane of the box's most recent sale that has one.
+  std::string lane;
   // Without a feeder, a run that owns the store (offline::Store::is_owner) feeds through a
   // driver of its own; a guest (the service holds the store) does not feed: it would race the
   // service's driver for the sales' journal sequence. The sales concerned stay in scope.
   Feeder feeder;
-  // Told what the run is doing (sales read from the bank so far, of how many) for a progress
-  // display; may be empty.
+  // Told what the run is doing (pages read from the bank so far; `total` 0 when unknown) for
+  // a progress display; may be empty. Called from one thread at a time, not always the
+  // caller's.
   std::function<void(const std::string& stage, int done, int total)> progress;
+  // The day's range lists read at once, each on its own connection (1..5; docs/settlement.md).
+  int connections = 4;
+  // The payout of the day's net to the merchant's account (settlement/payout.h); off by default.
+  PayoutSettings payout;
+  // Called after the report and the payout, before the record is kept; an error ends the run
+  // there, as a crash would (tests kill the run between the transfer and its record).
+  std::function<Status(const Settlement&)> before_record;
 };
 
 struct Settlement {
@@ -49,8 +63,9 @@ struct Settlement {
   int sales = 0;  // sales counted in the day's totals
   std::int64_t gross = 0;
   std::int64_t refunds = 0;
-  std::string json;  // settlement/report.h ReportJson
-  std::string text;  // ReportText
+  int bank_calls = 0;  // requests this run made to the bank (0 when read back)
+  std::string json;    // settlement/report.h ReportJson
+  std::string text;    // ReportText
 };
 
 StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,

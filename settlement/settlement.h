@@ -14,6 +14,7 @@
 #include "checkout/checkout.h"
 #include "common/status.h"
 #include "common/time.h"
+#include "integration/tefdial/exchange.h"
 
 namespace balcao::settlement {
 
@@ -35,6 +36,7 @@ struct BankEntity {
   UnixMicros due = 0;    // invoices
   Cents ledger_in = 0;   // ledger credits of this entity, fees added back (what it received)
   Cents ledger_out = 0;  // ledger debits of this entity, positive (what went back)
+  std::string lane;      // the lane its tags name (checkout::LaneRoot); "" for the old layout
 };
 // What the entity holds for the merchant now: a charged purchase, a paid invoice, a deposit.
 Cents HeldBy(const BankEntity& entity);
@@ -101,8 +103,27 @@ struct JournalCheck {
   std::string broken_detail;
 };
 
+// The day's TEF Dial sales (integration/tefdial) by the PDV's fiscal document, as the two-phase
+// confirmation left them: pending (neither CNF nor NCN, and the unresolved-sale policy has not
+// run: the operator looks), confirmed (money kept), undone (NCN or the policy gave it back),
+// cancelled (CNC gave a confirmed sale's money back), declined.
+struct TefDialDocument {
+  std::string fiscal_document;  // "" when the PDV sent none
+  int pending = 0, confirmed = 0, undone = 0, cancelled = 0, declined = 0;
+  Cents pending_amount = 0, confirmed_amount = 0, undone_amount = 0, cancelled_amount = 0;
+  std::vector<std::string> notes;  // "NSU 000002 undone by policy", one per sale the policy settled
+};
+struct TefDialDay {
+  bool present = false;                    // the box runs TEF Dial (its exchange log exists)
+  std::vector<TefDialDocument> documents;  // by fiscal document number
+  TefDialDocument total;
+};
+// The TEF Dial sales whose CRT came in [from, to), counted per fiscal document.
+TefDialDay CountTefDial(const integration::tefdial::Exchange& exchange, UnixMicros from, UnixMicros to);
+
 struct DayInput {
-  std::string day;  // "YYYY-MM-DD", America/Sao_Paulo
+  std::string day;   // "YYYY-MM-DD", America/Sao_Paulo
+  std::string lane;  // this box's lane (checkout::LaneRoot); "" for a box without one
   UnixMicros now = 0;
   std::vector<JournalSale> sales;
   std::vector<BankEntity> bank;     // the sales' entities, and tagged entities of the day
@@ -111,6 +132,7 @@ struct DayInput {
   std::vector<ForwardedCard> card_outcomes;
   LedgerDay ledger;
   JournalCheck journal;
+  TefDialDay tef_dial;
 };
 
 enum class SaleClass {
@@ -173,12 +195,15 @@ struct Report {
   MethodTotal total;                // all methods ("total")
   int late_returned_count = 0;      // late money given back in the day (not revenue: not in totals)
   Cents late_returned = 0;
-  std::vector<BankEntity> orphans;  // tagged for a sale this box never journaled
+  std::vector<BankEntity> orphans;      // tagged for a sale this box never journaled
+  std::vector<BankEntity> other_lanes;  // created in the day by other lanes (not this box's to act on)
   std::vector<PendingRequest> outbox;
   Cents outbox_at_risk = 0;
   std::vector<ForwardedCard> card_outcomes;
   LedgerDay ledger;
   JournalCheck journal;  // a broken chain is one item for the operator
+  int bank_calls = -1;   // requests the run made to the bank; -1: none made (hand-built input)
+  TefDialDay tef_dial;   // each TEF Dial sale still pending is one item for the operator
   int attention = 0;     // items the operator must act on
   bool reconciled() const { return attention == 0; }
 };

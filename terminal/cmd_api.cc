@@ -2,9 +2,13 @@
 // operations go through ResourceClient<RawJson> (the same generic operations the typed
 // client uses, with the JSON passed through untouched), raw calls through Client::Call.
 // Configured like every client: BALCAO_* environment variables and/or credentials.json
-// (api/credentials.h). Prints JSON on stdout; errors as JSON on stderr.
+// (api/credentials.h). Prints JSON on stdout (indented only for a terminal: piped, it is the
+// bank's own compact text); errors as JSON on stderr. Lists (`list --all`, `create`) stream
+// through terminal/internal/json_stream.h: one page in memory, whatever their length.
 // Exit: 0 ok; 1 the request was refused as invalid (bank 400, unknown id, bad state,
 // local validation); 2 anything else (usage, configuration, transport, bank 5xx).
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -15,6 +19,7 @@
 #include "api/bank.h"
 #include "common/progress.h"
 #include "terminal/command.h"
+#include "terminal/internal/json_stream.h"
 
 namespace balcao::terminal {
 namespace {
@@ -22,21 +27,27 @@ namespace {
 using api::ListParams;
 using api::Query;
 using api::RawJson;
+using internal::ItemReader;
+using internal::ItemWriter;
 using nlohmann::json;
 
 constexpr char kUsage[] = R"(usage: balcao api [--credentials FILE] [--language pt-BR] <operation> ...
   resources                                  resources and the operations each offers
   get PATH [key=value ...]                   signed GET of any path, e.g. /v2/balance
   call METHOD PATH [--json BODY] [key=value ...]
-  list RESOURCE [--limit N] [--cursor C] [--fields a,b] [--all] [--log] [--FILTER v[,v]]
+  list RESOURCE [--limit N] [--cursor C] [--fields a,b] [--all [--jsonl]] [--log] [--FILTER v[,v]]
+                                             --all: every item as it arrives, a JSON array
+                                             (--jsonl: one object per line)
   show RESOURCE ID [--fields a,b] [--log]
-  create RESOURCE --json JSON                an object, or a list (sent in chunks of 100)
+  create RESOURCE --json JSON [--jsonl]      an object, a list or JSON Lines (@FILE, @- for
+                                             stdin: read as it comes), sent in chunks of 100
   put RESOURCE --json JSON                   split-profile
   patch RESOURCE ID --json JSON
   delete RESOURCE ID
   pdf RESOURCE ID [--log] [--out FILE]       (stdout when no --out)
   qrcode RESOURCE ID [--size N] [--out FILE]
-JSON arguments may be @FILE to read the file. Configuration: BALCAO_BANK_URL,
+JSON arguments may be @FILE to read the file. Output is indented only for a terminal.
+Configuration: BALCAO_BANK_URL,
 BALCAO_ACCESS_ID (or BALCAO_PROJECT_ID / BALCAO_ORGANIZATION_ID [+ BALCAO_WORKSPACE_ID]),
 BALCAO_PRIVATE_KEY, BALCAO_CREDENTIALS (credentials.json), BALCAO_CA_FILE.
 )";
@@ -76,14 +87,24 @@ int Fail(const Status& s) {
              : 2;
 }
 
-// Prints JSON text pretty (or as is when it is not JSON).
+bool StdoutIsTerminal() {
+  static const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+  return terminal;
+}
+
+// Prints JSON text indented for a terminal; otherwise (or when it is not JSON) as it is.
 void PrintJson(std::string_view text) {
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded()) {
-    std::cout << text << "\n";
-    return;
+  if (StdoutIsTerminal()) {
+    json j = json::parse(text.begin(), text.end(), nullptr, false);
+    if (!j.is_discarded()) {
+      const std::string pretty = j.dump(2, ' ', false, json::error_handler_t::replace);
+      std::fwrite(pretty.data(), 1, pretty.size(), stdout);
+      std::fputc('\n', stdout);
+      return;
+    }
   }
-  std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fputc('\n', stdout);
 }
 
 std::vector<std::string> SplitComma(const std::string& s) {
@@ -94,7 +115,7 @@ std::vector<std::string> SplitComma(const std::string& s) {
   return out;
 }
 
-// Positional arguments and --flag value pairs (--all, --log are switches).
+// Positional arguments and --flag value pairs (--all, --log, --jsonl are switches).
 struct Args {
   std::vector<std::string> positional;
   std::vector<std::pair<std::string, std::string>> flags;  // in order
@@ -117,7 +138,7 @@ StatusOr<Args> ParseArgs(const std::vector<std::string>& argv) {
     const std::string& s = argv[i];
     if (s.rfind("--", 0) != 0) {
       a.positional.push_back(s);
-    } else if (s == "--all" || s == "--log") {
+    } else if (s == "--all" || s == "--log" || s == "--jsonl") {
       a.switches[s.substr(2)] = true;
     } else if (auto eq = s.find('='); eq != std::string::npos) {
       a.flags.emplace_back(s.substr(2, eq - 2), s.substr(eq + 1));
@@ -178,7 +199,62 @@ Query QueryOf(const std::vector<std::string>& pairs, std::size_t from) {
 int ListResources() {
   json out = json::array();
   for (const auto& ep : api::Endpoints()) out.push_back(std::string(ep.method) + " " + ep.path);
-  std::cout << out.dump(2) << "\n";
+  PrintJson(out.dump());
+  return 0;
+}
+
+// `create`: the input read a chunk of 100 objects at a time and each chunk sent as it is
+// read; what the bank created is written as it comes back. A refusal ends the run after the
+// chunks already created are printed (they exist at the bank).
+int CreateStreaming(const api::ResourceClient<RawJson>& rc, const Args& a) {
+  const std::string arg = a.Flag("json");
+  if (arg.empty()) return Fail(InvalidArgumentError("--json is required"));
+  std::FILE* in = nullptr;
+  if (arg == "@-") {
+    in = stdin;
+  } else if (arg[0] == '@') {
+    in = std::fopen(arg.c_str() + 1, "rb");
+    if (in == nullptr) return Fail(InvalidArgumentError("cannot read " + arg.substr(1)));
+  } else {
+    in = ::fmemopen(const_cast<char*>(arg.data()), arg.size(), "r");
+    if (in == nullptr) return Fail(InternalError("cannot read the --json argument"));
+  }
+  struct Closer {
+    std::FILE* file;
+    ~Closer() {
+      if (file != stdin) std::fclose(file);
+    }
+  } closer{in};
+  ItemReader reader(in);
+  ItemWriter out(stdout, a.Has("jsonl") ? ItemWriter::Format::kLines : ItemWriter::Format::kArray, StdoutIsTerminal());
+  ProgressLine progress("balcao api create " + a.positional[1]);
+  long long created_count = 0;
+  std::vector<RawJson> chunk;
+  bool more = true;
+  while (more) {
+    chunk.clear();
+    while (chunk.size() < 100) {
+      auto next = reader.Next();
+      if (!next.ok()) {
+        out.Finish();
+        return Fail(next.status());
+      }
+      if (!*next) {
+        more = false;
+        break;
+      }
+      chunk.push_back(RawJson{**std::move(next)});
+    }
+    if (chunk.empty()) break;
+    auto created = rc.Create(chunk);
+    if (!created.ok()) {
+      out.Finish();
+      return Fail(created.status());
+    }
+    for (const RawJson& item : *created) out.Write(item.text);
+    created_count += static_cast<long long>(created->size());
+    progress.Update(std::to_string(created_count) + " created");
+  }
   return 0;
 }
 
@@ -210,11 +286,16 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
     }
     ProgressLine progress("balcao api list " + name);
     long long items = 0;
-    if (a.Has("all") && !log) {  // every item, one JSON object per line, following the cursor
+    if (a.Has("all") && !log) {  // every item as it arrives, following the cursor
+      ItemWriter out(stdout, a.Has("jsonl") ? ItemWriter::Format::kLines : ItemWriter::Format::kArray,
+                     StdoutIsTerminal());
       auto range = rc.List(params);
       for (auto& item : range) {
-        if (!item.ok()) return Fail(item.status());
-        std::cout << item->text << "\n";
+        if (!item.ok()) {
+          out.Finish();
+          return Fail(item.status());
+        }
+        out.Write(item->text);
         progress.Update(std::to_string(range.pages_loaded()) + " pages, " + std::to_string(++items) + " items");
       }
       return 0;
@@ -224,6 +305,7 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
       if (!query.ok()) return Fail(query.status());
       if (!spec->Has(api::kLogs)) return Fail(FailedPreconditionError(name + " has no logs"));
       long long pages = 0;
+      std::optional<ItemWriter> out;
       while (true) {
         auto r = client.Call("GET", "/v2/" + name + "/log", *query);
         if (!r.ok()) return Fail(r.status());
@@ -234,7 +316,11 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
         json page = json::parse(r->body, nullptr, false);
         if (!page.is_object() || !page.contains("logs") || !page["logs"].is_array())
           return Fail(InternalError("malformed bank response (GET /v2/" + name + "/log)"));
-        for (const auto& item : page["logs"]) std::cout << item.dump() << "\n";
+        if (!out) {
+          out.emplace(stdout, a.Has("jsonl") ? ItemWriter::Format::kLines : ItemWriter::Format::kArray,
+                      StdoutIsTerminal());
+        }
+        for (const auto& item : page["logs"]) out->Write(item.dump());
         items += static_cast<long long>(page["logs"].size());
         progress.Update(std::to_string(++pages) + " pages, " + std::to_string(items) + " logs");
         if (!page.contains("cursor") || !page["cursor"].is_string() || page["cursor"].get<std::string>().empty())
@@ -265,7 +351,8 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
     PrintJson(got->text);
     return 0;
   }
-  if (op == "create" || op == "put") {
+  if (op == "create") return CreateStreaming(rc, a);
+  if (op == "put") {
     auto text = JsonArgument(a);
     if (!text.ok()) return Fail(text.status());
     json body = json::parse(*text, nullptr, false);
@@ -274,7 +361,7 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
     std::vector<RawJson> items;
     if (body.is_object()) body = json::array({body});
     for (const auto& item : body) items.push_back(RawJson{item.dump()});
-    auto created = op == "put" ? rc.Put(items) : rc.Create(items);
+    auto created = rc.Put(items);
     if (!created.ok()) return Fail(created.status());
     std::string out = "[";
     for (std::size_t i = 0; i < created->size(); ++i) out += (i ? "," : "") + (*created)[i].text;

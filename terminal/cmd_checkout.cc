@@ -30,9 +30,10 @@ constexpr const char* kUsage =
     "usage: balcao checkout --amount CENTS --method pix|card|invoice [--installments N]\n"
     "                       [--card-file FILE] [--customer-name NAME --customer-tax-id CPF|CNPJ]\n"
     "                       [--autopay] [--journal FILE] [--timeout SECONDS] [--json]\n"
-    "--card-file: JSON {\"number\",\"securityCode\",\"expiration\":\"YYYY-MM\",\"holderName\"};\n"
-    "read into memory only. Without a configured bank an embedded sandbox is used (test card\n"
-    "4242424242424242 when no card file is given).\n";
+    "--card-file: JSON {\"number\",\"securityCode\",\"expiration\":\"YYYY-MM\",\"holderName\",\n"
+    "\"holderEmail\",\"holderPhone\"}; read into memory only. A command line has no customer's browser\n"
+    "to send 3-D Secure data from, so the card session is opened without a challenge. Without a\n"
+    "configured bank an embedded sandbox is used (test card 4242424242424242 when no card file).\n";
 
 struct Args {
   checkout::Cents amount = 0;
@@ -165,6 +166,9 @@ int RunCheckout(const std::vector<std::string>& argv) {
   settings.installments.max_count = 12;
   settings.poll_interval_s = 1;
   settings.lookup_retry_s = 1;
+  // 3-D Secure needs the customer's device data (user agent, IP, language...): a command line
+  // has none to send, and no stand-in is ever sent in its place.
+  settings.challenge_enabled = false;
   auto sale = driver.Open(id, a.amount, settings);
   if (!sale.ok()) return Fail(sale.status().message());
   sale = driver.Feed(id, checkout::ChooseMethod{method, {a.customer_name, a.customer_tax_id}, clock.Now()});
@@ -176,7 +180,8 @@ int RunCheckout(const std::vector<std::string>& argv) {
       std::ifstream in(a.card_file);
       auto j = nlohmann::json::parse(in, nullptr, false);
       if (j.is_discarded() || !j.is_object()) return Fail("--card-file: not a JSON object", 1);
-      card = {j.value("number", ""), j.value("securityCode", ""), j.value("expiration", ""), j.value("holderName", "")};
+      card = {j.value("number", ""),     j.value("securityCode", ""), j.value("expiration", ""),
+              j.value("holderName", ""), j.value("holderEmail", ""),  j.value("holderPhone", "")};
     } else if (!embedded) {
       return Fail("--card-file is required against a real bank", 1);
     }

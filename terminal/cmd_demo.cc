@@ -1,7 +1,8 @@
 // `balcao demo`: the first thing a new user runs. Starts the embedded bank sandbox, then
 // rings up a few sales through the real checkout driver, exactly as the counter would:
-// a Pix sale the simulated payer pays, a card sale approved, a card sale through a 3-D
-// Secure challenge the customer passes on their phone, a declined card, and an invoice.
+// a Pix sale the simulated payer pays, a debit card sale, a credit card sale in 3
+// installments, a card sale through a 3-D Secure challenge the customer passes on their
+// phone, a declined card, and an invoice.
 // Every screen the cashier would see is printed, each receipt is rendered as text (and
 // saved as ESC/POS bytes), and the bank's ledger is shown at the end.
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +25,7 @@
 #include "terminal/command.h"
 #include "terminal/internal/console.h"
 #include "terminal/internal/receipts.h"
+#include "terminal/internal/sale_events.h"
 
 namespace balcao::terminal {
 namespace {
@@ -48,22 +49,23 @@ struct ScriptedSale {
   Customer customer;
   const char* card_number = "";
   int installments = 1;
+  checkout::FundingType funding = checkout::FundingType::kCredit;
 };
 
 struct Demo {
   std::unique_ptr<sandbox::Sandbox> bank_sandbox;
   std::unique_ptr<checkout::Driver> driver;
+  offline::Journal* journal = nullptr;
   std::filesystem::path out;
   StoreIdentity store;
   bool draw_qr = true;
   int receipts = 0;
-  std::map<std::string, int> installments;  // sale id -> installments chosen
 };
 
 void Render(Demo& demo, const std::string& sale_id, const checkout::Print& print) {
   auto sale = demo.driver->Get(sale_id);
   if (!sale.ok()) return;
-  auto doc = ReceiptFor(*sale, print, demo.store, SystemClock::Instance().Now(), demo.installments[sale_id]);
+  auto doc = ReceiptFor(*sale, print, demo.store, SystemClock::Instance().Now(), ReadCardTerms(*demo.journal, sale_id));
   if (!doc) return;
   const printer::PrinterProfile* profile = printer::FindProfile("80mm");
   const std::string text = printer::RenderText(*doc, *profile);
@@ -106,7 +108,6 @@ int RunSale(Demo& demo, const ScriptedSale& script, int number) {
   // Letters between the digits: a long digit run could pass Luhn and be masked as a card.
   char id[40];
   std::snprintf(id, sizeof id, "demo-%llx-s%d", static_cast<unsigned long long>(clock.Now() / 1000), number);
-  demo.installments[id] = script.installments;
   std::printf("\n== %s: R$ %lld,%02lld (sale %s)\n", script.title, static_cast<long long>(script.amount / 100),
               static_cast<long long>(script.amount % 100), id);
   checkout::Settings settings;
@@ -118,8 +119,18 @@ int RunSale(Demo& demo, const ScriptedSale& script, int number) {
   checkout::Customer customer{"Joao Lima", "012.345.678-90"};
   sale = demo.driver->Feed(id, checkout::ChooseMethod{script.method, customer, clock.Now()});
   if (sale.ok() && (script.customer == Customer::kPresentsCard || script.customer == Customer::kPassesChallenge)) {
-    checkout::CardData card{script.card_number, "123", "2035-01", "MARIA SOUZA", "maria@example.com", "+5511999990000"};
-    sale = demo.driver->SubmitCard(id, std::move(card), checkout::FundingType::kCredit, script.installments);
+    // The scripted customer, as the touchscreen's customer form and her phone's browser
+    // would give her: contact, billing address, device (3-D Secure needs them all).
+    checkout::CardData card{script.card_number,
+                            "123",
+                            "2035-01",
+                            "MARIA SOUZA",
+                            "maria.souza@example.com",
+                            "+5511987654321",
+                            {"Rua Augusta, 1500", "apto 12", "Sao Paulo", "SP", "01304-001", "BRA"}};
+    checkout::BrowserData phone{"Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/124.0 Mobile", "127.0.0.1", "pt-BR",
+                                180, "412x915"};
+    sale = demo.driver->SubmitCard(id, std::move(card), script.funding, script.installments, std::move(phone));
     sale = demo.driver->Get(id);
   }
   if (sale.ok()) ActAsCustomer(demo, *sale);
@@ -180,6 +191,7 @@ int RunDemo(const std::vector<std::string>& args) {
   auto store = offline::Store::Open((demo.out / "balcao.db").string());
   if (!store.ok()) return std::fprintf(stderr, "balcao demo: store: %s\n", store.status().ToString().c_str()), 2;
   offline::Journal journal(**store);
+  demo.journal = &journal;
   demo.store.merchant = {"PADARIA BALCAO",    "Padaria Balcao Ltda", "11222333000181",
                          "Rua Augusta, 1500", "Sao Paulo - SP",      "BALCAO-01"};
   demo.driver = std::make_unique<checkout::Driver>(
@@ -188,8 +200,10 @@ int RunDemo(const std::vector<std::string>& args) {
 
   const std::vector<ScriptedSale> sales = {
       {"Pix", 2590, checkout::Method::kPix, Customer::kPaysPix},
-      {"Card, approved, 3 installments", 12000, checkout::Method::kCard, Customer::kPresentsCard, "4242424242424242",
-       3},
+      {"Debit card, approved", 3490, checkout::Method::kCard, Customer::kPresentsCard, "5555555555554444", 1,
+       checkout::FundingType::kDebit},
+      {"Credit card, approved, 3 installments", 12000, checkout::Method::kCard, Customer::kPresentsCard,
+       "4242424242424242", 3},
       {"Card with a 3-D Secure challenge", 8000, checkout::Method::kCard, Customer::kPassesChallenge,
        "5500000000000004"},
       {"Card declined (insufficient funds)", 4500, checkout::Method::kCard, Customer::kPresentsCard,

@@ -19,7 +19,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: balcao serve [--port N] [--address IP] [--data-dir DIR] [--printer URI] [--config FILE]\n"
-    "                    [--insecure-lan]\n"
+    "                    [--insecure-lan] [--nexo-port N] [--sandbox-autopay SECONDS]\n"
+    "                    [--tef-dial-dir DIR] [--tef-dial-method pix|card|ask]\n"
     "The touchscreen service: open http://127.0.0.1:8080/ on the box's screen.\n"
     "  --port N        HTTP port (default: the config's listen.port, else 8080; 0 picks a free one)\n"
     "  --address IP    where to listen (default: the config's, else 127.0.0.1: the touchscreen is on the box);\n"
@@ -31,6 +32,14 @@ constexpr const char* kUsage =
     "                  (default file:DIR/printer.bin)\n"
     "  --config FILE   store settings as JSON with comments (docs/terminal.md; default $BALCAO_CONFIG)\n"
     "  --insecure-lan  plain HTTP beyond loopback: PINs and card numbers cross the network in clear\n"
+    "  --nexo-port N   cash registers' nexo port, HTTPS with the box's certificate DIR/tls/cert.pem\n"
+    "                  (default: the config's nexo.port, else 8443 once `balcao pos add` registered one;\n"
+    "                  0 picks a free one; docs/integration.md)\n"
+    "  --sandbox-autopay SECONDS  the embedded sandbox's payer pays each Pix QR that long after it shows\n"
+    "  --tef-dial-dir DIR  answer TEF Dial cash registers in DIR/req and DIR/resp (default: the config's\n"
+    "                  tef_dial.dir; docs/integration.md, \"TEF Dial\")\n"
+    "  --tef-dial-method pix|card|ask  how a TEF Dial sale is paid (default: tef_dial.method, else ask:\n"
+    "                  the box's screen asks)\n"
     "Without BALCAO_CREDENTIALS (or BALCAO_BANK_URL...) nor the config's bank.credentials, the\n"
     "embedded bank sandbox is started.\n";
 
@@ -50,6 +59,20 @@ int RunServe(const std::vector<std::string>& args) {
       if (v.empty() || v.size() > 5 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) > 65535)
         return std::fprintf(stderr, "balcao serve: --port must be a whole number from 0 to 65535\n"), 1;
       options.port = static_cast<unsigned short>(std::stoi(v));
+    } else if (k == "--nexo-port") {
+      if (v.empty() || v.size() > 5 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) > 65535)
+        return std::fprintf(stderr, "balcao serve: --nexo-port must be a whole number from 0 to 65535\n"), 1;
+      options.nexo_port = static_cast<unsigned short>(std::stoi(v));
+    } else if (k == "--sandbox-autopay") {
+      if (v.empty() || v.size() > 4 || v.find_first_not_of("0123456789") != std::string::npos || std::stoi(v) > 3600)
+        return std::fprintf(stderr, "balcao serve: --sandbox-autopay must be whole seconds from 0 to 3600\n"), 1;
+      options.sandbox_autopay_s = std::stoi(v);
+    } else if (k == "--tef-dial-dir") {
+      options.tef_dial_dir = v;
+    } else if (k == "--tef-dial-method") {
+      if (v != "pix" && v != "card" && v != "ask")
+        return std::fprintf(stderr, "balcao serve: --tef-dial-method must be pix, card or ask\n"), 1;
+      options.tef_dial_method = v;
     } else if (k == "--address") {
       options.address = v;
     } else if (k == "--data-dir") {
@@ -83,6 +106,12 @@ int RunServe(const std::vector<std::string>& args) {
               (*service)->data_dir().c_str());
   if (!(*service)->tls_fingerprint().empty())
     std::printf("balcao serve: TLS certificate SHA-256 fingerprint %s\n", (*service)->tls_fingerprint().c_str());
+  if ((*service)->nexo_port() != 0)
+    std::printf("nexo listening on https://%s:%u/nexo/\n", (*service)->address().c_str(),
+                static_cast<unsigned>((*service)->nexo_port()));
+  if (!(*service)->tef_dial_dir().empty())
+    std::printf("balcao serve: TEF Dial in %s/req, answered in %s/resp\n", (*service)->tef_dial_dir().c_str(),
+                (*service)->tef_dial_dir().c_str());
   if (!(*service)->sandbox_url().empty())
     std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", (*service)->sandbox_url().c_str());
   std::fflush(stdout);

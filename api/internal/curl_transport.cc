@@ -149,6 +149,12 @@ StatusOr<HttpAnswer> CurlTransport::Send(const HttpRequest& request) {
   const char* content_type = nullptr;
   if (curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &content_type) == CURLE_OK && content_type != nullptr)
     answer.content_type = content_type;
+  // The bank's clock (api/bank_clock.h): every answer, refusals included, carries it.
+  curl_header* date = nullptr;
+  if (curl_easy_header(h, "Date", 0, CURLH_HEADER, -1, &date) == CURLHE_OK && date != nullptr) {
+    const time_t parsed = curl_getdate(date->value, nullptr);
+    if (parsed >= 0) answer.date_seconds = static_cast<std::int64_t>(parsed);
+  }
   const std::string what = std::string(request.method) + " " + request.url + ": " +
                            (error_buffer[0] != 0 ? error_buffer : curl_easy_strerror(rc));
   if (ex.too_large || rc == CURLE_FILESIZE_EXCEEDED) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -30,6 +31,7 @@ struct HttpAnswer {
   int status = 0;
   std::string body;
   std::string content_type;
+  std::int64_t date_seconds = -1;  // the answer's Date header as Unix seconds, -1 when absent or unreadable
 };
 
 struct TransportOptions {

@@ -11,7 +11,15 @@
 namespace balcao::checkout::internal {
 namespace {
 
+// The bank refused the request for its Access-Time, before doing anything with it (the client
+// has already corrected its clock from that answer and sent it once more): like a request that
+// never left, it is safe to send again, and nothing about the customer or the card is implied.
+bool ClockRefused(const Status& s) {
+  return s.HasErrorCode("invalidAccessTime") || s.HasErrorCode("expiredAccessTime");
+}
+
 Failure Classify(const Status& s) {
+  if (ClockRefused(s)) return Failure::kNotSent;
   if (s.delivery() == Delivery::kNotSent || s.code() == StatusCode::kUnavailable) return Failure::kNotSent;
   if (s.delivery() == Delivery::kOutcomeUnknown || s.code() == StatusCode::kDeadlineExceeded ||
       s.code() == StatusCode::kInternal || s.code() == StatusCode::kUnknown) {
@@ -23,7 +31,7 @@ Failure Classify(const Status& s) {
 // Luhn one time in ten, and the journal's card scanner would then refuse the event, leaving
 // the sale without the answer it waits for. Card-like runs are masked to 6+4 first.
 Event Failed(Call call, const Status& s, UnixMicros now) {
-  std::string message = s.message();
+  std::string message = ClockRefused(s) ? std::string(kClockRefusedPrefix) + s.message() : s.message();
   MaskCardNumbers(message);
   return CallFailed{call, Classify(s), std::move(message), now};
 }
@@ -32,7 +40,7 @@ T Or(const std::optional<T>& v, T fallback = T{}) {
   return v ? *v : fallback;
 }
 int AttemptFromTags(const Sale& sale, const std::optional<api::Strings>& tags, int fallback) {
-  const std::string prefix = SaleTag(sale.id) + "/a";
+  const std::string prefix = SaleTag(sale.settings.lane, sale.id) + "/a";
   for (const std::string& tag : Or(tags)) {
     if (tag.rfind(prefix, 0) == 0) return std::atoi(tag.c_str() + prefix.size());
   }
@@ -145,20 +153,32 @@ Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& c
           p.card_security_code = card.security_code;
           p.card_expiration = card.expiration;
           p.holder_name = card.holder_name;
-          p.holder_email = card.holder_email.empty() ? "cliente@balcao.local" : card.holder_email;
-          p.holder_phone = card.holder_phone.empty() ? "11999999999" : card.holder_phone;
           p.funding_type = Name(c.funding);
-          p.billing_country_code = "BRA";
-          p.billing_city = "Sao Paulo";
-          p.billing_state_code = "SP";
-          p.billing_street_line1 = "Loja";
-          p.billing_street_line2 = "Balcao";
-          p.billing_zip_code = "01000-000";
-          nlohmann::json metadata = {{"userAgent", browser.user_agent},
-                                     {"userIp", browser.user_ip},
-                                     {"language", browser.language},
-                                     {"timezoneOffset", browser.timezone_offset}};
-          p.metadata = api::RawJson{metadata.dump()};
+          // Only what the customer gave: the issuer's risk check must see this customer.
+          auto given = [](std::optional<std::string>& field, const std::string& value) {
+            if (!value.empty()) field = value;
+          };
+          given(p.holder_email, card.holder_email);
+          given(p.holder_phone, card.holder_phone);
+          given(p.billing_street_line1, card.billing.street_line1);
+          // The complement may be empty, but belongs to an address that was given.
+          if (!card.billing.street_line1.empty()) p.billing_street_line2 = card.billing.street_line2;
+          given(p.billing_city, card.billing.city);
+          given(p.billing_state_code, card.billing.state_code);
+          given(p.billing_zip_code, card.billing.zip_code);
+          given(p.billing_country_code, card.billing.country_code);
+          if (!browser.empty()) {
+            // timezoneOffset in hours, signed as JavaScript's getTimezoneOffset(): UTC-3 is 3.
+            nlohmann::json metadata = {
+                {"userAgent", browser.user_agent}, {"userIp", browser.user_ip}, {"language", browser.language}};
+            if (browser.timezone_offset_minutes % 60 == 0) {
+              metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60;
+            } else {
+              metadata["timezoneOffset"] = browser.timezone_offset_minutes / 60.0;
+            }
+            if (!browser.screen.empty()) metadata["extraData"] = {{"screen", browser.screen}};
+            p.metadata = api::RawJson{metadata.dump()};
+          }
           auto made = bank.CreateSessionPurchase(c.session_uuid, p);
           if (!made.ok()) return Failed(Call::kCreatePurchase, made.status(), now);
           return PurchaseEvent(sale, *made, c.attempt, now);

@@ -28,6 +28,8 @@ InvoiceQueued EnterInvoiceQueued(Out& o, int attempt, const Customer& customer, 
 
 std::string NotDoneNotice(const std::string& what, const CallFailed& ev) {
   if (ev.failure != Failure::kNotSent) return what + ": " + ev.message;
+  if (ev.message.rfind(kClockRefusedPrefix, 0) == 0)
+    return what + ": the bank refused the time of the box (relógio do caixa); nothing was done, try again";
   return what + ": the bank cannot be reached, and card and Pix need it now (an invoice can be queued)";
 }
 

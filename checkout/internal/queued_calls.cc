@@ -67,7 +67,7 @@ std::string LastSegment(const std::string& path) { return path.substr(path.rfind
 
 offline::OutboxRequest CreateRequest(const Sale& sale, const CreateInvoice& c) {
   offline::OutboxRequest r;
-  r.key = AttemptTag(sale.id, c.attempt);  // also a tag of the invoice: the lookup finds it
+  r.key = AttemptTag(sale.settings.lane, sale.id, c.attempt);  // also a tag of the invoice: the lookup finds it
   r.kind = kCreateKind;
   r.method = "POST";
   r.path = "/v2/invoice";
@@ -101,14 +101,14 @@ std::optional<offline::OutboxRequest> QueueableRequest(const Sale& sale, const B
           return r;
         } else if constexpr (std::is_same_v<C, CancelInvoice>) {
           const int attempt = sale.AttemptOf(EntityKind::kInvoice, c.invoice_id);
-          return Patch(sale, AttemptTag(sale.id, attempt) + "/cancel", kCancelKind, "/v2/invoice/" + c.invoice_id,
-                       Body(CancelChange()), 0);
+          return Patch(sale, AttemptTag(sale.settings.lane, sale.id, attempt) + "/cancel", kCancelKind,
+                       "/v2/invoice/" + c.invoice_id, Body(CancelChange()), 0);
         } else if constexpr (std::is_same_v<C, ReduceAmount>) {
           if (c.late_money) return std::nullopt;  // returning late money stays with the operator's flag
           const Money* line = sale.FindMoney(c.entity_id);
           const Cents back = line ? line->net() - c.new_amount : 0;
-          const std::string key = AttemptTag(sale.id, sale.AttemptOf(c.kind, c.entity_id)) + "/reverse-" +
-                                  Name(c.kind) + "-to-" + std::to_string(c.new_amount);
+          const std::string key = AttemptTag(sale.settings.lane, sale.id, sale.AttemptOf(c.kind, c.entity_id)) +
+                                  "/reverse-" + Name(c.kind) + "-to-" + std::to_string(c.new_amount);
           const std::string kind = std::string(Name(c.kind)) + kReverseSuffix;
           switch (c.kind) {
             case EntityKind::kPurchase:
@@ -163,7 +163,7 @@ std::optional<Event> OutboxOutcome(const Sale& sale, const offline::OutboxItem& 
                                      : InternalError("the outbox row holds no invoice in its answer");
   if (!parsed.ok()) return CallFailed{*call, Failure::kOutcomeUnknown, parsed.message(), now};
   if (*call == Call::kCancelInvoice) return InvoiceEvent(invoice, now);
-  const std::string prefix = SaleTag(sale.id) + "/a";
+  const std::string prefix = SaleTag(sale.settings.lane, sale.id) + "/a";
   const int attempt = item.request.key.rfind(prefix, 0) == 0 ? std::atoi(item.request.key.c_str() + prefix.size()) : 0;
   return InvoiceCreatedEvent(invoice, attempt, now);
 }

@@ -37,9 +37,18 @@ struct Out {
   // Records money received through `ref`; returns its ledger line.
   Money& Receive(const EntityRef& ref, Cents amount, MoneyRole role);
   Money* Line(const std::string& entity_id);
-  std::string Tag(int attempt) const { return AttemptTag(sale.id, attempt); }
+  std::string Tag(int attempt) const { return AttemptTag(sale.settings.lane, sale.id, attempt); }
   UnixMicros Seconds(std::int64_t s) const { return s * kMicrosPerSecond; }
 };
+
+// ---- card store-and-forward (held_card.cc) ----
+Verdict OfflineCardAcceptable(const Sale&, const ChoosingMethod&, const CardHeldOffline&);
+CardHeld HoldCard(Out&, const ChoosingMethod&, const CardHeldOffline&);
+Verdict ForwardApproved(const Sale&, const CardHeld&, const CardForwarded&);
+Paid ForwardedPaid(Out&, const CardHeld&, const CardForwarded&);
+Verdict ForwardDeclined(const Sale&, const CardHeld&, const CardForwarded&);
+Voided ForwardedDeclined(Out&, const CardHeld&, const CardForwarded&);
+CardHeld PrintHeld(Out&, const CardHeld&, const PrintCode&);
 
 // ---- generic guards ----
 constexpr Verdict Always(const Sale&, const auto&, const auto&) { return kHolds; }

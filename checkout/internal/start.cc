@@ -85,7 +85,7 @@ Verdict AfterFailedAttempt(const Sale&, const ChoosingMethod& st, const Fallback
 CreateSession MakeCreateSession(const Sale& sale, int attempt) {
   CreateSession call;
   call.attempt = attempt;
-  call.tags = {SaleTag(sale.id), AttemptTag(sale.id, attempt)};
+  call.tags = EntityTags(sale.settings.lane, sale.id, attempt);
   if (sale.settings.allow_credit) call.funding_types.push_back(FundingType::kCredit);
   if (sale.settings.allow_debit) call.funding_types.push_back(FundingType::kDebit);
   const InstallmentPolicy& policy = sale.settings.installments;
@@ -99,12 +99,12 @@ CreateSession MakeCreateSession(const Sale& sale, int attempt) {
   return call;
 }
 CreateBrcode MakeCreateBrcode(const Sale& sale, int attempt) {
-  return CreateBrcode{
-      attempt, {SaleTag(sale.id), AttemptTag(sale.id, attempt)}, sale.amount, sale.settings.pix_expiration_s};
+  return CreateBrcode{attempt, EntityTags(sale.settings.lane, sale.id, attempt), sale.amount,
+                      sale.settings.pix_expiration_s};
 }
 CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& customer, UnixMicros at) {
   return CreateInvoice{
-      attempt,  {SaleTag(sale.id), AttemptTag(sale.id, attempt)},    sale.amount,
+      attempt,  EntityTags(sale.settings.lane, sale.id, attempt),    sale.amount,
       customer, at + sale.settings.invoice_due_s * kMicrosPerSecond, sale.settings.invoice_expiration_s};
 }
 

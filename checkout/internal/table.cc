@@ -155,6 +155,10 @@ const std::vector<Row>& Table() {
     ROW(InvoiceQueued, CallFailed, RefusedAfterCancel, Voided, QueuedInvoiceDropped, "Show(voided)"),
     ROW(InvoiceQueued, Cancel, Signed, InvoiceQueued, NoteCancel, "Show(queued) — canceled once the invoice exists"),
     ROW(InvoiceQueued, PrintCode, Always, InvoiceQueued, PrintProvisional, "Print(provisional-receipt)"),
+    ROW(ChoosingMethod, CardHeldOffline, OfflineCardAcceptable, CardHeld, HoldCard, "Print(provisional-receipt); Show(queued)"),
+    ROW(CardHeld, CardForwarded, ForwardApproved, Paid, ForwardedPaid, "Print(sale-receipt); Show(paid)"),
+    ROW(CardHeld, CardForwarded, ForwardDeclined, Voided, ForwardedDeclined, "FlagOperator; Show(voided) — the customer left: collect another way"),
+    ROW(CardHeld, PrintCode, Always, CardHeld, PrintHeld, "Print(provisional-receipt)"),
     ROW(CancelingInvoice, Queued, QueuedCancel, CancelingInvoice, WaitForOutbox, "Show(queued)"),
     ROW(Reversing, Queued, QueuedReversal, Reversing, WaitForOutbox, "Show(queued)"),
     // ---- after payment: confirmation and the refund path ----

@@ -20,10 +20,14 @@
 #include <boost/beast/ssl/ssl_stream.hpp>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <ctime>
 #include <exception>
 #include <functional>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -38,9 +42,27 @@ namespace beast = boost::beast;
 namespace bhttp = beast::http;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
+
+// RFC 9110's IMF-fixdate of the wall clock, "Sun, 06 Nov 1994 08:49:37 GMT": an origin server
+// with a clock sends it on every answer, and the bank's clients learn the bank's time from it.
+std::string HttpDateNow() {
+  static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&now, &tm);
+  char text[40];
+  std::snprintf(text, sizeof text, "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[tm.tm_wday], tm.tm_mday,
+                kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+  return text;
+}
 using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 using Parser = bhttp::request_parser<bhttp::string_body>;
+
+// How long after a request's read_timeout its 408 may take to go out.
+constexpr std::chrono::seconds kTimeoutAnswerGrace{2};
 
 // A parse error of the request itself (answered 400), as opposed to the peer leaving.
 bool IsMalformed(const beast::error_code& ec) {
@@ -74,7 +96,8 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
   explicit Session(std::shared_ptr<Shared> shared, StreamArgs&&... stream_args)
       : shared_(std::move(shared)),
         stream_(std::forward<StreamArgs>(stream_args)...),
-        delay_timer_(stream_.get_executor()) {}
+        delay_timer_(stream_.get_executor()),
+        request_timer_(stream_.get_executor()) {}
 
   ~Session() override {
     if (id_ != 0) shared_->connections.Remove(id_);
@@ -124,8 +147,18 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     parser_->body_limit(options().body_limit);
     parser_->header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(options().header_limit, UINT32_MAX)));
     // One deadline for the whole request (Beast's stream timer is not re-armed per read), so
-    // a client dripping bytes cannot hold the connection past it.
-    Lowest().expires_after(options().read_timeout);
+    // a client dripping bytes cannot hold the connection past it. At read_timeout the read is
+    // cancelled, and a request begun gets its 408; the stream's own deadline, a little later,
+    // bounds the answer to a client that does not read it.
+    Lowest().expires_after(options().read_timeout + kTimeoutAnswerGrace);
+    request_timer_.expires_after(options().read_timeout);
+    request_timer_.async_wait([self = this->shared_from_this(), read = ++reads_](beast::error_code ec) {
+      // A wait that fired as its request completed must not cancel the next one's read.
+      if (ec || !self->reading_ || read != self->reads_) return;
+      self->timed_out_ = true;
+      beast::error_code ignored;
+      self->Lowest().socket().cancel(ignored);
+    });
     reading_ = true;
     bhttp::async_read(stream_, buffer_, *parser_,
                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->OnRead(ec); });
@@ -133,16 +166,28 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
 
   void OnRead(beast::error_code ec) {
     reading_ = false;
+    request_timer_.cancel();
+    const bool timed_out = std::exchange(timed_out_, false);
     if (!ec) return Dispatch();
     if (stopping_) return Close(false);
     version_ = parser_->get().version() == 10 ? 10 : 11;
     head_ = false;
     if (ec == bhttp::error::body_limit) return RefuseBody();
-    if (ec == bhttp::error::header_limit)
+    if (ec == bhttp::error::header_limit) {
+      // Past the limit before the end of the request line: the URL itself is too long.
+      const std::string_view head(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+      if (head.find("\r\n") == std::string_view::npos)
+        return Refuse({414, "target", "a request line of at most " + DescribeBytes(options().header_limit),
+                       options().header_limit},
+                      /*linger=*/true);
       return Refuse({431, "headers", "at most " + DescribeBytes(options().header_limit), options().header_limit},
                     /*linger=*/true);
+    }
     if (IsMalformed(ec)) return Refuse({400, "request", "well-formed HTTP/1.1", 0}, /*linger=*/true);
-    Close(false);  // the peer left, or the read timed out (the stream has closed the socket)
+    if (timed_out && (buffer_.size() > 0 || parser_->got_some()))
+      return Refuse({408, "request", "complete within " + std::to_string(options().read_timeout.count()) + " ms", 0},
+                    /*linger=*/false);
+    Close(false);  // the peer left, or an idle keep-alive connection timed out
   }
 
   void Dispatch() {
@@ -196,6 +241,7 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     out->version(version_);
     out->result(static_cast<unsigned>(response.status));
     out->set(bhttp::field::server, options().server_name);
+    out->set(bhttp::field::date, HttpDateNow());
     out->set(bhttp::field::content_type, response.content_type);
     for (const auto& [name, value] : options().response_headers) out->set(name, value);
     for (const auto& [name, value] : response.headers) out->set(name, value);
@@ -284,6 +330,7 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
   void Close(bool reset) {
     auto& socket = Lowest().socket();
     delay_timer_.cancel();
+    request_timer_.cancel();
     if (!socket.is_open()) return;
     beast::error_code ignored;
     if (reset) {
@@ -297,6 +344,7 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
   std::shared_ptr<Shared> shared_;
   Stream stream_;
   net::steady_timer delay_timer_;
+  net::steady_timer request_timer_;  // read_timeout of the request being read
   beast::flat_buffer buffer_;
   std::optional<Parser> parser_;
   std::uint64_t id_ = 0;  // in shared_->connections
@@ -305,8 +353,10 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
   bool reading_ = false;   // a handshake, a request read or a discard is pending: Shutdown closes it
   bool stopping_ = false;  // Shutdown() came: no further request
   bool keep_alive_ = true;
-  bool linger_ = false;  // after this answer, Linger() rather than read or close
-  bool head_ = false;    // the request was HEAD: headers only
+  bool linger_ = false;      // after this answer, Linger() rather than read or close
+  bool head_ = false;        // the request was HEAD: headers only
+  bool timed_out_ = false;   // request_timer_ cancelled the read
+  std::uint64_t reads_ = 0;  // requests read so far: which one request_timer_ is for
   unsigned version_ = 11;
   std::uint64_t discard_left_ = 0;
   std::function<void(bool)> discard_done_;

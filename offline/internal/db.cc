@@ -4,6 +4,8 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <string>
 
 namespace balcao::offline {
@@ -30,7 +32,16 @@ Status SqliteError(sqlite3* db, int rc, std::string_view what) {
   std::string message(what);
   message += ": ";
   message += db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-  switch (rc & 0xff) {
+  // What the operating system said (ENOSPC, EIO, EROFS...): the operator's first clue. SQLite
+  // reports a write refused with ENOSPC as SQLITE_FULL and keeps no errno for it (it is "not a
+  // system error" there), so that one is named here.
+  const int primary = rc & 0xff;
+  int os_error = db != nullptr ? sqlite3_system_errno(db) : 0;
+  if (primary == SQLITE_FULL && os_error == 0) os_error = ENOSPC;
+  if (os_error != 0 &&
+      (primary == SQLITE_FULL || primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY))
+    message += std::string(" (") + std::strerror(os_error) + ")";
+  switch (primary) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return UnavailableError(message + " (database busy)");
@@ -58,7 +69,7 @@ Status Exec(sqlite3* db, const char* sql) {
 
 Txn::Txn(Store::Impl& store, Mode mode) : store_(store), lock_(store.mu) {
   if (store_.poisoned) {
-    status_ = FailedPreconditionError("store " + store_.path + " had an I/O error; reopen it");
+    status_ = DataLossError("store " + store_.path + " had an I/O error; reopen it (restart the service)");
     return;
   }
   status_ = Exec(store_.db, mode == kWrite ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");

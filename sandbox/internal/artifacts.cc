@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "api/formats/brcode.h"
+#include "sandbox/internal/slip.h"
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -122,7 +123,7 @@ std::string SandboxBrCode(Context& ctx, const std::string& kind, const std::stri
 }
 
 std::pair<std::string, std::string> ParseSandboxBrCode(const std::string& brcode) {
-  auto code = formats::ParseBrCode(brcode);
+  auto code = ReadBrCode(brcode);
   if (!code.ok()) return {};
   const std::string& url = code->url;
   auto p = url.find("/brcode/");

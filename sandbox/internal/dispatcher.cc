@@ -479,6 +479,7 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
   }
   if (!problems.empty()) res = ErrorResponse(400, problems, lang);
   if (fault && fault->rfind("delay-", 0) == 0) res.delay = std::chrono::milliseconds(std::atoi(fault->c_str() + 6));
+  res.delay += s.latency.Draw();
   if (fault == "commit-then-drop-response") res.disposition = Disposition::kDrop;
   return res;
 }

@@ -14,6 +14,7 @@
 
 #include "http/server.h"
 #include "sandbox/internal/engine_core.h"
+#include "sandbox/latency.h"
 
 namespace balcao::sandbox::internal {
 
@@ -41,9 +42,13 @@ class FaultScript {
 struct Services {
   Engine* engine = nullptr;
   FaultScript* faults = nullptr;
-  std::function<void()> flush_deliveries;  // runs due jobs and delivers due webhooks now
+  // Runs due jobs and wakes the webhook workers (deliveries go out off the request's thread).
+  std::function<void()> flush_deliveries;
+  // POST /sandbox/flush: runs due jobs and attempts every due delivery before answering.
+  std::function<void()> flush_and_deliver;
   std::string demo_organization_id;
   std::string demo_workspace_id;
+  Latency latency;  // every /v2 answer is held this long (sandbox/latency.h)
 };
 
 HttpResponse Dispatch(Services& services, HttpRequest& request);

@@ -208,6 +208,7 @@ Json Context::AddLog(const Entity& e, std::string_view type, const Json& extra) 
   if (hooks.empty()) return stored.doc;
   Entity event = Insert(
       "event", {{"isDelivered", false}, {"log", stored.doc}, {"subscription", subscription}, {"workspaceId", e.scope}});
+  if (history_) return stored.doc;
   Json pushed = event.doc;
   pushed.erase("isDelivered");
   const std::string body = PythonJsonDumps(Json{{"event", pushed}});
@@ -257,7 +258,9 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Store> store, const api::P
 
 StatusOr<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const api::PrivateKey& signing_key) {
   BALCAO_ASSIGN_OR_RETURN(auto store, Store::Open(options.db_path));
+  const auto random_seed = options.random_seed;
   std::unique_ptr<Engine> engine(new Engine(std::move(options), std::move(store), signing_key));
+  if (random_seed) engine->rng_.seed(*random_seed);
   Store& s = *engine->store_;
   if (auto offset = s.GetMeta("clock_offset")) engine->clock_offset_ = std::stoll(*offset);
   auto created = s.GetMeta("public_key_created");
@@ -387,6 +390,40 @@ Status Engine::RunDueJobs() {
   }
   if (signal) Signal();
   return st;
+}
+
+Status Engine::RunHistory(const std::function<Status()>& fn) {
+  std::lock_guard lock(mu_);
+  BALCAO_RETURN_IF_ERROR(store_->Begin());
+  Status st;
+  try {
+    st = fn();
+  } catch (const std::exception& e) {
+    st = InternalError(std::string("sandbox history: ") + e.what());
+  }
+  if (st.ok() && id_counter_dirty_) {
+    store_->SetMeta("counter:id", std::to_string(id_counter_));
+    id_counter_dirty_ = false;
+  }
+  if (st.ok()) st = store_->Commit();
+  if (!st.ok()) {
+    store_->Rollback();
+    id_counter_ = -1;  // re-read from the database: the rolled-back ids were never stored
+    id_counter_dirty_ = false;
+  }
+  return st;
+}
+
+Status Engine::RunJobsDueBy(UnixMicros t) {
+  while (auto job = store_->NextDueJob(t)) {
+    store_->DeleteJob(job->id);
+    const JobFn* fn = Registry::Instance().FindJob(job->kind);
+    if (!fn) continue;
+    Context ctx(*this, Caller{Caller::Kind::kSimulation, "sandbox", "", job->scope}, Lang::kEnUs, job->due);
+    ctx.set_history(true);
+    (*fn)(ctx, Json::parse(job->payload, nullptr, false));
+  }
+  return OkStatus();
 }
 
 std::optional<RegisteredKey> Engine::FindPrincipal(const std::string& access_id) const {

@@ -121,12 +121,16 @@ class Context {
   void Schedule(UnixMicros at, std::string_view job, const Json& payload);
 
   Engine& engine() { return engine_; }
+  // A Context writing past history (Engine::RunHistory): AddLog still creates the events
+  // of subscribed webhooks, but queues no delivery of them.
+  void set_history(bool history) { history_ = history; }
 
  private:
   Engine& engine_;
   Caller caller_;
   Lang lang_;
   UnixMicros now_;
+  bool history_ = false;
 };
 
 // Error builders. Messages are complete sentences in both languages.

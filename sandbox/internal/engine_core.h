@@ -26,6 +26,9 @@ struct EngineOptions {
   std::string public_base_url;  // "http://127.0.0.1:<port>"
   UnixMicros access_time_window = 300 * kMicrosPerSecond;
   std::map<std::string, std::int64_t> fees;  // per operation kind, cents (docs/sandbox.md)
+  // Seeds the generator of ids and uuids, so that a fresh database gets the same ids every
+  // time (a seeded account); absent: random.
+  std::optional<std::uint64_t> random_seed;
 };
 
 struct RegisteredKey {
@@ -46,6 +49,13 @@ class Engine {
   Status SetClock(UnixMicros t);
   Status Advance(UnixMicros delta) { return SetClock(Now() + delta); }
   Status RunDueJobs();
+  // Writes a past history in one transaction: fn builds its own Contexts at past times and
+  // runs the jobs that fall due with RunJobsDueBy. Commits when fn returns OK; an error
+  // or a thrown exception rolls everything back. Nothing is delivered to webhooks.
+  Status RunHistory(const std::function<Status()>& fn);
+  // Inside RunHistory: runs, in due order, every job due at or before `t` as a job Context
+  // at its due time (a history Context: no webhook deliveries).
+  Status RunJobsDueBy(UnixMicros t);
 
   std::optional<RegisteredKey> FindPrincipal(const std::string& access_id) const;
   Status RegisterPrincipal(const Principal& p);

@@ -4,6 +4,8 @@
 // signs webhook deliveries.
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string_view>
 
 #include "api/crypto.h"
 #include "sandbox/internal/engine_core.h"
@@ -17,6 +19,14 @@ bool UrlSafe(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
     return std::islower(c) || std::isdigit(c) || c == '-' || c == '_';
   });
+}
+
+// "image/png" of "data:image/png;base64,<bytes>"; nullopt when `picture` is not a data URL.
+std::optional<std::string> DataUrlType(const std::string& picture) {
+  constexpr std::string_view kPrefix = "data:";
+  const std::size_t marker = picture.find(";base64,");
+  if (picture.rfind(kPrefix, 0) != 0 || marker == std::string::npos) return std::nullopt;
+  return picture.substr(kPrefix.size(), marker - kPrefix.size());
 }
 
 // Shared by create and PATCH: username (URL-safe, unique), name, allowedTaxIds.
@@ -68,9 +78,24 @@ void PatchWorkspace(Context& ctx, Entity& e, const Json& changes, Problems& prob
   ReadWorkspaceFields(ctx, in, doc, e.id);
   auto status = in.Enum("status", Need::kOptional, {"active", "blocked"}, "invalidStatus");
   auto picture = in.String("picture", Need::kOptional, "invalidPicture", 1, 2'000'000);
-  auto type = in.Enum("pictureType", picture ? Need::kRequired : Need::kOptional, {"image/png", "image/jpeg"},
-                      "invalidPictureType");
+  // The official SDKs send the picture as a data URL ("data:image/png;base64,...") that
+  // carries its own type, without `pictureType`; the bank's sandbox accepts it. A bare
+  // Base64 picture needs `pictureType`, as the API documentation says.
+  std::optional<std::string> embedded_type;
+  if (picture) embedded_type = DataUrlType(*picture);
+  auto type = in.Enum("pictureType", picture && !embedded_type ? Need::kRequired : Need::kOptional,
+                      {"image/png", "image/jpeg"}, "invalidPictureType");
   in.RejectUnknown();
+  if (picture && embedded_type && !type) {
+    if (*embedded_type != "image/png" && *embedded_type != "image/jpeg")
+      in.Fail("picture", "invalidPictureType", "must be an image/png or image/jpeg data URL.",
+              "deve ser uma data URL image/png ou image/jpeg.");
+    else
+      type = embedded_type;
+  }
+  if (picture && embedded_type && !api::Base64Decode(picture->substr(picture->find(',') + 1)).ok())
+    in.Fail("picture", "invalidPicture", "must carry Base64 image bytes after 'base64,'.",
+            "deve trazer os bytes da imagem em Base64 depois de 'base64,'.");
   if (!problems.empty()) return;
   if (status) doc["status"] = *status;
   if (picture && type) doc["pictureUrl"] = ctx.public_base_url() + "/workspace/" + e.id + "/picture";

@@ -6,6 +6,7 @@
 #include "api/formats/brcode.h"
 #include "sandbox/internal/artifacts.h"
 #include "sandbox/internal/payment_flow.h"
+#include "sandbox/internal/slip.h"
 
 namespace balcao::sandbox::internal {
 namespace {
@@ -23,7 +24,7 @@ Json CreateBrcodePayment(Context& ctx, const Json& element, Problems& problems) 
   in.RejectUnknown();
   std::optional<formats::BrCode> code;
   if (brcode) {
-    auto parsed = formats::ParseBrCode(*brcode);
+    auto parsed = ReadBrCode(*brcode);
     if (parsed.ok())
       code = *parsed;
     else

@@ -1,6 +1,7 @@
 // Invoice pull subscriptions (API documentation, part 2, "Invoice Pull Subscription"; Pix
 // Automático): a recurring-billing contract a debtor approves. externalId and referenceCode
-// are unique in the workspace; amount (fixed) or amountMinLimit (variable) is needed;
+// are unique in the workspace; amount (fixed, > 0) or amountMinLimit (variable, with amount
+// 0 or absent) is needed;
 // `data` is needed except for type qrcode. Status created -> active when the debtor
 // approves (the sandbox debtor approves 60 s of sandbox time after creation); DELETE only
 // while active -> canceled.
@@ -25,9 +26,15 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
   auto reference = in.String("referenceCode", Need::kRequired, "invalidReferenceCode", 1, 35);
   auto start = in.Time("start", Need::kRequired, "invalidStart");
   auto tax_id = in.TaxId("taxId", Need::kRequired);
+  // The API documentation spells the fourth type paymentAndOrQrCode; the official SDKs' own
+  // tests send paymentAndOrQrcode, which the bank's sandbox accepts: both are read, and the
+  // documented spelling is stored.
   auto type =
-      in.Enum("type", Need::kRequired, {"push", "qrcode", "qrcodeAndPayment", "paymentAndOrQrCode"}, "invalidType");
-  auto amount = in.Int("amount", Need::kOptional, 1, 100'000'000'000, "invalidAmount");
+      in.Enum("type", Need::kRequired,
+              {"push", "qrcode", "qrcodeAndPayment", "paymentAndOrQrCode", "paymentAndOrQrcode"}, "invalidType");
+  if (type && *type == "paymentAndOrQrcode") type = "paymentAndOrQrCode";
+  // amount 0 (or absent) with amountMinLimit is a variable-amount subscription.
+  auto amount = in.Int("amount", Need::kOptional, 0, 100'000'000'000, "invalidAmount");
   const Json* min_limit = in.Raw("amountMinLimit");
   const Json* data = in.Raw("data");
   auto due = in.Time("due", Need::kOptional, "invalidDue");
@@ -43,9 +50,12 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
   if (min_limit && !min_ok)
     in.Fail("amountMinLimit", "invalidAmountMinLimit", "must be a positive amount in cents.",
             "deve ser um valor positivo em centavos.");
-  if (!amount && !min_limit)
+  if (amount.value_or(0) == 0 && !min_limit && !in.Has("amount"))
     in.Fail("amount", "invalidAmount", "or 'amountMinLimit' is required (fixed or variable amount).",
             "ou 'amountMinLimit' é obrigatório (valor fixo ou variável).");
+  else if (amount && *amount == 0 && !min_limit)
+    in.Fail("amount", "invalidAmount", "must be at least 1 for a fixed-amount subscription (or send 'amountMinLimit').",
+            "deve ser ao menos 1 numa assinatura de valor fixo (ou envie 'amountMinLimit').");
   if (type && *type != "qrcode" && !data)
     in.Fail("data", "invalidJson", "is required for type " + *type + ".", "é obrigatório para o tipo " + *type + ".");
   if (start && end && *end < *start)

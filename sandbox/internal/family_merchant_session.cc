@@ -133,6 +133,8 @@ Json SessionPurchase(Context& ctx, Entity& session, const Json& body, Problems& 
               {"challengeMode", session.doc["challengeMode"]},
               {"source", "merchant-session/" + session.id}});
   if (doc["tags"].empty()) doc["tags"] = session.doc["tags"];
+  // A purchase made through a session belongs to the session's holder unless it names one.
+  if (doc["holderId"] == "") doc["holderId"] = session.doc.value("holderId", "");
   return DecidePurchase(ctx, std::move(doc), card, session.id);
 }
 

@@ -13,8 +13,32 @@
 namespace balcao::sandbox::internal {
 namespace {
 
-const std::vector<std::string> kTypes = {"transfer",        "brcode-payment", "boleto-payment",
-                                         "utility-payment", "tax-payment",    "darf-payment"};
+// `transaction` is an internal transfer to another workspace (the SDKs' Transaction
+// payment: amount, receiverId, description, externalId).
+const std::vector<std::string> kTypes = {"transfer",        "transaction", "brcode-payment", "boleto-payment",
+                                         "utility-payment", "tax-payment", "darf-payment"};
+
+// Approval of a `transaction` request: the ledger debit of an internal transfer.
+Json DebitTransaction(Context& ctx, const Entity& request, const Json& payment, Problems& problems) {
+  const std::int64_t amount =
+      payment.value("amount", Json(0)).is_number_integer() ? payment["amount"].get<std::int64_t>() : 0;
+  if (amount <= 0) {
+    problems.push_back(MakeProblem("invalidAmount", "payment.amount must be a positive integer.",
+                                   "payment.amount deve ser um inteiro positivo."));
+    return nullptr;
+  }
+  if (ctx.Balance() < amount) {
+    problems.push_back(MakeProblem("insufficientBalance", "The balance does not cover this transaction.",
+                                   "O saldo não cobre esta transação."));
+    return nullptr;
+  }
+  return ctx.AddTransaction({-amount,
+                             0,
+                             payment.value("description", std::string("Internal transfer")),
+                             "payment-request/" + request.id,
+                             {},
+                             payment.value("externalId", std::string())});
+}
 
 Json CreateRequest(Context& ctx, const Json& element, Problems& problems) {
   Reader in(element, problems);
@@ -79,7 +103,9 @@ SimulationFn Decide(bool approve) {
       element["scheduled"] = FormatTimestamp(std::max(*ParseTimestamp(e->doc["due"].get<std::string>()), ctx.Now()));
       const Family* family = Registry::Instance().Find(type);
       const std::size_t before = problems.size();
-      Json created = family->create(ctx, element, problems);
+      Json created = type == "transaction" || !family || !family->create
+                         ? DebitTransaction(ctx, *e, e->doc["payment"], problems)
+                         : family->create(ctx, element, problems);
       if (problems.size() != before) return nullptr;
       answer["payment"] = created;
       e->doc["actions"].push_back({{"action", "approver"}, {"id", "sandbox"}, {"type", "user"}});

@@ -180,7 +180,7 @@ HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segme
   if (name == "faults") return Faults(s, req, lang);
   if (name == "webhook-deliveries" && req.method == "GET") return Deliveries(s);
   if (name == "flush" && req.method == "POST") {
-    s.flush_deliveries();
+    s.flush_and_deliver();
     return JsonResponse(200, ClockJson(*s.engine));
   }
   if (name == "reset" && req.method == "POST") {

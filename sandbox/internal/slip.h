@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "api/formats/brcode.h"
+#include "common/status.h"
 #include "sandbox/internal/engine.h"
 #include "sandbox/internal/validate.h"
 
@@ -40,6 +42,11 @@ std::string_view PaymentTypeOf(SlipKind kind);
 // barCode of `kind`, scheduled, tags; boletos also taxId (payer) and amount (default: what
 // the boleto costs now); then StartFlow.
 Json CreateSlipPayment(Context& ctx, const Json& element, Problems& problems, SlipKind kind);
+
+// A BR Code as payers' apps read it: formats::ParseBrCode, except that a CRC written in
+// lowercase hex (which some apps and libraries emit, and payers' apps accept) is read too,
+// with a warning on the sandbox's log. The sandbox's own BR Codes stay uppercase.
+StatusOr<formats::BrCode> ReadBrCode(std::string_view text);
 
 // Boletos this sandbox issues use bank code 462 and carry their id in the free field.
 inline constexpr std::string_view kSandboxBankCode = "462";

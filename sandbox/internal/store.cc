@@ -232,6 +232,10 @@ std::vector<Entity> Store::List(const ListQuery& q) {
 }
 
 std::int64_t Store::Count(std::string_view resource) {
+  if (resource.empty()) {
+    Stmt all(Prepare("SELECT count(*) FROM entities"));
+    return all.Step() ? all.Int(0) : 0;
+  }
   Stmt s(Prepare("SELECT count(*) FROM entities WHERE resource=?"));
   s.Bind(resource);
   return s.Step() ? s.Int(0) : 0;

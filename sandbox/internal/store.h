@@ -84,7 +84,7 @@ class Store {
   void Delete(std::int64_t seq);
   // Up to q.limit + 1 entities (the extra one tells there is a next page).
   std::vector<Entity> List(const ListQuery& q);
-  std::int64_t Count(std::string_view resource);
+  std::int64_t Count(std::string_view resource);  // "" counts every entity
   std::optional<std::string> ScopeOf(std::string_view resource, std::string_view id);
 
   std::optional<std::string> GetMeta(std::string_view key);

@@ -1,19 +1,44 @@
 #include "terminal/internal/receipts.h"
 
+#include "printer/format.h"
+
 namespace balcao::terminal {
 namespace {
 
 const checkout::Payment* PaymentOf(const checkout::Sale& sale) {
   if (const auto* paid = std::get_if<checkout::Paid>(&sale.state)) return &paid->payment;
   if (const auto* refunded = std::get_if<checkout::Refunded>(&sale.state)) return &refunded->payment;
+  if (const auto* reversing = std::get_if<checkout::Reversing>(&sale.state)) return &reversing->payment;
+  return nullptr;
+}
+
+const checkout::InvoiceInfo* InvoiceOf(const checkout::Sale& sale) {
+  if (const auto* shown = std::get_if<checkout::ShowingInvoice>(&sale.state)) return &shown->invoice;
+  if (const auto* later = std::get_if<checkout::PayLater>(&sale.state)) return &later->invoice;
   return nullptr;
 }
 
 }  // namespace
 
+CardTerms CardTermsOf(const std::vector<checkout::Event>& events) {
+  CardTerms terms;
+  auto take = [&terms](const auto& card) {
+    terms.funding = card.funding;
+    terms.installments = card.installments < 1 ? 1 : card.installments;
+    terms.card_mask = card.card_mask;
+    terms.network = printer::CardNetworkOfBin(card.card_mask);
+  };
+  for (const checkout::Event& event : events) {
+    if (const auto* card = std::get_if<checkout::SubmitCard>(&event)) take(*card);
+    if (const auto* held = std::get_if<checkout::CardHeldOffline>(&event)) take(*held);  // sealed while offline
+  }
+  return terms;
+}
+
 std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const checkout::Print& print,
-                                            const StoreIdentity& store, UnixMicros now, int installments) {
+                                            const StoreIdentity& store, UnixMicros now, const CardTerms& card) {
   const checkout::Payment* payment = PaymentOf(sale);
+  const std::string mask = print.card_mask.empty() ? card.card_mask : print.card_mask;
   switch (print.slip) {
     case checkout::Slip::kPixCode: {
       printer::PixCharge charge{store.merchant, now, print.amount, print.qr, 0, sale.id};
@@ -22,38 +47,73 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
     }
     case checkout::Slip::kInvoiceSlip: {
       printer::InvoiceSlip slip{store.merchant, now, print.reference, "", print.amount, "", "", print.qr, 200, 100};
-      const checkout::InvoiceInfo* invoice = nullptr;
-      if (const auto* shown = std::get_if<checkout::ShowingInvoice>(&sale.state)) invoice = &shown->invoice;
-      if (const auto* later = std::get_if<checkout::PayLater>(&sale.state)) invoice = &later->invoice;
-      if (invoice) {
+      if (const checkout::InvoiceInfo* invoice = InvoiceOf(sale)) {
         slip.link = invoice->link;
         slip.due_date = FormatDate(invoice->due);
       }
       return printer::InvoiceReceipt(slip, store.options);
     }
     case checkout::Slip::kProvisionalReceipt: {
+      // A queued invoice, or a card sealed while offline (the print carries its mask).
       printer::OfflineSale provisional{store.merchant, now, print.amount, "invoice", print.reference};
+      if (!print.card_mask.empty()) {
+        provisional.method = checkout::Name(card.funding);
+        provisional.card_number = print.card_mask;
+        provisional.network = card.network;
+      }
       return printer::OfflineProvisionalReceipt(provisional, store.options);
     }
     case checkout::Slip::kRefundReceipt: {
       printer::Refund refund{store.merchant, now, print.amount};
-      refund.method = payment ? checkout::Name(payment->method) : "pix";  // card, pix or invoice
+      // The original method as the customer knows it: débito/crédito for a card.
+      if (payment == nullptr) {
+        refund.method = "pix";
+      } else if (payment->method == checkout::Method::kCard) {
+        refund.method = checkout::Name(card.funding);
+        refund.network = card.network;
+        refund.card_number = mask;
+      } else {
+        refund.method = checkout::Name(payment->method);
+      }
       refund.reversal = true;
       refund.original_id = payment ? payment->kept.id : print.reference;
       refund.refund_id = print.reference;
-      refund.card_number = print.card_mask;
       return printer::RefundReceipt(refund, store.options);
     }
     case checkout::Slip::kSaleReceipt: {
       if (payment && payment->method == checkout::Method::kCard) {
-        printer::CardSale card{store.merchant,  now, print.amount, "credit", installments, "", print.card_mask,
-                               print.reference, ""};
-        return printer::CardSaleReceipt(card, printer::Copy::kCustomer, store.options);
+        const printer::CardSale receipt{
+            store.merchant,  now, print.amount, checkout::Name(card.funding), card.installments, card.network, mask,
+            print.reference, ""};
+        if (store.merchant_copy) return printer::CardSaleReceipts(receipt, store.options);
+        return printer::CardSaleReceipt(receipt, printer::Copy::kCustomer, store.options);
+      }
+      if (payment && payment->method == checkout::Method::kInvoice) {
+        const printer::InvoicePaid paid{store.merchant, now, print.reference, print.amount, ""};
+        return printer::InvoicePaidReceipt(paid, store.options);
       }
       printer::PixPaid paid{store.merchant, now, print.amount, print.reference, "", sale.id};
       return printer::PixPaidReceipt(paid, store.options);
     }
   }
+  return std::nullopt;
+}
+
+std::optional<checkout::Print> ReprintOf(const checkout::Sale& sale, const CardTerms& card) {
+  const checkout::Money* line = sale.payment_line();
+  if (const auto* paid = std::get_if<checkout::Paid>(&sale.state)) {
+    const checkout::Cents amount = line ? line->received : sale.amount;
+    const std::string mask = paid->payment.method == checkout::Method::kCard ? card.card_mask : "";
+    return checkout::Print{checkout::Slip::kSaleReceipt, amount, paid->payment.kept.id, "", mask};
+  }
+  if (const auto* refunded = std::get_if<checkout::Refunded>(&sale.state)) {
+    const checkout::Cents amount = line ? line->returned : sale.amount;
+    return checkout::Print{checkout::Slip::kRefundReceipt, amount, refunded->payment.kept.id, "", ""};
+  }
+  if (const checkout::InvoiceInfo* invoice = InvoiceOf(sale))
+    return checkout::Print{checkout::Slip::kInvoiceSlip, sale.amount, invoice->id, invoice->brcode, ""};
+  if (const auto* held = std::get_if<checkout::CardHeld>(&sale.state))
+    return checkout::Print{checkout::Slip::kProvisionalReceipt, sale.amount, sale.id, "", held->card_mask};
   return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/log.h"
+#include "terminal/service/json_body.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -56,6 +57,17 @@ Reader::Setter Flag(bool& out) {
     return OkStatus();
   };
 }
+Reader::Setter OneOf(std::string& out, std::vector<std::string> choices) {
+  return [&out, choices = std::move(choices)](const json& v, const std::string& name) {
+    if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end()) {
+      out = v.get<std::string>();
+      return OkStatus();
+    }
+    std::string list;
+    for (const std::string& choice : choices) list += (list.empty() ? "" : " or ") + choice;
+    return InvalidArgumentError(name + ": must be " + list);
+  };
+}
 Reader::Setter OptionalFlag(std::optional<bool>& out) {
   return [&out](const json& v, const std::string& name) {
     if (!v.is_boolean()) return InvalidArgumentError(name + ": must be true or false");
@@ -95,6 +107,16 @@ Reader::Setter LogLevel(std::string& out) {
   };
 }
 
+Reader::Setter LaneId(std::string& out) {
+  return [&out](const json& v, const std::string& name) {
+    if (!v.is_string()) return InvalidArgumentError(name + ": must be a string");
+    if (std::string rule = checkout::LaneIdRule(v.get<std::string>()); !rule.empty())
+      return InvalidArgumentError(name + ": " + rule);
+    out = v.get<std::string>();
+    return OkStatus();
+  };
+}
+
 // A path in the file means the same file from whatever directory the tool runs in.
 void ResolveAgainst(const std::filesystem::path& folder, std::string& path) {
   if (!path.empty() && std::filesystem::path(path).is_relative()) path = (folder / path).lexically_normal().string();
@@ -103,6 +125,30 @@ void ResolveAgainst(const std::filesystem::path& folder, std::string& path) {
 std::string Env(const char* name) {
   const char* value = std::getenv(name);
   return value == nullptr ? std::string() : std::string(value);
+}
+
+// An enabled payout must name where the money goes and a store fit for the externalId.
+Status CheckPayout(const settlement::PayoutSettings& p) {
+  if (!p.enabled) return OkStatus();
+  const auto lower = [](const std::string& s) {
+    return !s.empty() && s.size() <= 40 && std::all_of(s.begin(), s.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+  };
+  if (!lower(p.store)) return InvalidArgumentError("payout.store: 1 to 40 lowercase letters, digits or '-'");
+  const auto digits = [](const std::string& s, std::size_t min, std::size_t max) {
+    std::size_t n = 0;
+    for (char c : s) n += (c >= '0' && c <= '9');
+    return n >= min && n <= max;
+  };
+  const settlement::PayoutAccount& a = p.account;
+  if (a.name.empty()) return InvalidArgumentError("payout.account.name: required");
+  if (!digits(a.tax_id, 11, 14)) return InvalidArgumentError("payout.account.tax_id: a CPF or CNPJ");
+  if (!digits(a.bank_code, 1, 8) || a.bank_code.size() > 8)
+    return InvalidArgumentError("payout.account.bank_code: an 8-digit ISPB (Pix) or a 1-3 digit bank code");
+  if (!digits(a.branch_code, 1, 6)) return InvalidArgumentError("payout.account.branch_code: required, digits");
+  if (!digits(a.account_number, 1, 21)) return InvalidArgumentError("payout.account.account_number: required, digits");
+  return OkStatus();
 }
 
 }  // namespace
@@ -118,6 +164,10 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   text << in.rdbuf();
   const json root = json::parse(text.str(), nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (root.is_discarded()) return InvalidArgumentError(path + ": not valid JSON");
+  // nlohmann keeps the last of two equal keys: a setting written twice would silently mean
+  // the second one, whichever the operator meant.
+  if (const std::string twice = DuplicateKey(text.str()); !twice.empty())
+    return InvalidArgumentError(twice + ": given twice in " + path + " (each key once)");
   Reader reader;
   auto& m = config.store.merchant;
   auto& s = config.settings;
@@ -153,9 +203,52 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"session_idle_s", Number(config.session_idle_s, 60, 12 * 3600)},
       {"host_names", Names(config.host_names)},
       {"webhook_retention_days", Number(config.webhook_retention_days, 1, 365)}};
+  auto& n = config.nexo;
+  const std::map<std::string, Reader::Setter> nexo = {{"port", Number(n.port, 0, 65535)},
+                                                      {"allow_plain_loopback", Flag(n.allow_plain_loopback)},
+                                                      {"response_timeout_s", Number(n.response_timeout_s, 5, 3600)},
+                                                      {"print", Text(n.print)},
+                                                      {"institution_cnpj", Text(n.institution_cnpj)},
+                                                      {"reversal_needs_supervisor", Flag(n.reversal_needs_supervisor)},
+                                                      {"certificate_common_name", Text(n.certificate_common_name)}};
+  const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
+  auto& saf = config.offline_cards;
+  std::int64_t max_age_s = saf.max_age_ms / 1000;
+  const std::map<std::string, Reader::Setter> offline_cards = {
+      {"enabled", Flag(saf.enabled)},
+      {"kek_file", Text(saf.kek_path)},
+      {"per_sale_cap_cents", Number(saf.per_sale_cap_cents, 1, 100'000'000)},
+      {"total_cap_cents", Number(saf.total_cap_cents, 1, 1'000'000'000)},
+      {"max_age_s", Number(max_age_s, 60, 7 * 86400)}};
+  std::string receipt_language = "pt-BR", card_copies = "both";
+  const std::map<std::string, Reader::Setter> receipt = {{"language", OneOf(receipt_language, {"pt-BR", "en-US"})},
+                                                         {"card_copies", OneOf(card_copies, {"both", "customer"})}};
+  const std::map<std::string, Reader::Setter> touchscreen = {
+      {"language", OneOf(config.touchscreen_language, {"pt-BR", "en-US"})}};
+  auto& pay = config.payout;
+  auto& account = pay.account;
+  const std::map<std::string, Reader::Setter> payout_account = {
+      {"name", Text(account.name)},
+      {"tax_id", Text(account.tax_id)},
+      {"bank_code", Text(account.bank_code)},
+      {"branch_code", Text(account.branch_code)},
+      {"account_number", Text(account.account_number)},
+      {"account_type", OneOf(account.account_type, {"checking", "payment", "savings", "salary"})}};
+  std::map<std::string, Reader::Setter> payout = {
+      {"enabled", Flag(pay.enabled)},
+      {"store", Text(pay.store)},
+      {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
+  auto& t = config.tef_dial;
+  const std::map<std::string, Reader::Setter> tef_dial = {
+      {"dir", Text(t.dir)},
+      {"group", Text(t.group)},
+      {"method", Text(t.method)},
+      {"unresolved", Text(t.unresolved)},
+      {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
+  payout["account"] = nested(payout_account);
   BALCAO_RETURN_IF_ERROR(reader.Read(root, "",
                                      {{"merchant", nested(merchant)},
                                       {"checkout", nested(checkout)},
@@ -163,19 +256,48 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"printer", nested(printer)},
                                       {"catch_up_interval_s", Number(config.catch_up_interval_s, 1, 86400)},
                                       {"webhook_url", Text(config.webhook_url)},
+                                      {"store_id", LaneId(config.store_id)},
+                                      {"terminal_id", LaneId(config.terminal_id)},
+                                      {"clock_offset_warn_s", Number(config.clock_offset_warn_s, 1, 86400)},
+                                      {"disk_free_floor_mb", Number(config.disk_free_floor_mb, 0, 1 << 20)},
                                       {"data_dir", Text(config.data_dir)},
                                       {"listen", nested(listen)},
                                       {"bank", nested(bank)},
                                       {"log", nested(log)},
-                                      {"security", nested(security)}}));
+                                      {"security", nested(security)},
+                                      {"nexo", nested(nexo)},
+                                      {"sandbox", nested(sandbox)},
+                                      {"receipt", nested(receipt)},
+                                      {"touchscreen", nested(touchscreen)},
+                                      {"payout", nested(payout)},
+                                      {"offline_cards", nested(offline_cards)},
+                                      {"tef_dial", nested(tef_dial)}}));
+  if (t.method != "pix" && t.method != "card" && t.method != "ask")
+    return InvalidArgumentError("tef_dial.method: pix, card or ask");
+  if (t.unresolved != "undo" && t.unresolved != "confirm")
+    return InvalidArgumentError("tef_dial.unresolved: undo or confirm");
+  if (n.print != "none" && n.print != "customer" && n.print != "both")
+    return InvalidArgumentError("nexo.print: none, customer or both");
+  if (!n.institution_cnpj.empty() &&
+      (n.institution_cnpj.size() != 14 || n.institution_cnpj.find_first_not_of("0123456789") != std::string::npos))
+    return InvalidArgumentError("nexo.institution_cnpj: 14 digits");
+  if (!n.certificate_common_name.empty() &&
+      (n.certificate_common_name.size() > 64 ||
+       n.certificate_common_name.find_first_not_of(
+           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != std::string::npos))
+    return InvalidArgumentError("nexo.certificate_common_name: 1 to 64 letters, digits, '.' or '-'");
+  saf.max_age_ms = max_age_s * 1000;
+  config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;
+  config.store.merchant_copy = card_copies == "both";
+  BALCAO_RETURN_IF_ERROR(CheckPayout(config.payout));
   if (config.tls_cert.empty() != config.tls_key.empty())
     return InvalidArgumentError(config.tls_cert.empty() ? "listen.tls_cert: required with listen.tls_key"
                                                         : "listen.tls_key: required with listen.tls_cert");
   if (!config.tls_cert.empty() && config.tls == false)
     return InvalidArgumentError("listen.tls: false contradicts listen.tls_cert");
   const auto folder = std::filesystem::absolute(path).parent_path();
-  for (std::string* file :
-       {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert, &config.tls_key})
+  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
+                            &config.tls_key, &config.offline_cards.kek_path, &config.tef_dial.dir})
     ResolveAgainst(folder, *file);
   return config;
 }

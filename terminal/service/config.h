@@ -13,18 +13,33 @@
 #include "checkout/types.h"
 #include "common/status.h"
 #include "offline/connectivity.h"
+#include "offline/sealed_cards.h"
+#include "settlement/payout.h"
 #include "terminal/internal/receipts.h"
 
 namespace balcao::terminal::service {
 
 struct ServeConfig {
-  StoreIdentity store;  // merchant on the receipts
+  StoreIdentity store;                         // merchant on the receipts
+  std::string touchscreen_language = "pt-BR";  // "pt-BR" or "en-US" (receipt.language sets the receipts')
   std::string printer_profile = "80mm";
   std::string printer;           // transport target; --printer wins
   checkout::Settings settings;   // copied into each new sale
   int catch_up_interval_s = 60;  // Intake::CatchUp period (webhooks missed)
   offline::ConnectivityOptions connectivity;
-  std::string webhook_url;  // real bank: registered at start when no webhook has it
+  // Card sales while the bank is unreachable (off by default); kek_path "" = <data_dir>/card-kek.
+  offline::StoreAndForwardSettings offline_cards;
+  std::string webhook_url;            // real bank: registered at start when no webhook has it
+  settlement::PayoutSettings payout;  // the nightly settlement's payout (`balcao settle`)
+
+  // The box's lane (docs/stores.md; terminal/service/lane_identity.h): checked by
+  // checkout::LaneIdRule here; "" = the default store, a terminal id kept in the data dir.
+  std::string store_id, terminal_id;
+  // Health (docs/operations.md, "When the box is unwell"): the box's clock this far from the
+  // bank's is shown on /readyz and the touchscreen; below this much free space in the data dir
+  // new sales are refused (open ones keep finishing).
+  int clock_offset_warn_s = 60;
+  int disk_free_floor_mb = 20;
 
   // Where the box lives. Relative paths in the file are relative to the file's folder.
   std::string data_dir;  // the store's folder; "" = not set
@@ -41,6 +56,27 @@ struct ServeConfig {
   int session_idle_s = 900;             // an operator's session ends after this long idle
   int webhook_retention_days = 7;       // the replay window of webhook deliveries (offline/applied_events.h)
   std::vector<std::string> host_names;  // Host names the service answers to, beyond 127.0.0.1/localhost
+
+  // Cash registers over nexo (docs/integration.md).
+  struct Nexo {
+    int port = -1;                           // -1 = not set: 8443 once a register is registered
+    bool allow_plain_loopback = false;       // unprotected requests from loopback
+    int response_timeout_s = 150;            // a payment still open then is answered InProgress
+    std::string print = "none";              // what the box prints of a register's sale: none, customer, both
+    std::string institution_cnpj;            // the payment institution's CNPJ for the NFC-e (14 digits)
+    bool reversal_needs_supervisor = false;  // a register's reversal also waits for a supervisor on the screen
+    std::string certificate_common_name;     // the box certificate's subject CN; "" = "balcao" (docs/integration.md)
+  } nexo;
+
+  // Cash registers over TEF Dial, the IntPos file exchange (docs/integration.md, "TEF Dial").
+  struct TefDial {
+    std::string dir;                  // holds req/ and resp/; "" = off (--tef-dial-dir wins)
+    std::string group;                // group of req/ and resp/ (mode 2770); "" = the service's
+    std::string method = "ask";       // pix, card or ask (the box's screen asks)
+    std::string unresolved = "undo";  // what happens to a sale no PDV confirms nor undoes: undo or confirm
+    int unresolved_after_s = 600;     // ... after this long
+  } tef_dial;
+  int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };
 
 // The installed box's config file, read by the local tools when nothing else is named.

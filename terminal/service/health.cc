@@ -3,6 +3,7 @@
 // row, /metrics reads the store with a few indexed queries; neither calls the bank (the
 // connectivity monitor's last verdict is used).
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,7 +13,9 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 
+#include "common/log.h"
 #include "common/metrics.h"
 #include "offline/settlement_records.h"
 #include "terminal/service/service_impl.h"
@@ -59,7 +62,95 @@ HttpResponse Plain(int status, std::string content_type, std::string body) {
   return HttpResponse{status, std::move(content_type), std::move(body), {{"Cache-Control", "no-store"}}};
 }
 
+// Bytes an unprivileged writer may still use in the filesystem of `dir`; -1 when unknown.
+long long FreeBytes(const std::string& dir) {
+  struct statvfs fs {};
+  if (::statvfs(dir.c_str(), &fs) != 0) return -1;
+  return static_cast<long long>(fs.f_bavail) * static_cast<long long>(fs.f_frsize);
+}
+
+std::string Megabytes(long long bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
+
+Check PrinterCheck(offline::PrintJobs& print_jobs) {
+  auto jobs = print_jobs.Stats();
+  if (!jobs.ok()) return {false, "cannot read the print jobs: " + jobs.status().message()};
+  if (jobs->last_failed)
+    return {false, "the last print job failed (" + jobs->last_error + "); " + std::to_string(jobs->failed) +
+                       " failed job(s) wait for a reprint"};
+  const std::int64_t waited = jobs->oldest_waiting_created_at_ms == 0
+                                  ? 0
+                                  : SystemClock::Instance().Now() / 1000 - jobs->oldest_waiting_created_at_ms;
+  if (waited > kPrintStuckMs)
+    return {false, std::to_string(jobs->queued + jobs->printing) + " job(s) waiting, the oldest for " +
+                       std::to_string(waited / 1000) + " s: the spooler or the printer is stuck"};
+  return {true, std::to_string(jobs->printed) + " printed, " + std::to_string(jobs->queued) + " queued, " +
+                    std::to_string(jobs->failed) + " failed"};
+}
+
+// The box's clock against the bank's: worth the operator's attention past `warn_s` (requests
+// are signed with the bank's time anyway, so sales go through).
+Check ClockCheck(const api::BankClock& clock, int warn_s) {
+  if (!clock.measured()) return {true, "not measured yet (no answer from the bank)"};
+  const long long offset_s = clock.offset_micros() / kMicrosPerSecond;
+  const long long off = offset_s < 0 ? -offset_s : offset_s;
+  const std::string where = offset_s > 0 ? " behind" : " ahead of";
+  if (off < warn_s)
+    return {true, "within " + std::to_string(warn_s) + " s of the bank's (" + std::to_string(offset_s) + " s)"};
+  return {false, "relógio do caixa: the box's clock is " + std::to_string(off) + " s" + where +
+                     " the bank's; sales are signed with the bank's time, but set the clock (NTP)"};
+}
+
 }  // namespace
+
+void Service::Impl::NoteStoreFailure(std::string_view where, const Status& status) {
+  metrics->CountStoreFailure(where);
+  if (!store_failing.exchange(true)) {
+    logging::Error("serve", "store write failed", {{"where", where}, {"reason", status.message()}});
+  } else {
+    logging::Debug("serve", "store write failed again", {{"where", where}, {"reason", status.message()}});
+  }
+}
+
+void Service::Impl::CheckHealth() {
+  const long long free = FreeBytes(options.data_dir);
+  const long long floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
+  const long long was = free_bytes.exchange(free);
+  if (free >= 0 && free < floor && (was < 0 || was >= floor))
+    logging::Error("serve", "disk nearly full: new sales refused",
+                   {{"free", Megabytes(free)}, {"dir", options.data_dir}});
+  else if (free >= floor && was >= 0 && was < floor)
+    logging::Info("serve", "disk space back: new sales accepted", {{"free", Megabytes(free)}});
+  // After failures, one real write says whether the store works again.
+  if (store_failing.load() && free >= floor) {
+    if (Status probe = store->ProbeWrite(); probe.ok()) {
+      store_failing = false;
+      logging::Info("serve", "store writes work again");
+    }
+  }
+  const Check clock = ClockCheck(*bank_clock, config.clock_offset_warn_s);
+  if (!clock.ok && !std::exchange(clock_warned, true)) logging::Warn("serve", "clock offset", {{"reason", clock.text}});
+  if (clock.ok && bank_clock->measured() && std::exchange(clock_warned, false))
+    logging::Info("serve", "clock offset back within the threshold", {{"detail", clock.text}});
+}
+
+json Service::Impl::HealthJson() {
+  const auto item = [](const Check& check) { return json{{"ok", check.ok}, {"message", check.text}}; };
+  Check bank{true, "online"};
+  if (!monitor->online()) bank = {false, "offline: the bank is unreachable; invoices are queued, card and Pix wait"};
+  const long long free = free_bytes.load();
+  const long long floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
+  Check disk{true, free < 0 ? "free space not measured yet" : Megabytes(free) + " free"};
+  if (store_failing.load())
+    disk = {false, "disk full or failing: the store refused a write; sales in progress wait for it"};
+  else if (free >= 0 && free < floor)
+    disk = {false, "disk full: " + Megabytes(free) + " free, under " + Megabytes(floor) + ": new sales refused"};
+  json health = {{"bank", item(bank)},
+                 {"clock", item(ClockCheck(*bank_clock, config.clock_offset_warn_s))},
+                 {"disk", item(disk)},
+                 {"printer", item(PrinterCheck(*print_jobs))}};
+  health["clock"]["offset_s"] = bank_clock->offset_micros() / kMicrosPerSecond;
+  return health;
+}
 
 HttpResponse Service::Impl::Healthz() const {
   return Plain(200, "application/json; charset=utf-8", R"({"status":"ok"})");
@@ -67,10 +158,17 @@ HttpResponse Service::Impl::Healthz() const {
 
 HttpResponse Service::Impl::Readyz() {
   Check store_check;
+  const long long free = free_bytes.load();
+  const long long floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
   if (Status dir = ProbeDirectory(options.data_dir); !dir.ok()) {
-    store_check = {false, dir.message()};
+    store_check = {
+        false, (dir.message().find(std::strerror(ENOSPC)) != std::string::npos ? "disk full: " : "") + dir.message()};
   } else if (Status row = store->ProbeWrite(); !row.ok()) {
-    store_check = {false, "the store refused a write: " + row.message()};
+    store_check = {false, std::string(row.code() == StatusCode::kResourceExhausted ? "disk full: " : "") +
+                              "the store refused a write: " + row.message()};
+  } else if (free >= 0 && free < floor) {
+    store_check = {false, "disk full: " + Megabytes(free) + " free in " + options.data_dir + ", under the floor of " +
+                              Megabytes(floor) + " (new sales refused)"};
   } else {
     store_check = {true, "wrote a file in " + options.data_dir + " and a row in " + store->path()};
   }
@@ -87,23 +185,9 @@ HttpResponse Service::Impl::Readyz() {
                             std::to_string(queue->depth) + ")"};
   }
 
-  Check printer_check;
-  if (auto jobs = print_jobs->Stats(); !jobs.ok()) {
-    printer_check = {false, "cannot read the print jobs: " + jobs.status().message()};
-  } else if (jobs->last_failed) {
-    printer_check = {false, "the last print job failed (" + jobs->last_error + "); " + std::to_string(jobs->failed) +
-                                " failed job(s) wait for a reprint"};
-  } else if (const std::int64_t waited =
-                 jobs->oldest_waiting_created_at_ms == 0
-                     ? 0
-                     : SystemClock::Instance().Now() / 1000 - jobs->oldest_waiting_created_at_ms;
-             waited > kPrintStuckMs) {
-    printer_check = {false, std::to_string(jobs->queued + jobs->printing) + " job(s) waiting, the oldest for " +
-                                std::to_string(waited / 1000) + " s: the spooler or the printer is stuck"};
-  } else {
-    printer_check = {true, std::to_string(jobs->printed) + " printed, " + std::to_string(jobs->queued) + " queued, " +
-                               std::to_string(jobs->failed) + " failed"};
-  }
+  const Check printer_check = PrinterCheck(*print_jobs);
+  // Shown, never failing: the requests are signed with the bank's time whatever the box's is.
+  const Check clock = ClockCheck(*bank_clock, config.clock_offset_warn_s);
 
   json failing = json::array();
   const std::pair<const char*, const Check*> checks[] = {
@@ -113,6 +197,8 @@ HttpResponse Service::Impl::Readyz() {
     body["checks"][name] = ToJson(*check);
     if (!check->ok) failing.push_back(name);
   }
+  body["checks"]["clock"] = {{"ok", true}, {"detail", clock.text}};
+  if (!clock.ok) body["checks"]["clock"]["warning"] = clock.text;
   body["status"] = failing.empty() ? "ready" : "not-ready";
   body["failing"] = failing;
   return Plain(failing.empty() ? 200 : 503, "application/json; charset=utf-8",
@@ -126,7 +212,7 @@ HttpResponse Service::Impl::MetricsPage() {
   int store_errors = 0;
 
   std::map<std::string, checkout::Cents> by_method;
-  for (const SaleBook::Tally& tally : book->TallyOfDay(StoreDay(SystemClock::Instance().Now()))) {
+  for (const SaleBook::Tally& tally : book->TallyOfDay(StoreDay(bank_clock->Now()))) {
     const std::string method = tally.method.empty() ? "none" : tally.method;
     g.sales->With({method, tally.status}).Set(static_cast<double>(tally.sales));
     by_method[method] += tally.collected;
@@ -167,6 +253,9 @@ HttpResponse Service::Impl::MetricsPage() {
   }
 
   g.bank_online->With({}).Set(monitor->online() ? 1 : 0);
+  g.failed_accepts->With({}).Inc(static_cast<double>(http::FailedAccepts()));
+  g.clock_offset->With({}).Set(static_cast<double>(bank_clock->offset_micros()) / kMicrosPerSecond);
+  if (const long long free = free_bytes.load(); free >= 0) g.disk_free->With({}).Set(static_cast<double>(free));
   g.store_errors->With({}).Set(store_errors);
   return Plain(200, metrics::kContentType, metrics->Render() + g.registry.Render());
 }

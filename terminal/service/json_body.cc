@@ -25,23 +25,29 @@ class Checker {
   bool start_object(std::size_t) {
     if (!Open()) return false;
     keys_.emplace_back();
+    path_.emplace_back();
     return true;
   }
   bool key(json::string_t& name) {
+    path_.back() = name;
     if (keys_.back().insert(name).second) return true;
     broken_ = Broken::kDuplicateKey;
+    for (const std::string& part : path_) duplicate_ += (duplicate_.empty() ? "" : ".") + part;
     return false;
   }
   bool end_object() {
     keys_.pop_back();
+    path_.pop_back();
     --depth_;
     return true;
   }
   bool start_array(std::size_t) {
-    if (depth_ == 0) return NotAnObject();
+    if (depth_ == 0 && !any_root_) return NotAnObject();
+    path_.emplace_back("[]");
     return Open();
   }
   bool end_array() {
+    path_.pop_back();
     --depth_;
     return true;
   }
@@ -51,9 +57,12 @@ class Checker {
   }
 
   Broken broken() const { return broken_; }
+  // The key given twice, with the keys of the objects around it ("merchant.name").
+  const std::string& duplicate() const { return duplicate_; }
+  void AllowAnyRoot() { any_root_ = true; }
 
  private:
-  bool Value() { return depth_ == 0 ? NotAnObject() : true; }
+  bool Value() { return depth_ == 0 && !any_root_ ? NotAnObject() : true; }
   bool NotAnObject() {
     broken_ = Broken::kNotObject;
     return false;
@@ -65,7 +74,10 @@ class Checker {
   }
 
   int depth_ = 0;
+  bool any_root_ = false;
   std::vector<std::set<std::string>> keys_;  // of each object open
+  std::vector<std::string> path_;            // the key (or "[]") at each level open
+  std::string duplicate_;
   Broken broken_ = Broken::kNone;
 };
 
@@ -78,7 +90,7 @@ StatusOr<json> ParseJsonObject(std::string_view text) {
     case Checker::Broken::kTooDeep:
       return InvalidArgumentError("a JSON object nested at most " + std::to_string(kMaxBodyDepth) + " deep");
     case Checker::Broken::kDuplicateKey:
-      return InvalidArgumentError("a JSON object without a key given twice");
+      return InvalidArgumentError("a JSON object without a key given twice ('" + checker.duplicate() + "' is)");
     case Checker::Broken::kNone:
       if (passed) break;
       [[fallthrough]];
@@ -88,6 +100,13 @@ StatusOr<json> ParseJsonObject(std::string_view text) {
   json object = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!object.is_object()) return InvalidArgumentError("a JSON object");
   return object;
+}
+
+std::string DuplicateKey(std::string_view text) {
+  Checker checker;
+  checker.AllowAnyRoot();
+  (void)json::sax_parse(text, &checker, json::input_format_t::json, /*strict=*/true, /*ignore_comments=*/true);
+  return checker.broken() == Checker::Broken::kDuplicateKey ? checker.duplicate() : std::string();
 }
 
 }  // namespace balcao::terminal::service

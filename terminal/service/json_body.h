@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -15,7 +16,12 @@ namespace balcao::terminal::service {
 inline constexpr int kMaxBodyDepth = 8;
 
 // The object; kInvalidArgument with the rule broken ("a JSON object", "a JSON object nested
-// at most 8 deep", "a JSON object without a key given twice").
+// at most 8 deep", "a JSON object without a key given twice ('amount' is)").
 StatusOr<nlohmann::json> ParseJsonObject(std::string_view text);
+
+// The first key given twice in one object of `text` (JSON with // and /* */ comments, as the
+// config file is), with the keys around it ("merchant.name"); "" when there is none (or the
+// text is not JSON: the caller's parse says so). Any depth.
+std::string DuplicateKey(std::string_view text);
 
 }  // namespace balcao::terminal::service

@@ -1,6 +1,7 @@
 #include "terminal/service/listener_tls.h"
 
 #include <arpa/inet.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
@@ -79,10 +80,26 @@ StatusOr<ListenerTls> PrepareListenerTls(const ListenerPlan& plan, const ServeCo
   ListenerTls tls;
   if (plan.self_signed) {
     const std::filesystem::path dir(data_dir);
+    std::error_code ec;
+    std::filesystem::create_directories((dir / kSelfSignedCertFile).parent_path(), ec);
+    if (ec)
+      return UnavailableError("cannot create " + (dir / kSelfSignedCertFile).parent_path().string() + ": " +
+                              ec.message());
+    ::chmod((dir / kSelfSignedCertFile).parent_path().c_str(), 0700);
+    // Boxes made it as <data_dir>/tls-cert.pem and tls-key.pem before: moved, so that its
+    // fingerprint (which other screens and cash registers trust) stays the same.
+    const auto old_cert = dir / "tls-cert.pem", old_key = dir / "tls-key.pem";
+    if (!std::filesystem::exists(dir / kSelfSignedCertFile, ec) && std::filesystem::exists(old_cert, ec) &&
+        std::filesystem::exists(old_key, ec)) {
+      std::filesystem::rename(old_key, dir / kSelfSignedKeyFile, ec);
+      if (!ec) std::filesystem::rename(old_cert, dir / kSelfSignedCertFile, ec);
+      if (ec) return UnavailableError("cannot move " + old_cert.string() + " into tls/: " + ec.message());
+    }
     tls.cert_path = (dir / kSelfSignedCertFile).string();
-    BALCAO_ASSIGN_OR_RETURN(tls.files,
-                            http::LoadOrCreateSelfSigned(tls.cert_path, (dir / kSelfSignedKeyFile).string(),
-                                                         CertificateNames(address, config.host_names), &tls.created));
+    http::SelfSignedOptions names = CertificateNames(address, config.host_names);
+    if (!config.nexo.certificate_common_name.empty()) names.common_name = config.nexo.certificate_common_name;
+    BALCAO_ASSIGN_OR_RETURN(tls.files, http::LoadOrCreateSelfSigned(tls.cert_path, (dir / kSelfSignedKeyFile).string(),
+                                                                    names, &tls.created));
   } else {
     tls.cert_path = config.tls_cert;
     auto files = http::ReadTlsFiles(config.tls_cert, config.tls_key);

@@ -30,8 +30,10 @@ StatusOr<ListenerPlan> PlanListener(const std::string& address, const ServeConfi
 // listen address unless a wildcard, and 127.0.0.1 and localhost for the box's own screen.
 http::SelfSignedOptions CertificateNames(const std::string& address, const std::vector<std::string>& host_names);
 
-inline constexpr const char* kSelfSignedCertFile = "tls-cert.pem";
-inline constexpr const char* kSelfSignedKeyFile = "tls-key.pem";
+// The box's own certificate, in the data dir (its folder made 0700): the one listeners use
+// (the touchscreen's beyond loopback, the nexo port) and a cash register pins.
+inline constexpr const char* kSelfSignedCertFile = "tls/cert.pem";
+inline constexpr const char* kSelfSignedKeyFile = "tls/key.pem";
 
 struct ListenerTls {
   http::TlsCertificate files;
@@ -39,7 +41,7 @@ struct ListenerTls {
   std::string cert_path;    // where the certificate is (to give clients)
   bool created = false;     // a self-signed certificate was made at this start
 };
-// The configured files, or <data_dir>/tls-cert.pem and tls-key.pem (made, or made again when
+// The configured files, or <data_dir>/tls/cert.pem and tls/key.pem (made, or made again when
 // they no longer name the host names and address or expire within 30 days). kNotFound,
 // kInvalidArgument (configured files: naming the key of the config), kUnavailable (writing).
 StatusOr<ListenerTls> PrepareListenerTls(const ListenerPlan& plan, const ServeConfig& config,

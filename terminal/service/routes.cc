@@ -16,6 +16,7 @@
 #include "common/card_digits.h"
 #include "common/log.h"
 #include "terminal/internal/console.h"
+#include "terminal/service/card_customer.h"
 #include "terminal/service/json_body.h"
 #include "terminal/service/service_impl.h"
 #include "terminal/service/web_assets.h"
@@ -43,6 +44,10 @@ HttpResponse DriverError(const Status& status) {
   if (status.code() == StatusCode::kFailedPrecondition || status.code() == StatusCode::kInvalidArgument)
     return Error(409, "state", status.message());
   if (status.code() == StatusCode::kNotFound) return Error(404, "sale", status.message());
+  // The store, not the bank: a full disk or an I/O error (507 Insufficient Storage).
+  if (offline::IsDiskFailure(status)) return Error(507, "store", status.message());
+  // The store-and-forward's caps (offline card sales, kOutOfRange): the limit, for the cashier.
+  if (status.code() == StatusCode::kOutOfRange) return Error(409, "offline_cards", status.message());
   return Error(503, "bank", status.message());
 }
 
@@ -227,25 +232,41 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   // The bank's webhook (webhook.cc): every method, so that only its own answers it.
   if (path == kWebhookPath) return OnWebhook(std::move(request), std::move(respond));
 
+  // The customer's phone, for 3-D Secure (device_page.cc).
+  if (path.rfind("/device/", 0) == 0) return respond(DevicePage(request));
+
   // The web app.
   if (get && path.rfind("/api/", 0) != 0) {
     const std::string name = path == "/" ? "index.html" : path.substr(1);
     auto it = WebAssets().find(name);
     if (it == WebAssets().end()) return respond(Error(404, "path", "no such page"));
-    return respond(HttpResponse{200, ContentType(name), std::string(it->second), {}});
+    std::string body(it->second);
+    // The page's language (i18n.js reads it): touchscreen.language.
+    if (name == "index.html" && config.touchscreen_language != "pt-BR") {
+      const std::string pt = "<html lang=\"pt-BR\">";
+      if (auto at = body.find(pt); at != std::string::npos)
+        body.replace(at, pt.size(), "<html lang=\"" + config.touchscreen_language + "\">");
+    }
+    return respond(HttpResponse{200, ContentType(name), std::move(body), {}});
   }
 
   if (path == "/api/status" && get) {
     json status = {{"online", online.load()},
+                   {"health", HealthJson()},
                    {"bank", sandbox ? "sandbox" : "configured"},
                    {"sandbox_url", sandbox ? "http://127.0.0.1:" + std::to_string(sandbox->port()) : ""},
-                   {"now_ms", SystemClock::Instance().Now() / 1000},
-                   {"day", StoreDay(SystemClock::Instance().Now())},
+                   {"now_ms", bank_clock->Now() / 1000},
+                   {"day", StoreDay(bank_clock->Now())},
                    {"printer", printer_target},
                    {"webhooks", {{"applied", webhooks_applied.load()}, {"refused", webhooks_refused.load()}}},
+                   {"language", config.touchscreen_language},
+                   {"challenge", config.settings.challenge_enabled},
+                   {"offline_cards", sealed_cards != nullptr},
                    {"max_installments", config.settings.installments.max_count},
                    {"min_installment", config.settings.installments.min_installment},
                    {"merchant", config.store.merchant.name},
+                   {"store_id", lane.store_id},
+                   {"terminal_id", lane.terminal_id},
                    {"tls", tls},
                    {"tls_fingerprint", tls_fingerprint},
                    {"version", BALCAO_VERSION}};
@@ -262,7 +283,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   }
 
   if (path == "/api/sales" && get) {
-    std::string day = StoreDay(SystemClock::Instance().Now());
+    std::string day = StoreDay(bank_clock->Now());
     if (request.query.rfind("day=", 0) == 0) day = request.query.substr(4);
     static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
     if (day.size() != 10 || !std::regex_match(day, kDay)) return respond(Error(400, "day", "YYYY-MM-DD"));
@@ -285,9 +306,18 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       return respond(Error(400, "amount", "a whole number of cents from 1 to 100000000"));
     return OnDriver(
         [this, cents = amount.get<long long>()] {
-          const UnixMicros now = SystemClock::Instance().Now();
+          const UnixMicros now = bank_clock->Now();
           const std::string id = MintSaleId(now);
-          if (Status added = book->Add(id, cents, now); !added.ok()) return Error(503, "data-dir", added.message());
+          // New sales wait for space (open ones keep finishing): a sale begun on a full disk
+          // could not journal its payment.
+          const long long free = free_bytes.load(), floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
+          if (free >= 0 && free < floor)
+            return Error(507, "store",
+                         "at least " + std::to_string(config.disk_free_floor_mb) +
+                             " MB free in the data dir to open a "
+                             "sale (" +
+                             std::to_string(free >> 20) + " MB free)");
+          if (Status added = book->Add(id, cents, now); !added.ok()) return Error(507, "store", added.message());
           auto sale = driver->Open(id, cents, config.settings);
           if (!sale.ok()) return DriverError(sale.status());
           touched.insert(id);
@@ -296,6 +326,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
         },
         std::move(respond));
   }
+
+  if (path == "/api/queue" || path.rfind("/api/queue/", 0) == 0)
+    return QueueRoute(request, session, std::move(respond));
 
   // /api/sales/{id}[/action]
   std::string id, action;
@@ -322,7 +355,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
   Body body = Body::Parse(request.body);
   Wipe(request.body);
   if (!body.ok) return respond(Error(400, "body", body.rule));
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   // Runs one checkout event (built on the driver thread) and answers with the sale's view.
   auto feed = [this, id, &respond](std::function<StatusOr<checkout::Sale>()> run) {
     OnDriver(
@@ -354,17 +387,33 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     auto card = std::make_shared<checkout::CardData>();
     checkout::FundingType funding = checkout::FundingType::kCredit;
     int installments = 1;
+    auto browser = std::make_shared<checkout::BrowserData>();
     auto bad = ReadCard(body, config.settings, *card, funding, installments);
+    // Offline, a sealed card is sent later in a session without the challenge: the customer
+    // details are not required then.
+    const bool may_go_offline = sealed_cards && !online.load();
+    if (!bad) {
+      if (auto refused = ReadCardCustomer(body.value, request, config.settings.challenge_enabled && !may_go_offline,
+                                          *card, *browser))
+        bad = Error(400, refused->field, refused->rule);
+    }
     Wipe(body.value);
+    // The customer's phone reported its device for this sale: the purchase carries that one.
+    if (auto device = DeviceOf(id)) *browser = *device;
     if (bad) {
       Wipe(card->number);
       Wipe(card->security_code);
       return respond(*bad);
     }
-    return feed([this, id, card, funding, installments]() -> StatusOr<checkout::Sale> {
+    return feed([this, id, card, browser, funding, installments]() -> StatusOr<checkout::Sale> {
       checkout::CardData held = std::move(*card);
-      if (Status refused =
-              Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, SystemClock::Instance().Now()});
+      if (TakesCardsOffline(id)) {
+        auto sale = HoldCardOffline(id, held, funding, installments);
+        Wipe(held.number);
+        Wipe(held.security_code);
+        return sale;
+      }
+      if (Status refused = Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, bank_clock->Now()});
           !refused.ok()) {
         Wipe(held.number);
         Wipe(held.security_code);
@@ -373,7 +422,7 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       book->SetInstallments(id, installments);
       Wipe(card->number);
       Wipe(card->security_code);
-      return driver->SubmitCard(id, std::move(held), funding, installments);
+      return driver->SubmitCard(id, std::move(held), funding, installments, std::move(*browser));
     });
   }
   if (action == "cancel" || action == "refund") {
@@ -412,8 +461,25 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
       return FeedIfAccepted(id, checkout::Reverse{cents, operator_id, reason, now, approved_by});
     });
   }
+  if (action == "approve-reversal") {
+    // A cash register's reversal waiting for a supervisor (nexo.reversal_needs_supervisor).
+    auto approver = Approve(body.value["approval"]);
+    if (!approver.ok()) return respond(Error(403, "approval", approver.status().message()));
+    logging::Info("serve", "money back approved",
+                  {{"sale", id},
+                   {"action", action},
+                   {"operator", session ? session->operator_name : ""},
+                   {"supervisor", *approver}});
+    return feed([this, id, supervisor = *approver] { return ApproveRegisterReversal(id, supervisor); });
+  }
   if (action == "retry") return feed([this, id, now] { return FeedIfAccepted(id, checkout::Retry{now}); });
   if (action == "keep-open") return feed([this, id, now] { return FeedIfAccepted(id, checkout::KeepOpen{now}); });
+  if (action == "device-link") {
+    if (!book->Knows(id)) return respond(Error(404, "sale", "no sale " + id + " on this box"));
+    return respond(DeviceLink(request, id));
+  }
+  // Any sale of today again, marked "2ª VIA" (what it printed last: sale, refund or invoice).
+  if (action == "reprint") return feed([this, id] { return Reprint(id); });
   if (action == "print") return feed([this, id, now] { return FeedIfAccepted(id, checkout::PrintCode{now}); });
   if (action == "fallback") {
     checkout::Customer customer;
@@ -443,10 +509,9 @@ void Service::Impl::Handle(HttpRequest request, Respond respond) {
     } else {
       return respond(Error(409, "state", "nothing for the customer to pay now"));
     }
-    // Off the io and driver threads: the sandbox delivers the resulting webhooks to this
-    // service before it answers, and those need both.
-    std::lock_guard<std::mutex> lock(side_mu);
-    side_threads.emplace_back([port = sandbox->port(), route, payload, respond = std::move(respond)] {
+    // Off the io and driver threads: a blocking HTTP call to the sandbox (which answers once
+    // the payment is committed; its webhook to this service comes later, from its workers).
+    simulations->Post([port = sandbox->port(), route, payload, respond = std::move(respond)] {
       const SimulationAnswer answer = Simulate(port, route, payload);
       respond(answer.status == 200 ? Json(200, {{"simulated", route}}) : Error(502, "sandbox", answer.body));
     });

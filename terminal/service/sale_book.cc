@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "terminal/internal/receipts.h"
+
 namespace balcao::terminal::service {
 namespace {
 
@@ -36,7 +38,11 @@ Screen ScreenOf(const Sale& sale) {
   namespace co = checkout;
   Screen s;
   if (const auto* choosing = As<co::ChoosingMethod>(sale)) {
-    s.status = sale.attempts > 0 && !choosing->notice.empty() ? "declined" : "choosing";
+    // Back at the choice because the bank could not be reached or refused the box's clock is
+    // not a decline: nothing was asked of the customer's bank (the notice says which).
+    const bool not_refused = choosing->notice.find("the bank cannot be reached") != std::string::npos ||
+                             choosing->notice.find("relógio do caixa") != std::string::npos;
+    s.status = sale.attempts > 0 && !choosing->notice.empty() && !not_refused ? "declined" : "choosing";
     s.message = choosing->notice;
     if (choosing->last_method) s.method = co::Name(*choosing->last_method);
   } else if (const auto* awaiting = As<co::AwaitingCard>(sale)) {
@@ -64,6 +70,11 @@ Screen ScreenOf(const Sale& sale) {
     s.method = "invoice";
     s.qr = later->invoice.brcode.empty() ? later->invoice.link : later->invoice.brcode;
     s.link = later->invoice.link;
+  } else if (const auto* held = As<co::CardHeld>(sale)) {
+    s.status = "provisional";
+    s.method = "card";
+    s.card_mask = held->card_mask;
+    s.message = "sem conexão com o banco: venda de cartão provisória, enviada ao banco quando a conexão voltar";
   } else if (As<co::InvoiceQueued>(sale)) {
     s.status = "queued";
     s.method = "invoice";
@@ -126,9 +137,11 @@ json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, c
                                 status == "invoice" || status == "pay-later" || status == "queued"},
                  {"refund", paid && sale.collected() > 0},
                  {"keep_open", status == "invoice"},
-                 {"print", status == "pix" || status == "invoice" || status == "pay-later" || status == "queued"},
+                 {"print", status == "pix" || status == "invoice" || status == "pay-later" || status == "queued" ||
+                               status == "provisional"},
                  {"retry", status == "declined" && !screen.method.empty() && screen.method != "invoice"},
-                 {"fallback", status == "declined"}};
+                 {"fallback", status == "declined"},
+                 {"reprint", ReprintOf(sale, {}).has_value()}};
   return view;
 }
 
@@ -233,10 +246,29 @@ int SaleBook::Installments(const std::string& sale_id) const {
   return it == entries_.end() ? 1 : it->second.installments;
 }
 
+void SaleBook::SetRegister(const std::string& sale_id, const std::string& register_name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].register_name = register_name;
+}
+
+void SaleBook::SetReversalRequested(const std::string& sale_id, checkout::Cents amount) {
+  std::lock_guard<std::mutex> lock(mu_);
+  entries_[sale_id].reversal_requested = amount;
+}
+
+std::vector<std::string> SaleBook::Receipts(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  return it == entries_.end() ? std::vector<std::string>{} : it->second.receipts;
+}
+
 std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry) const {
-  return Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, entry.receipts,
-              entry.installments)
-      .dump(-1, ' ', false, json::error_handler_t::replace);
+  json view = Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, entry.receipts,
+                   entry.installments);
+  // A cash register's sale: the screen names the register and offers no amount editing.
+  view["register"] = entry.register_name;
+  view["reversal_requested"] = entry.reversal_requested;
+  return view.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::optional<std::string> SaleBook::ViewJson(const std::string& sale_id) const {
@@ -275,6 +307,8 @@ std::string SaleBook::DayJson(const std::string& day) const {
     if (!entry.sale) continue;
     json view =
         Json(*it, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, {}, entry.installments);
+    view["register"] = entry.register_name;
+    view["reversal_requested"] = entry.reversal_requested;
     collected += entry.sale->collected();
     if (view["status"] == "paid") ++paid;
     sales.push_back(std::move(view));

@@ -41,6 +41,11 @@ class SaleBook {
   void AddReceipt(const std::string& sale_id, const std::string& text);
   void SetInstallments(const std::string& sale_id, int installments);
   int Installments(const std::string& sale_id) const;
+  // A cash register's sale (docs/integration.md): the register's name, shown on the screen.
+  void SetRegister(const std::string& sale_id, const std::string& register_name);
+  std::vector<std::string> Receipts(const std::string& sale_id) const;  // the text of each printed
+  // A register's reversal waiting for a supervisor on the screen (0: none), in the view.
+  void SetReversalRequested(const std::string& sale_id, checkout::Cents amount);
 
   // The sale as the web app reads it (docs/terminal.md, "JSON API"); nullopt when no copy.
   std::optional<std::string> ViewJson(const std::string& sale_id) const;
@@ -71,6 +76,8 @@ class SaleBook {
     std::vector<std::string> flags;
     std::vector<std::string> receipts;
     int installments = 1;
+    std::string register_name;  // "" for the touchscreen's own sales
+    checkout::Cents reversal_requested = 0;
   };
   std::string ViewLocked(const std::string& id, const Entry& entry) const;
 

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "common/log.h"
 #include "printer/render.h"
 #include "terminal/internal/receipts.h"
+#include "terminal/internal/sale_events.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/service_impl.h"
 
@@ -22,6 +24,8 @@ constexpr std::chrono::milliseconds kTickInterval{100};
 // Each sale's timers are looked at this often (timers are seconds apart: polls every
 // poll_interval_s, countdowns, lookup retries), so many open sales cost little.
 constexpr UnixMicros kSaleTickInterval = 500'000;
+// Free space, a failing store and the clock's offset are looked at this often.
+constexpr UnixMicros kHealthCheckInterval = 2 * kMicrosPerSecond;
 
 bool BankConfiguredInEnvironment() {
   for (const char* name : {"BALCAO_CREDENTIALS", "BALCAO_BANK_URL", "BALCAO_ACCESS_ID", "BALCAO_PROJECT_ID",
@@ -73,22 +77,61 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
   } else if (const auto* print = std::get_if<checkout::Print>(&effect)) {
     auto sale = driver->Get(sale_id);
     if (!sale.ok()) return;
-    const UnixMicros now = SystemClock::Instance().Now();
-    auto doc = ReceiptFor(*sale, *print, config.store, now, book->Installments(sale_id));
+    const UnixMicros now = bank_clock->Now();
+    auto doc = ReceiptFor(*sale, *print, config.store, now, ReadCardTerms(*journal, sale_id));
     if (!doc) return;
-    book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
-    auto bytes = printer::RenderEscPos(*doc, *profile);
-    if (!bytes.ok()) {
-      logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
-      return;
+    // A cash register prints the receipts it received; the box prints what nexo.print says.
+    if (IsRegisterSale(sale_id)) {
+      const bool customer_slip = print->slip == checkout::Slip::kSaleReceipt || print->slip == checkout::Slip::kPixCode;
+      if (config.nexo.print == "none" || (config.nexo.print == "customer" && !customer_slip)) {
+        book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
+        return;
+      }
     }
-    auto job = print_jobs->Enqueue(sale_id, checkout::Name(print->slip), printer_target, *bytes);
-    if (!job.ok())
-      logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
+    (void)PrintReceipt(sale_id, checkout::Name(print->slip), *doc);  // logged where it failed
   }
 }
 
+Status Service::Impl::PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc) {
+  book->AddReceipt(sale_id, printer::RenderText(doc, *profile, {.placeholders = true}));
+  auto bytes = printer::RenderEscPos(doc, *profile);
+  if (!bytes.ok()) {
+    logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
+    return bytes.status();
+  }
+  auto job = print_jobs->Enqueue(sale_id, kind, printer_target, *bytes);
+  if (!job.ok()) {
+    logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
+    return job.status();
+  }
+  return OkStatus();
+}
+
+StatusOr<checkout::Sale> Service::Impl::Reprint(const std::string& sale_id) {
+  const UnixMicros now = SystemClock::Instance().Now();
+  const std::vector<std::string> today = book->IdsOfDay(StoreDay(now));
+  if (std::find(today.begin(), today.end(), sale_id) == today.end())
+    return NotFoundError("no sale " + sale_id + " of today (" + StoreDay(now) + ") on this box");
+  EnsureCopy(sale_id);
+  std::optional<checkout::Sale> sale = book->Copy(sale_id);
+  if (!sale) return NotFoundError("no sale " + sale_id + " on this box");
+  const CardTerms card = ReadCardTerms(*journal, sale_id);
+  const std::optional<checkout::Print> print = ReprintOf(*sale, card);
+  if (!print)
+    return FailedPreconditionError(std::string("the sale has no receipt to print again (it is ") +
+                                   checkout::StateName(static_cast<int>(sale->state.index())) + ")");
+  StoreIdentity store = config.store;
+  store.options.duplicate = true;
+  store.options.drawer_kick = false;
+  const std::optional<printer::Document> doc = ReceiptFor(*sale, *print, store, now, card);
+  if (!doc) return FailedPreconditionError("the sale has no receipt to print again");
+  BALCAO_RETURN_IF_ERROR(PrintReceipt(sale_id, std::string("reprint-") + checkout::Name(print->slip), *doc));
+  logging::Info("serve", "receipt reprinted", {{"sale", sale_id}, {"slip", checkout::Name(print->slip)}});
+  return *sale;
+}
+
 void Service::Impl::Publish() {
+  if (registers) SettleRegisterSales();
   for (const std::string& id : touched) {
     auto sale = driver->Get(id);
     if (sale.ok()) {
@@ -100,7 +143,8 @@ void Service::Impl::Publish() {
 }
 
 void Service::Impl::Tick() {
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
+  if (!autopay_due.empty()) PayDueAutopays(now);
   for (const std::string& id : book->Unsettled()) {
     if (!open_sales.count(id)) continue;
     UnixMicros& next = next_tick_at[id];
@@ -108,9 +152,16 @@ void Service::Impl::Tick() {
     next = now + kSaleTickInterval;
     // Fires the sale's due timers (polls, countdowns, lookup retries) and returns: the
     // deadline is 1 ms away, so a sale with nothing due costs at most that sleep.
-    auto sale = driver->RunUntilSettled(id, SystemClock::Instance().Now() + 1000);
-    (void)sale;
+    auto sale = driver->RunUntilSettled(id, bank_clock->Now() + 1000);
+    // A timer whose event the disk refused fires again shortly (checkout::Driver): the poll
+    // goes on, and sees the payment once the disk takes writes again.
+    if (!sale.ok() && offline::IsDiskFailure(sale.status())) NoteStoreFailure("timer", sale.status());
     touched.insert(id);
+  }
+  ForwardHeldCards();
+  if (now >= next_health_check) {
+    next_health_check = now + kHealthCheckInterval;
+    CheckHealth();
   }
   // The ids of events gone past the replay window (at the first tick, then hourly).
   if (auto forgotten = applied_events->PruneIfDue(); !forgotten.ok()) {
@@ -130,6 +181,13 @@ void Service::Impl::Tick() {
       logging::Info("serve", "event catch-up applied events", {{"applied", *applied}});
       for (const std::string& id : book->Unsettled()) touched.insert(id);
     }
+    // Other boxes share the account: a terminal id made up by each box is unique only by
+    // chance (docs/stores.md), so the installer is told once to name it.
+    if (applied.ok() && intake->foreign_left() > 0 && lane.terminal_id_derived && !told_to_name_lane) {
+      told_to_name_lane = true;
+      logging::Warn("serve", "other lanes share this bank account: set terminal_id in the config",
+                    {{"terminal_id", lane.terminal_id}, {"other_lane_events", intake->foreign_left()}});
+    }
   }
   Publish();
 }
@@ -146,15 +204,8 @@ void Service::Impl::EnsureWebhook() {
 void Service::Impl::EnsureCopy(const std::string& sale_id) {
   if (book->HasCopy(sale_id)) return;
   if (auto open = driver->Get(sale_id); open.ok()) return book->Put(*open);
-  auto entries = journal->Read(sale_id);
-  if (!entries.ok() || entries->empty()) return;
-  std::vector<checkout::Event> events;
-  for (const offline::JournalEntry& entry : *entries) {
-    auto event = checkout::EventFromJson(entry.payload);
-    if (!event.ok()) return;
-    events.push_back(*std::move(event));
-  }
-  book->Put(checkout::Replay(events));
+  auto events = ReadSaleEvents(*journal, sale_id);
+  if (events.ok()) book->Put(checkout::Replay(*events));
 }
 
 void Service::Impl::Resume() {
@@ -172,8 +223,9 @@ void Service::Impl::Resume() {
       touched.insert(id);
     }
   }
+  ResumeRegisterSales();
   Publish();
-  const UnixMicros now = SystemClock::Instance().Now();
+  const UnixMicros now = bank_clock->Now();
   for (UnixMicros day : {now, now - 86400 * kMicrosPerSecond})
     for (const std::string& id : book->IdsOfDay(StoreDay(day))) EnsureCopy(id);
 }
@@ -189,6 +241,11 @@ void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond
           500, "application/json; charset=utf-8", R"({"error":{"field":"service","rule":"internal error"}})", {}};
     }
     Publish();
+    if (response.status == 507) {
+      const auto body = nlohmann::json::parse(response.body, nullptr, false);
+      const std::string rule = body.is_object() ? body["error"].value("rule", "") : "";
+      NoteStoreFailure("api", Status(StatusCode::kResourceExhausted, rule));
+    }
     respond(std::move(response));
   });
 }
@@ -200,6 +257,12 @@ StatusOr<ServeOptions> ResolveServeOptions(const ServeOptions& given, const Serv
   if (out.address.empty()) out.address = config.address.empty() ? "127.0.0.1" : config.address;
   if (!out.port) out.port = config.port >= 0 ? static_cast<unsigned short>(config.port) : 8080;
   if (out.data_dir.empty()) out.data_dir = config.data_dir.empty() ? "balcao-data" : config.data_dir;
+  if (!out.nexo_port && config.nexo.port >= 0) out.nexo_port = static_cast<unsigned short>(config.nexo.port);
+  if (!out.sandbox_autopay_s) out.sandbox_autopay_s = config.sandbox_autopay_s;
+  if (out.tef_dial_dir.empty()) out.tef_dial_dir = config.tef_dial.dir;
+  if (out.tef_dial_method.empty()) out.tef_dial_method = config.tef_dial.method;
+  if (out.tef_dial_method != "pix" && out.tef_dial_method != "card" && out.tef_dial_method != "ask")
+    return InvalidArgumentError("--tef-dial-method: pix, card or ask");
   // Absolute once, here: the sandbox, the printer file and the log all name files inside it.
   std::error_code ec;
   const auto absolute = std::filesystem::absolute(out.data_dir, ec);
@@ -232,6 +295,9 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   if (ec) return FailedPreconditionError("cannot create the data dir " + s.options.data_dir + ": " + ec.message());
   ::chmod(s.options.data_dir.c_str(), 0700);
   const std::filesystem::path dir(s.options.data_dir);
+  // Every sale opened from now on carries the lane in its tags (old sales keep theirs).
+  BALCAO_ASSIGN_OR_RETURN(s.lane, ResolveLaneIdentity(s.config.store_id, s.config.terminal_id, s.options.data_dir));
+  s.config.settings.lane = s.lane.root();
   // Refused before anything starts: plain HTTP beyond loopback, a TLS file that does not load.
   BALCAO_ASSIGN_OR_RETURN(const ListenerPlan plan, PlanListener(s.options.address, s.config, s.options.insecure_lan));
   std::optional<ListenerTls> tls;
@@ -258,7 +324,7 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     s.credentials_path = s.config.bank_credentials;
   }
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(s.credentials_path));
-  s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank));
+  s.bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank).WithBankClock(s.bank_clock));
 
   BALCAO_ASSIGN_OR_RETURN(s.store, offline::Store::Open((dir / "balcao.db").string()));
   // A tool may hold the store for a moment (the nightly settlement a box catches up on at
@@ -272,17 +338,21 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
     return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +
                                    " (is another `balcao serve` running on this data dir?)");
   s.operators = std::make_unique<offline::Operators>(*s.store);
-  s.sessions = std::make_unique<Sessions>(SystemClock::Instance(), std::chrono::seconds(s.config.session_idle_s));
+  s.registers = std::make_unique<offline::CashRegisters>(*s.store);
+  s.config.sandbox_autopay_s = s.options.sandbox_autopay_s.value_or(0);
+  // The bank's clock runs on the monotonic clock once measured: a wall clock set an hour ahead
+  // does not end the cashier's session.
+  s.sessions = std::make_unique<Sessions>(*s.bank_clock, std::chrono::seconds(s.config.session_idle_s));
   s.journal = std::make_unique<offline::Journal>(*s.store);
   s.outbox = std::make_unique<offline::Outbox>(*s.store);
   s.print_jobs = std::make_unique<offline::PrintJobs>(*s.store);
-  s.applied_events = std::make_unique<offline::AppliedEvents>(*s.store, SystemClock::Instance(),
+  s.applied_events = std::make_unique<offline::AppliedEvents>(*s.store, *s.bank_clock,
                                                               std::chrono::hours(24 * s.config.webhook_retention_days));
   s.book = std::make_unique<SaleBook>((dir / "sales.idx").string());
   BALCAO_RETURN_IF_ERROR(s.book->Load());
 
   s.driver = std::make_unique<checkout::Driver>(
-      *s.bank, *s.journal, SystemClock::Instance(),
+      *s.bank, *s.journal, *s.bank_clock,
       [&s](const std::string& sale_id, const checkout::Effect& effect) { s.OnEffect(sale_id, effect); });
   s.driver->SetOutbox(s.outbox.get());
   s.driver->OnNotSent([&s] {
@@ -290,8 +360,10 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   });
   s.driver->OnUnknownResolved(
       [&s](checkout::EntityKind, bool found) { s.metrics->CountUnknownResolved("checkout", found); });
-  s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, SystemClock::Instance());
+  s.intake = std::make_unique<checkout::Intake>(*s.driver, *s.bank, *s.bank_clock);
   s.intake->SetAppliedEvents(s.applied_events.get());
+  s.intake->SetLane(s.config.settings.lane);
+  s.intake->SetFirstWindowDays(s.config.webhook_retention_days);  // what the record of applied events keeps
   s.verifier = std::make_unique<api::EventVerifier>([bank = *s.bank] { return bank.FetchPublicKeyPem(); });
 
   http::ServerOptions server_options;
@@ -310,10 +382,13 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.access = std::make_unique<AccessPolicy>(s.port, names, s.tls);
 
   BALCAO_ASSIGN_OR_RETURN(api::Client drainer_client, offline::DrainerClient(s.credentials_path));
-  s.gateway = std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank));
+  s.gateway =
+      std::make_unique<offline::ApiGateway>(drainer_client.WithObserver(observe_bank).WithBankClock(s.bank_clock));
   s.drainer = std::make_unique<offline::Drainer>(s.server->io(), *s.store, *s.outbox, *s.gateway);
+  BALCAO_RETURN_IF_ERROR(s.OpenSealedCards());
   s.monitor = std::make_unique<offline::ConnectivityMonitor>(s.server->io(), *s.gateway, s.config.connectivity);
   s.loop = std::make_unique<DriverLoop>(kTickInterval, [&s] { s.Tick(); });
+  s.simulations = std::make_unique<DriverLoop>(std::chrono::hours(1), [] {});
   s.monitor->Subscribe([&s](bool online) {
     s.online = online;
     s.drainer->SetOnline(online);
@@ -343,11 +418,18 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   // Resume first: the open sales must not wait for a bank that may be unreachable. A real
   // bank's webhook is registered by the first tick (retried with the catch-up until it is).
   s.loop->Post([&s] {
+    s.CheckHealth();  // the disk's free space before the first sale
     s.Resume();
     if (s.sandbox) s.EnsureWebhook();  // in-process: before any sale the API opens
   });
+  s.counter = MakeBoxCounter(s);
+  BALCAO_RETURN_IF_ERROR(s.StartNexo(tls ? &*tls : nullptr));
+  BALCAO_RETURN_IF_ERROR(s.OpenTefDial());
   s.loop->Start();
+  s.simulations->Start();
   s.server->Start();
+  if (s.nexo_server) s.nexo_server->Start();
+  if (s.tef_dial) s.tef_dial->Start();
   s.drainer->Start();
   s.monitor->Start();
   s.spooler->Start();
@@ -368,7 +450,10 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
 }
 
 unsigned short Service::port() const { return impl_->port; }
+unsigned short Service::nexo_port() const { return impl_->nexo_port; }
 const std::string& Service::data_dir() const { return impl_->options.data_dir; }
+const std::string& Service::address() const { return impl_->options.address; }
+const std::string& Service::tef_dial_dir() const { return impl_->tef_dial_dir; }
 
 std::string Service::url() const {
   const std::string& address = impl_->options.address;
@@ -385,16 +470,16 @@ std::string Service::sandbox_url() const {
 void Service::Stop() {
   if (!impl_) return;
   Impl& s = *impl_;
-  if (s.loop) s.loop->Stop();  // finishes the driver's task in progress
-  {
-    std::lock_guard<std::mutex> lock(s.side_mu);
-    for (std::thread& t : s.side_threads) t.join();
-    s.side_threads.clear();
-  }
+  s.stopping = true;
+  if (s.nexo_server) s.nexo_server->Stop();
+  if (s.tef_dial) s.tef_dial->Stop();  // before the driver's loop: its counter posts there
+  if (s.loop) s.loop->Stop();          // finishes the driver's task in progress
+  if (s.simulations) s.simulations->Stop();
   if (s.drainer) s.drainer->Stop();
   if (s.monitor) s.monitor->Stop();
   if (s.spooler) s.spooler->Stop();
   if (s.server) s.server->Stop();
+  s.nexo_server.reset();
   s.drainer.reset();
   s.monitor.reset();
   s.server.reset();

@@ -18,13 +18,17 @@ namespace balcao::terminal::service {
 
 // What the command line chose; an unset item comes from the config file, else the default.
 struct ServeOptions {
-  std::string address;                 // "" = config's listen.address, else 127.0.0.1
-  std::optional<unsigned short> port;  // 0: any free port (tests); unset = config's, else 8080
-  std::string data_dir;                // "" = config's data_dir, else ./balcao-data
-  std::string printer;                 // transport target; empty: the config's, else file:<data_dir>/printer.bin
-  std::string config_path;             // JSON (docs/terminal.md, "Configuration"); empty: defaults
-  int owner_wait_s = 120;              // how long to wait for a tool that holds the store
-  bool insecure_lan = false;           // plain HTTP beyond loopback allowed (listener_tls.h)
+  std::string address;                      // "" = config's listen.address, else 127.0.0.1
+  std::optional<unsigned short> port;       // 0: any free port (tests); unset = config's, else 8080
+  std::string data_dir;                     // "" = config's data_dir, else ./balcao-data
+  std::string printer;                      // transport target; empty: the config's, else file:<data_dir>/printer.bin
+  std::string config_path;                  // JSON (docs/terminal.md, "Configuration"); empty: defaults
+  int owner_wait_s = 120;                   // how long to wait for a tool that holds the store
+  bool insecure_lan = false;                // plain HTTP beyond loopback allowed (listener_tls.h)
+  std::optional<unsigned short> nexo_port;  // cash registers' HTTPS port; 0: any free one; unset = config's
+  std::optional<int> sandbox_autopay_s;     // the embedded sandbox pays each Pix QR this long after; unset = config's
+  std::string tef_dial_dir;                 // TEF Dial folders; "" = config's tef_dial.dir (off when unset)
+  std::string tef_dial_method;              // pix, card or ask; "" = config's tef_dial.method
 };
 
 struct ServeConfig;
@@ -45,8 +49,13 @@ class Service {
   Service& operator=(const Service&) = delete;
 
   unsigned short port() const;
+  // The nexo listener's port (docs/integration.md), 0 when it does not listen.
+  unsigned short nexo_port() const;
   const std::string& data_dir() const;  // absolute
-  std::string url() const;              // http://address:port/, https:// under TLS
+  const std::string& address() const;   // the listen address
+  // The TEF Dial folder (absolute) when TEF Dial is on, else "".
+  const std::string& tef_dial_dir() const;
+  std::string url() const;  // http://address:port/, https:// under TLS
   // SHA-256 of the listener's TLS certificate ("AB:CD:..."), "" for plain HTTP.
   const std::string& tls_fingerprint() const;
   // The embedded sandbox's base URL (http://127.0.0.1:<port>), "" against a real bank.

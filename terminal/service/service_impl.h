@@ -16,26 +16,36 @@
 #include <vector>
 
 #include "api/bank.h"
+#include "api/bank_clock.h"
 #include "api/events.h"
 #include "checkout/checkout.h"
 #include "checkout/driver.h"
 #include "checkout/intake.h"
 #include "http/server.h"
+#include "integration/core/counter.h"
+#include "integration/core/register_request.h"
+#include "integration/tefdial/manager.h"
 #include "offline/api_gateway.h"
 #include "offline/applied_events.h"
+#include "offline/card_forwarder.h"
+#include "offline/cash_registers.h"
 #include "offline/connectivity.h"
 #include "offline/drainer.h"
 #include "offline/journal.h"
 #include "offline/operators.h"
 #include "offline/outbox.h"
 #include "offline/print_jobs.h"
+#include "offline/sealed_cards.h"
 #include "offline/store.h"
 #include "printer/profile.h"
+#include "printer/receipt.h"
 #include "printer/spooler.h"
 #include "sandbox/sandbox.h"
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
+#include "terminal/service/lane_identity.h"
+#include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
@@ -59,7 +69,11 @@ struct Service::Impl {
   unsigned short port = 0;
   bool tls = false;             // the listener is TLS
   std::string tls_fingerprint;  // of its certificate, "" without TLS
+  LaneIdentity lane;            // which lane of which store (config.settings.lane is its root)
 
+  // The bank's time (api/bank_clock.h), shared by every client of the service: signs requests,
+  // and is the clock of business days, sales' timers and expirations (docs/adr/0005-bank-time.md).
+  std::shared_ptr<api::BankClock> bank_clock = std::make_shared<api::BankClock>();
   std::unique_ptr<sandbox::Sandbox> sandbox;  // when no bank is configured
   std::string credentials_path;               // the sandbox's, or "" (environment)
   std::unique_ptr<api::Bank> bank;
@@ -76,23 +90,68 @@ struct Service::Impl {
   std::unique_ptr<offline::Drainer> drainer;
   std::unique_ptr<offline::ConnectivityMonitor> monitor;
   std::unique_ptr<printer::Spooler> spooler;
+  std::unique_ptr<offline::SealedCards> sealed_cards;  // offline_cards.enabled only
+  std::unique_ptr<offline::BankCardAuthorizer> card_authorizer;
   std::unique_ptr<DriverLoop> loop;
   std::unique_ptr<SaleBook> book;
   std::unique_ptr<offline::Operators> operators;
   std::unique_ptr<Sessions> sessions;
   std::unique_ptr<AccessPolicy> access;
+  std::unique_ptr<offline::CashRegisters> registers;
+  std::unique_ptr<integration::Counter> counter;  // the box as cash registers see it (register_counter.cc)
+  std::unique_ptr<http::Server> nexo_server;      // its own HTTPS port (nexo_listener.cc)
+  unsigned short nexo_port = 0;
+  std::unique_ptr<integration::tefdial::Manager> tef_dial;  // TEF Dial folders (tef_dial.cc); null when off
+  std::string tef_dial_dir;                                 // its folder, absolute; "" when off
+  std::atomic<bool> stopping{false};
   std::atomic<bool> online{true};
+  // The disk (CheckHealth, on the driver thread; read from any thread): free bytes in the data
+  // dir (-1 before the first look), and whether a store write failed since the last success.
+  std::atomic<long long> free_bytes{-1};
+  std::atomic<bool> store_failing{false};
+  UnixMicros next_health_check = 0;  // driver thread
+  bool clock_warned = false;         // driver thread: the offset's warning is in the log
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
-  std::mutex side_mu;
-  std::vector<std::thread> side_threads;  // guarded by side_mu: sandbox simulations in flight
+  std::mutex device_mu;
+  std::map<std::string, std::string> device_tokens;      // guarded by device_mu: link token -> sale id
+  std::map<std::string, checkout::BrowserData> devices;  // guarded by device_mu: sale id -> its device
+
+  // The embedded sandbox's payer (POST /api/sales/{id}/simulate): one thread, calls in turn
+  // (each answers in milliseconds: the sandbox delivers the webhooks later, from its own workers).
+  std::unique_ptr<DriverLoop> simulations;
+  // --sandbox-autopay: Pix QRs to pay, by when (driver thread; paid from Tick).
+  std::map<std::string, UnixMicros> autopay_due;
 
   std::set<std::string> open_sales;                // driver thread: open in the driver
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
   std::string webhook_url;                         // ours at the bank; "" for a real bank without webhook_url
   bool webhook_registered = false;                 // driver thread
+  bool told_to_name_lane = false;                  // driver thread: the warning is logged once
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
+  UnixMicros next_forward = 0;                     // driver thread: the next look at the sealed cards
+
+  // A cash register's payment running as a sale (driver thread).
+  struct RegisterSale {
+    integration::PaymentRequest request;
+    bool aborted = false;
+    struct Waiter {
+      std::function<void(integration::PaymentOutcome)> done;
+      UnixMicros deadline = 0;
+    };
+    std::vector<Waiter> waiters;  // answers owed: the first request and its repeats
+  };
+  std::map<std::string, RegisterSale> register_sales;  // driver thread: sale id -> running payment
+  struct RegisterReversal {
+    integration::ReversalRequest request;
+    checkout::Cents collected_before = 0;  // what the sale had collected when the reversal began
+    bool awaiting_supervisor = false;      // nexo.reversal_needs_supervisor: not fed until approved
+    std::vector<std::function<void(integration::ReversalOutcome)>> waiters;
+    UnixMicros deadline = 0;
+  };
+  std::map<std::string, RegisterReversal> register_reversals;  // driver thread: sale id -> running reversal
+  std::set<std::string> autopaid;                              // driver thread: Pix QRs the sandbox payer pays
 
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
@@ -100,6 +159,8 @@ struct Service::Impl {
   void Tick();           // due timers of sales waiting for the bank or the customer; catch-up
   void Resume();         // at start: open sales from the journal, today's sales from the index
   void EnsureWebhook();  // registers webhook_url at the bank once
+  // Free space, a store that works again after failing, the clock's offset: every few seconds.
+  void CheckHealth();
   // The sale's copy in the book, from the driver or, when not open there, the journal.
   void EnsureCopy(const std::string& sale_id);
   // The driver journals every event it is fed before its machine decides, refused ones too
@@ -107,13 +168,69 @@ struct Service::Impl {
   // without feeding it, so no request the API refuses writes to the store (routes.cc).
   Status Acceptable(const std::string& sale_id, const checkout::Event& event) const;
   StatusOr<checkout::Sale> FeedIfAccepted(const std::string& sale_id, const checkout::Event& event);
+  // --- card sales while offline (offline_cards.cc) ---
+  Status OpenSealedCards();  // at start, when offline_cards.enabled
+  // Whether a card for this sale is taken offline now: the store takes cards offline, the bank
+  // is unreachable, the sale is at the method choice.
+  bool TakesCardsOffline(const std::string& sale_id) const;
+  // Seals the card (within the store-and-forward's caps: kOutOfRange naming the limit; a full disk
+  // is kResourceExhausted)
+  // and tells the sale (CardHeldOffline); the caller wipes `card`.
+  StatusOr<checkout::Sale> HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
+                                           checkout::FundingType funding, int installments);
+  // Every few seconds: forwards the sealed cards (while online) and feeds their outcomes.
+  void ForwardHeldCards();
+  // Renders `doc`, keeps its text for the sale's view and queues its bytes for the printer.
+  Status PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc);
+  // Prints again what a sale of today printed last (sale, refund or invoice slip), marked
+  // "2ª VIA". kNotFound for a sale not of today; kFailedPrecondition when it has nothing to print.
+  StatusOr<checkout::Sale> Reprint(const std::string& sale_id);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
+
+  // TEF Dial (tef_dial.cc): opens the folders and the exchange log when a dir is configured.
+  Status OpenTefDial();
+
+  // --- cash registers (register_counter.cc), driver thread ---
+  void PayFromRegister(const integration::PaymentRequest& request, UnixMicros deadline,
+                       std::function<void(integration::PaymentOutcome)> done);
+  Status AbortFromRegister(const integration::AbortRequest& request);
+  void ReverseFromRegister(const integration::ReversalRequest& request, UnixMicros deadline,
+                           std::function<void(integration::ReversalOutcome)> done);
+  integration::StatusLookup LookupFromRegister(const integration::RequestIdentity& identity);
+  // A supervisor approved on the screen the register's reversal waiting for one (routes.cc).
+  StatusOr<checkout::Sale> ApproveRegisterReversal(const std::string& sale_id, const std::string& supervisor);
+  // Called by Publish(): answers and records register payments and reversals that ended, answers
+  // InProgress to waiters past their deadline, and lets the sandbox payer pay Pix QRs.
+  void SettleRegisterSales();
+  void PayDueAutopays(UnixMicros now);  // Tick: posts the Pix payments --sandbox-autopay owes
+  void ResumeRegisterSales();           // at start: running register payments watched again
+  void ResumeRegisterReversals();       // at start: running register reversals carried on
+  std::optional<integration::PaymentOutcome> RegisterOutcome(const std::string& sale_id, RegisterSale& running);
+  bool IsRegisterSale(const std::string& sale_id) const;
+  // --- nexo (nexo_listener.cc), any io thread ---
+  void OnNexo(HttpRequest request, Respond respond);
+  // Starts the nexo listener when a port is given or a register is registered.
+  Status StartNexo(const ListenerTls* tls);
+  // --- failures (health.cc), any thread ---
+  // A store write the disk refused: counted, and logged (the first of a run of failures as an
+  // error naming the write and the system's reason; later ones until it works again at debug).
+  void NoteStoreFailure(std::string_view where, const Status& status);
+  // The box's health in one place (bank, clock, disk, printer): /api/status's "health" and the
+  // touchscreen's status line; /readyz adds the probes that write.
+  nlohmann::json HealthJson();
 
   // --- HTTP (routes.cc), any io thread ---
   void Handle(HttpRequest request, Respond respond);
   // Every request to kWebhookPath (webhook.cc): the bank's signed deliveries.
   void OnWebhook(HttpRequest request, Respond respond);
+  // The customer's device for 3-D Secure (device_page.cc): the link for a sale's QR, its page
+  // and report (/device/<token>), and what the sale's device reported, if anything.
+  HttpResponse DeviceLink(const HttpRequest& request, const std::string& sale_id);
+  HttpResponse DevicePage(const HttpRequest& request);
+  std::optional<checkout::BrowserData> DeviceOf(const std::string& sale_id);
+  // The supervisor's queue screen (queue_routes.cc): /api/queue...
+  void QueueRoute(const HttpRequest& request, const std::optional<Session>& session, Respond respond);
   // --- who is at the counter (login.cc), any io thread ---
   // The refusal of a request the access policy denies; `session` is set when there is one.
   std::optional<HttpResponse> Gate(const HttpRequest& request, std::optional<Session>& session);
@@ -128,5 +245,8 @@ struct Service::Impl {
   HttpResponse Readyz();         // 200, or 503 naming each failing check
   HttpResponse MetricsPage();    // Prometheus text format 0.0.4
 };
+
+// The Counter cash-register protocols call (register_counter.cc): runs on `impl`'s driver thread.
+std::unique_ptr<integration::Counter> MakeBoxCounter(Service::Impl& impl);
 
 }  // namespace balcao::terminal::service

@@ -48,6 +48,17 @@ StatusOr<std::unique_ptr<ScrapeGauges>> ScrapeGauges::Create() {
   BALCAO_ASSIGN_OR_RETURN(g->store_errors,
                           r.AddGauge("balcao_metrics_store_errors",
                                      "Store reads that failed while building this page (their gauges are left out)."));
+  BALCAO_ASSIGN_OR_RETURN(g->clock_offset,
+                          r.AddGauge("balcao_clock_offset_seconds",
+                                     "The bank's clock minus the box's, learned from the Date of the bank's answers "
+                                     "(requests are signed with the bank's time); 0 before the first answer."));
+  BALCAO_ASSIGN_OR_RETURN(g->disk_free, r.AddGauge("balcao_data_dir_free_bytes",
+                                                   "Free space for the service in the data dir's filesystem "
+                                                   "(new sales are refused below disk_free_floor_mb)."));
+  BALCAO_ASSIGN_OR_RETURN(g->failed_accepts,
+                          r.AddCounter("balcao_http_failed_accepts_total",
+                                       "Connections the service could not accept for want of file descriptors (or "
+                                       "memory): it waits 100 ms to 1 s between tries. Since the process started."));
   return g;
 }
 
@@ -77,6 +88,12 @@ StatusOr<std::unique_ptr<ServiceMetrics>> ServiceMetrics::Create() {
                                                   "too-old (older than the replay window, 422), unavailable (key, bank "
                                                   "or store unreadable, 503). Since the process started.",
                                                   {"result"}));
+  BALCAO_ASSIGN_OR_RETURN(m->store_failures_,
+                          m->registry_.AddCounter("balcao_store_write_failures_total",
+                                                  "Store writes the disk refused (full, I/O error), by where they were "
+                                                  "asked: api, timer, webhook, book. Since the process started.",
+                                                  {"where"}));
+  for (const char* where : {"api", "timer", "webhook", "book"}) m->store_failures_->With({where});
   // The known label values show as 0 from the start, so a rate over them is defined.
   for (const char* where : {"checkout", "outbox"})
     for (const char* result : {"found", "absent"}) m->unknown_resolved_->With({where, result});
@@ -95,6 +112,8 @@ void ServiceMetrics::CountUnknownResolved(std::string_view where, bool found) {
 }
 
 void ServiceMetrics::CountWebhook(std::string_view result) { webhooks_->With({result}).Inc(); }
+
+void ServiceMetrics::CountStoreFailure(std::string_view where) { store_failures_->With({where}).Inc(); }
 
 std::string ServiceMetrics::Render() const { return registry_.Render(); }
 

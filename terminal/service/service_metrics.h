@@ -36,6 +36,9 @@ struct ScrapeGauges {
   metrics::GaugeFamily* settlement_attention = nullptr;
   metrics::GaugeFamily* bank_online = nullptr;
   metrics::GaugeFamily* store_errors = nullptr;
+  metrics::GaugeFamily* clock_offset = nullptr;
+  metrics::GaugeFamily* disk_free = nullptr;
+  metrics::CounterFamily* failed_accepts = nullptr;  // http::FailedAccepts(), copied at each scrape
 };
 
 class ServiceMetrics {
@@ -51,6 +54,9 @@ class ServiceMetrics {
   // missing signature 401, unreadable event 400), "too-old" (older than the replay window,
   // 422) or "unavailable" (the key, the bank or the store could not be read, 503).
   void CountWebhook(std::string_view result);
+  // A store write the disk refused (offline::IsDiskFailure), by where it was asked: "api" (a
+  // cashier's request), "timer" (a sale's poll or countdown), "webhook", "book" (the day index).
+  void CountStoreFailure(std::string_view where);
 
   std::string Render() const;  // the text exposition of these families
 
@@ -61,6 +67,7 @@ class ServiceMetrics {
   metrics::HistogramFamily* bank_calls_ = nullptr;
   metrics::CounterFamily* unknown_resolved_ = nullptr;
   metrics::CounterFamily* webhooks_ = nullptr;
+  metrics::CounterFamily* store_failures_ = nullptr;
 };
 
 }  // namespace balcao::terminal::service

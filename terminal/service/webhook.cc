@@ -3,7 +3,9 @@
 // 401); the signature over the exact body is checked here on the io thread, so forged
 // deliveries never queue behind the sales; an event older than the replay window is refused by
 // its age (its id may be forgotten); the rest is taken by the intake on the driver's thread,
-// which answers an event taken before (a replay, or a redelivery) without feeding it again.
+// which answers an event taken before (a replay, or a redelivery) without feeding it again,
+// and an event of another lane's sale 421, never 200 (the bank marks an event delivered at
+// the first 200 of any of the account's webhooks).
 // The body is at most ServerOptions::body_limit (service.cc): the server answers a larger one
 // 413 and discards it.
 // The bank delivers again whatever is not answered 200 (after 5, 30 and 120 minutes).
@@ -56,6 +58,10 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
       [this, event = *std::move(event)] {
         auto taken = intake->Take(event);
         metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
+        if (!taken.ok() && offline::IsDiskFailure(taken.status())) {
+          NoteStoreFailure("webhook", taken.status());  // the bank delivers it again later
+          return ErrorResponse(507, "store", taken.status().message());
+        }
         if (!taken.ok()) return ErrorResponse(503, "event", taken.status().message());
         if (taken->outcome == checkout::IntakeOutcome::kReplayed) {
           logging::Info("serve", "webhook replayed: nothing done", {{"event", event.id}, {"sale", taken->sale_id}});
@@ -63,6 +69,8 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
           touched.insert(taken->sale_id);
         }
         if (taken->outcome == checkout::IntakeOutcome::kNotYet) return ErrorResponse(409, "event", taken->reason);
+        // Another lane's: a 200 would mark it delivered for every box (docs/adr/0006-lane-event-intake.md).
+        if (taken->outcome == checkout::IntakeOutcome::kForeign) return ErrorResponse(421, "event", taken->reason);
         if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++webhooks_applied;
         const nlohmann::json answer = {{"outcome", checkout::Name(taken->outcome)}, {"sale", taken->sale_id}};
         return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};

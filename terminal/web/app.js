@@ -16,11 +16,14 @@ const LABELS = {
   working: 'Processando', challenge: 'Verificação 3-D Secure', pix: 'Aguardando Pix',
   invoice: 'Boleto emitido', 'pay-later': 'Boleto em aberto', queued: 'Na fila (sem conexão)',
   canceling: 'Cancelando', paid: 'Paga', refunding: 'Estornando', refunded: 'Estornada', voided: 'Cancelada',
+  provisional: 'Cartão provisório (sem conexão)',
 };
 const METHODS = { card: 'Cartão', pix: 'Pix', invoice: 'Boleto', '': '—' };
 const FIELDS = {
   number: 'Número do cartão', expiry: 'Validade', security_code: 'Código de segurança',
   holder_name: 'Nome no cartão', installments: 'Parcelas', funding: 'Tipo', amount: 'Valor',
+  holder_email: 'E-mail', holder_phone: 'Telefone', 'billing.street_line1': 'Endereço', 'billing.street_line2': 'Complemento',
+  'billing.city': 'Cidade', 'billing.state_code': 'UF', 'billing.zip_code': 'CEP', 'billing.country_code': 'País',
   'customer': 'Cliente', 'customer.name': 'Nome do cliente', 'customer.tax_id': 'CPF ou CNPJ',
   operator: 'Operador', reason: 'Motivo', pin: 'PIN', approval: 'Aprovação', session: 'Sessão',
 };
@@ -51,6 +54,7 @@ function pt(message) {
 }
 
 const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallments: 12, minInstallment: 500,
+              challenge: true, offlineCards: false,
               clockOffset: 0, qrKey: '', busy: false,
               operator: null,  // { name, role } while logged in
               idleTimeoutS: 0, lastActivity: Date.now() };
@@ -169,7 +173,18 @@ async function act(action, body, errorBox) {
   return answer;
 }
 
-$('#method-card').addEventListener('click', () => act('method', { method: 'card' }));
+// Offline with card store-and-forward on: the card form at once; the card is sealed and sent
+// to the bank when the connection is back (the sale is provisional until then).
+$('#method-card').addEventListener('click', () => {
+  if (app.online || !app.offlineCards) return act('method', { method: 'card' });
+  clearCardForm();
+  $('#card-customer').hidden = true;
+  CUSTOMER_INPUTS.forEach((s) => { $(s).required = false; });
+  fillInstallments();
+  $('#card-error').textContent = '';
+  $('#card-offline').hidden = false;
+  show('card');
+});
 $('#method-pix').addEventListener('click', () => act('method', { method: 'pix' }));
 $('#method-invoice').addEventListener('click', () => {
   $('#customer-form').hidden = false;
@@ -200,8 +215,43 @@ function luhn(digits) {
   }
   return digits.length > 0 && sum % 10 === 0;
 }
+const CUSTOMER_INPUTS = ['#holder-email', '#holder-phone', '#billing-line1', '#billing-line2', '#billing-zip',
+                         '#billing-city', '#billing-state'];
 function clearCardForm() {
-  ['#card-number', '#card-expiry', '#card-cvv', '#card-holder'].forEach((s) => { $(s).value = ''; });
+  ['#card-number', '#card-expiry', '#card-cvv', '#card-holder', ...CUSTOMER_INPUTS].forEach((s) => { $(s).value = ''; });
+  // The bank's 3-D Secure check needs the customer's contact and billing address.
+  $('#card-customer').hidden = !app.challenge;
+  $('#device-qr').hidden = true;
+  CUSTOMER_INPUTS.filter((s) => s !== '#billing-line2').forEach((s) => { $(s).required = app.challenge; });
+}
+// The customer's phone as the device 3-D Secure sees: a QR of a link for this sale; the phone's
+// page reports its device to the service, and the purchase carries it.
+$('#device-link').addEventListener('click', async () => {
+  if (!app.sale) return;
+  const answer = await api('POST', '/api/sales/' + app.sale.id + '/device-link', {});
+  if (!answer.ok) return tell(answer, $('#card-error'));
+  $('#device-qr').src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(answer.json.qr_svg);
+  $('#device-qr').hidden = false;
+});
+// What 3-D Secure asks of the customer besides the card: typed into the form, and what this
+// browser says of itself (the service adds its User-Agent and address as it sees them).
+function customerDetails() {
+  const details = {
+    browser: { language: navigator.language, timezone_offset: new Date().getTimezoneOffset(),
+               screen: screen.width + 'x' + screen.height },
+  };
+  const email = $('#holder-email').value.trim();
+  const phone = $('#holder-phone').value.trim();
+  if (email) details.holder_email = email;
+  if (phone) details.holder_phone = phone;
+  if (app.challenge || $('#billing-line1').value.trim()) {
+    details.billing = {
+      street_line1: $('#billing-line1').value.trim(), street_line2: $('#billing-line2').value.trim(),
+      city: $('#billing-city').value.trim(), state_code: $('#billing-state').value.trim().toUpperCase(),
+      zip_code: $('#billing-zip').value.trim(), country_code: $('#billing-country').value,
+    };
+  }
+  return details;
 }
 $('#card-expiry').addEventListener('input', (e) => {
   const d = e.target.value.replace(/\D/g, '').slice(0, 4);
@@ -223,6 +273,8 @@ function fillInstallments() {
     option.textContent = n === 1 ? 'À vista' : n + 'x de ' + money(Math.floor(amount / n));
     select.appendChild(option);
   }
+  // A cash register's sale comes with the installments the register asked for.
+  if (app.sale && app.sale.register && app.sale.installments > 1 && !debit) select.value = String(app.sale.installments);
 }
 $('#card-form').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -235,7 +287,7 @@ $('#card-form').addEventListener('submit', (e) => {
   const body = {
     number, expiry: $('#card-expiry').value, security_code: $('#card-cvv').value,
     holder_name: $('#card-holder').value.trim(), funding: $('#card-funding').value,
-    installments: Number($('#card-installments').value || 1),
+    installments: Number($('#card-installments').value || 1), ...customerDetails(),
   };
   clearCardForm();  // sent once; the cashier never sees it again
   act('card', body, error);
@@ -255,6 +307,11 @@ function render(view) {
   if (!app.operator) return;  // an answer that came back after the session ended
   app.sale = view;
   $$('.sale-amount').forEach((el) => { el.textContent = money(view.amount); });
+  // A cash register's sale: its amount came from the register and is not edited here.
+  $$('.sale-register').forEach((el) => {
+    el.hidden = !view.register;
+    el.textContent = view.register ? 'Venda do caixa ' + view.register : '';
+  });
   const st = view.status;
   if (st === 'choosing' || st === 'declined') {
     const decline = $('#decline');
@@ -262,12 +319,14 @@ function render(view) {
     const refused = /^card not charged/.test(view.message);
     decline.textContent = (refused ? 'Recusado: ' : '') + pt(view.message) + (st === 'declined' ? ' — tente outro meio' : '');
     $('#retry').hidden = !view.can.retry;
-    $('#method-card').disabled = !app.online;
+    $('#method-card').disabled = !app.online && !app.offlineCards;
     $('#method-pix').disabled = !app.online;
-    $('#offline-reason').hidden = app.online;
+    $('#offline-reason').hidden = app.online || app.offlineCards;
+    $('#offline-cards-reason').hidden = app.online || !app.offlineCards;
     if ($('#screen-method').hidden) $('#customer-form').hidden = true;
     show('method');
   } else if (st === 'enter-card') {
+    $('#card-offline').hidden = true;
     if ($('#screen-card').hidden) { clearCardForm(); fillInstallments(); $('#card-error').textContent = ''; }
     show('card');
   } else if (st === 'pix' || st === 'challenge' || st === 'invoice') {
@@ -292,16 +351,18 @@ function render(view) {
     show('working');
   } else {
     const title = $('#outcome-title');
-    const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait' };
+    const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait', provisional: 'wait' };
     title.dataset.kind = kinds[st] || 'wait';
     title.textContent = { paid: 'Pago', refunded: 'Estornado', voided: 'Cancelada', queued: 'Na fila (sem conexão)',
                           'pay-later': 'Boleto em aberto' }[st] || LABELS[st] || st;
     $('#outcome-text').textContent = st === 'paid' ? METHODS[view.method] + ' — recebido ' + money(view.collected)
       : st === 'queued' ? 'O boleto será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
+      : st === 'provisional' ? 'O cartão será enviado ao banco quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
       : view.message || '';
     const receipt = view.receipts && view.receipts.length ? view.receipts[view.receipts.length - 1] : '';
     $('#receipt').hidden = !receipt;
     $('#receipt').textContent = receipt;
+    $('#reprint').hidden = !(view.can && view.can.reprint);
     show('outcome');
   }
 }
@@ -317,6 +378,17 @@ async function poll() {
   }
 }
 setInterval(poll, 1000);
+
+// A cash register's payment (docs/integration.md) starts without the cashier: when the
+// screen has no sale in progress, the register's sale that runs is taken on screen.
+async function adoptRegisterSale() {
+  if (!app.operator || app.busy || (app.sale && !FINAL.has(app.sale.status))) return;
+  const answer = await api('GET', '/api/sales', undefined, true);
+  if (!answer.ok || app.busy || (app.sale && !FINAL.has(app.sale.status))) return;
+  const running = answer.json.sales.find((s) => s.register && !FINAL.has(s.status) && s.status !== 'pay-later');
+  if (running) render(running);
+}
+setInterval(adoptRegisterSale, 1000);
 
 // --- today's sales ---
 async function loadSales() {
@@ -351,13 +423,28 @@ async function loadSales() {
       b.addEventListener('click', fn);
       actions.appendChild(b);
     };
+    if (sale.reversal_requested > 0) add('Aprovar estorno do caixa', 'approve-reversal', () => askAction('approve-reversal', sale));
     if (sale.can.refund) add('Estornar', 'refund', () => askAction('refund', sale));
     if (sale.can.cancel) add('Cancelar', 'cancel', () => askAction('cancel', sale));
+    if (sale.can.reprint) add('2ª via', 'reprint', () => reprint(sale.id));
     if (!FINAL.has(sale.status)) add('Abrir', 'open', () => { app.qrKey = ''; render(sale); });
     tr.appendChild(actions);
     body.appendChild(tr);
   }
 }
+// Prints the sale's last receipt again (sale, refund or invoice), marked "2ª VIA" by the service.
+async function reprint(id) {
+  if (app.busy) return;
+  app.busy = true;
+  const answer = await api('POST', '/api/sales/' + id + '/reprint', {});
+  app.busy = false;
+  const note = $('#reprint-note');
+  if (!answer.ok) return tell(answer);
+  note.hidden = false;
+  note.textContent = '2ª via enviada para a impressora';
+  setTimeout(() => { note.hidden = true; }, 4000);
+}
+$('#reprint').addEventListener('click', () => { if (app.sale) reprint(app.sale.id); });
 $('#nav-sales').addEventListener('click', () => { show('sales'); loadSales(); });
 
 // --- connection and queue indicator ---
@@ -375,6 +462,8 @@ async function status() {
   app.clockOffset = s.now_ms - Date.now();
   app.sandbox = s.bank === 'sandbox';
   app.maxInstallments = s.max_installments;
+  app.challenge = s.challenge;
+  app.offlineCards = s.offline_cards;
   app.minInstallment = s.min_installment;
   $('#merchant').textContent = s.merchant;
   $('#sandbox-badge').hidden = !app.sandbox;
@@ -390,7 +479,30 @@ async function status() {
   const printer = $('#printer-alert');
   printer.hidden = !s.print_failed;
   printer.textContent = 'Impressora: ' + s.print_failed + ' não impresso(s)';
+  if (s.health) showHealth(s.health);
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
+}
+// One line, four parts: a part that is not well says what is wrong, in the cashier's words
+// (the clock is "relógio do caixa": sales still go through, it is never a refusal).
+function showHealth(health) {
+  const words = {
+    bank: (h) => (h.ok ? 'Banco ✓' : 'Banco: sem conexão (faturas vão para a fila)'),
+    clock: (h) => {
+      if (h.ok) return 'Relógio ✓';
+      const s = Math.abs(h.offset_s);
+      const amount = s >= 120 ? Math.round(s / 60) + ' min' : s + ' s';
+      return 'Relógio do caixa ' + amount + (h.offset_s > 0 ? ' atrasado' : ' adiantado') + ' em relação ao banco: acerte a hora';
+    },
+    disk: (h) => (h.ok ? 'Disco ✓' : 'Disco cheio: novas vendas recusadas até liberar espaço'),
+    printer: (h) => (h.ok ? 'Impressora ✓' : 'Impressora com falha: ' + h.message),
+  };
+  $$('#health [data-part]').forEach((el) => {
+    const part = health[el.dataset.part];
+    if (!part) return;
+    el.dataset.ok = String(part.ok);
+    el.textContent = words[el.dataset.part](part);
+    el.title = part.message;
+  });
 }
 setInterval(status, 2000);
 renderAmount();

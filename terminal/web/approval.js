@@ -19,8 +19,10 @@ function showApproval(action) {
 }
 function askAction(kind, sale) {
   if (!app.operator) return;
-  const what = (kind === 'refund' ? 'Estornar ' : 'Cancelar ') + money(kind === 'refund' ? sale.collected : sale.amount);
-  pendingAction = { kind, id: sale.id, what, approval: kind === 'refund' || sale.collected > 0 };
+  // 'approve-reversal': a cash register asked for the money back (docs/integration.md).
+  const what = kind === 'approve-reversal' ? 'Estorno pedido pelo caixa ' + sale.register + ': ' + money(sale.reversal_requested)
+    : (kind === 'refund' ? 'Estornar ' : 'Cancelar ') + money(kind === 'refund' ? sale.collected : sale.amount);
+  pendingAction = { kind, id: sale.id, what, approval: kind !== 'cancel' || sale.collected > 0 };
   showApproval(pendingAction);
   $('#refund-amount-label').hidden = kind !== 'refund';
   $('#refund-amount').value = kind === 'refund' ? money(sale.collected).replace('R$ ', '') : '';

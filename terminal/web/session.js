@@ -63,6 +63,7 @@ function enterSession(who) {
   $('#operator-shown').textContent = who.operator;
   $('#operator-role').textContent = ROLES[who.role] || who.role;
   $('#operator-role').dataset.role = who.role;
+  $('#nav-queue').hidden = who.role !== 'supervisor';  // the queue screen is the supervisor's
   $('#login-error').textContent = '';
   $('#login-notice').hidden = true;
   document.body.classList.remove('logged-out');

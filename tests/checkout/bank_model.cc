@@ -14,6 +14,8 @@ namespace {
 using Life = BankModel::Life;
 std::string N(const char* prefix, int attempt) { return prefix + std::to_string(attempt); }
 int AttemptOf(const std::string& id) { return std::stoi(id.substr(1)); }
+// The purchase the store-and-forward made for a sealed card is "p9".
+constexpr int kForwardedAttempt = 9;
 
 Event PurchaseView(const BankModel& b, int n) {
   const std::string id = N("p", n);
@@ -291,11 +293,19 @@ void SendCalls(BankModel& bank, const std::vector<Effect>& effects) {
 
 std::vector<Move> Moves(const Sale& sale, const BankModel& bank) {
   MoveList moves(bank);
-  for (Event e :
-       {StartSale(), Choose(Method::kCard), Choose(Method::kPix), Choose(Method::kInvoice), Card(), Cancelled(),
-        Event{Retry{kT0 + 40 * kSec}}, Event{FallbackToInvoice{TestCustomer(), kT0 + 40 * kSec}},
-        Event{KeepOpen{kT0 + 5 * kSec}}, Event{PrintCode{kT0 + 9 * kSec}}, ReverseBy(kAmount), ReverseBy(400)}) {
+  for (Event e : {StartSale(), Choose(Method::kCard), Choose(Method::kPix), Choose(Method::kInvoice), Card(),
+                  Cancelled(), Event{Retry{kT0 + 40 * kSec}}, Event{FallbackToInvoice{TestCustomer(), kT0 + 40 * kSec}},
+                  Event{KeepOpen{kT0 + 5 * kSec}}, Event{PrintCode{kT0 + 9 * kSec}}, ReverseBy(kAmount), ReverseBy(400),
+                  HeldOffline(), ForwardedDeclined()}) {
     moves.Add(e);
+  }
+  // The forwarder charged the sealed card: its purchase ("p9": not an attempt of the sale)
+  // exists at the bank, approved, with the amount.
+  if (std::holds_alternative<CardHeld>(sale.state)) {
+    BankModel charged = bank;
+    charged.purchases[kForwardedAttempt] = PurchaseStatus::kApproved;
+    charged.received[N("p", kForwardedAttempt)] = kAmount;
+    moves.Add(ForwardedOk(N("p", kForwardedAttempt)), charged);
   }
   for (const Money& line : sale.ledger) {
     if (line.role == MoneyRole::kLate && line.net() > 0) {

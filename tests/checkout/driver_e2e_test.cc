@@ -30,7 +30,7 @@ TEST_F(DriverE2E, CardApproved) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 2590, settings_).ok());
   ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
-  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 2);
+  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 2, e2e::TestBrowser());
   ASSERT_TRUE(sale.ok()) << sale.status().ToString();
   ASSERT_TRUE(std::holds_alternative<Paid>(sale->state)) << StateOf(*sale);
   EXPECT_EQ(sale->collected(), 2590);
@@ -47,7 +47,7 @@ TEST_F(DriverE2E, CardDeniedOffersAnotherMethod) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 1000, settings_).ok());
   ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
-  auto sale = driver_->SubmitCard(id, Card("4000000000000002"), FundingType::kCredit, 1);
+  auto sale = driver_->SubmitCard(id, Card("4000000000000002"), FundingType::kCredit, 1, e2e::TestBrowser());
   ASSERT_TRUE(sale.ok());
   const auto* choosing = std::get_if<ChoosingMethod>(&sale->state);
   ASSERT_TRUE(choosing) << StateOf(*sale);
@@ -60,7 +60,7 @@ TEST_F(DriverE2E, CardChallengePassedAndFailed) {
     const std::string id = NewSaleId();
     ASSERT_TRUE(driver_->Open(id, 1500, settings_).ok());
     ASSERT_TRUE(driver_->Feed(id, ChooseMethod{Method::kCard, {}, Now()}).ok());
-    auto sale = driver_->SubmitCard(id, Card("5500000000000004"), FundingType::kCredit, 1);
+    auto sale = driver_->SubmitCard(id, Card("5500000000000004"), FundingType::kCredit, 1, e2e::TestBrowser());
     ASSERT_TRUE(sale.ok()) << sale.status().ToString();
     const auto* challenge = std::get_if<Challenge>(&sale->state);
     ASSERT_TRUE(challenge) << StateOf(*sale);
@@ -209,7 +209,7 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
       const bool killed = RunChildKilledAt(k, [&](Driver& d) {
         if (!d.Open(id, 4321, settings_).ok()) return;
         (void)d.Feed(id, ChooseMethod{Method::kCard, {}, Now()});
-        (void)d.SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+        (void)d.SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
       });
       EXPECT_TRUE(killed) << "the card flow has 7 hook points; the child must die at each";
       auto resumed = driver_->Resume(id);
@@ -224,7 +224,7 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
         sale = *driver_->Get(id);
       }
       if (std::holds_alternative<AwaitingCard>(sale.state)) {  // the card was never charged
-        auto again = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+        auto again = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
         ASSERT_TRUE(again.ok()) << again.status().ToString();
         sale = *again;
       }

@@ -8,7 +8,7 @@ std::string StateOf(const Sale& sale) { return StateName(static_cast<int>(sale.s
 
 void Play(Driver& driver, const std::string& id, const Script& script, sandbox::testing::Client& payer,
           const Clock& clock, Intake* intake) {
-  const CardData card{script.card, "123", "2035-01", "MARIA SILVA"};
+  const CardData card = TestCard(script.card);
   for (int step = 0; step < 80 && !driver.crashed(); ++step) {
     auto sale = driver.Get(id);
     if (!sale.ok()) return;
@@ -21,7 +21,7 @@ void Play(Driver& driver, const std::string& id, const Script& script, sandbox::
         (void)driver.Feed(id, ChooseMethod{script.method, script.customer, now});
       }
     } else if (std::holds_alternative<AwaitingCard>(state)) {
-      (void)driver.SubmitCard(id, card, FundingType::kCredit, 1);
+      (void)driver.SubmitCard(id, card, FundingType::kCredit, 1, TestBrowser());
     } else if (script.cancel &&
                (std::holds_alternative<ShowingPix>(state) || std::holds_alternative<ShowingInvoice>(state))) {
       (void)driver.Feed(id, Cancel{"op-7", "customer changed their mind", now});

@@ -29,6 +29,19 @@
 
 namespace balcao::checkout::e2e {
 
+// A card with the cardholder's contact and billing address, as the touchscreen's customer form
+// sends them (3-D Secure requires them), and the device it was typed on.
+inline CardData TestCard(const std::string& number) {
+  return {number,
+          "123",
+          "2035-01",
+          "MARIA SILVA",
+          "maria.silva@example.com",
+          "+5511987654321",
+          {"Rua Augusta, 1500", "apto 12", "Sao Paulo", "SP", "01304-001", "BRA"}};
+}
+inline BrowserData TestBrowser() { return {"Mozilla/5.0 (balcao checkout tests)", "127.0.0.1", "pt-BR", 180, ""}; }
+
 using sandbox::testing::Json;
 
 // The sandbox's time as the driver must see it (system time plus however far the simulation
@@ -119,7 +132,7 @@ class DriverE2E : public sandbox::testing::SandboxTest {
     int debits = 0;
   };
   Ledger LedgerOf(const std::string& tag);
-  CardData Card(const std::string& number) { return {number, "123", "2035-01", "MARIA SILVA"}; }
+  CardData Card(const std::string& number) { return TestCard(number); }
   void Fault(const std::string& route, const std::string& fault = "commit-then-drop-response");
 
   // Runs `flow` in a child process whose driver SIGKILLs itself right after its k-th

@@ -166,6 +166,8 @@ TEST_F(IntakeE2E, PixPaidAfterVoidIsFlaggedOnce) {
   EXPECT_EQ(LedgerOf(BrcodeDepositTag(pix.brcode.uuid)).debits, 1) << "returned once";
 }
 
+// An event naming no sale is ignored (and acknowledged); one naming a sale this box never
+// journaled is another box's: left alone, never acknowledged (docs/adr/0006-lane-event-intake.md).
 TEST_F(IntakeE2E, EventsOfNoSaleOnThisBoxAreIgnored) {
   ASSERT_EQ(api().Sim("/sandbox/deposit", {{"amount", 700}}).status, 200);  // a passive cash-in
   auto other = api().Post(
@@ -173,15 +175,17 @@ TEST_F(IntakeE2E, EventsOfNoSaleOnThisBoxAreIgnored) {
       {{"invoices",
         {{{"amount", 900}, {"name", "Outra Loja"}, {"taxId", "337.451.076-08"}, {"tags", {"sale/not-on-this-box"}}}}}});
   ASSERT_EQ(other.status, 200) << other.body;
-  std::set<std::string> reasons;
+  std::set<std::string> ignored, foreign;
   for (const api::Event& event : Delivered()) {
     auto taken = intake_->Take(event);
     ASSERT_TRUE(taken.ok()) << taken.status().ToString();
-    EXPECT_EQ(taken->outcome, IntakeOutcome::kIgnored);
-    reasons.insert(taken->reason.substr(0, taken->reason.find(' ')));
+    ASSERT_TRUE(taken->outcome == IntakeOutcome::kIgnored || taken->outcome == IntakeOutcome::kForeign)
+        << Name(taken->outcome);
+    (taken->outcome == IntakeOutcome::kIgnored ? ignored : foreign)
+        .insert(taken->reason.substr(0, taken->reason.find(' ')));
   }
-  EXPECT_TRUE(reasons.count("deposit")) << "the cash-in pays no brcode";
-  EXPECT_TRUE(reasons.count("sale")) << "sale not-on-this-box has no journal here";
+  EXPECT_TRUE(ignored.count("deposit")) << "the cash-in pays no brcode";
+  EXPECT_TRUE(foreign.count("invoice")) << "sale not-on-this-box has no journal here";
 }
 
 // The invoice's create answer is lost and the lookup fails, so the sale does not know its
@@ -220,7 +224,7 @@ TEST_F(IntakeE2E, ConfirmedPurchaseReversedPartlyThenFully) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 3000, settings_).ok());
   Fed(id, ChooseMethod{Method::kCard, {}, Now()});
-  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
   ASSERT_TRUE(sale.ok() && std::holds_alternative<Paid>(sale->state));
   // Unconfirmed, only a full cancel is allowed.
   auto partial = driver_->Feed(id, Reverse{1000, "op-5", "one item back", Now()});
@@ -292,6 +296,90 @@ TEST_F(IntakeE2E, AnEventTakenOnceIsReplayedWhicheverWayItComesAgain) {
   ASSERT_TRUE(left.ok()) << left.status().ToString();
   for (const api::BankEvent& event : left->items)
     for (const api::Event& taken : events) EXPECT_NE(event.id.value_or(""), taken.id) << "not marked delivered";
+}
+
+}  // namespace
+}  // namespace balcao::checkout
+
+namespace balcao::checkout {
+namespace {
+
+// Two lanes of one store on one account: this box (lane caixa-1) takes the events of its
+// own sale, by delivery and by catch-up, and leaves lane caixa-2's invoice events alone: not
+// fed, and still undelivered at the bank after this box's catch-up, for caixa-2 to take.
+TEST_F(IntakeE2E, AnotherLanesEventsAreNeitherTakenNorAcknowledged) {
+  const std::string mine = LaneRoot("loja-1", "caixa-1");
+  settings_.lane = mine;
+  intake_->SetLane(mine);
+  const std::string id = NewSaleId();
+  ASSERT_TRUE(driver_->Open(id, 4100, settings_).ok());
+  Fed(id, ChooseMethod{Method::kInvoice, {"Maria da Silva", "337.451.076-08"}, Now()});
+  const Json own = Listed("invoice", SaleTag(mine, id));
+  ASSERT_EQ(own.size(), 1u) << "the invoice carries the lane's sale tag";
+  const Json own_tags = own[0]["tags"];
+  for (const std::string& tag : {std::string("store/loja-1"), mine, AttemptTag(mine, id, 1)})
+    EXPECT_NE(std::find(own_tags.begin(), own_tags.end(), Json(tag)), own_tags.end()) << tag;
+  EXPECT_TRUE(Listed("invoice", SaleTag(id)).empty()) << "no tag of the old layout on a lane's sale";
+
+  const std::string theirs = LaneRoot("loja-1", "caixa-2");
+  auto other = api().Post("/v2/invoice", {{"invoices",
+                                           {{{"amount", 900},
+                                             {"name", "Outra Caixa"},
+                                             {"taxId", "337.451.076-08"},
+                                             {"tags", EntityTags(theirs, "v-other-1", 1)}}}}});
+  ASSERT_EQ(other.status, 200) << other.body;
+  const std::string other_id = other.json["invoices"][0]["id"].get<std::string>();
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", own[0]["id"]}}).status, 200);
+  ASSERT_EQ(api().Sim("/sandbox/invoice/pay", {{"id", other_id}}).status, 200);
+
+  int foreign = 0;
+  for (const api::Event& event : Delivered()) {
+    auto taken = intake_->Take(event);
+    ASSERT_TRUE(taken.ok()) << taken.status().ToString();
+    if (taken->outcome == IntakeOutcome::kForeign) {
+      ++foreign;
+      EXPECT_NE(taken->reason.find(theirs), std::string::npos) << taken->reason;
+    }
+  }
+  EXPECT_GE(foreign, 2) << "caixa-2's invoice: created and paid";
+  EXPECT_TRUE(std::holds_alternative<Paid>(driver_->Get(id)->state)) << StateOf(*driver_->Get(id));
+
+  auto caught_up = intake_->CatchUp(2);  // pages of 2: every page is read
+  ASSERT_TRUE(caught_up.ok()) << caught_up.status().ToString();
+  EXPECT_GE(intake_->foreign_left(), 2);
+  auto left = bank_->event().ListPage(api::ListParams().Filter("isDelivered", "false").Limit(100));
+  ASSERT_TRUE(left.ok()) << left.status().ToString();
+  int theirs_left = 0, mine_left = 0;
+  for (const api::BankEvent& event : left->items) {
+    const std::string text = api::ToJsonText(event);
+    theirs_left += text.find(theirs + "/sale/") != std::string::npos;
+    mine_left += text.find(mine + "/sale/") != std::string::npos;
+  }
+  EXPECT_EQ(mine_left, 0) << "this lane's events were marked delivered";
+  EXPECT_GE(theirs_left, 2) << "caixa-2's events are still undelivered for caixa-2";
+}
+
+TEST(LaneTags, LayoutAndParsing) {
+  const std::string lane = LaneRoot("loja-1", "caixa-03");
+  EXPECT_EQ(lane, "store/loja-1/lane/caixa-03");
+  EXPECT_EQ(EntityTags(lane, "v1", 2),
+            (std::vector<std::string>{"store/loja-1", lane, lane + "/sale/v1", lane + "/sale/v1/a2"}));
+  EXPECT_EQ(EntityTags("", "v1", 2), (std::vector<std::string>{"sale/v1", "sale/v1/a2"}));
+  const TaggedSale tagged = SaleOfTags(EntityTags(lane, "v1", 2));
+  EXPECT_EQ(tagged.store, "loja-1");
+  EXPECT_EQ(tagged.terminal, "caixa-03");
+  EXPECT_EQ(tagged.sale_id, "v1");
+  EXPECT_EQ(tagged.lane(), lane);
+  const TaggedSale old = SaleOfTags({"sale/v2/a1", "sale/v2"});
+  EXPECT_EQ(old.sale_id, "v2");
+  EXPECT_TRUE(old.store.empty());
+  EXPECT_EQ(SaleIdFromTags({"dynamic-brcode/abc"}), "");
+  EXPECT_EQ(LaneIdRule("caixa-1"), "");
+  EXPECT_NE(LaneIdRule("Caixa"), "");
+  EXPECT_NE(LaneIdRule("a/b"), "");
+  EXPECT_NE(LaneIdRule("-a"), "");
+  EXPECT_NE(LaneIdRule(""), "");
+  EXPECT_NE(LaneIdRule(std::string(25, 'a')), "");
 }
 
 }  // namespace

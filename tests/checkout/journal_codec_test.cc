@@ -53,6 +53,8 @@ std::vector<Event> EveryEventFullyPopulated() {
       InvoiceSeen{"6655443322110099", InvoiceStatus::kCredited, 1050, at + 18},
       TimerFired{Timer::kBrcodeExpiry, at + 19},
       Queued{Call::kCreateInvoice, 4, "sale/sale-9/a4", at + 20},
+      CardHeldOffline{"424242******4242", FundingType::kCredit, 3, at + 21},
+      CardForwarded{false, "", 0, "too old: declined locally", at + 22},
   };
   EXPECT_EQ(static_cast<int>(events.size()), kEventCount);
   return events;

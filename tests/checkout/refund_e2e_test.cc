@@ -97,7 +97,7 @@ TEST_F(RefundE2E, ApprovedUnconfirmedPurchaseIsCanceled) {
   const std::string id = NewSaleId();
   ASSERT_TRUE(driver_->Open(id, 1990, settings_).ok());
   Fed(id, ChooseMethod{Method::kCard, {}, Now()});
-  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1);
+  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
   ASSERT_TRUE(sale.ok() && std::holds_alternative<Paid>(sale->state));
   EXPECT_EQ(driver_->Feed(id, Reverse{1990, "", "no operator", Now()}).status().code(),
             StatusCode::kFailedPrecondition);

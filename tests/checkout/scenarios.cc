@@ -50,6 +50,11 @@ Event Found(EntityKind kind, int attempt, UnixMicros at) { return NothingFound{k
 Event Cancelled() { return Cancel{"op-7", "customer gave up", kT0 + 70 * kSec}; }
 Event ReverseBy(Cents amount) { return Reverse{amount, "op-7", "returned goods", kT0 + 80 * kSec}; }
 Event ReversedTo(const std::string& entity_id, Cents net) { return Reversed{entity_id, net, kT0 + 81 * kSec}; }
+Event HeldOffline() { return CardHeldOffline{"424242******4242", FundingType::kCredit, 1, kT0 + 20 * kSec}; }
+Event ForwardedOk(const std::string& purchase_id) {
+  return CardForwarded{true, purchase_id, kAmount, "", kT0 + 3600 * kSec};
+}
+Event ForwardedDeclined() { return CardForwarded{false, "", 0, "denied by the issuer", kT0 + 3600 * kSec}; }
 Event QueuedAs(Call call, int attempt) {
   const std::string key =
       AttemptTag(kSaleId, attempt) + (call == Call::kCreateInvoice ? "" : "/" + std::string(Name(call)));
@@ -99,6 +104,7 @@ std::vector<Event> PathTo(const std::string& state, Method paid_by) {
       {"VerifyingInvoice",
        {StartSale(), Choose(Method::kInvoice), Failed(Call::kCreateInvoice, Failure::kOutcomeUnknown)}},
       {"InvoiceQueued", {StartSale(), Choose(Method::kInvoice), QueuedAs(Call::kCreateInvoice)}},
+      {"CardHeld", {StartSale(), HeldOffline()}},
       {"ShowingInvoice", invoice},
       {"PayLater", plus(invoice, {KeepOpen{kT0 + 5 * kSec}})},
       {"CancelingInvoice", plus(invoice, {Cancelled()})},

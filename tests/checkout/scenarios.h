@@ -34,6 +34,10 @@ Event Found(EntityKind kind, int attempt = 1, UnixMicros at = kT0 + 50 * kSec);
 Event Cancelled();
 Event ReverseBy(Cents amount);
 Event ReversedTo(const std::string& entity_id, Cents net);
+// The card sealed in the store-and-forward while offline, and the forwarder's answer for it.
+Event HeldOffline();
+Event ForwardedOk(const std::string& purchase_id = "p9");
+Event ForwardedDeclined();
 // The driver put `call` in the outbox (the create's key for attempt 1, or the PATCH's key).
 Event QueuedAs(Call call, int attempt = 1);
 

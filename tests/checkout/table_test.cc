@@ -163,6 +163,11 @@ std::vector<Case> Cases() {
       {"InvoiceQueued", {}, Cancelled(), "InvoiceQueued", "Signed"},
       {"InvoiceQueued", {}, PrintCode{kT0 + 9 * kSec}, "InvoiceQueued", "Always"},
       {"CancelingInvoice", {}, QueuedAs(Call::kCancelInvoice), "CancelingInvoice", "QueuedCancel"},
+      // offline: a card sealed in the store-and-forward
+      {"ChoosingMethod", {}, HeldOffline(), "ChoosingMethod", "OfflineCardAcceptable"},
+      {"CardHeld", {}, ForwardedOk(), "CardHeld", "ForwardApproved"},
+      {"CardHeld", {}, ForwardedDeclined(), "CardHeld", "ForwardDeclined"},
+      {"CardHeld", {}, PrintCode{kT0 + 9 * kSec}, "CardHeld", "Always"},
       {"Reversing", {}, QueuedAs(Call::kReversal), "Reversing", "QueuedReversal"},
       {"Paid", {ReverseBy(400)}, ReversedTo("d1", 600), "Reversing", "ReversalLeavesMoney", pix},
       {"Reversing", {}, ReversedTo("p1", 0), "Reversing", "ReversalLeavesNothing"},
@@ -255,7 +260,9 @@ std::vector<Event> OneOfEachEvent() {
                                Deposit("d1", "u1"),
                                InvoiceUpdate("i1", IS::kPaid),
                                Fired(Timer::kPoll),
-                               QueuedAs(Call::kCreateInvoice)};
+                               QueuedAs(Call::kCreateInvoice),
+                               HeldOffline(),
+                               ForwardedOk()};
   EXPECT_EQ(static_cast<int>(events.size()), kEventCount);
   for (int i = 0; i < kEventCount; ++i) EXPECT_EQ(static_cast<int>(events[i].index()), i);
   return events;

@@ -1,6 +1,7 @@
 // The limits of balcao_http over real loopback sockets: an oversized body is read and
 // discarded (within bytes and time) and answered 413 naming the limit in force; a header flood
-// is 431; a request dripped slower than the read timeout loses its connection in time.
+// is 431 (414 when the request line alone is over it); a request dripped slower than the read
+// timeout gets a 408 and loses its connection in time.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -157,6 +158,35 @@ TEST(ReadTimeout, SlowPartialRequestIsClosedWithinTheTimeout) {
   EXPECT_EQ(ending.bytes, "");
   EXPECT_GE(ending.after, milliseconds(400));
   EXPECT_LT(ending.after, milliseconds(2000));
+}
+
+TEST(ReadTimeout, ARequestBegunAndNotFinishedGets408) {
+  CountingHandler counter;
+  ServerOptions options;
+  options.read_timeout = milliseconds(500);
+  LoopbackServer s(options, counter.handler());
+  RawConnection client(s.port);
+  ASSERT_TRUE(client.Send("POST /sales HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"amount\""));
+  const auto start = std::chrono::steady_clock::now();
+  auto response = client.ReadResponse(milliseconds(3000));
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->status, 408);
+  EXPECT_EQ(response->body, R"({"error":{"field":"request","rule":"complete within 500 ms"}})");
+  EXPECT_GE(std::chrono::steady_clock::now() - start, milliseconds(400));
+  EXPECT_EQ(client.ReadUntilClosed(milliseconds(2000)).how, "eof");
+  EXPECT_EQ(*counter.calls, 0);
+}
+
+TEST(HeaderLimit, ARequestLineOverTheLimitIs414) {
+  CountingHandler counter;
+  LoopbackServer s(ServerOptions{}, counter.handler());
+  RawConnection client(s.port);
+  ASSERT_TRUE(client.Send("GET /" + std::string(16 << 10, 'a') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+  auto response = client.ReadResponse();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->status, 414);
+  EXPECT_EQ(response->body, R"({"error":{"field":"target","rule":"a request line of at most 8 KiB"}})");
+  EXPECT_EQ(*counter.calls, 0);
 }
 
 TEST(Malformed, UnparseableRequestIs400) {

@@ -113,11 +113,11 @@ TEST(SealedCards, CapsAndValidation) {
   auto store = *Store::Open(dir.File("box.db"));
   StoreAndForwardSettings s{true, WriteKek(dir, 0600), 5000, 8000};
   auto cards = std::move(*SealedCards::Open(*store, s));
-  EXPECT_EQ(cards->Accept("s1", 5001, Card("4111111111111111", "123")).status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(cards->Accept("s1", 5001, Card("4111111111111111", "123")).status().code(), StatusCode::kOutOfRange);
   ASSERT_TRUE(cards->Accept("s1", 5000, Card("4111111111111111", "123")).ok());
   EXPECT_EQ(cards->Accept("s1", 100, Card("4111111111111111", "123")).status().code(), StatusCode::kAlreadyExists);
   auto over = cards->Accept("s2", 3001, Card("5555555555554444", "321"));
-  EXPECT_EQ(over.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(over.status().code(), StatusCode::kOutOfRange);
   EXPECT_NE(over.status().message().find("total"), std::string::npos);
   ASSERT_TRUE(cards->Accept("s2", 3000, Card("5555555555554444", "321")).ok());
   EXPECT_EQ(cards->PendingTotal(), 8000);

@@ -46,8 +46,8 @@ TEST(Store, MigratesFromEmptyToTheLatestVersion) {
   EXPECT_EQ(QueryText(path, "PRAGMA journal_mode"), "wal");
   EXPECT_EQ(
       QueryText(path, "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name"),
-      "applied_events,card_outcomes,operator_actions,operators,outbox,print_jobs,sale_journal,sales,sealed_cards,"
-      "settings,settlement_sales,settlements");
+      "applied_events,card_outcomes,operator_actions,operators,outbox,pos_keys,pos_nonces,print_jobs,"
+      "register_requests,sale_journal,sales,sealed_cards,settings,settlement_sales,settlements");
 }
 
 TEST(Store, ReopenIsIdempotentAndKeepsData) {

@@ -133,13 +133,17 @@ TEST_F(WebhookTest, FailedDeliveriesAreRetriedOnTheSandboxClockAndRecorded) {
   ASSERT_EQ(inv.status, 200);
   sandbox().Flush();
   EXPECT_EQ(receiver.hits().size(), 1u);
+  // Moving the clock hands due retries to the delivery workers; Flush waits for them.
   api().Sim("/sandbox/clock", {{"advance", 4 * 60}});
+  sandbox().Flush();
   EXPECT_EQ(receiver.hits().size(), 1u);  // not yet 5 minutes
   api().Sim("/sandbox/clock", {{"advance", 60}});
+  sandbox().Flush();
   EXPECT_EQ(receiver.hits().size(), 2u);
-  api().Sim("/sandbox/clock", {{"advance", 30 * 60}});
-  api().Sim("/sandbox/clock", {{"advance", 120 * 60}});
-  api().Sim("/sandbox/clock", {{"advance", 600 * 60}});
+  for (int minutes : {30, 120, 600}) {
+    api().Sim("/sandbox/clock", {{"advance", minutes * 60}});
+    sandbox().Flush();
+  }
   EXPECT_EQ(receiver.hits().size(), 4u);  // first try + 3 retries, then it stops
   auto attempts = api().Get("/v2/event/attempt?webhookIds=" + hook_id);
   ASSERT_EQ(attempts.json["attempts"].size(), 4u) << attempts.body;

@@ -70,7 +70,7 @@ TEST(Readme, FirstCommandRingsUpEveryDemoSaleFromAFreshDirectory) {
   std::string out;
   // The README's line, from the new user's directory: run.sh is reached through its path.
   ASSERT_EQ(RunIn(dir, "bash '" + (kSource / "deploy" / "run.sh").string() + "' --quiet-qr", out), 0) << out;
-  EXPECT_EQ(Count(out, "=> Paid"), 4) << out;  // Pix, two cards, the invoice
+  EXPECT_EQ(Count(out, "=> Paid"), 5) << out;  // Pix, three cards (a debit one), the invoice
   EXPECT_EQ(Count(out, "card not charged: denied"), 1) << out;
   EXPECT_EQ(out.find("No such file"), std::string::npos) << out;
   // Its files are where the user typed the command, and the credentials name them absolutely.
@@ -83,7 +83,7 @@ TEST(Readme, FirstCommandRingsUpEveryDemoSaleFromAFreshDirectory) {
   EXPECT_TRUE(std::filesystem::exists(dir / "balcao-demo" / "receipt-1.bin"));
   // Again, in the same directory: the sandbox state of the first run is reused.
   ASSERT_EQ(RunIn(dir, "bash '" + (kSource / "deploy" / "run.sh").string() + "' --quiet-qr", out), 0) << out;
-  EXPECT_EQ(Count(out, "=> Paid"), 4) << out;
+  EXPECT_EQ(Count(out, "=> Paid"), 5) << out;
   std::filesystem::remove_all(dir.parent_path());
 }
 

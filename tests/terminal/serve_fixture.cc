@@ -35,6 +35,7 @@ Reply Http(const std::string& method, const std::string& url, const std::string&
   if (method != "GET") curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, list);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 40L);
+  curl_easy_setopt(curl.get(), CURLOPT_USERAGENT, kTestUserAgent);
   if (!ca_file.empty()) curl_easy_setopt(curl.get(), CURLOPT_CAINFO, ca_file.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &reply.body);
   curl_easy_setopt(curl.get(), CURLOPT_HEADERDATA, &reply.set_cookie);
@@ -172,6 +173,16 @@ void ServeProcess::StartProgram(const std::vector<std::string>& argv_in, const s
 
 std::string ServeProcess::output() const { return output_; }
 
+std::string ServeProcess::Drain() {
+  for (pollfd p{out_fd_, POLLIN, 0}; out_fd_ >= 0 && ::poll(&p, 1, 0) > 0;) {
+    char buffer[4096];
+    const ssize_t n = ::read(out_fd_, buffer, sizeof buffer);
+    if (n <= 0) break;
+    output_.append(buffer, static_cast<std::size_t>(n));
+  }
+  return output_;
+}
+
 void ServeProcess::Stop() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGTERM);
@@ -260,6 +271,19 @@ std::vector<std::string> FilesContaining(const std::filesystem::path& dir, const
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
     if (entry.is_regular_file()) scan(entry.path());
   return found;
+}
+
+Json WithCardCustomer(Json card) {
+  card["holder_email"] = "maria.souza@example.com";
+  card["holder_phone"] = "+55 11 98765-4321";
+  card["billing"] = {{"street_line1", "Rua Augusta, 1500"},
+                     {"street_line2", "apto 12"},
+                     {"city", "Sao Paulo"},
+                     {"state_code", "SP"},
+                     {"zip_code", "01304-001"},
+                     {"country_code", "BRA"}};
+  card["browser"] = {{"language", "pt-BR"}, {"screen", "1080x1920"}, {"timezone_offset", 180}};
+  return card;
 }
 
 }  // namespace balcao::terminal::testing

@@ -55,6 +55,9 @@ class ServeProcess {
   const std::string& url() const { return url_; }
   const std::string& sandbox() const { return sandbox_; }  // embedded sandbox, "" when none
   std::string output() const;                              // what it printed so far
+  // Reads what it printed since (without waiting) and returns all it printed so far.
+  std::string Drain();
+  pid_t pid() const { return pid_; }
 
   // The operators every test box has (cashier kCashier/kCashierPin, supervisor kSupervisor/
   // kSupervisorPin), added to the store at `db` before serve starts (Start does it).
@@ -91,6 +94,12 @@ inline constexpr const char* kCashier = "caixa";
 inline constexpr const char* kCashierPin = "73914682";
 inline constexpr const char* kSupervisor = "gerente";
 inline constexpr const char* kSupervisorPin = "58203917";
+
+// The User-Agent every request of Http() carries: the device a card is typed on, for 3-D Secure.
+inline constexpr const char* kTestUserAgent = "Mozilla/5.0 (X11; Linux x86_64) balcao-serve-tests/1";
+// `card` (the card form's body) with what 3-D Secure asks of the customer besides the card:
+// holder e-mail and phone, billing address, the browser's language, screen and timezone.
+Json WithCardCustomer(Json card);
 
 // A fresh directory under the temp dir, removed first if it exists.
 std::filesystem::path FreshDir(const std::string& name);

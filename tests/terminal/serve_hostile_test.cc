@@ -215,9 +215,10 @@ TEST(ServeHostile, ARefusedActionLeavesNoJournalRow) {
     EXPECT_EQ(refused.status, 409) << action << " " << refused.body;
     EXPECT_EQ(refused.json["error"]["field"], "state") << action;
   }
-  const Reply card = serve.Post(
-      "/api/sales/" + id + "/card",
-      {{"number", "4111111111111111"}, {"expiry", "12/39"}, {"security_code", "123"}, {"holder_name", "ANA SOUZA"}});
+  const Reply card = serve.Post("/api/sales/" + id + "/card", WithCardCustomer({{"number", "4111111111111111"},
+                                                                                {"expiry", "12/39"},
+                                                                                {"security_code", "123"},
+                                                                                {"holder_name", "ANA SOUZA"}}));
   EXPECT_EQ(card.status, 409) << card.body;  // no card method chosen yet
   EXPECT_EQ(StoreRows(dir / "data" / "balcao.db"), before);
   // What the machine accepts is journaled as before.

@@ -34,8 +34,12 @@ def main(cli):
         for _ in range(20):
             _, sale = req("POST", "/sales", {"amount": 2000})
             req("POST", "/sales/%s/method" % sale["id"], {"method": "card"})
-            t, view = req("POST", "/sales/%s/card" % sale["id"], {"number": "4242424242424242", "expiry": "12/34",
-                                                                 "security_code": "123", "holder_name": "A B"})
+            t, view = req("POST", "/sales/%s/card" % sale["id"], {
+                "number": "4242424242424242", "expiry": "12/34", "security_code": "123", "holder_name": "A B",
+                "holder_email": "a.b@example.com", "holder_phone": "11987654321",
+                "billing": {"street_line1": "Rua Augusta, 1500", "city": "Sao Paulo", "state_code": "SP",
+                            "zip_code": "01304-001", "country_code": "BRA"},
+                "browser": {"language": "pt-BR", "timezone_offset": 180}})
             assert view["status"] == "paid", view
             cards.append(t)
 

@@ -113,11 +113,11 @@ TEST(ServeMetrics, SalesQueueAndBankCallsReadByTheReferenceParser) {
   EXPECT_EQ(serve.WaitFor(pix_id, "paid")["collected"], 2590);
   const std::string card_id = serve.NewSale(12000)["id"].get<std::string>();
   ASSERT_EQ(serve.Post("/api/sales/" + card_id + "/method", {{"method", "card"}}).json["status"], "enter-card");
-  const Reply card = serve.Post("/api/sales/" + card_id + "/card", {{"number", kApproved},
-                                                                    {"expiry", "12/34"},
-                                                                    {"security_code", "737"},
-                                                                    {"holder_name", "MARIA SOUZA"},
-                                                                    {"installments", 3}});
+  const Reply card = serve.Post("/api/sales/" + card_id + "/card", WithCardCustomer({{"number", kApproved},
+                                                                                     {"expiry", "12/34"},
+                                                                                     {"security_code", "737"},
+                                                                                     {"holder_name", "MARIA SOUZA"},
+                                                                                     {"installments", 3}}));
   ASSERT_EQ(card.json["status"], "paid") << card.body;
 
   // The bank goes away (destroyed: its port refuses, its keep-alive connections are closed):

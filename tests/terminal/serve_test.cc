@@ -19,11 +19,11 @@ constexpr const char* kDeclined = "4000000000009995";   // insufficient funds
 constexpr const char* kChallenge = "5500000000000004";  // 3-D Secure challenge
 
 Json Card(const std::string& number, int installments = 1) {
-  return {{"number", number},
-          {"expiry", "12/34"},
-          {"security_code", "737"},
-          {"holder_name", "MARIA SOUZA"},
-          {"installments", installments}};
+  return WithCardCustomer({{"number", number},
+                           {"expiry", "12/34"},
+                           {"security_code", "737"},
+                           {"holder_name", "MARIA SOUZA"},
+                           {"installments", installments}});
 }
 
 class Serve : public ::testing::Test {

@@ -130,9 +130,27 @@ class ServeTls : public ::testing::Test {
   ServeProcess serve_;
 };
 
+TEST_F(ServeTls, ACertificateInTheOldPlaceIsMovedIntoTlsWithItsFingerprint) {
+  const auto data = dir_ / "data";
+  const auto config = Config(R"({"listen": {"tls": true}})");
+  serve_.Trust(data / "tls" / "cert.pem");
+  serve_.Start(data, Args(config));
+  const std::string fingerprint = PrintedFingerprint(serve_);
+  serve_.Stop();
+  // As an older box left it: DATA/tls-cert.pem and DATA/tls-key.pem.
+  std::filesystem::rename(data / "tls" / "cert.pem", data / "tls-cert.pem");
+  std::filesystem::rename(data / "tls" / "key.pem", data / "tls-key.pem");
+  std::filesystem::remove_all(data / "tls");
+  serve_.Start(data, Args(config));
+  EXPECT_EQ(PrintedFingerprint(serve_), fingerprint);
+  EXPECT_TRUE(std::filesystem::exists(data / "tls" / "cert.pem"));
+  EXPECT_FALSE(std::filesystem::exists(data / "tls-cert.pem"));
+  EXPECT_FALSE(std::filesystem::exists(data / "tls-key.pem"));
+}
+
 TEST_F(ServeTls, ForcedOnLoopbackWithASelfSignedCertificateMadeOnce) {
   const auto data = dir_ / "data";
-  const auto cert = data / "tls-cert.pem";
+  const auto cert = data / "tls" / "cert.pem";
   const auto config = Config(R"({"listen": {"tls": true}, "security": {"host_names": ["caixa1.loja.lan"]}})");
   serve_.Trust(cert);
   serve_.Start(data, Args(config));
@@ -159,7 +177,7 @@ TEST_F(ServeTls, ForcedOnLoopbackWithASelfSignedCertificateMadeOnce) {
       Shell("openssl x509 -noout -checkend " + std::to_string(826 * 86400) + " -in '" + cert.string() + "'").exit_code,
       0);
   struct stat key_stat {};
-  ASSERT_EQ(::stat((data / "tls-key.pem").c_str(), &key_stat), 0);
+  ASSERT_EQ(::stat((data / "tls" / "key.pem").c_str(), &key_stat), 0);
   EXPECT_EQ(key_stat.st_mode & 0777, 0600u);
 
   // A client that pins the public key reaches it; one pinning another key does not.
@@ -222,7 +240,7 @@ TEST_F(ServeTls, ConfiguredCertificateFilesRelativeToTheConfig) {
   ASSERT_EQ(serve_.url().rfind("https://", 0), 0u) << serve_.output();
   EXPECT_EQ(PrintedFingerprint(serve_), OpensslFingerprint(dir_ / "store-cert.pem"));
   EXPECT_EQ(serve_.Get("/api/status").json["tls_fingerprint"], PrintedFingerprint(serve_));
-  EXPECT_FALSE(std::filesystem::exists(dir_ / "data" / "tls-cert.pem"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "data" / "tls" / "cert.pem"));
   serve_.Stop();
 
   // A key that is not the certificate's is refused at start, naming the config keys.
@@ -271,7 +289,7 @@ TEST_F(ServeTls, OnTheMachinesLanAddressByDefault) {
   const std::string address = LanAddress();
   if (address.empty()) GTEST_SKIP() << "no non-loopback IPv4 address on this machine";
   const auto data = dir_ / "data";
-  serve_.Trust(data / "tls-cert.pem");
+  serve_.Trust(data / "tls" / "cert.pem");
   serve_.Start(data, Args(Config("{}"), {"--address", address}));
   ASSERT_EQ(serve_.url(), "https://" + address + ":" + serve_.url().substr(serve_.url().rfind(':') + 1))
       << serve_.output();
@@ -279,7 +297,7 @@ TEST_F(ServeTls, OnTheMachinesLanAddressByDefault) {
   const Reply status = serve_.Get("/api/status");
   ASSERT_EQ(status.status, 200) << status.body;
   EXPECT_EQ(status.json["tls_fingerprint"], PrintedFingerprint(serve_));
-  EXPECT_EQ(OpensslFingerprint(data / "tls-cert.pem"), PrintedFingerprint(serve_));
+  EXPECT_EQ(OpensslFingerprint(data / "tls" / "cert.pem"), PrintedFingerprint(serve_));
   const Reply login = serve_.LogIn(kCashier, kCashierPin);
   EXPECT_NE(login.set_cookie.find("; Secure"), std::string::npos) << login.set_cookie;
 }

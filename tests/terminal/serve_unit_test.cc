@@ -9,11 +9,19 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "checkout/journal_codec.h"
+#include "checkout/types.h"
+#include "offline/journal.h"
+#include "offline/settlement_records.h"
+#include "offline/store.h"
 #include "terminal/service/config.h"
+#include "terminal/service/lane_identity.h"
+#include "terminal/service/json_body.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/service.h"
@@ -72,7 +80,16 @@ TEST(ServeConfig, RefusesBadKeysByName) {
       {R"({"printers": {}})", "printers: unknown key"},
       {R"({"security": {"webhook_retention_days": 0}})",
        "security.webhook_retention_days: must be a whole number from 1 to 365"},
+      {R"({"tef_dial": {"method": "cash"}})", "tef_dial.method: pix, card or ask"},
+      {R"({"tef_dial": {"unresolved": "keep"}})", "tef_dial.unresolved: undo or confirm"},
+      {R"({"tef_dial": {"unresolved_after_s": 0}})", "tef_dial.unresolved_after_s: must be a whole number from 1"},
+      {R"({"tef_dial": {"folder": "/srv/tef"}})", "tef_dial.folder: unknown key"},
       {R"([1, 2])", "must be an object"},
+      // nlohmann would keep the last of two: a setting written twice is refused, named.
+      {R"({"catch_up_interval_s": 30, /* later */ "catch_up_interval_s": 60})", "catch_up_interval_s: given twice in"},
+      {R"({"merchant": {"name": "A", "cnpj": "1", "name": "B"}})", "merchant.name: given twice in"},
+      {R"({"clock_offset_warn_s": 0})", "clock_offset_warn_s: must be a whole number from 1 to 86400"},
+      {R"({"disk_free_floor_mb": -1})", "disk_free_floor_mb: must be a whole number from 0 to 1048576"},
       {R"({"checkout": )", "not valid JSON"},
   };
   for (const auto& [text, expected] : cases) {
@@ -85,13 +102,69 @@ TEST(ServeConfig, RefusesBadKeysByName) {
   EXPECT_EQ(LoadServeConfig("/nonexistent/balcao.json").status().code(), StatusCode::kNotFound);
 }
 
+// Receipts, the touchscreen's language, offline cards and the payout: read, and refused by name.
+TEST(ServeConfig, ReadsTheMoneySections) {
+  auto config = ConfigFrom(R"({
+    "receipt": {"language": "en-US", "card_copies": "customer"},
+    "touchscreen": {"language": "en-US"},
+    "offline_cards": {"enabled": true, "per_sale_cap_cents": 15000, "total_cap_cents": 90000, "max_age_s": 3600,
+                      "kek_file": "keys/kek"},
+    "payout": {"enabled": true, "store": "loja-centro", "keep_balance_cents": 10000,
+               "account": {"name": "Loja Ltda", "tax_id": "11.222.333/0001-81", "bank_code": "341",
+                           "branch_code": "1234", "account_number": "56789-0", "account_type": "savings"}}})");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->store.options.language, printer::Language::kEnUs);
+  EXPECT_FALSE(config->store.merchant_copy);
+  EXPECT_EQ(config->touchscreen_language, "en-US");
+  EXPECT_TRUE(config->offline_cards.enabled);
+  EXPECT_EQ(config->offline_cards.per_sale_cap_cents, 15000);
+  EXPECT_EQ(config->offline_cards.total_cap_cents, 90000);
+  EXPECT_EQ(config->offline_cards.max_age_ms, 3'600'000);
+  EXPECT_TRUE(std::filesystem::path(config->offline_cards.kek_path).is_absolute()) << config->offline_cards.kek_path;
+  EXPECT_TRUE(config->payout.enabled);
+  EXPECT_EQ(config->payout.store, "loja-centro");
+  EXPECT_EQ(config->payout.keep_balance_cents, 10000);
+  EXPECT_EQ(config->payout.account.account_type, "savings");
+  EXPECT_EQ(config->payout.account.bank_code, "341");
+  EXPECT_FALSE(LoadServeConfig("")->payout.enabled);
+  EXPECT_TRUE(LoadServeConfig("")->store.merchant_copy);
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"receipt": {"language": "es-AR"}})", "receipt.language: must be pt-BR or en-US"},
+      {R"({"receipt": {"card_copies": "two"}})", "receipt.card_copies: must be both or customer"},
+      {R"({"touchscreen": {"idioma": "en-US"}})", "touchscreen.idioma: unknown key"},
+      {R"({"offline_cards": {"per_sale_cap_cents": 0}})", "offline_cards.per_sale_cap_cents: must be a whole number"},
+      {R"({"payout": {"enabled": true, "store": "Loja Centro"}})", "payout.store: 1 to 40 lowercase"},
+      {R"({"payout": {"enabled": true, "store": "loja"}})", "payout.account.name: required"},
+      {R"({"payout": {"enabled": true, "store": "loja", "account": {"name": "L", "tax_id": "123"}}})",
+       "payout.account.tax_id: a CPF or CNPJ"},
+  };
+  for (const auto& [text, expected] : cases) {
+    auto bad = ConfigFrom(text);
+    ASSERT_FALSE(bad.ok()) << text;
+    EXPECT_NE(bad.status().message().find(expected), std::string::npos) << text << " -> " << bad.status().message();
+  }
+}
+
+TEST(JsonBody, AKeyGivenTwiceIsRefusedNamingIt) {
+  auto twice = ParseJsonObject(R"({"amount": 100, "amount": 200})");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.status().message(), "a JSON object without a key given twice ('amount' is)");
+  auto nested = ParseJsonObject(R"({"customer": {"name": "A", "name": "B"}})");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.status().message(), "a JSON object without a key given twice ('customer.name' is)");
+  EXPECT_TRUE(ParseJsonObject(R"({"a": {"name": 1}, "b": {"name": 2}})").ok()) << "same name, other objects";
+  EXPECT_EQ(DuplicateKey(R"({"x": [{"k": 1, "k": 2}]})"), "x.[].k");
+}
+
 TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
   auto config = ConfigFrom(R"(// the installed box
     {
       "data_dir": "state",            /* relative: to the file's folder */
       "listen": {"address": "0.0.0.0", "port": 8443},
       "bank": {"credentials": "/etc/balcao/credentials.json"},
-      "log": {"file": "logs/balcao.log", "level": "warn"}
+      "log": {"file": "logs/balcao.log", "level": "warn"},
+      "tef_dial": {"dir": "tef", "group": "pdv", "method": "pix", "unresolved": "confirm", "unresolved_after_s": 120}
     })");
   ASSERT_TRUE(config.ok()) << config.status().ToString();
   const auto folder = std::filesystem::temp_directory_path();
@@ -101,6 +174,11 @@ TEST(ServeConfig, ReadsTheBoxSectionsWithCommentsAndPathsRelativeToTheFile) {
   EXPECT_EQ(config->bank_credentials, "/etc/balcao/credentials.json");
   EXPECT_EQ(config->log_file, (folder / "logs" / "balcao.log").string());
   EXPECT_EQ(config->log_level, "warn");
+  EXPECT_EQ(config->tef_dial.dir, (folder / "tef").string());
+  EXPECT_EQ(config->tef_dial.group, "pdv");
+  EXPECT_EQ(config->tef_dial.method, "pix");
+  EXPECT_EQ(config->tef_dial.unresolved, "confirm");
+  EXPECT_EQ(config->tef_dial.unresolved_after_s, 120);
   EXPECT_EQ(ConfigFrom(R"({"listen": {"port": 70000}})").status().message(),
             "listen.port: must be a whole number from 0 to 65535");
   EXPECT_EQ(ConfigFrom(R"({"log": {"level": "loud"}})").status().message(),
@@ -123,6 +201,62 @@ TEST(ServeConfig, ListenTlsKeys) {
   EXPECT_EQ(ConfigFrom(R"({"listen": {"tls": false, "tls_cert": "c.pem", "tls_key": "k.pem"}})").status().message(),
             "listen.tls: false contradicts listen.tls_cert");
   EXPECT_EQ(ConfigFrom(R"({"listen": {"tls": "yes"}})").status().message(), "listen.tls: must be true or false");
+}
+
+TEST(ServeConfig, LaneIdsAreCheckedByName) {
+  auto config = ConfigFrom(R"({"store_id": "loja-centro", "terminal_id": "caixa-03"})");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->store_id, "loja-centro");
+  EXPECT_EQ(config->terminal_id, "caixa-03");
+  EXPECT_EQ(ConfigFrom(R"({"terminal_id": "Caixa 3"})").status().message(),
+            "terminal_id: 1 to 24 of a-z, 0-9 and '-', not starting with '-'");
+  EXPECT_EQ(ConfigFrom(R"({"store_id": "loja/1"})").status().message(),
+            "store_id: 1 to 24 of a-z, 0-9 and '-', not starting with '-'");
+  EXPECT_EQ(ConfigFrom(R"({"store_id": 7})").status().message(), "store_id: must be a string");
+}
+
+TEST(LaneIdentity, ATerminalIdIsDerivedOnceAndKeptInTheDataDir) {
+  const auto dir = std::filesystem::temp_directory_path() / ("balcao-lane-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto first = ResolveLaneIdentity("", "", dir.string());
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->store_id, "main");
+  EXPECT_TRUE(first->terminal_id_derived);
+  EXPECT_EQ(checkout::LaneIdRule(first->terminal_id), "") << first->terminal_id;
+  auto again = ResolveLaneIdentity("loja-1", "", dir.string());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->terminal_id, first->terminal_id) << "kept, not derived again";
+  EXPECT_EQ(again->root(), "store/loja-1/lane/" + first->terminal_id);
+  EXPECT_EQ(KnownLaneRoot("", (dir / "balcao.db").string()), "store/main/lane/" + first->terminal_id);
+  auto configured = ResolveLaneIdentity("loja-1", "caixa-9", dir.string());
+  ASSERT_TRUE(configured.ok());
+  EXPECT_EQ(configured->terminal_id, "caixa-9");
+  EXPECT_FALSE(configured->terminal_id_derived);
+  EXPECT_EQ(ResolveLaneIdentity("Loja", "", dir.string()).status().message(),
+            "store_id: 1 to 24 of a-z, 0-9 and '-', not starting with '-'");
+  const std::string derived = DeriveTerminalId("PDV_Caixa.03.loja-centro.example");
+  EXPECT_TRUE(std::regex_match(derived, std::regex("pdv-caixa-03-loj-[0-9a-f]{4}"))) << derived;
+  EXPECT_TRUE(std::regex_match(DeriveTerminalId(""), std::regex("lane-[0-9a-f]{4}")));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(LaneIdentity, TheLatestLaneIsReadFromTheJournal) {
+  const auto db = std::filesystem::temp_directory_path() / ("balcao-lanes-" + std::to_string(::getpid()) + ".db");
+  std::filesystem::remove(db);
+  auto store = offline::Store::Open(db.string());
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  offline::Journal journal(**store);
+  EXPECT_EQ(*offline::LatestLane(**store), "") << "no sale yet";
+  checkout::Start old{"old-1", 100, {}, 1};
+  ASSERT_TRUE(journal.Append("old-1", 1, "Start", checkout::EventToJson(old)).ok());
+  EXPECT_EQ(*offline::LatestLane(**store), "") << "a sale from before lanes";
+  checkout::Start lane{"new-1", 100, {}, 2};
+  lane.settings.lane = checkout::LaneRoot("loja-1", "caixa-2");
+  ASSERT_TRUE(journal.Append("new-1", 1, "Start", checkout::EventToJson(lane)).ok());
+  EXPECT_EQ(*offline::LatestLane(**store), "store/loja-1/lane/caixa-2");
+  store->reset();
+  for (const char* suffix : {"", "-owner", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
 }
 
 TEST(ListenerPlan, LoopbackPlainBeyondItTlsPlainThereOnlyWithInsecureLan) {

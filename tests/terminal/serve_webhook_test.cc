@@ -75,7 +75,10 @@ TEST(ServeWebhookReplay, AReplayedDeliveryIsAcknowledgedAndChangesNothing) {
   const Json view = serve.Get("/api/sales/" + id).json;
   const std::size_t rows = JournalRows(dir / "data", id);
   ASSERT_GT(rows, 0u);
-  EXPECT_EQ(Deliveries(serve, "replayed"), 0);
+  // The service's catch-up may have taken the events before the bank's own deliveries arrived
+  // (those are then replays already): counted from here.
+  const long replayed_before = Deliveries(serve, "replayed");
+  ASSERT_GE(replayed_before, 0);
 
   for (int i = 0; i < 3; ++i) {
     const Reply again = Http("POST", url, delivery.body, {{"Digital-Signature", delivery.signature}});
@@ -85,7 +88,7 @@ TEST(ServeWebhookReplay, AReplayedDeliveryIsAcknowledgedAndChangesNothing) {
   }
   EXPECT_EQ(JournalRows(dir / "data", id), rows) << "a replay was journaled";
   EXPECT_EQ(serve.Get("/api/sales/" + id).json, view);
-  EXPECT_EQ(Deliveries(serve, "replayed"), 3);
+  EXPECT_EQ(Deliveries(serve, "replayed"), replayed_before + 3);
 
   // The ids are in the store, not in the process: a restart does not reopen the door.
   serve.Stop();

@@ -6,7 +6,7 @@
 # Debian's /usr/bin/chromium (headless), then stops serve. The screenshots land in the work dir.
 # usage: run.sh <balcao executable> <work dir under the build tree>
 set -euo pipefail
-CLI=$1
+CLI=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 mkdir -p "$2"
 WORK=$(cd "$2" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -31,5 +31,6 @@ for _ in $(seq 1 200); do
 done
 [ -n "$URL" ] || { cat "$DATA/serve.out"; echo "balcao serve did not start" >&2; exit 1; }
 cd "$WORK"
-BALCAO_URL="$URL" SCREENSHOT_DIR="$WORK" node --test touchscreen.test.js || {
+BALCAO_URL="$URL" SCREENSHOT_DIR="$WORK" BALCAO_CLI="$CLI" BALCAO_SANDBOX_CREDENTIALS="$DATA/data/sandbox/credentials.json" \
+  node --test touchscreen.test.js || {
   echo "--- serve output"; cat "$DATA/serve.out"; echo "--- serve log"; tail -n 50 "$DATA/balcao.log"; exit 1; }

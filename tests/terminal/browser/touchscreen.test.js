@@ -1,6 +1,8 @@
 // The touchscreen of `balcao serve` in a real browser (Debian's Chromium, headless): the
 // cashier logs in on the PIN keypad (after one wrong PIN), rings up a Pix sale paid by the
-// sandbox's simulated payer and a card sale typed into the form, then refunds the card sale
+// sandbox's simulated payer and a card sale typed into the form (its purchase at the bank
+// carries this browser's 3-D Secure data: user agent, language, timezone, screen), prints a
+// sale again ("2ª via"), then refunds the card sale
 // with the supervisor approving on screen (after one wrong supervisor PIN). Then the session
 // ends under the page (its cookie dropped: the next request is a 401) and the page is back at
 // the login saying so; the supervisor logs in and "Trocar operador" logs them out; the
@@ -13,11 +15,16 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 
 const URL = process.env.BALCAO_URL;
 const SHOTS = process.env.SCREENSHOT_DIR || '.';
 const WAIT = { timeout: 15000 };
+
+const CLI = process.env.BALCAO_CLI;
+const BANK_CREDENTIALS = process.env.BALCAO_SANDBOX_CREDENTIALS;
+const BROWSER_USER_AGENT = 'Mozilla/5.0 (BalcaoTouchscreenTest 7.3; Playwright) Chromium';
 
 const CASHIER = process.env.BALCAO_CASHIER;
 const CASHIER_PIN = process.env.BALCAO_CASHIER_PIN;
@@ -50,6 +57,10 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
            '--disable-background-networking', '--disable-component-update', '--disable-sync',
            '--disable-dev-shm-usage'],  // containers often have a tiny /dev/shm
     viewport: { width: 900, height: 1100 },
+    // A device no other test has: the card purchase's 3-D Secure data must be this one's.
+    userAgent: BROWSER_USER_AGENT,
+    locale: 'en-GB',
+    timezoneId: 'America/Manaus',  // UTC-4 all year
   });
   try {
     // The page's clock runs on as usual but can be moved ahead (for the idle logout at the end).
@@ -76,6 +87,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     assert.strictEqual(await page.textContent('#operator-shown'), CASHIER);
     assert.strictEqual(await page.textContent('#operator-role'), 'Caixa');
     assert.strictEqual(await page.isVisible('#switch-operator'), true);
+    assert.strictEqual(await page.isVisible('#nav-queue'), false);  // the supervisor's only
     await page.waitForSelector('#sandbox-badge:not([hidden])', WAIT);
     // The session is an HttpOnly, SameSite=Strict cookie the page cannot read; nothing in storage.
     const cookies = await context.cookies();
@@ -115,6 +127,14 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.fill('#card-cvv', '123');
     await page.fill('#card-holder', 'MARIA SOUZA');
     await page.selectOption('#card-installments', '3');
+    // The store's sessions ask for 3-D Secure: the customer's contact and billing address.
+    assert.strictEqual(await page.isVisible('#card-customer'), true);
+    await page.fill('#holder-email', 'maria.souza@example.com');
+    await page.fill('#holder-phone', '(92) 98765-4321');
+    await page.fill('#billing-line1', 'Avenida Eduardo Ribeiro, 620');
+    await page.fill('#billing-city', 'Manaus');
+    await page.fill('#billing-state', 'am');
+    await page.fill('#billing-zip', '69010001');
     await page.click('#card-submit');
     await page.waitForSelector('#screen-outcome:not([hidden])', WAIT);
     await page.waitForFunction(() => document.querySelector('#outcome-title').textContent === 'Pago', null, WAIT);
@@ -123,7 +143,27 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     assert.doesNotMatch(receipt, /4242424242424242/);
     assert.strictEqual(await page.inputValue('#card-number'), '');  // the form was cleared
     assert.strictEqual(await page.inputValue('#card-cvv'), '');
+    assert.strictEqual(await page.inputValue('#holder-email'), '');
     await page.screenshot({ path: path.join(SHOTS, 'touchscreen-card.png') });
+    // The purchase the bank got carries this browser's device data and the form's customer,
+    // read back from the sandbox with `balcao api show`.
+    const cardSale = await page.evaluate(() => fetch('/api/sales').then((r) => r.json()))
+      .then((day) => day.sales.find((sale) => sale.amount === 12000));
+    const purchaseId = cardSale.bank_ids.find((ref) => ref.startsWith('purchase/')).slice('purchase/'.length);
+    const purchase = JSON.parse(execFileSync(CLI, ['api', 'show', 'merchant-purchase', purchaseId],
+                                             { env: { ...process.env, BALCAO_CREDENTIALS: BANK_CREDENTIALS } }));
+    const bought = purchase.merchantPurchase || purchase;
+    assert.strictEqual(bought.metadata.userAgent, BROWSER_USER_AGENT);
+    assert.strictEqual(bought.metadata.language, 'en-GB');
+    assert.strictEqual(bought.metadata.timezoneOffset, 4);
+    assert.strictEqual(bought.metadata.userIp, '127.0.0.1');
+    assert.strictEqual(bought.metadata.extraData.screen, '900x1100');
+    assert.strictEqual(bought.holderEmail, 'maria.souza@example.com');
+    assert.strictEqual(bought.holderPhone, '(92) 98765-4321');
+    assert.strictEqual(bought.billingCity, 'Manaus');
+    assert.strictEqual(bought.billingStateCode, 'AM');
+    assert.strictEqual(bought.billingZipCode, '69010-001');
+    assert.strictEqual(bought.billingCountryCode, 'BRA');
 
     // Today's sales: both paid.
     await page.click('#nav-sales');
@@ -131,6 +171,10 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     const badges = await page.$$eval('#sales-table .badge', (els) => els.map((e) => e.textContent));
     assert.deepStrictEqual(badges, ['Paga', 'Paga']);
     await page.screenshot({ path: path.join(SHOTS, 'touchscreen-sales.png') });
+    // A sale of today printed again: the service marks the copy "2ª VIA".
+    await page.click('#sales-table tbody tr:has(td:text-is("R$ 25,90")) button.reprint');
+    await page.waitForSelector('#reprint-note:not([hidden])', WAIT);
+    assert.strictEqual(await page.textContent('#reprint-note'), '2ª via enviada para a impressora');
 
     // Refunding the card sale asks the supervisor: a wrong PIN is refused in the dialog and
     // cleared, the right one sends the refund.
@@ -192,6 +236,12 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     // The supervisor logs in; "Trocar operador" ends the session at the service too.
     await login(page, SUPERVISOR, SUPERVISOR_PIN);
     assert.strictEqual(await page.textContent('#operator-role'), 'Supervisor');
+    // The queue screen is the supervisor's: nothing waits for the bank now.
+    await page.click('#nav-queue');
+    await page.waitForSelector('#screen-queue:not([hidden])', WAIT);
+    await page.waitForFunction(() => /R\$ 0,00 em risco/.test(document.querySelector('#queue-at-risk').textContent),
+                               null, WAIT);
+    assert.strictEqual(await page.$$eval('#queue-table tbody tr', (rows) => rows.length), 0);
     await page.click('#switch-operator');
     await page.waitForSelector('#screen-login:not([hidden])', WAIT);
     assert.strictEqual(await page.isVisible('#login-notice'), false);

@@ -1,0 +1,233 @@
+#include "settlement/stores.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "checkout/types.h"
+#include "common/money.h"
+
+namespace balcao::settlement {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// The ledger's `source` of an entity's transactions.
+std::string SourceOf(const BankEntity& e) {
+  switch (e.kind) {
+    case BankKind::kPurchase:
+      return "merchant-purchase/" + e.id;
+    case BankKind::kInvoice:
+      return "invoice/" + e.id;
+    case BankKind::kDeposit:
+      return "deposit/" + e.id;
+  }
+  return "";
+}
+
+std::string MethodOf(const BankEntity& e) {
+  switch (e.kind) {
+    case BankKind::kPurchase:
+      return e.funding == "debit" ? "debit" : "credit";
+    case BankKind::kInvoice:
+      return "invoice";
+    case BankKind::kDeposit:
+      return "pix";
+  }
+  return "";
+}
+
+LaneDay EmptyLane(const std::string& store, const std::string& terminal) {
+  LaneDay lane{store, terminal};
+  for (const char* method : {"credit", "debit", "pix", "invoice"}) lane.methods.push_back({method});
+  lane.total.method = "total";
+  return lane;
+}
+
+// The store and terminal of a lane root "store/<s>/lane/<t>".
+std::pair<std::string, std::string> SplitLane(const std::string& lane) {
+  const std::string rest = lane.substr(checkout::kStoreTagPrefix.size());
+  const auto at = rest.find(checkout::kLaneTagInfix);
+  return {rest.substr(0, at), rest.substr(at + checkout::kLaneTagInfix.size())};
+}
+
+void Add(MethodTotal& into, const MethodTotal& part) {
+  into.count += part.count;
+  into.gross += part.gross;
+  into.refund_count += part.refund_count;
+  into.refunds += part.refunds;
+}
+
+ordered_json TotalJson(const MethodTotal& t) {
+  return {{"method", t.method},   {"count", t.count}, {"gross", t.gross}, {"refund_count", t.refund_count},
+          {"refunds", t.refunds}, {"net", t.net()}};
+}
+ordered_json LaneJson(const LaneDay& lane) {
+  ordered_json methods = ordered_json::array();
+  for (const MethodTotal& t : lane.methods) methods.push_back(TotalJson(t));
+  ordered_json doc = {
+      {"store", lane.store}, {"terminal", lane.terminal}, {"sales", lane.sales}, {"entities", lane.entities}};
+  doc["methods"] = std::move(methods);
+  doc["total"] = TotalJson(lane.total);
+  doc["held"] = lane.held;
+  doc["awaiting_capture"] = lane.awaiting_capture;
+  doc["matches_ledger"] = lane.matches_ledger();
+  return doc;
+}
+ordered_json StoreJson(const StoreDay& store) {
+  ordered_json lanes = ordered_json::array();
+  for (const LaneDay& lane : store.lanes) lanes.push_back(LaneJson(lane));
+  ordered_json doc = {{"store", store.sum.store}};
+  doc["lanes"] = std::move(lanes);
+  doc["sum"] = LaneJson(store.sum);
+  doc["ledger_net"] = store.ledger_net;
+  doc["matches_ledger"] = store.matches_ledger;
+  return doc;
+}
+
+std::string Pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text + " ";
+}
+std::string Brl(Cents cents) { return FormatBrl(cents); }
+
+void LaneLines(std::string& out, const LaneDay& lane, const std::string& name) {
+  out += "  " + Pad(name, 22) + Pad(std::to_string(lane.sales) + " sales", 11);
+  for (const MethodTotal& t : lane.methods) out += Pad(t.method + " " + Brl(t.net()), 19);
+  out += "net " + Brl(lane.total.net()) +
+         (lane.total.refunds > 0 ? " (given back " + Brl(lane.total.refunds) + ")" : "") +
+         (lane.matches_ledger() ? "" : "  ! bank holds " + Brl(lane.held)) + "\n";
+  if (lane.awaiting_capture > 0)
+    out += "      " + std::to_string(lane.awaiting_capture) + " card purchases approved, not captured yet\n";
+}
+
+}  // namespace
+
+AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& entities,
+                       const std::vector<LedgerLine>& ledger) {
+  AccountDay account;
+  account.day = day;
+  std::map<std::string, std::map<std::string, LaneDay>> stores;                // store -> terminal -> day
+  std::map<std::string, std::set<std::string>> sales_of;                       // lane root -> its sales
+  std::set<std::tuple<std::string, std::string, std::string>> paid, refunded;  // (lane, method, sale)
+  std::map<std::string, std::string> store_of_source;                          // ledger source -> store
+  for (const BankEntity& e : entities) {
+    if (e.lane.empty()) {
+      account.unclaimed.push_back(e);
+      continue;
+    }
+    const auto [store_id, terminal] = SplitLane(e.lane);
+    auto& lanes = stores[store_id];
+    LaneDay& lane = lanes.try_emplace(terminal, EmptyLane(store_id, terminal)).first->second;
+    store_of_source[SourceOf(e)] = store_id;
+    ++lane.entities;
+    if (sales_of[e.lane].insert(e.sale_id).second) ++lane.sales;
+    lane.held += HeldBy(e);
+    lane.awaiting_capture += AwaitingCapture(e);
+    for (MethodTotal& t : lane.methods) {
+      if (t.method != MethodOf(e)) continue;
+      // Sales, not entities: a sale's second attempt by the same method counts once.
+      t.count += e.ledger_in > 0 && paid.emplace(e.lane, t.method, e.sale_id).second;
+      t.gross += e.ledger_in;
+      t.refund_count += e.ledger_out > 0 && refunded.emplace(e.lane, t.method, e.sale_id).second;
+      t.refunds += e.ledger_out;
+    }
+  }
+  std::map<std::string, Cents> store_ledger;
+  for (const LedgerLine& line : ledger) {
+    ++account.ledger_count;
+    (line.amount >= 0 ? account.ledger_credits : account.ledger_debits) +=
+        line.amount >= 0 ? line.amount : -line.amount;
+    auto it = store_of_source.find(line.source);
+    if (it == store_of_source.end()) {
+      account.ledger_unclaimed += line.amount;
+    } else {
+      store_ledger[it->second] += line.amount + (line.amount >= 0 ? line.fee : 0);
+    }
+  }
+  for (auto& [store_id, lanes] : stores) {
+    StoreDay store;
+    store.sum = EmptyLane(store_id, "");
+    for (auto& [terminal, lane] : lanes) {
+      for (MethodTotal& t : lane.methods) Add(lane.total, t);
+      lane.total.method = "total";
+      store.sum.sales += lane.sales;
+      store.sum.entities += lane.entities;
+      store.sum.held += lane.held;
+      store.sum.awaiting_capture += lane.awaiting_capture;
+      for (std::size_t i = 0; i < lane.methods.size(); ++i) Add(store.sum.methods[i], lane.methods[i]);
+      Add(store.sum.total, lane.total);
+      store.lanes.push_back(lane);
+    }
+    store.ledger_net = store_ledger[store_id];
+    store.matches_ledger = store.sum.matches_ledger() && store.sum.total.net() == store.ledger_net;
+    account.stores.push_back(std::move(store));
+  }
+  return account;
+}
+
+const StoreDay* FindStore(const AccountDay& account, const std::string& store_id) {
+  for (const StoreDay& store : account.stores) {
+    if (store.sum.store == store_id) return &store;
+  }
+  return nullptr;
+}
+
+std::string StoresJson(const AccountDay& account, const std::string& store_id) {
+  ordered_json doc = {{"day", account.day}};
+  if (!store_id.empty()) {
+    const StoreDay* store = FindStore(account, store_id);
+    doc["store"] = store ? StoreJson(*store) : StoreJson(StoreDay{EmptyLane(store_id, "")});
+  } else {
+    ordered_json stores = ordered_json::array();
+    for (const StoreDay& store : account.stores) stores.push_back(StoreJson(store));
+    doc["stores"] = std::move(stores);
+  }
+  doc["ledger"] = {{"count", account.ledger_count},
+                   {"credits", account.ledger_credits},
+                   {"debits", account.ledger_debits},
+                   {"unclaimed_net", account.ledger_unclaimed}};
+  ordered_json unclaimed = ordered_json::array();
+  for (const BankEntity& e : account.unclaimed)
+    unclaimed.push_back({{"kind", BankKindName(e.kind)}, {"id", e.id}, {"sale_id", e.sale_id}, {"held", HeldBy(e)}});
+  doc["unclaimed"] = std::move(unclaimed);
+  return doc.dump(2) + "\n";
+}
+
+std::string StoresText(const AccountDay& account, const std::string& store_id) {
+  std::string out =
+      "Settlement of " + account.day + (store_id.empty() ? ", the whole account" : ", store " + store_id) + "\n\n";
+  const auto store_lines = [&](const StoreDay& store) {
+    out += "Store " + store.sum.store + ": " + std::to_string(store.lanes.size()) +
+           (store.lanes.size() == 1 ? " lane\n" : " lanes\n");
+    for (const LaneDay& lane : store.lanes) LaneLines(out, lane, "lane " + lane.terminal);
+    LaneLines(out, store.sum, "store total");
+    out += std::string(store.matches_ledger ? "  " : "! ") +
+           "the bank's ledger for its entities: " + Brl(store.ledger_net) +
+           (store.matches_ledger ? " (matches)" : " (does not match)") + "\n\n";
+  };
+  if (!store_id.empty()) {
+    if (const StoreDay* store = FindStore(account, store_id)) {
+      store_lines(*store);
+    } else {
+      out += "Store " + store_id + ": no entity in the day\n\n";
+    }
+  } else {
+    for (const StoreDay& store : account.stores) store_lines(store);
+  }
+  out += "The account's ledger for the day: " + std::to_string(account.ledger_count) + " lines, in " +
+         Brl(account.ledger_credits) + ", out " + Brl(account.ledger_debits) +
+         "; of no lane: " + Brl(account.ledger_unclaimed) + "\n";
+  if (!account.unclaimed.empty()) {
+    out += "Entities no lane claims (" + std::to_string(account.unclaimed.size()) + ")\n";
+    for (const BankEntity& e : account.unclaimed)
+      out += "    " + std::string(BankKindName(e.kind)) + " " + e.id +
+             (e.sale_id.empty() ? "" : " for sale " + e.sale_id + " (before lanes)") + ", holds " + Brl(HeldBy(e)) +
+             "\n";
+  }
+  return out;
+}
+
+}  // namespace balcao::settlement

@@ -1,0 +1,76 @@
+// The store and account settlement's rules (docs/stores.md, "The night"): one business day of
+// the account's entities, grouped by the lane their tags name (checkout/types.h, "Tags"),
+// totalled per lane and per method, summed per store, and held against the day's ledger. Pure:
+// the edge (settlement/store_run.h) lists the day once by pages, for any number of lanes, and
+// hands the entities and ledger lines here; a test can hand them directly.
+// Money is int64 cents. Thread-safety: pure functions over values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "settlement/settlement.h"
+
+namespace balcao::settlement {
+
+// One ledger transaction created in the day.
+struct LedgerLine {
+  std::string source;  // "invoice/<id>", "deposit/<id>", "merchant-purchase/<id>", ...
+  Cents amount = 0;    // positive in, negative out
+  Cents fee = 0;
+};
+
+// One lane's day (or one store's, the sum of its lanes).
+struct LaneDay {
+  std::string store;
+  std::string terminal;  // "" for a store's sum
+  int sales = 0;         // sales with an entity created in the day
+  int entities = 0;
+  // credit, debit, pix, invoice (always the four), from the ledger lines of its entities:
+  // `count` the sales that received money by the method, `refund_count` those that gave some back.
+  std::vector<MethodTotal> methods;
+  MethodTotal total;         // the sum of the four
+  Cents held = 0;            // what its entities hold at the bank now (HeldBy)
+  int awaiting_capture = 0;  // approved card purchases not captured yet (no ledger line yet)
+  // Whether what the entities hold equals their ledger lines to the cent, nothing awaiting capture.
+  bool matches_ledger() const { return awaiting_capture == 0 && held == total.net(); }
+};
+
+struct StoreDay {
+  LaneDay sum;                 // the store's totals: the sum of its lanes
+  std::vector<LaneDay> lanes;  // by terminal id
+  // The store's part of the day's ledger: lines whose source is an entity of one of its
+  // lanes (fees added back to the credits, as the lanes count them).
+  Cents ledger_net = 0;
+  // The sum of the lanes is the store's total, and the store's total is its part of the
+  // account's ledger, to the cent.
+  bool matches_ledger = false;
+};
+
+struct AccountDay {
+  std::string day;
+  std::vector<StoreDay> stores;  // by store id
+  // The account's whole ledger for the day.
+  int ledger_count = 0;
+  Cents ledger_credits = 0;
+  Cents ledger_debits = 0;     // positive
+  Cents ledger_unclaimed = 0;  // the net of the lines whose source no lane's entity is
+  // Entities created in the day that no lane claims: tagged for a sale of the layout before
+  // lanes, or for no sale at all (a cash-in by Pix key, an invoice made at the dashboard).
+  std::vector<BankEntity> unclaimed;
+};
+
+// Groups `entities` (created in the day; lane, sale and ledger lines filled) and the day's
+// `ledger` lines. Deterministic: equal inputs give equal results.
+AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& entities,
+                       const std::vector<LedgerLine>& ledger);
+
+// The store `store_id` of `account`; nullptr when it had no entity in the day.
+const StoreDay* FindStore(const AccountDay& account, const std::string& store_id);
+
+// The forms of `balcao settle --store` (one store: `store_id`) and `--account` (`store_id`
+// ""): JSON with keys in a fixed order, and the operator's text.
+std::string StoresJson(const AccountDay& account, const std::string& store_id);
+std::string StoresText(const AccountDay& account, const std::string& store_id);
+
+}  // namespace balcao::settlement

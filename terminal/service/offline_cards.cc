@@ -1,0 +1,120 @@
+// Card sales while the bank is unreachable (docs/terminal.md, "Offline card sales"): opt-in per
+// store (`offline_cards.enabled`). The card is sealed in the store-and-forward
+// (offline/sealed_cards.h: AES-256-GCM under a key-encryption key file of the data dir, within
+// its caps per sale, in total and in age) before the sale is told (CardHeldOffline), so a
+// provisional sale always has its card. Once the bank answers again, the sealed cards are
+// forwarded (offline/card_forwarder.h: looked up by tag before any resend, so each reaches the
+// bank once), the record destroyed, and the outcome fed to the sale (CardForwarded): paid with
+// its receipt, or voided with a flag and a printed decline notice.
+#include <fcntl.h>
+#include <openssl/rand.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "common/log.h"
+#include "printer/templates.h"
+#include "terminal/internal/sale_events.h"
+#include "terminal/service/service_impl.h"
+
+namespace balcao::terminal::service {
+namespace {
+
+constexpr UnixMicros kForwardInterval = 2 * kMicrosPerSecond;
+
+// The key-encryption key: 32 random bytes in a 0600 file, made once.
+Status EnsureKek(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return OkStatus();
+  unsigned char key[32];
+  if (RAND_bytes(key, sizeof key) != 1) return InternalError("offline_cards: no randomness for the card key");
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return FailedPreconditionError("offline_cards.kek_file: cannot create " + path);
+  const bool written = ::write(fd, key, sizeof key) == static_cast<ssize_t>(sizeof key) && ::fsync(fd) == 0;
+  ::close(fd);
+  OPENSSL_cleanse(key, sizeof key);
+  if (!written) return FailedPreconditionError("offline_cards.kek_file: cannot write " + path);
+  return OkStatus();
+}
+
+}  // namespace
+
+Status Service::Impl::OpenSealedCards() {
+  offline::StoreAndForwardSettings settings = config.offline_cards;
+  if (!settings.enabled) return OkStatus();
+  if (settings.kek_path.empty()) settings.kek_path = (std::filesystem::path(options.data_dir) / "card-kek").string();
+  BALCAO_RETURN_IF_ERROR(EnsureKek(settings.kek_path));
+  BALCAO_ASSIGN_OR_RETURN(sealed_cards, offline::SealedCards::Open(*store, settings));
+  card_authorizer = std::make_unique<offline::BankCardAuthorizer>(*gateway);
+  return OkStatus();
+}
+
+bool Service::Impl::TakesCardsOffline(const std::string& sale_id) const {
+  if (!sealed_cards || online.load()) return false;
+  auto sale = driver->Get(sale_id);
+  return sale.ok() && std::holds_alternative<checkout::ChoosingMethod>(sale->state);
+}
+
+StatusOr<checkout::Sale> Service::Impl::HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
+                                                        checkout::FundingType funding, int installments) {
+  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, driver->Get(sale_id));
+  const std::string mask = printer::MaskPan(card.number).str();
+  const checkout::CardHeldOffline held{mask, funding, installments, SystemClock::Instance().Now()};
+  BALCAO_RETURN_IF_ERROR(Acceptable(sale_id, held));
+  offline::CardData sealed;
+  sealed.number = card.number;
+  sealed.security_code = card.security_code;
+  sealed.expiration = card.expiration;
+  sealed.holder_name = card.holder_name;
+  sealed.funding_type = checkout::Name(funding);
+  sealed.installments = installments;
+  // The caps (per sale, in total) answer here, with the reason for the cashier.
+  BALCAO_RETURN_IF_ERROR(sealed_cards->Accept(sale_id, sale.amount, sealed).status());
+  return driver->Feed(sale_id, held);
+}
+
+void Service::Impl::ForwardHeldCards() {
+  if (!sealed_cards) return;
+  const UnixMicros now = SystemClock::Instance().Now();
+  if (now < next_forward) return;
+  next_forward = now + kForwardInterval;
+  if (online.load() && sealed_cards->PendingTotal() > 0) {
+    auto decided = sealed_cards->ForwardAll(*card_authorizer, now / 1000);
+    if (!decided.ok()) {
+      logging::Warn("serve", "offline cards not forwarded yet", {{"reason", decided.status().message()}});
+    } else if (*decided > 0) {
+      logging::Info("serve", "offline cards forwarded", {{"decided", *decided}});
+    }
+  }
+  // Outcomes (forwarded, or dropped by a supervisor while offline) stay until the nightly
+  // settlement reports them; a sale still held takes its own.
+  auto outcomes = sealed_cards->UnreportedOutcomes();
+  if (!outcomes.ok()) return;
+  for (const offline::CardOutcome& o : *outcomes) {
+    if (!book->Knows(o.sale_id)) continue;
+    if (!open_sales.count(o.sale_id) && !driver->Get(o.sale_id).ok() && !driver->Resume(o.sale_id).ok()) continue;
+    auto sale = driver->Get(o.sale_id);
+    if (!sale.ok() || !std::holds_alternative<checkout::CardHeld>(sale->state)) continue;
+    const bool approved = o.outcome == offline::CardOutcomeKind::kApproved;
+    const std::string reason =
+        o.outcome == offline::CardOutcomeKind::kExpired ? "too old: declined locally: " + o.reason : o.reason;
+    const checkout::CardForwarded forwarded{approved, o.bank_id, o.amount, reason, now};
+    auto fed = FeedIfAccepted(o.sale_id, forwarded);
+    if (!fed.ok()) {
+      logging::Warn("serve", "offline card outcome not applied",
+                    {{"sale", o.sale_id}, {"reason", fed.status().message()}});
+      continue;
+    }
+    touched.insert(o.sale_id);
+    if (!approved) {
+      const CardTerms card = ReadCardTerms(*journal, o.sale_id);
+      printer::ForwardedDecline notice{
+          config.store.merchant, now,          o.amount, o.sale_id,
+          o.masked_pan,          card.network, o.reason, o.outcome == offline::CardOutcomeKind::kExpired};
+      (void)PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config.store.options));
+    }
+  }
+}
+
+}  // namespace balcao::terminal::service

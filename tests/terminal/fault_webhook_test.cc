@@ -1,0 +1,105 @@
+// A webhook receiver that never answers, registered at `balcao serve`'s embedded sandbox beside
+// the service's own: the customer's payments (the sandbox's simulation API, and the service's
+// simulate action) answer at once, other requests to the sandbox are not held up, every sale
+// is paid once (the service's own deliveries and its poll go on), and the books balance.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <random>
+#include <vector>
+
+#include "api/client.h"
+#include "tests/terminal/fault_fixture.h"
+
+namespace balcao::terminal::testing {
+namespace {
+
+// Accepts connections and never answers (nor reads): the receiver that hangs.
+class HangingReceiver {
+ public:
+  HangingReceiver() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(fd_, 512);  // the kernel completes the handshakes; nobody ever reads
+    socklen_t n = sizeof a;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &n);
+    port_ = ntohs(a.sin_port);
+  }
+  ~HangingReceiver() { ::close(fd_); }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/hook"; }
+
+ private:
+  int fd_ = -1;
+  unsigned short port_ = 0;
+};
+
+long long MillisOf(const std::function<void()>& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(FaultWebhook, AHangingReceiverHoldsUpNoPaymentAndNoOtherRequest) {
+  std::mt19937_64 rng(FaultSeed());
+  const auto dir = FreshDir("fault-webhook");
+  const std::string config = WriteConfig(dir, {{"checkout", {{"poll_interval_s", 2}}}});
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--config", config});
+  ASSERT_FALSE(serve.sandbox().empty());
+  HangingReceiver hanging;
+  auto client = api::Client::FromEnvironment((dir / "data" / "sandbox" / "credentials.json").string());
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  const Json hook = {{"url", hanging.url()}, {"subscriptions", {"deposit", "invoice", "merchant-purchase"}}};
+  ASSERT_TRUE(client->Call("POST", "/v2/webhook", {}, hook.dump()).ok());
+
+  std::map<std::string, long long> opened, paid;
+  std::vector<std::string> uuids;
+  const int sales = std::uniform_int_distribution<int>(6, 10)(rng);
+  for (int i = 0; i < sales; ++i) {
+    const long long amount = std::uniform_int_distribution<long long>(100, 99'999)(rng);
+    const std::string id = serve.NewSale(amount)["id"].get<std::string>();
+    opened[id] = paid[id] = amount;
+    const Reply shown = serve.Post("/api/sales/" + id + "/method", {{"method", "pix"}});
+    ASSERT_EQ(shown.json["status"], "pix") << shown.body;
+    uuids.push_back(BankId(shown.json, "brcode"));
+  }
+  // All the customers pay at once; each answer comes at once, and so does the sandbox's clock.
+  std::vector<std::future<long long>> payments;
+  for (const std::string& uuid : uuids) {
+    payments.push_back(std::async(std::launch::async, [&serve, uuid] {
+      return MillisOf([&] {
+        const Reply pay =
+            Http("POST", serve.sandbox() + "/sandbox/dynamic-brcode/pay", Json{{"uuid", uuid}, {"name", "C"}}.dump());
+        EXPECT_EQ(pay.status, 200) << pay.body;
+      });
+    }));
+  }
+  const long long clock_ms = MillisOf([&] { EXPECT_EQ(Http("GET", serve.sandbox() + "/sandbox/clock").status, 200); });
+  for (auto& p : payments) EXPECT_LT(p.get(), 1000) << "a payment waited for the hanging receiver";
+  EXPECT_LT(clock_ms, 1000);
+  for (const auto& [id, amount] : opened) serve.WaitFor(id, "paid");
+
+  // The service's own simulate action: no thread per call, answered at once as well.
+  const long long amount = std::uniform_int_distribution<long long>(100, 99'999)(rng);
+  const std::string last = serve.NewSale(amount)["id"].get<std::string>();
+  opened[last] = paid[last] = amount;
+  ASSERT_EQ(serve.Post("/api/sales/" + last + "/method", {{"method", "pix"}}).json["status"], "pix");
+  EXPECT_LT(MillisOf([&] { EXPECT_EQ(serve.Post("/api/sales/" + last + "/simulate", Json::object()).status, 200); }),
+            1000);
+  serve.WaitFor(last, "paid");
+
+  ExpectBooksBalance(serve, opened, paid);
+  serve.Stop();
+}
+
+}  // namespace
+}  // namespace balcao::terminal::testing

@@ -1,0 +1,161 @@
+// Card sales while the bank is unreachable, end to end (`offline_cards` on): the real `balcao
+// serve` pointed at a closed port takes a card below the per-sale cap as a provisional sale
+// (its provisional receipt printed, the card sealed: its number nowhere in the data dir) and
+// refuses one above the cap naming the limit; started again with the bank back (an in-test
+// sandbox), it forwards the sealed cards once: the approved one pays its sale (sale receipt),
+// the declined one voids its sale with the operator flagged and a decline notice printed; no
+// sealed card remains, and a further restart sends nothing more. The supervisor's queue lists
+// the sealed cards with their age and the money at risk, and drops one (its sale voided).
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "sandbox/sandbox.h"
+#include "tests/loopback.h"
+#include "tests/terminal/serve_fixture.h"
+
+namespace balcao::terminal::testing {
+namespace {
+
+constexpr const char* kApproved = "5277696455399733";
+constexpr const char* kDeclined = "4000000000009995";  // insufficient funds
+
+Json Card(const std::string& number) {
+  return {{"number", number}, {"expiry", "12/34"}, {"security_code", "737"}, {"holder_name", "MARIA SOUZA"}};
+}
+
+template <typename F>
+bool Eventually(F done, int seconds = 20) {
+  for (int i = 0; i < seconds * 10; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return done();
+}
+
+long long SealedRows(const std::filesystem::path& db) {
+  sqlite3* handle = nullptr;
+  long long rows = -1;
+  if (sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(handle, "SELECT count(*) FROM sealed_cards", -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+      rows = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(handle);
+  return rows;
+}
+
+TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenTheBankIsBack) {
+  const auto dir = FreshDir("offline-cards");
+  sandbox::SandboxOptions options;
+  options.data_dir = (dir / "bank").string();
+  options.https = false;
+  options.tick_millis = 100;
+  auto bank = sandbox::Sandbox::Start(options);
+  ASSERT_TRUE(bank.ok()) << bank.status().ToString();
+  const std::string credentials = (*bank)->credentials().credentials_path;
+  const std::string config = (dir / "config.json").string();
+  std::ofstream(config) << Json{{"connectivity",
+                                 {{"online_interval_ms", 200}, {"backoff_initial_ms", 100}, {"backoff_max_ms", 300}}},
+                                {"offline_cards", {{"enabled", true}, {"per_sale_cap_cents", 20000}}}}
+                               .dump();
+  const std::vector<std::string> args = {"--config", config, "--printer", "file:" + (dir / "printer.bin").string()};
+
+  ServeProcess serve;
+  serve.Start(dir / "data", args,
+              {{"BALCAO_CREDENTIALS", credentials},
+               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2"}});
+  Json status;
+  ASSERT_TRUE(Eventually([&] {
+    status = serve.Get("/api/status").json;
+    return !status["online"].get<bool>();
+  })) << status.dump();
+  EXPECT_TRUE(status["offline_cards"].get<bool>());
+
+  // Below the cap: provisional, with its provisional receipt.
+  const std::string approved = serve.NewSale(15000)["id"].get<std::string>();
+  const Reply held = serve.Post("/api/sales/" + approved + "/card", Card(kApproved));
+  ASSERT_EQ(held.status, 200) << held.body;
+  EXPECT_EQ(held.json["status"], "provisional") << held.body;
+  ASSERT_FALSE(held.json["receipts"].empty());
+  const std::string provisional = held.json["receipts"].back().get<std::string>();
+  EXPECT_NE(provisional.find("COMPROVANTE PROVISÓRIO"), std::string::npos) << provisional;
+  EXPECT_NE(provisional.find("527769******9733"), std::string::npos) << provisional;
+  EXPECT_NE(provisional.find("MASTERCARD"), std::string::npos) << provisional;
+  const std::string declined = serve.NewSale(4500)["id"].get<std::string>();
+  ASSERT_EQ(serve.Post("/api/sales/" + declined + "/card", Card(kDeclined)).json["status"], "provisional");
+
+  // Above the cap: refused with the limit in force; the sale may still take another method.
+  const std::string big = serve.NewSale(25000)["id"].get<std::string>();
+  const Reply refused = serve.Post("/api/sales/" + big + "/card", Card(kApproved));
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_EQ(refused.json["error"]["field"], "offline_cards");
+  EXPECT_NE(refused.json["error"]["rule"].get<std::string>().find("over the offline card limit per sale (20000 cents)"),
+            std::string::npos)
+      << refused.body;
+  EXPECT_EQ(serve.Get("/api/sales/" + big).json["status"], "choosing");
+
+  // The queue screen is the supervisor's: the sealed cards, their age, the money at risk; one
+  // dropped (the customer paid cash after all) is declined locally and its sale voided.
+  const std::string dropped = serve.NewSale(3000)["id"].get<std::string>();
+  ASSERT_EQ(serve.Post("/api/sales/" + dropped + "/card", Card(kApproved)).json["status"], "provisional");
+  EXPECT_EQ(serve.Get("/api/queue").status, 403);
+  ASSERT_EQ(serve.LogIn(kSupervisor, kSupervisorPin).status, 200);
+  const Reply queue = serve.Get("/api/queue");
+  ASSERT_EQ(queue.status, 200) << queue.body;
+  EXPECT_EQ(queue.json["amount_at_risk"], 15000 + 4500 + 3000) << queue.body;
+  ASSERT_EQ(queue.json["items"].size(), 3u) << queue.body;
+  for (const Json& item : queue.json["items"]) {
+    EXPECT_EQ(item["kind"], "card");
+    EXPECT_EQ(item["state"], "sealed");
+    EXPECT_GE(item["age_ms"].get<long long>(), 0);
+  }
+  EXPECT_EQ(serve.Post("/api/queue/card/" + dropped + "/drop", Json::object()).json["error"]["field"], "reason");
+  const Reply drop = serve.Post("/api/queue/card/" + dropped + "/drop", {{"reason", "cliente pagou em dinheiro"}});
+  ASSERT_EQ(drop.status, 200) << drop.body;
+  const Json dropped_view = serve.WaitFor(dropped, "voided");
+  EXPECT_NE(dropped_view["message"].get<std::string>().find("dropped by " + std::string(kSupervisor)),
+            std::string::npos)
+      << dropped_view.dump();
+  EXPECT_EQ(serve.Get("/api/queue").json["items"].size(), 2u);
+  ASSERT_EQ(serve.LogIn(kCashier, kCashierPin).status, 200);
+
+  EXPECT_EQ((*bank)->CountForTest("merchant-purchase"), 0);
+  serve.Stop();
+  EXPECT_EQ(SealedRows(dir / "data" / "balcao.db"), 2);
+  for (const char* number : {kApproved, kDeclined})
+    EXPECT_EQ(FilesContaining(dir / "data", number), std::vector<std::string>{});
+
+  // The bank is back: each sealed card reaches it once and its sale learns the outcome.
+  serve.Start(dir / "data", args, {{"BALCAO_CREDENTIALS", credentials}});
+  const Json paid = serve.WaitFor(approved, "paid");
+  EXPECT_EQ(paid["collected"], 15000) << paid.dump();
+  const std::string receipt = paid["receipts"].empty() ? "" : paid["receipts"].back().get<std::string>();
+  EXPECT_NE(receipt.find("VIA DO CLIENTE"), std::string::npos) << receipt;
+  const Json voided = serve.WaitFor(declined, "voided");
+  EXPECT_NE(voided["message"].get<std::string>().find("declined after the customer left"), std::string::npos)
+      << voided.dump();
+  ASSERT_FALSE(voided["flags"].empty()) << voided.dump();
+  ASSERT_FALSE(voided["receipts"].empty()) << voided.dump();
+  EXPECT_NE(voided["receipts"].back().get<std::string>().find("VENDA NÃO AUTORIZADA"), std::string::npos)
+      << voided["receipts"].back();
+  EXPECT_EQ((*bank)->CountForTest("merchant-purchase"), 2);
+  serve.Stop();
+  EXPECT_EQ(SealedRows(dir / "data" / "balcao.db"), 0) << "no card data remains";
+
+  serve.Start(dir / "data", args, {{"BALCAO_CREDENTIALS", credentials}});
+  ASSERT_TRUE(Eventually([&] { return serve.Get("/api/status").json["online"].get<bool>(); }));
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // a forwarding round or more
+  EXPECT_EQ((*bank)->CountForTest("merchant-purchase"), 2) << "forwarded exactly once";
+  EXPECT_EQ(serve.Get("/api/sales/" + approved).json["status"], "paid");
+  serve.Stop();
+  (*bank)->Stop();
+}
+
+}  // namespace
+}  // namespace balcao::terminal::testing
