@@ -61,7 +61,7 @@ struct BankErrorDetail {
   std::vector<ErrorEntry> errors;
 };
 
-// [[nodiscard]]: a Status nobody looks at is a failure nobody handles (docs/style.md S17);
+// [[nodiscard]]: a Status nobody looks at is a failure nobody handles (docs/style.md S1);
 // a deliberate ignore says so with IgnoreError() and a comment why.
 class [[nodiscard]] Status {
  public:
