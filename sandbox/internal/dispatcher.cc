@@ -175,8 +175,9 @@ std::optional<Caller> Authenticate(Services& s, const HttpRequest& req, Problems
     bool known = false;
     Problems ignored;
     Caller org = caller;
-    (void)s.engine->Run(org, Lang::kEnUs, ignored,
-                        [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); });
+    // A lookup that fails leaves `known` false: the answer is invalidWorkspace either way.
+    auto find = [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); };
+    s.engine->Run(org, Lang::kEnUs, ignored, find).IgnoreError();
     if (!known) {
       problems.push_back(MakeProblem("invalidWorkspace",
                                      "Workspace '" + caller.workspace_id + "' does not belong to this organization.",
