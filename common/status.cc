@@ -1,5 +1,8 @@
 #include "common/status.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace balcao {
 
 const char* StatusCodeName(StatusCode code) {
@@ -61,3 +64,13 @@ std::string Status::ToString() const {
 }
 
 }  // namespace balcao
+
+namespace balcao::internal {
+
+void DieOfValueOnError(const Status& status) {
+  const std::string line = "StatusOr::value() on an error: " + status.ToString() + "\n";
+  std::fputs(line.c_str(), stderr);
+  std::abort();
+}
+
+}  // namespace balcao::internal

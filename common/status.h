@@ -61,7 +61,9 @@ struct BankErrorDetail {
   std::vector<ErrorEntry> errors;
 };
 
-class Status {
+// [[nodiscard]]: a Status nobody looks at is a failure nobody handles (docs/style.md S1);
+// a deliberate ignore says so with IgnoreError() and a comment why.
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -80,6 +82,8 @@ class Status {
 
   // "INVALID_ARGUMENT: message [http 400; invalidAmount: ...]"
   std::string ToString() const;
+  // Drops the status on purpose (best-effort work whose failure changes nothing).
+  void IgnoreError() const {}
 
  private:
   StatusCode code_ = StatusCode::kOk;
@@ -100,9 +104,15 @@ inline Status ResourceExhaustedError(std::string m) { return {StatusCode::kResou
 inline Status OutOfRangeError(std::string m) { return {StatusCode::kOutOfRange, std::move(m)}; }
 inline Status DataLossError(std::string m) { return {StatusCode::kDataLoss, std::move(m)}; }
 
+namespace internal {
+// value() of a StatusOr that holds an error: the status on stderr, then abort, in every build
+// (a release build must not read an empty optional).
+[[noreturn]] void DieOfValueOnError(const Status& status);
+}  // namespace internal
+
 // A value or the reason there is none.
 template <typename T>
-class StatusOr {
+class [[nodiscard]] StatusOr {
  public:
   StatusOr(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT
@@ -112,16 +122,17 @@ class StatusOr {
 
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
+  void IgnoreError() const {}
   T& value() & {
-    assert(ok());
+    if (!ok()) internal::DieOfValueOnError(status_);
     return *value_;
   }
   const T& value() const& {
-    assert(ok());
+    if (!ok()) internal::DieOfValueOnError(status_);
     return *value_;
   }
   T&& value() && {
-    assert(ok());
+    if (!ok()) internal::DieOfValueOnError(status_);
     return std::move(*value_);
   }
   T& operator*() & { return value(); }

@@ -82,7 +82,7 @@ void Spooler::Start() {
   stop_ = false;
   thread_ = std::thread([this] {
     while (!stop_) {
-      (void)RunOnce();  // errors are on the jobs themselves; the store error repeats next pass
+      RunOnce().IgnoreError();  // errors are on the jobs themselves; the store error repeats next pass
       for (auto waited = std::chrono::milliseconds(0); waited < options_.poll_interval && !stop_;
            waited += std::chrono::milliseconds(20)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -59,6 +59,13 @@ std::string Upper(std::string text) {
   return text;
 }
 
+// Best effort: the request is handled already; a file that stays in the folder is the
+// operator's to clear, so the log names it and why.
+void RemoveHandled(Folder& folder, const RequestFile& file) {
+  if (Status removed = folder.Remove(file); !removed.ok())
+    logging::Warn("tefdial", "request file not removed", {{"file", file.name}, {"reason", removed.message()}});
+}
+
 }  // namespace
 
 Manager::Manager(ManagerOptions options, Counter& counter, const Clock& clock, Notice notice)
@@ -188,7 +195,7 @@ void Manager::Handle(const RequestFile& file, const std::string& text) {
     const std::string command = parsed.ok() ? Upper(parsed->Get(field::kCommand)) : "";
     if (parsed.ok() && command != "ATV" && command != "CNF" && command != "NCN" && parsed->Has(field::kId))
       Answer(response_name, "", Invalid(*parsed, read.status()));
-    (void)folder_->Remove(file);
+    RemoveHandled(*folder_, file);
     return;
   }
   const UnixMicros now = clock_.Now();
@@ -221,7 +228,7 @@ void Manager::Handle(const RequestFile& file, const std::string& text) {
         break;
       }
       CrashPoint("crt-journaled");
-      (void)folder_->Remove(file);
+      RemoveHandled(*folder_, file);
       AskCounter(*exchange_.ByKey(key));
       return;
     }
@@ -237,7 +244,7 @@ void Manager::Handle(const RequestFile& file, const std::string& text) {
         Cancel(*exchange_.BySale(decision.sale_id));
       break;
   }
-  (void)folder_->Remove(file);
+  RemoveHandled(*folder_, file);
 }
 
 void Manager::AskCounter(const TefSale& sale) {

@@ -167,8 +167,10 @@ bool WorkspaceOfOrganization(Services& s, const Caller& caller, Problems& proble
   Problems ignored;
   Caller org = caller;
   // A store failure leaves `known` false: the request is refused rather than served unchecked.
-  (void)s.engine->Run(org, Lang::kEnUs, ignored,
-                      [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); });
+  s.engine
+      ->Run(org, Lang::kEnUs, ignored,
+            [&](Context& ctx) { known = ctx.Find("workspace", caller.workspace_id).has_value(); })
+      .IgnoreError();
   if (known) return true;
   problems.push_back(MakeProblem("invalidWorkspace",
                                  "Workspace '" + caller.workspace_id + "' does not belong to this organization.",

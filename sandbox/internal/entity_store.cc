@@ -159,7 +159,7 @@ Status EntityStore::Begin() { return sqlite::Exec(connection_.db, "BEGIN IMMEDIA
 Status EntityStore::Commit() { return sqlite::Exec(connection_.db, "COMMIT"); }
 void EntityStore::Rollback() {
   // Fails only when no transaction is open (a failed BEGIN or COMMIT already ended it).
-  static_cast<void>(sqlite::Exec(connection_.db, "ROLLBACK"));
+  sqlite::Exec(connection_.db, "ROLLBACK").IgnoreError();
 }
 
 StatusOr<std::optional<Entity>> EntityStore::Get(std::string_view resource, std::string_view scope,

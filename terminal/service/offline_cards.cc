@@ -112,7 +112,9 @@ void Service::Impl::ForwardHeldCards() {
       printer::ForwardedDecline notice{
           config.store.merchant, now,          o.amount, o.sale_id,
           o.masked_pan,          card.network, o.reason, o.outcome == offline::CardOutcomeKind::kExpired};
-      (void)PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config.store.options));
+      // Logged where it failed; the decline is recorded whether or not the notice prints.
+      PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config.store.options))
+          .IgnoreError();
     }
   }
 }

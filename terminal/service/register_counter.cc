@@ -148,7 +148,9 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     outcome.result = Result::kUnavailable;
     outcome.reason = reason;
     outcome.time_ms = now / 1000;
-    (void)registers->Finish(id.register_id, id.service_id, integration::OutcomeToJson(outcome));
+    if (Status finished = registers->Finish(id.register_id, id.service_id, integration::OutcomeToJson(outcome));
+        !finished.ok())
+      logging::Error("nexo", "refusal not recorded", {{"service", id.service_id}, {"reason", finished.message()}});
     done(outcome);
   };
   if (auto refused = OpenNewSale(sale_id, request.amount, now))
@@ -195,7 +197,8 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
     // Declined, expired or failed: the register decides what next, so this sale ends here.
     auto canceled = FeedIfAccepted(sale_id, checkout::Cancel{"pos:" + running.request.identity.register_id,
                                                              choosing->notice, bank_clock->Now(), ""});
-    (void)canceled;
+    if (!canceled.ok())
+      logging::Warn("nexo", "ended sale not canceled", {{"sale", sale_id}, {"reason", canceled.status().message()}});
     o.result = running.aborted ? Result::kAborted : Result::kRefused;
     o.reason = choosing->notice;
     return o;
@@ -523,7 +526,9 @@ void Service::Impl::ResumeRegisterSales() {
     if (row.sale_id.empty()) continue;
     if (!driver->Get(row.sale_id).ok()) {
       if (!book->Knows(row.sale_id)) continue;
-      (void)driver->Resume(row.sale_id);
+      if (auto resumed = driver->Resume(row.sale_id); !resumed.ok())
+        logging::Error("nexo", "cash-register sale not resumed",
+                       {{"sale", row.sale_id}, {"reason", resumed.status().message()}});
     }
     RegisterSale& sale = register_sales[row.sale_id];
     sale.request.identity = {row.register_id, row.service_id, row.transaction_id};
@@ -559,8 +564,10 @@ void Service::Impl::ResumeRegisterReversals() {
       book->SetReversalRequested(row.sale_id, reversal.request.amount);
     } else if (never_fed) {
       const std::string requester = "pos:" + row.register_id;
-      (void)FeedIfAccepted(row.sale_id, checkout::Reverse{reversal.request.amount, requester, kept.value("reason", ""),
-                                                          bank_clock->Now(), requester});
+      auto fed = FeedIfAccepted(row.sale_id, checkout::Reverse{reversal.request.amount, requester,
+                                                               kept.value("reason", ""), bank_clock->Now(), requester});
+      if (!fed.ok())
+        logging::Error("nexo", "resumed reversal not fed", {{"sale", row.sale_id}, {"reason", fed.status().message()}});
     }
     logging::Info("nexo", "cash-register reversal resumed",
                   {{"sale", row.sale_id}, {"register", row.register_id}, {"fed_now", never_fed}});

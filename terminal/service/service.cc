@@ -53,7 +53,10 @@ Status RegisterWebhook(const api::Bank& bank, const std::string& url, bool remov
       if (hook_url == url) {
         found = true;
       } else if (remove_stale && hook_url.find(kWebhookPath) != std::string::npos) {
-        bank.client().Call("DELETE", "/v2/webhook/" + hook["id"].get<std::string>());
+        const std::string id = hook["id"].get<std::string>();
+        // Best effort: a stale hook left behind only collects failed deliveries.
+        if (auto removed = bank.client().Call("DELETE", "/v2/webhook/" + id); !removed.ok())
+          logging::Warn("serve", "stale webhook not removed", {{"id", id}, {"error", removed.status().ToString()}});
       }
     }
   }
@@ -88,7 +91,7 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
         return;
       }
     }
-    (void)PrintReceipt(sale_id, checkout::Name(print->slip), *doc);  // logged where it failed
+    PrintReceipt(sale_id, checkout::Name(print->slip), *doc).IgnoreError();  // logged where it failed
   }
 }
 
@@ -300,7 +303,7 @@ Status Service::Impl::OpenStore(const std::filesystem::path& dir) {
   for (int waited = 0; !store->is_owner() && waited < options.owner_wait_s; ++waited) {
     if (waited == 0) logging::Warn("serve", "another process holds the store: waiting", {{"db", store->path()}});
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    (void)store->TryBecomeOwner();
+    store->TryBecomeOwner().IgnoreError();  // the loop checks is_owner(); the refusal is named below
   }
   if (!store->is_owner())
     return FailedPreconditionError("another process owns " + (dir / "balcao.db").string() +

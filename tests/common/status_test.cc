@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace balcao {
 namespace {
 
@@ -29,6 +31,24 @@ TEST(StatusOr, PropagatesErrorsThroughMacros) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message(), "value: must be even");
+}
+
+// docs/style.md S1: value(), operator* and operator-> of an error print the status text on
+// stderr and abort, in every build (NDEBUG included: the check is not an assert).
+TEST(StatusOrDeathTest, ValueOfAnErrorAbortsWithTheStatusText) {
+  const StatusOr<int> bad = Half(3);
+  EXPECT_DEATH((void)bad.value(), "INVALID_ARGUMENT: value: must be even");
+  EXPECT_DEATH((void)*Half(5), "INVALID_ARGUMENT: value: must be even");
+  const StatusOr<std::string> missing = NotFoundError("sale sale-7: no such sale");
+  EXPECT_DEATH((void)missing->size(), "NOT_FOUND: sale sale-7: no such sale");
+}
+
+TEST(Status, IgnoreErrorDropsAResultOnPurpose) {
+  // Status and StatusOr are [[nodiscard]]: only IgnoreError() (with a comment saying why)
+  // drops one without a -Wunused-result error. Here: the test only checks it compiles.
+  Half(3).IgnoreError();
+  InvalidArgumentError("amount: must be positive").IgnoreError();
+  EXPECT_TRUE(Half(4).ok());
 }
 
 }  // namespace
