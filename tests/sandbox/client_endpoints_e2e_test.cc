@@ -23,8 +23,8 @@
 #include "api/credentials.h"
 #include "api/resources.h"
 #include "sandbox/sandbox.h"
-#include "tests/testing/http_request.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/test_request.h"
 
 namespace balcao {
 namespace {
@@ -97,7 +97,7 @@ class ClientEndpointsE2E : public ::testing::Test {
   // Unsigned POST /sandbox/<name> of the simulation API.
   Json Sim(const std::string& name, const Json& body) {
     const std::string url = "http://127.0.0.1:" + std::to_string(sandbox_->port()) + "/sandbox/" + name;
-    const test_util::HttpReply reply = test_util::HttpRequest("POST", url).Body(body.dump()).Send();
+    const test_util::HttpReply reply = test_util::TestRequest("POST", url).Body(body.dump()).Send();
     EXPECT_EQ(reply.curl_code, CURLE_OK) << url;
     EXPECT_EQ(reply.status, 200) << name << ": " << reply.body;
     return Json::parse(reply.body, nullptr, false);

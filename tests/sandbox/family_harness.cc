@@ -10,8 +10,8 @@
 
 #include "api/crypto.h"
 #include "common/time.h"
-#include "tests/testing/http_request.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/test_request.h"
 
 namespace balcao::sandbox::family_testing {
 namespace {
@@ -55,7 +55,7 @@ void FamilyHarness::TearDown() {
 }
 
 Reply FamilyHarness::Send(const std::string& method, const std::string& url, const std::string& body, bool sign) {
-  test_util::HttpRequest request(method, url);
+  test_util::TestRequest request(method, url);
   if (method != "GET" && method != "DELETE") request.Body(body);
   if (sign) {
     char time[32];

@@ -38,14 +38,14 @@ Reply Client::Call(const std::string& method, const std::string& path, const std
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::map<std::string, std::string> signed_headers = {{"Access-Id", access_id}, {"Access-Time", std::to_string(now)}};
   for (const auto& [k, v] : headers) signed_headers[k] = v;
-  test_util::HttpRequest request = Build(method, path, body, signed_headers);
+  test_util::TestRequest request = Build(method, path, body, signed_headers);
   request.Sign(key);
   return Send(request);
 }
 
-test_util::HttpRequest Client::Build(const std::string& method, const std::string& path, const std::string& body,
+test_util::TestRequest Client::Build(const std::string& method, const std::string& path, const std::string& body,
                                      const std::map<std::string, std::string>& headers) const {
-  test_util::HttpRequest request(method, base + path);
+  test_util::TestRequest request(method, base + path);
   request.Header("Expect", "").TimeoutMs(timeout_ms);
   for (const auto& [k, v] : headers) request.Header(k, v);
   if (!body.empty() || method == "POST" || method == "PATCH" || method == "PUT") request.Body(body);
@@ -53,7 +53,7 @@ test_util::HttpRequest Client::Build(const std::string& method, const std::strin
   return request;
 }
 
-Reply Client::Send(const test_util::HttpRequest& request) {
+Reply Client::Send(const test_util::TestRequest& request) {
   test_util::HttpReply sent = request.Send(curl_);
   Reply r;
   r.status = sent.status;

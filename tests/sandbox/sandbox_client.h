@@ -1,5 +1,5 @@
 // Test helpers for the sandbox: an in-process sandbox fixture and a minimal signed HTTP
-// client (tests/testing/http_request.h: libcurl with keep-alive, real ECDSA signatures with
+// client (tests/testing/test_request.h: libcurl with keep-alive, real ECDSA signatures with
 // api::PrivateKey), so the tests exercise the real wire: loopback HTTP, headers, raw body bytes.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 #include "api/crypto.h"
 #include "sandbox/sandbox.h"
-#include "tests/testing/http_request.h"
+#include "tests/testing/test_request.h"
 
 namespace balcao::sandbox::testing {
 
@@ -52,9 +52,9 @@ class Client {
   bool fresh_connection = false;
 
  private:
-  test_util::HttpRequest Build(const std::string& method, const std::string& path, const std::string& body,
+  test_util::TestRequest Build(const std::string& method, const std::string& path, const std::string& body,
                                const std::map<std::string, std::string>& headers) const;
-  Reply Send(const test_util::HttpRequest& request);
+  Reply Send(const test_util::TestRequest& request);
 
   void* curl_;
 };

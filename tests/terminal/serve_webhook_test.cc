@@ -39,14 +39,14 @@ long Deliveries(const ServeProcess& serve, const std::string& result) {
   return std::regex_search(page, m, line) ? std::stol(m[1].str()) : -1;
 }
 
-struct Delivery {
+struct SignedEvent {
   std::string body, signature;
 };
 
 // A Pix sale paid by the sandbox's payer, with polls off so that only the bank's events can
 // tell the sale: returns the sale id and fills the delivery the sandbox made to serve (its
 // exact body and Digital-Signature) that serve answered 200.
-std::string PaidPixSale(ServeProcess& serve, Delivery& delivery) {
+std::string PaidPixSale(ServeProcess& serve, SignedEvent& delivery) {
   const std::string id = serve.NewSale(2590)["id"].get<std::string>();
   const Json pix = serve.Post("/api/sales/" + id + "/method", {{"method", "pix"}}).json;
   EXPECT_EQ(pix["status"], "pix") << pix.dump();
@@ -66,7 +66,7 @@ TEST(ServeWebhookReplay, AReplayedDeliveryIsAcknowledgedAndChangesNothing) {
   const std::string config = WriteConfig(dir, {{"checkout", {{"poll_interval_s", 3600}}}});
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config});
-  Delivery delivery;
+  SignedEvent delivery;
   const std::string id = PaidPixSale(serve, delivery);
   ASSERT_FALSE(delivery.body.empty());
   const std::string url = serve.url() + "/bank/webhook";
@@ -106,7 +106,7 @@ TEST(ServeWebhookReplay, AnEventOlderThanTheWindowIsRefusedEvenWellSigned) {
       WriteConfig(dir, {{"checkout", {{"poll_interval_s", 3600}}}, {"security", {{"webhook_retention_days", 2}}}});
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config});
-  Delivery delivery;
+  SignedEvent delivery;
   const std::string id = PaidPixSale(serve, delivery);
   ASSERT_FALSE(delivery.body.empty());
   // The bank's key is the embedded sandbox's: what it signs, serve believes.

@@ -1,4 +1,4 @@
-#include "tests/testing/http_request.h"
+#include "tests/testing/test_request.h"
 
 #include <curl/curl.h>
 
@@ -15,40 +15,40 @@ std::size_t Collect(char* data, std::size_t size, std::size_t n, void* out) {
 
 }  // namespace
 
-HttpRequest::HttpRequest(std::string method, std::string url) : method_(std::move(method)), url_(std::move(url)) {}
+TestRequest::TestRequest(std::string method, std::string url) : method_(std::move(method)), url_(std::move(url)) {}
 
-HttpRequest& HttpRequest::Header(const std::string& name, const std::string& value) {
+TestRequest& TestRequest::Header(const std::string& name, const std::string& value) {
   headers_[name] = value;
   return *this;
 }
 
-HttpRequest& HttpRequest::Body(std::string bytes) {
+TestRequest& TestRequest::Body(std::string bytes) {
   body_ = std::move(bytes);
   return *this;
 }
 
-HttpRequest& HttpRequest::Sign(const api::PrivateKey& key) {
+TestRequest& TestRequest::Sign(const api::PrivateKey& key) {
   if (headers_.count("Access-Signature") == 0)
     headers_["Access-Signature"] = key.Sign(Value("Access-Id") + ":" + Value("Access-Time") + ":" + body_.value_or(""));
   return *this;
 }
 
-HttpRequest& HttpRequest::TimeoutMs(long ms) {
+TestRequest& TestRequest::TimeoutMs(long ms) {
   timeout_ms_ = ms;
   return *this;
 }
 
-HttpRequest& HttpRequest::FreshConnection() {
+TestRequest& TestRequest::FreshConnection() {
   fresh_connection_ = true;
   return *this;
 }
 
-std::string HttpRequest::Value(const std::string& header) const {
+std::string TestRequest::Value(const std::string& header) const {
   const auto it = headers_.find(header);
   return it == headers_.end() ? "" : it->second;
 }
 
-HttpReply HttpRequest::Send(void* curl) const {
+HttpReply TestRequest::Send(void* curl) const {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> own(curl == nullptr ? curl_easy_init() : nullptr,
                                                           &curl_easy_cleanup);
   CURL* c = curl == nullptr ? own.get() : static_cast<CURL*>(curl);

@@ -1,6 +1,6 @@
 // One HTTP request of an end-to-end test, built up and then sent with libcurl, signed the
 // way the bank's API wants when asked (docs/wire.md, "Signing"):
-//   HttpReply r = HttpRequest("POST", base + "/v2/invoice")
+//   HttpReply r = TestRequest("POST", base + "/v2/invoice")
 //                     .Body(invoices.dump())
 //                     .Header("Access-Id", id).Header("Access-Time", now).Sign(key)
 //                     .Send(curl);
@@ -22,22 +22,22 @@ struct HttpReply {
   std::string content_type;
 };
 
-class HttpRequest {
+class TestRequest {
  public:
-  HttpRequest(std::string method, std::string url);
+  TestRequest(std::string method, std::string url);
 
   // Sets (or replaces) a header. An empty value sends "Name:", which also stops libcurl
   // from sending a default of its own ("Expect", "Content-Type").
-  HttpRequest& Header(const std::string& name, const std::string& value);
+  TestRequest& Header(const std::string& name, const std::string& value);
   // The request body, sent as is (also with a GET when set).
-  HttpRequest& Body(std::string bytes);
+  TestRequest& Body(std::string bytes);
   // Access-Signature over "<Access-Id>:<Access-Time>:<body>" with the headers as set so far
   // (an absent one counts as empty); a signature the test set itself is kept.
-  HttpRequest& Sign(const api::PrivateKey& key);
-  HttpRequest& TimeoutMs(long ms);
+  TestRequest& Sign(const api::PrivateKey& key);
+  TestRequest& TimeoutMs(long ms);
   // A new connection for this request: libcurl re-sends a request whose reused connection
   // died before answering, and a fault test needs one request to be one attempt.
-  HttpRequest& FreshConnection();
+  TestRequest& FreshConnection();
 
   // Sends on `curl` (a CURL* the caller keeps for keep-alive), or on a handle of its own.
   HttpReply Send(void* curl = nullptr) const;
