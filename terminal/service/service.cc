@@ -134,15 +134,23 @@ StatusOr<checkout::Sale> Service::Impl::Reprint(const std::string& sale_id) {
 }
 
 void Service::Impl::Publish() {
-  if (registers) SettleRegisterSales();
-  for (const std::string& id : touched) {
-    auto sale = driver->Get(id);
-    if (sale.ok()) {
-      book->Put(*sale);
-      open_sales.insert(id);
+  auto put_touched = [this] {
+    for (const std::string& id : touched) {
+      auto sale = driver->Get(id);
+      if (sale.ok()) {
+        book->Put(*sale);
+        open_sales.insert(id);
+      }
     }
+    touched.clear();
+  };
+  // The book first: a cash register told "paid" may ask the touchscreen's API at once, and
+  // must find the sale paid there. Settling may touch sales again (a cancel): those follow.
+  put_touched();
+  if (registers) {
+    SettleRegisterSales();
+    put_touched();
   }
-  touched.clear();
 }
 
 void Service::Impl::Tick() {

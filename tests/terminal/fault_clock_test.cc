@@ -144,10 +144,10 @@ TEST(FaultClockJump, AnHourAheadMidDrainSendsEachQueuedRequestOnce) {
     ASSERT_EQ(issued.json["status"], "queued") << issued.body;
   }
 
-  // The bank is back, each answer half a second late; the drainer sends 4 rows at once, so
+  // The bank is back, each answer 1.5 s late; the drainer sends 4 rows at once, so
   // the drain takes 3 rounds or more. The jump comes when the first round is answered: the
   // second is in flight, the third and later ones are signed after it.
-  bank.Start(dir / "bank", {"--latency", "500ms"});
+  bank.Start(dir / "bank", {"--latency", "1500ms"});
   ASSERT_TRUE(bank.running());
   int issued_at_jump = 0;
   ASSERT_TRUE(
