@@ -93,15 +93,7 @@ void SandboxProcess::Start(const std::filesystem::path& data_dir, const std::vec
   port_ = static_cast<unsigned short>(std::stoi(m[1].str()));
 }
 
-void SandboxProcess::Stop() {
-  if (pid_ <= 0) return;
-  ::kill(pid_, SIGTERM);
-  int status = 0;
-  ::waitpid(pid_, &status, 0);
-  pid_ = -1;
-  ::close(out_fd_);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "balcao sandbox exit status " << status;
-}
+void SandboxProcess::Stop() { StopSpawned(pid_, out_fd_, "balcao sandbox"); }
 
 Reply SandboxProcess::Simulate(const std::string& route, const Json& body) const {
   return Http("POST", url() + "/sandbox/" + route, body.dump());

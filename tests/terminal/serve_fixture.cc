@@ -195,15 +195,18 @@ std::string ServeProcess::Drain() {
   return output_;
 }
 
-void ServeProcess::Stop() {
-  if (pid_ <= 0) return;
-  ::kill(pid_, SIGTERM);
+void StopSpawned(pid_t& pid, int& out_fd, const std::string& name) {
+  if (pid <= 0) return;
+  ::kill(pid, SIGTERM);
   int status = 0;
-  ::waitpid(pid_, &status, 0);
-  pid_ = -1;
-  ::close(out_fd_);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "balcao serve exit status " << status;
+  ::waitpid(pid, &status, 0);
+  pid = -1;
+  ::close(out_fd);
+  out_fd = -1;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << name << " exit status " << status;
 }
+
+void ServeProcess::Stop() { StopSpawned(pid_, out_fd_, "balcao serve"); }
 
 bool ServeProcess::Alive() {
   if (pid_ <= 0) return false;
@@ -236,9 +239,9 @@ Json ServeProcess::NewSale(long long amount) {
   return reply.json;
 }
 
-Json ServeProcess::WaitFor(const std::string& id, const std::string& status) const {
+Json ServeProcess::WaitFor(const std::string& id, const std::string& status, std::chrono::seconds limit) const {
   Reply reply;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const auto deadline = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < deadline) {
     reply = Get("/api/sales/" + id);
     if (reply.status == 200 && reply.json.value("status", "") == status) return reply.json;

@@ -76,8 +76,9 @@ class ServeProcess {
   static Json Approved(Json body);
   // POST /api/sales, then the method; returns the sale's view.
   Json NewSale(long long amount);
-  // Polls GET /api/sales/{id} until `status` (or ~20 s); returns the last view.
-  Json WaitFor(const std::string& id, const std::string& status) const;
+  // Polls GET /api/sales/{id} until `status` (or `limit`); returns the last view.
+  Json WaitFor(const std::string& id, const std::string& status,
+               std::chrono::seconds limit = std::chrono::seconds(20)) const;
   // The sandbox's simulation API (POST /sandbox/<route>).
   Reply Simulate(const std::string& route, const Json& body) const;
 
@@ -106,6 +107,9 @@ Json WithCardCustomer(Json card);
 // descriptor of this process; returns its pid, or -1 when it could not be started.
 pid_t Spawn(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
             const std::map<std::string, std::string>& env, int& out_fd);
+// Ends a process Spawn started (SIGTERM, then waits), closes its output and expects a clean
+// exit; `name` tells which in the failure. Clears `pid`.
+void StopSpawned(pid_t& pid, int& out_fd, const std::string& name);
 
 // A fresh directory under the temp dir, removed first if it exists.
 std::filesystem::path FreshDir(const std::string& name);
