@@ -43,6 +43,11 @@ class FolderTest : public ::testing::TestWithParam<bool> {
     cv_.wait_for(lock, std::chrono::seconds(5), [&] { return seen_.size() >= count; });
     return seen_;
   }
+  // A copy, under the lock: the folder's thread may be appending the next request meanwhile.
+  RequestFile File(std::size_t i) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return files_.at(i);
+  }
   Folder::OnRequest Collect() {
     return [this](const RequestFile& file, std::string text) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -73,7 +78,7 @@ TEST_P(FolderTest, MakesTheFoldersAndSeesEachRequestOnce) {
   (*folder)->Start(Collect());
   ASSERT_EQ(WaitFor(1).size(), 1u);
   EXPECT_EQ(seen_[0], "intpos.001:000-000 = ATV\n");
-  ASSERT_OK((*folder)->Remove(files_[0]));
+  ASSERT_OK((*folder)->Remove(File(0)));
   Send("IntPos.001", "000-000 = CRT\n");
   ASSERT_EQ(WaitFor(2).size(), 2u);
   EXPECT_EQ(seen_[1], "IntPos.001:000-000 = CRT\n");
@@ -94,7 +99,7 @@ TEST_P(FolderTest, WritesWholeAnswersAndNeverRemovesANewerRequest) {
   Send("IntPos.001", "000-000 = CNF\n");
   ASSERT_EQ(WaitFor(1).size(), 1u);
   Send("IntPos.001", "000-000 = CRT\n001-000 = 2\n");  // the PDV's next request, before the box handled the first
-  EXPECT_OK((*folder)->Remove(files_[0]));
+  EXPECT_OK((*folder)->Remove(File(0)));
   ASSERT_EQ(WaitFor(2).size(), 2u);  // taken at once: handling the first cannot touch it
   EXPECT_EQ(seen_[1], "IntPos.001:000-000 = CRT\n001-000 = 2\n");
   EXPECT_FALSE(fs::exists(dir_ / "req" / "IntPos.001"));
@@ -115,7 +120,7 @@ TEST_P(FolderTest, ARequestTakenButNotHandledIsHandedOverAgainAfterARestart) {
   (*folder)->Start(Collect());
   ASSERT_EQ(WaitFor(2).size(), 2u);
   EXPECT_EQ(seen_[1], "intpos.001:000-000 = NCN\n");  // under the name the PDV used
-  ASSERT_OK((*folder)->Remove(files_[1]));
+  ASSERT_OK((*folder)->Remove(File(1)));
   EXPECT_TRUE(fs::is_empty(dir_ / "req"));
   (*folder)->Stop();
 }
