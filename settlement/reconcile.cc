@@ -280,6 +280,18 @@ Returns ReturnedBy(const JournalSale& js, UnixMicros until) {
 
 bool AwaitingCapture(const BankEntity& e) { return e.kind == BankKind::kPurchase && e.status == "approved"; }
 
+std::string SourceOf(const BankEntity& e) {
+  switch (e.kind) {
+    case BankKind::kPurchase:
+      return "merchant-purchase/" + e.id;
+    case BankKind::kInvoice:
+      return "invoice/" + e.id;
+    case BankKind::kDeposit:
+      return "deposit/" + e.id;
+  }
+  return "";
+}
+
 Report Reconcile(const DayInput& input) {
   Report report;
   report.day = input.day;

@@ -42,6 +42,8 @@ struct BankEntity {
 Cents HeldBy(const BankEntity& entity);
 // A card purchase approved but not yet captured: it holds money, the ledger has none yet.
 bool AwaitingCapture(const BankEntity& entity);
+// The ledger's `source` of the entity's transactions ("invoice/<id>", "deposit/<id>"...).
+std::string SourceOf(const BankEntity& entity);
 
 struct JournalSale {
   checkout::Sale sale;  // replayed from its journal

@@ -14,19 +14,6 @@ namespace {
 
 using ordered_json = nlohmann::ordered_json;
 
-// The ledger's `source` of an entity's transactions.
-std::string SourceOf(const BankEntity& e) {
-  switch (e.kind) {
-    case BankKind::kPurchase:
-      return "merchant-purchase/" + e.id;
-    case BankKind::kInvoice:
-      return "invoice/" + e.id;
-    case BankKind::kDeposit:
-      return "deposit/" + e.id;
-  }
-  return "";
-}
-
 std::string MethodOf(const BankEntity& e) {
   switch (e.kind) {
     case BankKind::kPurchase:

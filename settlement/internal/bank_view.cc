@@ -77,19 +77,6 @@ DayLists::Tx TxOf(const api::Transaction& tx) {
           tx.created ? tx.created->micros : 0};
 }
 
-// The ledger's `source` of an entity's transactions.
-std::string SourceOf(const BankEntity& e) {
-  switch (e.kind) {
-    case BankKind::kPurchase:
-      return "merchant-purchase/" + e.id;
-    case BankKind::kInvoice:
-      return "invoice/" + e.id;
-    case BankKind::kDeposit:
-      return "deposit/" + e.id;
-  }
-  return "";
-}
-
 bool In(UnixMicros t, UnixMicros from, UnixMicros to) { return t >= from && t < to; }
 
 }  // namespace
@@ -302,7 +289,8 @@ StatusOr<std::set<std::string>> DayLists::SalesWithDebits(const api::Bank& bank,
   return sales;
 }
 
-StatusOr<std::vector<BankEntity>> DayLists::DayEntities(const api::Bank& bank) {
+// Deposits of the day whose brcode the lists do not have (a brcode shown before the day).
+Status DayLists::LookUpDayDepositBrcodes(const api::Bank& bank) {
   std::vector<std::string> unknown;
   for (const BankEntity& e : entities_) {
     if (e.kind == BankKind::kDeposit && !e.brcode_uuid.empty() && !brcode_sale_.count(e.brcode_uuid) &&
@@ -313,6 +301,11 @@ StatusOr<std::vector<BankEntity>> DayLists::DayEntities(const api::Bank& bank) {
   std::sort(unknown.begin(), unknown.end());
   unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
   BALCAO_RETURN_IF_ERROR(LookUpBrcodes(bank, unknown));
+  return OkStatus();
+}
+
+StatusOr<std::vector<BankEntity>> DayLists::DayEntities(const api::Bank& bank) {
+  BALCAO_RETURN_IF_ERROR(LookUpDayDepositBrcodes(bank));
   std::unordered_map<std::string, std::pair<Cents, Cents>> lines;  // source -> (in, out)
   for (const Tx& tx : txs_) {
     auto& [in, out] = lines[tx.source];
@@ -356,17 +349,7 @@ Status DayLists::CompleteScope(const api::Bank& bank, const std::vector<ScopeSal
     if (sale.before_range) before_range.push_back(Lower(checkout::SaleTag(sale.lane, sale.id)));
   }
   BALCAO_RETURN_IF_ERROR(LookUpSales(bank, before_range));
-  // Deposits of the day whose brcode the lists do not have (a brcode shown before the day).
-  std::vector<std::string> unknown;
-  for (const BankEntity& e : entities_) {
-    if (e.kind == BankKind::kDeposit && !e.brcode_uuid.empty() && !brcode_sale_.count(e.brcode_uuid) &&
-        In(e.created, from_, to_)) {
-      unknown.push_back(e.brcode_uuid);
-    }
-  }
-  std::sort(unknown.begin(), unknown.end());
-  unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
-  BALCAO_RETURN_IF_ERROR(LookUpBrcodes(bank, unknown));
+  BALCAO_RETURN_IF_ERROR(LookUpDayDepositBrcodes(bank));
   for (BankEntity& e : entities_) {
     if (e.kind != BankKind::kDeposit || e.brcode_uuid.empty()) continue;
     auto it = brcode_sale_.find(e.brcode_uuid);

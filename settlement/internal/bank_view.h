@@ -113,6 +113,8 @@ class DayLists {
   bool OfThisBox(const SaleKey& sale) const { return sale.lane.empty() || sale.lane == lane_; }
   // The brcodes' sales for `uuids` the lists lack, looked up in batches.
   Status LookUpBrcodes(const api::Bank& bank, const std::vector<std::string>& uuids);
+  // LookUpBrcodes for the day's deposits whose brcode the lists lack.
+  Status LookUpDayDepositBrcodes(const api::Bank& bank);
   // The entities and ledger lines of sales the range cannot hold, by tag in batches.
   Status LookUpSales(const api::Bank& bank, const std::vector<std::string>& sale_keys);
   void AddEntity(BankEntity entity);
