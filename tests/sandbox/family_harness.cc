@@ -156,4 +156,15 @@ std::string FamilyHarness::PdfText(const std::string& path, bool sign) {
   return text;
 }
 
+void FamilyHarness::ExpectReceipt(const std::string& path, const std::vector<std::string>& fields, bool sign) {
+  Reply r = sign ? Api("GET", path) : Send("GET", sandbox_->credentials().base_url + path, "", false);
+  ASSERT_EQ(r.status, 200) << path << ": " << r.body.substr(0, 300);
+  EXPECT_EQ(r.content_type, "application/pdf") << path;
+  EXPECT_EQ(r.body.rfind("%PDF-", 0), 0u) << path;
+  EXPECT_GE(r.body.size(), 4096u) << path << ": a bank receipt is several kilobytes";
+  const std::string text = PdfText(path, sign);
+  EXPECT_NE(text.find("Authentication code"), std::string::npos) << path << "\n" << text;
+  for (const auto& field : fields) EXPECT_NE(text.find(field), std::string::npos) << path << ": " << field << "\n" << text;
+}
+
 }  // namespace balcao::sandbox::family_testing
