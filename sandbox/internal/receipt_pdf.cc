@@ -49,7 +49,7 @@ std::string Rect(double x, double y, double w, double h, const std::string& rgb)
 // A field line "Label: value" becomes a bold label and its value in one text run (pdftotext
 // reads "Label: value" back); long values wrap onto the next lines.
 struct Row {
-  std::string label;  // with its ": ", empty for a free line
+  std::string label;  // up to its ':', empty for a free line
   std::vector<std::string> value_lines;
 };
 
@@ -59,7 +59,7 @@ std::vector<Row> Rows(const std::vector<std::string>& lines) {
     Row row;
     std::string value = line;
     if (const auto colon = line.find(": "); colon != std::string::npos && colon < 40) {
-      row.label = line.substr(0, colon + 2);
+      row.label = line.substr(0, colon + 1);
       value = line.substr(colon + 2);
     }
     const std::size_t width = kWrapAt - row.label.size();
@@ -135,7 +135,8 @@ std::vector<std::string> TablePages(const std::vector<Row>& rows) {
     for (std::size_t i = 0; i < row.value_lines.size(); ++i, line_y -= 16) {
       const std::string label = i == 0 ? row.label : std::string();
       page += "BT 0.25 g /F2 10 Tf " + std::to_string(kMargin + 8) + " " + std::to_string(line_y) + " Td (" +
-              PdfText(label) + ") Tj 0 g /F1 10 Tf (" + PdfText(row.value_lines[i]) + ") Tj ET\n";
+              PdfText(label) + ") Tj 0 g /F1 10 Tf (" + (label.empty() ? "" : " ") + PdfText(row.value_lines[i]) +
+              ") Tj ET\n";
     }
     y -= height;
   }

@@ -342,7 +342,7 @@ TEST_F(PaymentTest, TheSdkUtilityLineWithStaleCheckDigitsIsTakenThenDeleted) {
               {{"payments",
                 {{{"line", sdk_line}, {"description", "Utility line of the SDK suite"}, {"scheduled", "2099-01-02"},
                   {"tags", {"utility", "payment"}}}}}})["payments"][0];
-  EXPECT_EQ(p["amount"], 1'087);
+  EXPECT_EQ(p["amount"], 10'874);
   EXPECT_EQ(p["line"], "836400000011087401380070610530261110080671594119");
   EXPECT_EQ(Ok("DELETE", "/utility-payment/" + p["id"].get<std::string>())["payment"]["status"], "canceled");
   EXPECT_EQ(Api("POST", "/utility-payment",

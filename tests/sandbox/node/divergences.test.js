@@ -165,7 +165,7 @@ test('the Python suite\'s utility line, whose check digits are stale, is paid an
   const [payment] = await starkbank.utilityPayment.create([new starkbank.UtilityPayment({
     line: '83640000001 1 08740138007 0 61053026111 0 08067159411 9', scheduled: day(1),
     description: 'e6cba87f05fd73aa49306864ab0098f58e7c43f8a9403475a9f10ac605b6ed87', tags: ['utility', 'payment'] })]);
-  assert.strictEqual(payment.amount, 1087);
+  assert.strictEqual(payment.amount, 10874);
   assert.strictEqual((await starkbank.utilityPayment.delete(payment.id)).status, 'canceled');
 });
 
