@@ -88,8 +88,16 @@ std::vector<ResourceSpec> MakeResources() {
       {"merchant-purchase", "purchase", "purchases", kCreateSingle | kReadOnly | kPatch | kLogs, with_holder,
        "purchase", "purchaseIds", "merchant-purchase"},
       {"merchant-card", "card", "cards", kReadOnly | kLogs, common, "card", "cardIds", "merchant-card"},
-      {"merchant-installment", "installment", "installments", kReadOnly | kLogs, common, "installment",
-       "installmentIds", "merchant-installment"},
+      // purchaseIds: not in the API documentation's list, but the official SDKs send it and the
+      // bank honours it (docs/sandbox.md, "List filters").
+      {"merchant-installment",
+       "installment",
+       "installments",
+       kReadOnly | kLogs,
+       {"after", "before", "fields", "ids", "purchaseIds", "status", "tags"},
+       "installment",
+       "installmentIds",
+       "merchant-installment"},
       {"transfer",
        "transfer",
        "transfers",

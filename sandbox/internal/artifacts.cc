@@ -17,15 +17,6 @@ void PngWrite(png_structp png, png_bytep data, png_size_t n) {
 }
 void PngFlush(png_structp) {}
 
-std::string PdfEscape(const std::string& s) {
-  std::string out;
-  for (char c : formats::FoldToBrCodeText(s, 200)) {
-    if (c == '(' || c == ')' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 File QrPng(const std::string& text, int box) {
@@ -55,57 +46,6 @@ File QrPng(const std::string& text, int box) {
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);
   return file;
-}
-
-File TextPdf(const std::string& title, const std::vector<std::string>& lines) {
-  // Page content: 14 pt title, then 11 pt lines, 50 lines per page.
-  std::vector<std::string> pages;
-  std::string content;
-  int y = 800;
-  auto line = [&](const std::string& text, int size) {
-    content +=
-        "BT /F1 " + std::to_string(size) + " Tf 50 " + std::to_string(y) + " Td (" + PdfEscape(text) + ") Tj ET\n";
-    y -= size + 5;
-    if (y < 60) {
-      pages.push_back(content);
-      content.clear();
-      y = 800;
-    }
-  };
-  line(title, 14);
-  for (const auto& l : lines) line(l, 11);
-  if (!content.empty() || pages.empty()) pages.push_back(content);
-
-  std::vector<std::string> objects;
-  std::string kids;
-  const int first_page = 4;
-  for (std::size_t i = 0; i < pages.size(); ++i) kids += std::to_string(first_page + 2 * i) + " 0 R ";
-  objects.push_back("<< /Type /Catalog /Pages 2 0 R >>");
-  objects.push_back("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages.size()) + " >>");
-  objects.push_back("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
-  for (std::size_t i = 0; i < pages.size(); ++i) {
-    objects.push_back(
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> "
-        "/Contents " +
-        std::to_string(first_page + 2 * i + 1) + " 0 R >>");
-    objects.push_back("<< /Length " + std::to_string(pages[i].size()) + " >>\nstream\n" + pages[i] + "endstream");
-  }
-  std::string pdf = "%PDF-1.4\n";
-  std::vector<std::size_t> offsets;
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    offsets.push_back(pdf.size());
-    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
-  }
-  const std::size_t xref = pdf.size();
-  pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
-  for (auto off : offsets) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%010zu 00000 n \n", off);
-    pdf += buf;
-  }
-  pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
-         std::to_string(xref) + "\n%%EOF\n";
-  return File{"application/pdf", std::move(pdf)};
 }
 
 std::string SandboxBrCode(Context& ctx, const std::string& kind, const std::string& key, std::int64_t amount) {

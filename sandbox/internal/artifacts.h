@@ -13,7 +13,9 @@ namespace balcao::sandbox::internal {
 
 // PNG of `text` as a QR code, `box` pixels per module (1..50), 4-module quiet zone.
 File QrPng(const std::string& text, int box);
-// A one-page (or more) A4 PDF with a title and lines of text (Helvetica, ASCII-folded).
+// A receipt PDF shaped like the bank's (receipt_pdf.cc): header, title, the lines as a
+// table ("Label: value" lines get a bold label), authentication code and QR, footer;
+// one A4 page or more; text ASCII-folded, read back by pdftotext.
 File TextPdf(const std::string& title, const std::vector<std::string>& lines);
 // A dynamic BR Code whose location URL ends with `key` (invoice id or brcode uuid):
 // "<host:port>/brcode/<kind>/<key>". Amount 0 means "any amount" (54 omitted).

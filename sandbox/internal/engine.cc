@@ -90,6 +90,13 @@ std::vector<std::string> SplitList(std::string_view value) {
   return out;
 }
 
+std::vector<std::string_view> ExtraLogFilters(std::string_view resource) {
+  // API documentation, part 2: "GET /v2/invoice-pull-subscription/log: log list parameters
+  // plus subscriptionIds, tags".
+  if (resource == "invoice-pull-subscription") return {"tags"};
+  return {};
+}
+
 std::vector<IndexKey> IndexKeys(std::string_view resource, const Json& doc) {
   std::vector<IndexKey> keys;
   if (!doc.is_object()) return keys;
@@ -101,6 +108,9 @@ std::vector<IndexKey> IndexKeys(std::string_view resource, const Json& doc) {
       auto ent = doc.find(std::string(spec->log_entity_key));
       if (ent != doc.end() && ent->is_object() && ent->contains("id"))
         AddValues(keys, std::string(spec->log_id_filter), (*ent)["id"]);
+      for (std::string_view filter : ExtraLogFilters(base))
+        if (ent != doc.end() && ent->is_object() && ent->contains(std::string(filter)))
+          AddValues(keys, std::string(filter), (*ent)[std::string(filter)]);
     }
     return keys;
   }
@@ -115,6 +125,8 @@ std::vector<IndexKey> IndexKeys(std::string_view resource, const Json& doc) {
     std::string name(filter);
     auto it = doc.find(name);
     if (it == doc.end() && name.size() > 1 && name.back() == 's') it = doc.find(name.substr(0, name.size() - 1));
+    // A resource's own ids under its own name (split-receiver's receiverIds) match its id.
+    if (it == doc.end() && name == std::string(spec->single_key) + "Ids") it = doc.find("id");
     if (it != doc.end()) AddValues(keys, name, *it);
   }
   // Event attempts and events are looked up by their ids in the other direction too.
@@ -163,6 +175,10 @@ Entity Context::Insert(std::string_view resource, Json doc) {
   e.resource = std::string(resource);
   e.scope = ScopeFor(*this, resource);
   e.created = now_;
+  if (auto pinned = pinned_ids_.find(e.resource); pinned != pinned_ids_.end() && !doc.contains("id")) {
+    doc["id"] = pinned->second;
+    pinned_ids_.erase(pinned);
+  }
   if (!doc.contains("id")) doc["id"] = NewId();
   if (!doc.contains("created")) doc["created"] = FormatTimestamp(now_);
   if (HasUpdatedField(resource) && !doc.contains("updated")) doc["updated"] = FormatTimestamp(now_);

@@ -139,6 +139,10 @@ class Context {
   // A Context writing past history (Engine::RunHistory): AddLog still creates the events
   // of subscribed webhooks, but queues no delivery of them.
   void set_history(bool history) { history_ = history; }
+  // The next entity of `resource` this Context inserts without an id takes `id` (once): the
+  // seeded account gives a few entities the ids the bank's sandbox account is known by
+  // (docs/sandbox.md, "A seeded account").
+  void PinNextId(std::string_view resource, std::string id) { pinned_ids_[std::string(resource)] = std::move(id); }
 
  private:
   void NoteStoreFailure(const Status& status);
@@ -148,6 +152,7 @@ class Context {
   Lang lang_;
   UnixMicros now_;
   bool history_ = false;
+  std::map<std::string, std::string> pinned_ids_;
 };
 
 // Error builders. Messages are complete sentences in both languages.

@@ -117,6 +117,9 @@ class Engine {
 
 // Filter keys of a document (see docs/sandbox.md "How to add a resource family").
 std::vector<IndexKey> IndexKeys(std::string_view resource, const Json& doc);
+// Filters a resource's log list takes beyond `types` and its id filter ("tags": the tags of
+// the entity each log embeds), as the API documentation lists them.
+std::vector<std::string_view> ExtraLogFilters(std::string_view resource);
 // Python json.dumps(obj, sort_keys=True) text: ", " and ": " separators, ASCII escapes.
 std::string PythonJsonDumps(const Json& value);
 

@@ -1,6 +1,7 @@
 // Invoice pull subscriptions (API documentation, part 2, "Invoice Pull Subscription"; Pix
-// Automático): a recurring-billing contract a debtor approves. externalId and referenceCode
-// are unique in the workspace; amount (fixed, > 0) or amountMinLimit (variable, with amount
+// Automático): a recurring-billing contract a debtor approves. externalId is unique in the
+// workspace; referenceCode is not (docs/sandbox.md, "Where the official SDKs and the API
+// documentation differ": the SDKs' suites reuse one contract code); amount (fixed, > 0) or amountMinLimit (variable, with amount
 // 0 or absent) is needed;
 // `data` is needed except for type qrcode. Status created -> active when the debtor
 // approves (the sandbox debtor approves 60 s of sandbox time after creation); DELETE only
@@ -63,9 +64,6 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
   if (external_id && ctx.FindBy("invoice-pull-subscription", "externalId", *external_id))
     in.Fail("externalId", "invalidExternalId", "is already used by another subscription.",
             "já é usado por outra assinatura.");
-  if (reference && !ctx.FindAllBy("invoice-pull-subscription:reference", "id", *reference).empty())
-    in.Fail("referenceCode", "invalidReferenceCode", "is already used by another subscription.",
-            "já é usado por outra assinatura.");
   if (!problems.empty()) return nullptr;
   Json doc = {{"displayDescription", *display},
               {"externalId", *external_id},
@@ -85,7 +83,6 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
               {"status", "created"},
               {"tags", tags}};
   Entity e = ctx.Insert("invoice-pull-subscription", std::move(doc));
-  ctx.Insert("invoice-pull-subscription:reference", {{"id", *reference}, {"subscriptionId", e.id}});
   ctx.AddLog(e, "created");
   ctx.Schedule(ctx.Now() + kApprovalDelay, "invoice-pull-subscription.approve", {{"id", e.id}});
   return e.doc;

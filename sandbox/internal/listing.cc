@@ -138,6 +138,13 @@ void ReadLogFilters(const Query& query, const api::ResourceSpec& spec, const Fam
   if (!spec.log_id_filter.empty())
     if (auto it = query.find(spec.log_id_filter); it != query.end())
       q.keys.emplace_back(std::string(spec.log_id_filter), SplitList(it->second));
+  for (std::string_view filter : ExtraLogFilters(spec.name))
+    if (auto it = query.find(filter); it != query.end()) {
+      auto values = SplitList(it->second);
+      if (filter == "tags")
+        for (auto& t : values) std::transform(t.begin(), t.end(), t.begin(), ::tolower);
+      q.keys.emplace_back(std::string(filter), std::move(values));
+    }
 }
 
 }  // namespace

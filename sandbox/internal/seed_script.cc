@@ -4,8 +4,8 @@
 // DARF payments, approved payment requests, splits to receivers), card sales (sessions,
 // purchases, saved cards and their direct purchases, installments, reversals), recurring
 // billing (pull subscriptions and requests), new workspaces of the organization and
-// split profile updates. Webhooks subscribed from the first day turn logs into events; they
-// are deleted on the last day, and nine events in ten were delivered.
+// split profile updates. Two webhooks subscribed from the first day turn logs into events;
+// one is deleted on the last day, the other stays; nine events in ten were delivered.
 #include <chrono>
 #include <functional>
 #include <string>
@@ -27,6 +27,13 @@ const std::vector<std::string> kTaxIds = {"012.345.678-90", "337.451.076-08", "2
 const std::vector<std::string> kApprovedCards = {"4242424242424242", "5277696455399733", "36490101441625",
                                                  "6062825624254001", "5448280000000007"};
 const std::vector<std::string> kDeniedCards = {"4000000000009995", "4000000000000002"};
+// The store's regular customers (holderId, 16 digits like the bank's); the first is the one
+// the official SDKs' suites filter sessions and purchases by.
+const std::vector<std::string> kHolderIds = {"0123456789012345", "5718209346612224", "6297110485530624",
+                                             "4821903377614848"};
+// The saved card the official Node SDK's suite charges by id (its MerchantPurchaseCreate):
+// the first card the history saves takes it (docs/sandbox.md, "A seeded account").
+constexpr const char* kPublishedCardId = "5052994169077760";
 const std::vector<std::string> kSubscriptions = {"invoice",         "deposit",          "boleto",
                                                  "transfer",        "brcode-payment",   "boleto-payment",
                                                  "utility-payment", "merchant-purchase"};
@@ -53,10 +60,16 @@ class Script {
   Script(History& h, SeedResult& result) : h_(h), result_(result) {}
 
   void Start() {
-    for (int i = 0; i < 2; ++i)
-      webhooks_.push_back(h_.Create("webhook", {{"url", "https://hooks.example.com/store/" + std::to_string(i)},
-                                                {"subscriptions", kSubscriptions}})["id"]
-                              .get<std::string>());
+    // The first webhook is the store's old receiver, deleted on the last day; the second is
+    // its current one, served by this sandbox (POST /sandbox/webhook-receiver answers 200).
+    Context first = h_.Now();
+    const std::string base = first.public_base_url();
+    const std::vector<std::string> urls = {"https://hooks.example.com/store/0",
+                                           base.empty() ? "https://hooks.example.com/store/1"
+                                                        : base + "/sandbox/webhook-receiver"};
+    for (const auto& url : urls)
+      webhooks_.push_back(
+          h_.Create("webhook", {{"url", url}, {"subscriptions", kSubscriptions}})["id"].get<std::string>());
     h_.Create("split-profile", {{"interval", "day"}, {"delay", 0}});
     Context ctx = h_.Now();
     h_.Simulate(ctx, "deposit", {{"amount", 50'000'000}, {"name", "Store Owner"}, {"taxId", kTaxIds[2]}});
@@ -67,7 +80,7 @@ class Script {
     const std::vector<std::function<void()>> steps = {[&] { Deposit(tag); },
                                                       [&] { Receiver(tag); },
                                                       [&] { Invoice(tag); },
-                                                      [&] { DynamicBrcode(); },
+                                                      [&] { DynamicBrcode(tag); },
                                                       [&] { Boleto(tag); },
                                                       [&] { Transfer(tag); },
                                                       [&] { SlipPayments(tag); },
@@ -77,7 +90,7 @@ class Script {
                                                       [&] { PullSubscription(tag); },
                                                       [&] { PaymentRequest(tag); },
                                                       [&] { Workspace(tag); },
-                                                      [&] { Profile(); }};
+                                                      [&] { Profile(tag); }};
     for (std::size_t i = 0; i < steps.size(); ++i) {
       h_.AdvanceTo(t + static_cast<UnixMicros>(i) * 20 * kMicrosPerSecond);
       steps[i]();
@@ -86,7 +99,7 @@ class Script {
 
   void Finish() {
     Context ctx = h_.Now();
-    for (const auto& id : webhooks_) h_.Remove(ctx, "webhook", id);
+    h_.Remove(ctx, "webhook", webhooks_.front());
     // Nine events in ten were delivered; the others have one failed attempt each.
     ListQuery q;
     q.resource = "event";
@@ -112,9 +125,11 @@ class Script {
       if (!more || page.empty()) break;
       q.cursor = {{page.back().created, page.back().seq}};
     }
+    // credentials.json names the card the official suite charges.
     for (const auto& id : cards_) {
       auto card = ctx.Find("merchant-card", id);
-      if (card && card->status() == "active") result_.card_id = id;
+      if (card && card->status() == "active" && (result_.card_id.empty() || id == kPublishedCardId))
+        result_.card_id = id;
     }
   }
 
@@ -178,8 +193,9 @@ class Script {
     }
   }
 
-  void DynamicBrcode() {
-    Json b = h_.Create("dynamic-brcode", {{"amount", h_.Amount(500, 80'000)}, {"expiration", 3600}});
+  void DynamicBrcode(const std::string& tag) {
+    Json b = h_.Create("dynamic-brcode",
+                       {{"amount", h_.Amount(500, 80'000)}, {"expiration", 3600}, {"tags", Json::array({tag})}});
     if (h_.Chance(70))
       h_.Later(h_.now() + h_.Amount(1, 30) * kSeedMinute, [this, uuid = b["uuid"].get<std::string>()](Context& c) {
         h_.Simulate(c, "dynamic-brcode/pay", {{"uuid", uuid}, {"name", Name()}, {"taxId", TaxId()}});
@@ -197,7 +213,9 @@ class Script {
     if (h_.Chance(50))
       element["splits"] = Json::array({Json{{"receiverId", h_.Pick(receivers_)}, {"amount", amount / 5}}});
     const std::string id = h_.Create("boleto", element)["id"].get<std::string>();
-    h_.Later(h_.now() + 2 * kSeedHour, [this, id](Context& c) { h_.Create(c, "boleto-holmes", {{"boletoId", id}}); });
+    h_.Later(h_.now() + 2 * kSeedHour, [this, id, tag](Context& c) {
+      h_.Create(c, "boleto-holmes", {{"boletoId", id}, {"tags", Json::array({tag})}});
+    });
     if (h_.Chance(5))
       h_.Later(h_.now() + 3 * kSeedHour, [this, id](Context& c) {
         auto e = c.Find("boleto", id);
@@ -281,7 +299,7 @@ class Script {
                                                                    Json{{"totalAmount", amount}, {"count", 3}}})},
                               {"expiration", 3600},
                               {"challengeMode", "disabled"},
-                              {"holderId", "customer-" + Digits(h_.Amount(1, 40), 2)},
+                              {"holderId", h_.Pick(kHolderIds)},
                               {"tags", Json::array({tag})}});
     if (!sure && h_.Chance(30)) return;  // abandoned: the session expires
     const bool approve = sure || h_.Chance(60);
@@ -296,6 +314,7 @@ class Script {
     h_.AdvanceTo(h_.now() + 30 * kMicrosPerSecond);
     Context ctx = h_.Now();
     auto parent = ctx.Find("merchant-session", session["id"].get<std::string>());
+    if (approve && cards_.empty()) ctx.PinNextId("merchant-card", kPublishedCardId);
     Problems problems;
     Json purchase = FamilyOf("merchant-session").sub_post(ctx, *parent, body, problems);
     if (!problems.empty()) Refused("merchant-session purchase", problems);
@@ -321,7 +340,8 @@ class Script {
                                     {"cardId", card->id},
                                     {"fundingType", "credit"},
                                     {"installmentCount", 2},
-                                    {"challengeMode", "disabled"}});
+                                    {"challengeMode", "disabled"},
+                                    {"holderId", h_.Pick(kHolderIds)}});
   }
 
   void PullSubscription(const std::string& tag) {
@@ -348,6 +368,7 @@ class Script {
                  {"invoiceId", invoice["id"].get<std::string>()},
                  {"due", FormatTimestamp(c.Now() + kSeedDay)},
                  {"attemptType", "default"},
+                 {"externalId", "seed-request-" + id},
                  {"tags", Json::array({tag})}});
     });
   }
@@ -377,9 +398,10 @@ class Script {
     h_.Create(ctx, "workspace", {{"username", "store-" + tag}, {"name", "Store " + tag}});
   }
 
-  void Profile() {
+  void Profile(const std::string& tag) {
     h_.Create("split-profile", {{"interval", h_.Pick(std::vector<std::string>{"day", "week", "month"})},
-                                {"delay", h_.Amount(0, 4) * 3'600'000}});
+                                {"delay", h_.Amount(0, 4) * 3'600'000},
+                                {"tags", Json::array({tag})}});
   }
 
   History& h_;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -137,6 +138,18 @@ std::int64_t FamilyHarness::Balance() {
 
 void FamilyHarness::Fund(std::int64_t cents) { SimOk("deposit", {{"amount", cents}}); }
 
+// What a shell command writes on its standard output.
+static std::string Output(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
 std::string FamilyHarness::PdfText(const std::string& path, bool sign) {
   Reply r = sign ? Api("GET", path) : Send("GET", sandbox_->credentials().base_url + path, "", false);
   if (r.status != 200 || r.body.rfind("%PDF", 0) != 0) return "";
@@ -145,15 +158,33 @@ std::string FamilyHarness::PdfText(const std::string& path, bool sign) {
   if (fd < 0) return "";
   ::close(fd);
   std::ofstream(name, std::ios::binary) << r.body;
-  std::string text, cmd = std::string("pdftotext -layout ") + name + " - 2>/dev/null";
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
-    pclose(p);
-  }
+  const std::string text = Output(std::string("pdftotext -layout ") + name + " - 2>/dev/null");
   ::unlink(name);
   return text;
+}
+
+void FamilyHarness::ExpectReceipt(const std::string& path, const std::vector<std::string>& fields, bool sign) {
+  Reply r = sign ? Api("GET", path) : Send("GET", sandbox_->credentials().base_url + path, "", false);
+  ASSERT_EQ(r.status, 200) << path << ": " << r.body.substr(0, 300);
+  EXPECT_EQ(r.content_type, "application/pdf") << path;
+  EXPECT_EQ(r.body.rfind("%PDF-", 0), 0u) << path;
+  EXPECT_GE(r.body.size(), 4096u) << path << ": a bank receipt is several kilobytes";
+  const std::string text = PdfText(path, sign);
+  EXPECT_NE(text.find("Authentication code"), std::string::npos) << path << "\n" << text;
+  for (const auto& field : fields) EXPECT_NE(text.find(field), std::string::npos) << path << ": " << field << "\n" << text;
+  // The authentication QR code decodes (pdftoppm renders the last page, zbarimg reads it).
+  if (std::system("command -v pdftoppm >/dev/null && command -v zbarimg >/dev/null") != 0) {
+    std::printf("skipped the receipt QR check: pdftoppm or zbarimg missing\n");
+    return;
+  }
+  char dir[] = "/tmp/family-receipt-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string pdf = std::string(dir) + "/r.pdf";
+  std::ofstream(pdf, std::ios::binary) << r.body;
+  const std::string cmd = "pdftoppm -r 150 -png " + pdf + " " + dir + "/p && zbarimg -q --raw " + dir +
+                          "/p-1.png 2>/dev/null; rm -rf " + dir;
+  const std::string decoded = Output(cmd);
+  EXPECT_EQ(decoded.rfind("balcao-sandbox:receipt:", 0), 0u) << path << ": QR read " << decoded;
 }
 
 }  // namespace balcao::sandbox::family_testing

@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "sandbox/sandbox.h"
 
@@ -53,6 +54,10 @@ class FamilyHarness : public ::testing::Test {
   void Fund(std::int64_t cents);
   // GET a binary and run `pdftotext - -`; returns the text ("" if not a PDF).
   std::string PdfText(const std::string& path, bool sign = true);
+  // A receipt as the bank's look (docs/sandbox.md, "Receipts and PDFs"): a PDF of at least
+  // 4 KB whose text (pdftotext) holds the authentication code's label and every one of `fields`,
+  // and whose authentication QR code decodes (pdftoppm + zbarimg; skipped, said, when missing).
+  void ExpectReceipt(const std::string& path, const std::vector<std::string>& fields, bool sign = true);
 
   std::unique_ptr<Sandbox> sandbox_;
 

@@ -52,7 +52,7 @@ class PaymentTest : public FamilyHarness {
     for (Json all = Ok("GET", "/" + resource + "/log?paymentIds=" + id); const auto& l : all["logs"])
       types.push_back(l["type"].get<std::string>());
     EXPECT_EQ(types, (std::vector<std::string>{"success", "processing", "created"})) << resource;
-    EXPECT_NE(PdfText("/" + resource + "/" + id + "/pdf").find("Status: success"), std::string::npos) << resource;
+    ExpectReceipt("/" + resource + "/" + id + "/pdf", {"Status: success", "Amount: "});
     return done;
   }
   Json Invoice(std::int64_t amount) {
@@ -309,6 +309,47 @@ TEST_F(PaymentTest, PaymentRequests) {
   EXPECT_EQ(approved["request"]["status"], "approved");
   EXPECT_EQ(approved["payment"]["status"], "created");
   EXPECT_EQ(Ok("GET", "/transfer")["transfers"].size(), 1u);
+}
+
+// The receipts of logs: an invoice's reversal and a deposit's reversal (the Python SDK's
+// suite asks for both and wants more than 1,000 bytes).
+TEST_F(PaymentTest, ReversalReceiptsOfInvoicesAndDeposits) {
+  Json invoice = Invoice(10'000);
+  const std::string invoice_id = invoice["id"].get<std::string>();
+  ExpectReceipt("/invoice/" + invoice_id + "/pdf", {"Invoice", "Arya Stark", "R$ 100,00"});
+  SimOk("invoice/pay", {{"id", invoice_id}});
+  Ok("PATCH", "/invoice/" + invoice_id, {{"amount", 4'000}});
+  Json logs = Ok("GET", "/invoice/log?types=reversed&invoiceIds=" + invoice_id)["logs"];
+  ASSERT_EQ(logs.size(), 1u);
+  ExpectReceipt("/invoice/log/" + logs[0]["id"].get<std::string>() + "/pdf",
+                {"Invoice reversal receipt", "Reversed: R$ 60,00", "Remaining amount: R$ 40,00"});
+  Json deposit = SimOk("deposit", {{"amount", 20'000}, {"name", "Ned Stark"}, {"taxId", "012.345.678-90"}})["deposit"];
+  const std::string deposit_id = deposit["id"].get<std::string>();
+  Ok("PATCH", "/deposit/" + deposit_id, {{"amount", 15'000}});
+  logs = Ok("GET", "/deposit/log?types=reversed&depositIds=" + deposit_id)["logs"];
+  ASSERT_EQ(logs.size(), 1u);
+  ExpectReceipt("/deposit/log/" + logs[0]["id"].get<std::string>() + "/pdf",
+                {"Deposit reversal receipt", "Ned Stark", "Reversed: R$ 50,00"});
+}
+
+// The Python SDK's suite pays, then deletes, a utility line whose second block check digit
+// and general check digit are wrong; the bank's sandbox takes it, and so does this one
+// (docs/sandbox.md, "Bar codes and lines"). The structure still holds: a line whose value
+// identifier (third digit) is none of 6-9 stays refused.
+TEST_F(PaymentTest, TheSdkUtilityLineWithStaleCheckDigitsIsTakenThenDeleted) {
+  const std::string sdk_line = "83640000001 1 08740138007 0 61053026111 0 08067159411 9";
+  Json p = Ok("POST", "/utility-payment",
+              {{"payments",
+                {{{"line", sdk_line}, {"description", "Utility line of the SDK suite"}, {"scheduled", "2099-01-02"},
+                  {"tags", {"utility", "payment"}}}}}})["payments"][0];
+  EXPECT_EQ(p["amount"], 10'874);
+  EXPECT_EQ(p["line"], "836400000011087401380070610530261110080671594119");
+  EXPECT_EQ(Ok("DELETE", "/utility-payment/" + p["id"].get<std::string>())["payment"]["status"], "canceled");
+  EXPECT_EQ(Api("POST", "/utility-payment",
+                {{"payments", {{{"line", "83540000001 1 08740138007 0 61053026111 0 08067159411 9"},
+                                {"description", "A line of no value identifier"}}}}})
+                .code(),
+            "invalidLine");
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const zlib = require('node:zlib');
-const { starkbank, cred, all } = require('./sandbox_sdk');
+const { starkbank, cred, all, simulate } = require('./sandbox_sdk');
 
 const organization = new starkbank.Organization({
   environment: 'sandbox', id: cred.organizationId,
@@ -146,4 +146,42 @@ test('a BR Code whose CRC is written in lowercase hex is read as payers\' apps r
   const [payment] = await starkbank.brcodePayment.create([new starkbank.BrcodePayment({ brcode: lower,
     taxId: '012.345.678-90', description: 'lowercase CRC payment' })]);
   assert.strictEqual(payment.amount, 1234);
+});
+
+test('a repeated pull subscription referenceCode is accepted; a repeated externalId is not', async () => {
+  const base = { amount: 0, amountMinLimit: 5000, displayDescription: 'Dragon Travel Fare', interval: 'month',
+    name: 'John Snow', pullMode: 'manual', pullRetryLimit: 3, start: day(5), end: day(35), tags: [],
+    taxId: '012.345.678-90', type: 'qrcode', referenceCode: 'contract-12345' };
+  const externalId = 'repeat-' + Date.now();
+  const [first] = await starkbank.invoicePullSubscription.create([{ ...base, externalId }]);
+  const [second] = await starkbank.invoicePullSubscription.create([{ ...base, externalId: externalId + '-2' }]);
+  assert.notStrictEqual(first.id, second.id);
+  assert.strictEqual(second.referenceCode, 'contract-12345');
+  await assert.rejects(starkbank.invoicePullSubscription.create([{ ...base, externalId }]),
+    inputError('invalidExternalId'));
+});
+
+test('the Python suite\'s utility line, whose check digits are stale, is paid and deleted', async () => {
+  const [payment] = await starkbank.utilityPayment.create([new starkbank.UtilityPayment({
+    line: '83640000001 1 08740138007 0 61053026111 0 08067159411 9', scheduled: day(1),
+    description: 'e6cba87f05fd73aa49306864ab0098f58e7c43f8a9403475a9f10ac605b6ed87', tags: ['utility', 'payment'] })]);
+  assert.strictEqual(payment.amount, 10874);
+  assert.strictEqual((await starkbank.utilityPayment.delete(payment.id)).status, 'canceled');
+});
+
+test('receipts are PDFs of several kilobytes, log receipts included', async () => {
+  const [invoice] = await starkbank.invoice.create([new starkbank.Invoice({ amount: 5000, name: 'Receipt Payer',
+    taxId: '012.345.678-90' })]);
+  await simulate('/invoice/pay', { id: invoice.id });
+  await starkbank.invoice.update(invoice.id, { amount: 2000 });
+  const [[reversal]] = await starkbank.invoice.log.page({ invoiceIds: [invoice.id], types: ['reversed'] });
+  const { deposit } = await simulate('/deposit', { amount: 7000, name: 'Receipt Depositor', taxId: '012.345.678-90' });
+  await starkbank.deposit.update(deposit.id, { amount: 3000 });
+  const [[depositReversal]] = await starkbank.deposit.log.page({ depositIds: [deposit.id], types: ['reversed'] });
+  const pdfs = [await starkbank.invoice.pdf(invoice.id), await starkbank.invoice.log.pdf(reversal.id),
+    await starkbank.deposit.log.pdf(depositReversal.id)];
+  for (const pdf of pdfs) {
+    assert.strictEqual(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.ok(pdf.length > 4096, `${pdf.length} bytes`);
+  }
 });

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const { starkbank, cred } = require('./sandbox_sdk');
+const { starkbank, cred, all } = require('./sandbox_sdk');
 
 const organization = new starkbank.Organization({
   environment: 'sandbox', id: cred.organizationId,
@@ -117,4 +117,45 @@ test('seeded receivables the SDKs\' suites change: a created invoice and deposit
   const reversed = await starkbank.deposit.update(deposit.id, { amount: deposit.amount - 1,
     reversalDisplayDescription: 'Test reversal' });
   assert.strictEqual(reversed.amount, deposit.amount - 1);
+});
+
+test('the holder the SDKs\' suites filter by has more sessions and purchases than a page', async () => {
+  const holderId = '0123456789012345';
+  for (const sdk of [starkbank.merchantSession, starkbank.merchantPurchase]) {
+    const three = await all(await sdk.query({ limit: 3, holderId }));
+    assert.strictEqual(three.length, 3);
+    const ids = new Set();
+    let cursor = null;
+    for (let i = 0; i < 2; i++) {
+      const [page, next] = await sdk.page({ limit: 5, holderId, cursor });
+      for (const entity of page) {
+        assert.strictEqual(entity.holderId, holderId);
+        ids.add(entity.id);
+      }
+      cursor = next;
+    }
+    assert.strictEqual(ids.size, 10);
+  }
+});
+
+test('the saved card the Node suite charges by id, and a webhook the Python suite reads', async () => {
+  const purchase = await starkbank.merchantPurchase.create({ amount: 10000, installmentCount: 5,
+    cardId: '5052994169077760', fundingType: 'credit', challengeMode: 'disabled', holderId: '123456',
+    softDescriptor: 'Test Descriptor', metadata: { userAgent: 'Mozilla/5.0', userIp: '184.82.170.183',
+      language: 'pt-BR' } });
+  const canceled = await starkbank.merchantPurchase.update(purchase.id, { amount: 0, status: 'canceled' });
+  assert.strictEqual(canceled.status, 'canceled');
+  const [webhook] = await all(await starkbank.webhook.query());
+  assert.ok(webhook, 'the seeded account keeps a webhook');
+  assert.strictEqual((await starkbank.webhook.get(webhook.id)).id, webhook.id);
+});
+
+test('installments filtered by the purchases they belong to', async () => {
+  const purchases = (await all(await starkbank.merchantPurchase.query({ status: 'confirmed', limit: 50 })))
+    .filter((p) => p.installmentCount > 1).slice(0, 2);
+  assert.strictEqual(purchases.length, 2);
+  const ids = purchases.map((p) => p.id);
+  const installments = await all(await starkbank.merchantInstallment.query({ purchaseIds: ids }));
+  assert.ok(installments.length >= 4);
+  for (const i of installments) assert.ok(ids.includes(i.purchaseId), i.purchaseId);
 });
