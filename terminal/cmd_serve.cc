@@ -114,6 +114,12 @@ int RunServe(const std::vector<std::string>& args) {
                 (*service)->tef_dial_dir().c_str());
   if (!(*service)->sandbox_url().empty())
     std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", (*service)->sandbox_url().c_str());
+  if (const std::string add = (*service)->first_run_command(); !add.empty()) {
+    const std::string where = (*service)->first_run_directory();
+    std::printf("balcao serve: no operator yet; to add the first one (a supervisor; the PIN is asked twice), type%s:\n"
+                "  %s\n",
+                where.empty() ? "" : (" in " + where).c_str(), add.c_str());
+  }
   std::fflush(stdout);
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
