@@ -87,7 +87,7 @@ const EN_US = new Map(Object.entries({
   'O cliente paga pelo QR code ou pelo código copia e cola, até o vencimento.':
       'The customer pays by the QR code or the copy-and-paste code, by the due date.',
   'Pix copia e cola': 'Pix copy-and-paste code', 'Copiar': 'Copy', 'Copiado': 'Copied',
-  'Loja sem nome e CNPJ nos comprovantes: configure a loja': "No store name or CNPJ on the receipts: set up the store",
+  'Loja não configurada: sem nome e CNPJ': 'Store not set up: no name or CNPJ',
   // declines and notices (app.js NOTICES), and what to do next
   'Gerar outro Pix': 'New Pix code', 'Tentar o cartão de novo': 'Try the card again',
   'cartão recusado pelo emissor: saldo ou limite insuficiente: peça outro cartão ou ofereça Pix':

@@ -54,10 +54,13 @@ async function checkScreen(page, lang, size, name, selectors) {
       const r = el.getBoundingClientRect();
       return { sel, found: true, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
     };
+    // Too small for a finger, or its words cut (a button squeezed by its row).
     const small = Array.from(document.querySelectorAll('button')).filter(visible)
-      .map((b) => ({ text: b.textContent.trim() || b.getAttribute('aria-label'), r: b.getBoundingClientRect() }))
-      .filter((b) => b.r.height < 44 || b.r.width < 44).map((b) => b.text + ' ' + Math.round(b.r.width) + 'x'
-        + Math.round(b.r.height));
+      .map((b) => ({ text: b.textContent.trim() || b.getAttribute('aria-label'), r: b.getBoundingClientRect(),
+                     cut: b.scrollWidth > b.clientWidth + 1 }))
+      .filter((b) => b.r.height < 44 || b.r.width < 44 || b.cut)
+      .map((b) => b.text + ' ' + Math.round(b.r.width) + 'x' + Math.round(b.r.height) + (b.cut ? ' cut' : ''));
+    const header = document.querySelector('header');
     // The other language's strings: the dictionary's pt-BR keys on an en-US screen, its English
     // values on a pt-BR one (words both languages write alike left out).
     const pairs = Array.from(EN_US.entries()).filter(([pt, en]) => pt !== en);
@@ -76,7 +79,7 @@ async function checkScreen(page, lang, size, name, selectors) {
       .concat(Array.from(foreign).filter((f) => f.length >= 14 && whole.includes(f)));
     return {
       boxes: selectors.map(inView), scrollY: window.scrollY, small, foreign: Array.from(new Set(seen)),
-      header: document.querySelector('header').getBoundingClientRect().height,
+      header: header.getBoundingClientRect().height, headerCut: header.scrollWidth > header.clientWidth + 1,
       health: visible(document.querySelector('#health')) ? document.querySelector('#health').getBoundingClientRect() : null,
       lang: document.documentElement.lang,
     };
@@ -85,6 +88,7 @@ async function checkScreen(page, lang, size, name, selectors) {
   assert.strictEqual(facts.lang, lang, where);
   assert.strictEqual(facts.scrollY, 0, `${where}: the screen opens at its top`);
   assert.ok(facts.header <= 64, `${where}: the header is one row (${facts.header} px)`);
+  assert.ok(!facts.headerCut, `${where}: the header's row is wider than the screen`);
   if (facts.health) assert.ok(facts.health.height <= 32 && facts.health.bottom <= size.height, `${where}: health line`);
   for (const box of facts.boxes) {
     assert.ok(box.found, `${where}: ${box.sel} is shown`);
