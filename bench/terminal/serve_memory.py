@@ -6,7 +6,8 @@ cashier in, and rings up paid Pix sales as the touchscreen does (POST /api/sales
 the sandbox's payer pays, the sale is polled until paid), WORKERS at a time. Prints serve's
 resident memory (VmRSS of /proc/PID/status, the embedded sandbox included: it runs in the same
 process) at start, after the warm-up, and at each checkpoint.
-usage: serve_memory.py BALCAO [CHECKPOINTS=2000,10000] [WORKERS=4]"""
+usage: serve_memory.py BALCAO [CHECKPOINTS=2000,10000] [WORKERS=4]
+SERVE_WRAPPER (e.g. "heaptrack -o /tmp/serve") runs serve under a memory profiler."""
 import concurrent.futures
 import http.cookiejar
 import json
@@ -64,7 +65,8 @@ def main(cli, checkpoints, workers):
     subprocess.run([cli, "--log-file", os.path.join(data, "balcao.log"), "operator", "add", "ana", "--role",
                     "supervisor", "--db", os.path.join(store, "balcao.db")], input=PIN + "\n", text=True,
                    check=True, stdout=subprocess.DEVNULL)
-    serve = subprocess.Popen([cli, "--log-file", os.path.join(data, "balcao.log"), "--log-level", "warn", "serve",
+    # SERVE_WRAPPER="heaptrack -o FILE" runs serve under a memory profiler (its VmRSS then is not serve's).
+    serve = subprocess.Popen(os.environ.get("SERVE_WRAPPER", "").split() + [cli, "--log-file", os.path.join(data, "balcao.log"), "--log-level", "warn", "serve",
                               "--port", "0", "--data-dir", store], stdout=subprocess.PIPE, text=True)
     try:
         url = None
