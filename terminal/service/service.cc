@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 #include <thread>
 
 #include "checkout/journal_codec.h"
@@ -19,6 +20,9 @@
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
+
+// What serve's SQLite connections may hold in all (Service::Start).
+constexpr sqlite3_int64 kSqliteHeapLimitBytes = 6 << 20;
 namespace {
 
 constexpr std::chrono::milliseconds kTickInterval{100};
@@ -425,6 +429,10 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   };
   BALCAO_ASSIGN_OR_RETURN(s.config, LoadServeConfig(options.config_path));
   BALCAO_ASSIGN_OR_RETURN(s.options, ResolveServeOptions(options, s.config));
+  // SQLite's page caches (the box's store, and the embedded sandbox's 16 MB one) grow with the
+  // day's databases: bounded together, serve's memory stays flat through a busy day
+  // (docs/performance.md, "serve's memory over a day"). Soft: SQLite recycles cached pages.
+  ::sqlite3_soft_heap_limit64(kSqliteHeapLimitBytes);
   if (!s.config.log_file.empty()) BALCAO_RETURN_IF_ERROR(logging::SetFallbackLogFile(s.config.log_file));
   if (!s.config.log_level.empty()) logging::SetFallbackMinLevel(*logging::ParseLevel(s.config.log_level));
   s.profile = printer::FindProfile(s.config.printer_profile);
