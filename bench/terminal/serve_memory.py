@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,7 @@ class Counter:
 
 
 def main(cli, checkpoints, workers):
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stopped: serve and its temp dir go too
     data = tempfile.mkdtemp(prefix="balcao-memory-")
     store = os.path.join(data, "data")
     os.makedirs(store)
