@@ -214,26 +214,30 @@ bool SaleBook::Knows(const std::string& sale_id) const {
 bool SaleBook::HasCopy(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
-  return it != entries_.end() && it->second.sale.has_value();
+  return it != entries_.end() && it->second.sale != nullptr;
 }
 
 bool SaleBook::HasView(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
-  return it != entries_.end() && (it->second.sale.has_value() || it->second.ended.has_value());
+  return it != entries_.end() && (it->second.sale != nullptr || it->second.ended.has_value());
 }
 
 std::optional<checkout::Sale> SaleBook::Copy(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
-  return it == entries_.end() ? std::nullopt : it->second.sale;
+  if (it == entries_.end() || !it->second.sale) return std::nullopt;
+  return *it->second.sale;
 }
 
 void SaleBook::Put(const checkout::Sale& sale) {
   std::lock_guard<std::mutex> lock(mu_);
   Entry& entry = entries_[sale.id];
   if (entry.opened_at == 0) entry.amount = sale.amount;
-  entry.sale = sale;
+  if (entry.sale)
+    *entry.sale = sale;
+  else
+    entry.sale = std::make_unique<checkout::Sale>(sale);
   entry.ended.reset();
   if (checkout::IsTerminal(sale.state)) NoteEndedLocked(sale.id, entry);
 }

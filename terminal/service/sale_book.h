@@ -11,6 +11,7 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -86,7 +87,9 @@ class SaleBook {
   struct Entry {
     checkout::Cents amount = 0;
     UnixMicros opened_at = 0;
-    std::optional<checkout::Sale> sale;
+    // The latest copy; null before the first, and once let go (behind a pointer: an ended
+    // sale's entry does not keep a Sale's room).
+    std::unique_ptr<checkout::Sale> sale;
     std::optional<Ended> ended;  // instead of `sale`, once let go
     bool among_ended = false;    // in ended_order_
     std::string message;
