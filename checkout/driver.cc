@@ -263,6 +263,13 @@ StatusOr<Sale> Driver::Resume(const std::string& sale_id) {
   return it->second.sale;
 }
 
+bool Driver::Close(const std::string& sale_id) {
+  auto it = sales_.find(sale_id);
+  if (it == sales_.end() || !IsTerminal(it->second.sale.state)) return false;
+  sales_.erase(it);
+  return true;
+}
+
 StatusOr<Sale> Driver::Get(const std::string& sale_id) const {
   auto it = sales_.find(sale_id);
   if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");

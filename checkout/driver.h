@@ -85,6 +85,10 @@ class Driver {
   StatusOr<Sale> Resume(const std::string& sale_id);
   // The sale as the driver has it (kNotFound when not open in this driver).
   StatusOr<Sale> Get(const std::string& sale_id) const;
+  // Lets go of a sale that ended (Paid, Refunded or Voided): a busy day's finished sales are
+  // not kept in memory; the journal keeps them, and Resume() opens one again when it is
+  // touched (a refund, a late event). False (and nothing done) for a sale not ended or not open.
+  bool Close(const std::string& sale_id);
 
   // The outbox of the journal's store (the Queued event and the row are written together).
   // Without one, a call that cannot reach the bank fails as before (CallFailed{not-sent}).

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -20,6 +21,7 @@
 #include "common/progress.h"
 #include "terminal/command.h"
 #include "terminal/internal/json_stream.h"
+#include "terminal/service/config.h"
 
 namespace balcao::terminal {
 namespace {
@@ -49,7 +51,9 @@ constexpr char kUsage[] = R"(usage: balcao api [--credentials FILE] [--language 
 JSON arguments may be @FILE to read the file. Output is indented only for a terminal.
 Configuration: BALCAO_BANK_URL,
 BALCAO_ACCESS_ID (or BALCAO_PROJECT_ID / BALCAO_ORGANIZATION_ID [+ BALCAO_WORKSPACE_ID]),
-BALCAO_PRIVATE_KEY, BALCAO_CREDENTIALS (credentials.json), BALCAO_CA_FILE.
+BALCAO_PRIVATE_KEY, BALCAO_CREDENTIALS (credentials.json), BALCAO_CA_FILE. Without any of them,
+the box's bank: its config's bank.credentials, or the embedded sandbox of `balcao serve` (its
+data dir found as `balcao queue` finds it: $BALCAO_DB, the config, else ./balcao-data).
 )";
 
 int Usage(const std::string& why) {
@@ -138,7 +142,7 @@ StatusOr<Args> ParseArgs(const std::vector<std::string>& argv) {
     const std::string& s = argv[i];
     if (s.rfind("--", 0) != 0) {
       a.positional.push_back(s);
-    } else if (s == "--all" || s == "--log" || s == "--jsonl") {
+    } else if (s == "--all" || s == "--log" || s == "--jsonl" || s == "--help") {
       a.switches[s.substr(2)] = true;
     } else if (auto eq = s.find('='); eq != std::string::npos) {
       a.flags.emplace_back(s.substr(2, eq - 2), s.substr(eq + 1));
@@ -419,17 +423,28 @@ int RunResourceOp(const api::Client& client, const std::string& op, const Args& 
   return Qrcode(rc, id, a);
 }
 
+// --credentials FILE; else, with no bank in the environment, the box's (its config's bank, or
+// the embedded sandbox's where `balcao serve` keeps it: service::FindBox), as `settle` finds it.
+std::string BankCredentialsFile(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  for (const char* name : {"BALCAO_CREDENTIALS", "BALCAO_BANK_URL", "BALCAO_ACCESS_ID"})
+    if (const char* v = std::getenv(name); v != nullptr && *v != '\0') return "";
+  auto box = service::FindBox("", "");
+  return box.ok() ? box->credentials_path : "";
+}
+
 int RunApi(const std::vector<std::string>& argv) {
   auto args = ParseArgs(argv);
   if (!args.ok()) return Usage(args.status().message());
   const Args& a = *args;
+  if (a.Has("help")) return std::fputs(kUsage, stdout), 0;
   if (a.positional.empty() || a.positional[0] == "help") return Usage("an operation is required");
   const std::string op = a.positional[0];
   if (op == "resources") return ListResources();
   static const char* kOps[] = {"get", "call", "list", "show", "create", "put", "patch", "delete", "pdf", "qrcode"};
   if (std::find(std::begin(kOps), std::end(kOps), op) == std::end(kOps)) return Usage("unknown operation '" + op + "'");
 
-  auto config = api::LoadConfig(a.Flag("credentials"));
+  auto config = api::LoadConfig(BankCredentialsFile(a.Flag("credentials")));
   if (!config.ok()) return Fail(config.status());
   if (a.Has("language")) config->options.language = a.Flag("language");
   auto client = api::Client::Create(std::move(config->credentials), std::move(config->options));

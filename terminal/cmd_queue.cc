@@ -58,7 +58,7 @@ struct Args {
 };
 
 bool ParseArgs(const std::vector<std::string>& raw, Args& out, std::string& error) {
-  static const std::vector<std::string> kFlags = {"--json", "--wait"};
+  static const std::vector<std::string> kFlags = {"--json", "--wait", "--help"};
   for (std::size_t i = 0; i < raw.size(); ++i) {
     const std::string& a = raw[i];
     if (!a.starts_with("--")) {

@@ -43,6 +43,29 @@ constexpr const char* kUsage =
     "Without BALCAO_CREDENTIALS (or BALCAO_BANK_URL...) nor the config's bank.credentials, the\n"
     "embedded bank sandbox is started.\n";
 
+// What a started serve tells the one who started it: where it listens, its certificate, its
+// other ports, its bank, and while no operator exists what to type to add the first one.
+void PrintStarted(const service::Service& service) {
+  std::printf("balcao serve: listening on %s (data dir %s)\n", service.url().c_str(),
+              service.data_dir().c_str());
+  if (!service.tls_fingerprint().empty())
+    std::printf("balcao serve: TLS certificate SHA-256 fingerprint %s\n", service.tls_fingerprint().c_str());
+  if (service.nexo_port() != 0)
+    std::printf("nexo listening on https://%s:%u/nexo/\n", service.address().c_str(),
+                static_cast<unsigned>(service.nexo_port()));
+  if (!service.tef_dial_dir().empty())
+    std::printf("balcao serve: TEF Dial in %s/req, answered in %s/resp\n", service.tef_dial_dir().c_str(),
+                service.tef_dial_dir().c_str());
+  if (!service.sandbox_url().empty())
+    std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", service.sandbox_url().c_str());
+  if (const std::string add = service.first_run_command(); !add.empty()) {
+    const std::string where = service.first_run_directory();
+    std::printf("balcao serve: no operator yet; to add the first one (a supervisor; the PIN is asked twice), type%s:\n"
+                "  %s\n",
+                where.empty() ? "" : (" in " + where).c_str(), add.c_str());
+  }
+}
+
 int RunServe(const std::vector<std::string>& args) {
   service::ServeOptions options;
   if (const char* env = std::getenv("BALCAO_CONFIG"); env != nullptr) options.config_path = env;
@@ -102,18 +125,7 @@ int RunServe(const std::vector<std::string>& args) {
     std::fprintf(stderr, "balcao serve: %s\n", service.status().ToString().c_str());
     return service.status().code() == StatusCode::kInvalidArgument ? 1 : 2;
   }
-  std::printf("balcao serve: listening on %s (data dir %s)\n", (*service)->url().c_str(),
-              (*service)->data_dir().c_str());
-  if (!(*service)->tls_fingerprint().empty())
-    std::printf("balcao serve: TLS certificate SHA-256 fingerprint %s\n", (*service)->tls_fingerprint().c_str());
-  if ((*service)->nexo_port() != 0)
-    std::printf("nexo listening on https://%s:%u/nexo/\n", (*service)->address().c_str(),
-                static_cast<unsigned>((*service)->nexo_port()));
-  if (!(*service)->tef_dial_dir().empty())
-    std::printf("balcao serve: TEF Dial in %s/req, answered in %s/resp\n", (*service)->tef_dial_dir().c_str(),
-                (*service)->tef_dial_dir().c_str());
-  if (!(*service)->sandbox_url().empty())
-    std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", (*service)->sandbox_url().c_str());
+  PrintStarted(**service);
   std::fflush(stdout);
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

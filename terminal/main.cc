@@ -1,4 +1,5 @@
 // balcao: the one executable. `balcao <command> [args]`; `balcao help` lists commands.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -72,8 +73,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "balcao: unknown command '%s' (see `balcao help`)\n", name.c_str());
     return 2;
   }
+  std::vector<std::string> args(argv + first + 1, argv + argc);
+  // `--help` or `-h` anywhere after the command (`balcao queue retry --help`) asks for the
+  // command's usage, whatever else was typed: each command answers a lone `--help` with it.
+  if (std::find_if(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) !=
+      args.end())
+    args = {"--help"};
   try {
-    return it->second.run(std::vector<std::string>(argv + first + 1, argv + argc));
+    return it->second.run(args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "balcao %s: %s\n", name.c_str(), e.what());
     return 2;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/log.h"
+#include "terminal/service/first_run.h"
 #include "terminal/service/json_body.h"
 
 namespace balcao::terminal::service {
@@ -279,7 +280,7 @@ Status CheckRegisters(const ServeConfig& config) {
 
 StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   ServeConfig config;
-  config.store.merchant = {"LOJA BALCAO", "", "", "", "", "BALCAO-01"};
+  config.store.merchant = {kDefaultMerchantName, "", "", "", "", "BALCAO-01"};
   config.settings.installments.max_count = 12;
   if (path.empty()) return config;
   BALCAO_ASSIGN_OR_RETURN(const json root, ReadConfigJson(path));
@@ -374,6 +375,13 @@ StatusOr<BoxTarget> FindBox(const std::string& db_flag, const std::string& confi
       box.store_path = (std::filesystem::path(config->data_dir) / kStoreFileName).string();
     if (Env("BALCAO_CREDENTIALS").empty()) box.credentials_path = config->bank_credentials;
   }
+  // Typed where `balcao serve` runs with its defaults (a first run from the README): the store
+  // serve made in ./balcao-data. Only when it exists: a tool never makes a store there itself.
+  if (box.store_path.empty()) {
+    std::error_code ec;
+    const auto here = std::filesystem::absolute(std::filesystem::path(kDefaultDataDir) / kStoreFileName, ec);
+    if (!ec && std::filesystem::exists(here, ec)) box.store_path = here.string();
+  }
   // A box without a bank runs the embedded sandbox inside `balcao serve`: its tools talk to
   // that one (reachable while the service runs) rather than fail for want of credentials.
   if (box.credentials_path.empty() && Env("BALCAO_CREDENTIALS").empty() && Env("BALCAO_BANK_URL").empty()) {
@@ -382,9 +390,9 @@ StatusOr<BoxTarget> FindBox(const std::string& db_flag, const std::string& confi
     if (std::filesystem::exists(sandbox, ec)) box.credentials_path = sandbox.string();
   }
   if (box.store_path.empty())
-    return InvalidArgumentError(std::string("--db: which store? Give --db FILE, set BALCAO_DB, or name a config with "
+    return InvalidArgumentError(std::string("--db: which store? Give --db FILE, set BALCAO_DB, name a config with "
                                             "data_dir (--config FILE, BALCAO_CONFIG, ") +
-                                kInstalledConfigPath + ")");
+                                kInstalledConfigPath + "), or run where `balcao serve` made ./" + kDefaultDataDir);
   return box;
 }
 

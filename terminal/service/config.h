@@ -81,6 +81,8 @@ struct ServeConfig {
 
 // The installed box's config file, read by the local tools when nothing else is named.
 inline constexpr const char* kInstalledConfigPath = "/etc/balcao/balcao.conf";
+// The merchant's name on receipts until the config names the store (merchant.name).
+inline constexpr const char* kDefaultMerchantName = "LOJA BALCAO";
 // The store file inside a data dir.
 inline constexpr const char* kStoreFileName = "balcao.db";
 

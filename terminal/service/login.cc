@@ -1,7 +1,9 @@
 // Who is at the counter (docs/security.md): the gate every request passes first (access.h),
 // the operator's login, logout and session, and the supervisor's one-shot approval of money
 // going back. PINs are read from the request body, checked, and wiped; never logged.
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <system_error>
 
 #include "common/log.h"
 #include "terminal/service/json_body.h"
@@ -88,7 +90,16 @@ HttpResponse Service::Impl::Logout(const HttpRequest& request) {
 }
 
 HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) const {
-  if (!session) return ErrorResponse(401, "session", "log in first (POST /api/login)");
+  if (!session) {
+    HttpResponse refusal = ErrorResponse(401, "session", "log in first (POST /api/login)");
+    // A box nobody can log in to yet: the login screen shows what to type on the box.
+    if (auto hint = FirstRunHint()) {
+      json body = json::parse(refusal.body);
+      body["first_run"] = {{"command", hint->command}, {"directory", hint->directory}};
+      refusal.body = body.dump();
+    }
+    return refusal;
+  }
   return JsonOk({{"operator", session->operator_name},
                  {"role", offline::OperatorRoleName(session->role)},
                  {"idle_timeout_s", config.session_idle_s}});
@@ -106,6 +117,14 @@ StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
   if (supervisor->role != offline::OperatorRole::kSupervisor)
     return PermissionDeniedError("approval: " + supervisor->name + " is not a supervisor");
   return supervisor->name;
+}
+
+std::optional<AddOperatorHint> Service::Impl::FirstRunHint() const {
+  auto list = operators->List();
+  if (!list.ok() || !list->empty()) return std::nullopt;
+  std::error_code ec;
+  const auto cwd = std::filesystem::current_path(ec);
+  return AddFirstOperatorHint(ProgramAsTyped(), options.data_dir, ec ? "/" : cwd.string(), !options.config_path.empty());
 }
 
 }  // namespace balcao::terminal::service

@@ -49,18 +49,37 @@ void Metrics(Service::Impl& s, RouteCall& c) { c.respond(s.MetricsPage()); }
 void Webhook(Service::Impl& s, RouteCall& c) { s.OnWebhook(std::move(c.request), std::move(c.respond)); }
 void DevicePage(Service::Impl& s, RouteCall& c) { c.respond(s.DevicePage(c.request)); }
 
-// A file of the web app; index.html in the configured language (i18n.js reads it).
+// The touchscreen's language: the one chosen on its login screen (a cookie of this browser),
+// else the config's `touchscreen.language`.
+constexpr const char* kLanguageCookie = "balcao_language";
+std::string ScreenLanguage(const Service::Impl& s, const HttpRequest& request) {
+  const std::string chosen = Sessions::CookieIn(request.Header("cookie"), kLanguageCookie);
+  return chosen == "pt-BR" || chosen == "en-US" ? chosen : s.config.touchscreen_language;
+}
+
+// A file of the web app; index.html in the screen's language (i18n.js reads it).
 void WebApp(Service::Impl& s, RouteCall& c) {
   const std::string name = c.request.path == "/" ? "index.html" : c.request.path.substr(1);
   auto it = WebAssets().find(name);
   if (it == WebAssets().end()) return c.respond(ErrorResponse(404, "path", "no such page"));
   std::string body(it->second);
-  if (name == "index.html" && s.config.touchscreen_language != "pt-BR") {
+  if (const std::string language = ScreenLanguage(s, c.request); name == "index.html" && language != "pt-BR") {
     const std::string pt = "<html lang=\"pt-BR\">";
-    if (auto at = body.find(pt); at != std::string::npos)
-      body.replace(at, pt.size(), "<html lang=\"" + s.config.touchscreen_language + "\">");
+    if (auto at = body.find(pt); at != std::string::npos) body.replace(at, pt.size(), "<html lang=\"" + language + "\">");
   }
-  c.respond(HttpResponse{200, ContentType(name), std::move(body), {}});
+  c.respond(HttpResponse{200, ContentType(name), std::move(body), {{"Cache-Control", "no-store"}}});
+}
+
+// POST /api/language {"language": "pt-BR"|"en-US"}: the login screen's switch. Only how this
+// browser's screen reads (a year-long cookie, like the session's HttpOnly and SameSite=Strict);
+// nothing of the box changes, so anyone at the screen may choose.
+void ChooseLanguage(Service::Impl& s, RouteCall& c) {
+  auto body = ParseJsonObject(c.request.body);
+  const std::string language = body.ok() && (*body)["language"].is_string() ? (*body)["language"].get<std::string>() : "";
+  if (language != "pt-BR" && language != "en-US") return c.respond(ErrorResponse(400, "language", "pt-BR or en-US"));
+  std::string cookie = std::string(kLanguageCookie) + "=" + language + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000";
+  if (s.tls) cookie += "; Secure";
+  c.respond(HttpResponse{200, "application/json; charset=utf-8", json{{"language", language}}.dump(), {{"Set-Cookie", cookie}}});
 }
 
 // GET /api/status: what the touchscreen's status line and the back office read.
@@ -79,6 +98,8 @@ void ShowStatus(Service::Impl& s, RouteCall& c) {
                  {"max_installments", s.config.settings.installments.max_count},
                  {"min_installment", s.config.settings.installments.min_installment},
                  {"merchant", s.config.store.merchant.name},
+                 // The receipts name no real store yet (the config's merchant is the default).
+                 {"merchant_default", s.config.store.merchant.cnpj.empty() || s.config.store.merchant.name == kDefaultMerchantName},
                  {"store_id", s.lane.store_id},
                  {"terminal_id", s.lane.terminal_id},
                  {"tls", s.tls},
@@ -103,11 +124,12 @@ void ListSales(Service::Impl& s, RouteCall& c) {
   static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
   if (day.size() != 10 || !std::regex_match(day, kDay)) return c.respond(ErrorResponse(400, "day", "YYYY-MM-DD"));
   const std::vector<std::string> ids = s.book->IdsOfDay(day);
-  if (std::all_of(ids.begin(), ids.end(), [&s](const std::string& id) { return s.book->HasCopy(id); }))
+  if (std::all_of(ids.begin(), ids.end(), [&s](const std::string& id) { return s.book->HasView(id); }))
     return c.respond(JsonTextAnswer(200, s.book->DayJson(day)));  // no need to wait for the driver thread
   s.OnDriver(
       [&s, day] {
-        for (const std::string& id : s.book->IdsOfDay(day)) s.EnsureCopy(id);
+        for (const std::string& id : s.book->IdsOfDay(day))
+          if (!s.book->HasView(id)) s.EnsureCopy(id);
         return JsonTextAnswer(200, s.book->DayJson(day));
       },
       std::move(c.respond));
@@ -153,6 +175,7 @@ constexpr std::array kRoutes = {
     Route{"POST", "/api/login",                         kAnyone,     LogIn},
     Route{"POST", "/api/logout",                        kOperator,   LogOut},
     Route{"GET",  "/api/session",                       kAnyone,     ShowSession},  // 401 without one
+    Route{"POST", "/api/language",                      kAnyone,     ChooseLanguage},  // this screen's only
     Route{"GET",  "/healthz",                           kAnyone,     Healthz},
     Route{"GET",  "/readyz",                            kAnyone,     Readyz},
     Route{"GET",  "/metrics",                           kAnyone,     Metrics},

@@ -129,6 +129,17 @@ json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, c
                {"flags", flags},
                {"receipts", receipts}};
   if (const auto* pix = As<checkout::ShowingPix>(sale)) view["pix_code"] = pix->brcode.text;
+  // The invoice is a Pix charge with a due date: its copia-e-cola code and the date, on screen.
+  const checkout::InvoiceInfo* invoice = nullptr;
+  if (const auto* showing = As<checkout::ShowingInvoice>(sale)) invoice = &showing->invoice;
+  if (const auto* later = As<checkout::PayLater>(sale)) invoice = &later->invoice;
+  if (invoice != nullptr) {
+    view["pix_code"] = invoice->brcode;
+    view["due_ms"] = invoice->due / 1000;
+  }
+  // What went back of the payment (a partial refund leaves the sale paid): the list says so.
+  const checkout::Money* payment = sale.payment_line();
+  view["returned"] = payment != nullptr ? payment->returned : 0;
   if (const auto* p = As<checkout::Paid>(sale)) {
     if (const checkout::Money* line = sale.payment_line()) view["payment_id"] = line->ref.id;
     (void)p;
@@ -203,20 +214,53 @@ bool SaleBook::Knows(const std::string& sale_id) const {
 bool SaleBook::HasCopy(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
-  return it != entries_.end() && it->second.sale.has_value();
+  return it != entries_.end() && it->second.sale != nullptr;
+}
+
+bool SaleBook::HasView(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  return it != entries_.end() && (it->second.sale != nullptr || it->second.ended.has_value());
 }
 
 std::optional<checkout::Sale> SaleBook::Copy(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
-  return it == entries_.end() ? std::nullopt : it->second.sale;
+  if (it == entries_.end() || !it->second.sale) return std::nullopt;
+  return *it->second.sale;
 }
 
 void SaleBook::Put(const checkout::Sale& sale) {
   std::lock_guard<std::mutex> lock(mu_);
   Entry& entry = entries_[sale.id];
   if (entry.opened_at == 0) entry.amount = sale.amount;
-  entry.sale = sale;
+  if (entry.sale)
+    *entry.sale = sale;
+  else
+    entry.sale = std::make_unique<checkout::Sale>(sale);
+  entry.ended.reset();
+  if (checkout::IsTerminal(sale.state)) NoteEndedLocked(sale.id, entry);
+}
+
+void SaleBook::NoteEndedLocked(const std::string& id, Entry& entry) {
+  if (entry.among_ended) return;
+  entry.among_ended = true;
+  ended_order_.push_back(id);
+  while (ended_order_.size() > kFullCopiesKept) {
+    const std::string oldest_id = std::move(ended_order_.front());
+    ended_order_.pop_front();
+    Entry& oldest = entries_[oldest_id];
+    oldest.among_ended = false;
+    // Opened again since (a refund under way), or a cash register's (its receipts answer it): kept.
+    if (!oldest.sale || !checkout::IsTerminal(oldest.sale->state) || !oldest.register_name.empty()) continue;
+    const Screen screen = ScreenOf(*oldest.sale);
+    oldest.ended = Ended{ViewLocked(oldest_id, oldest, false), screen.method, screen.status, oldest.sale->collected()};
+    oldest.sale.reset();
+    oldest.message.clear();
+    oldest.message.shrink_to_fit();
+    oldest.flags = {};
+    oldest.receipts = {};
+  }
 }
 
 void SaleBook::SetMessage(const std::string& sale_id, const std::string& message) {
@@ -261,9 +305,10 @@ std::vector<std::string> SaleBook::Receipts(const std::string& sale_id) const {
   return it == entries_.end() ? std::vector<std::string>{} : it->second.receipts;
 }
 
-std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry) const {
-  json view = Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, entry.receipts,
-                   entry.installments);
+std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry, bool with_receipts) const {
+  if (!entry.sale) return entry.ended ? entry.ended->view : "";
+  json view = Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags,
+                   with_receipts ? entry.receipts : std::vector<std::string>{}, entry.installments);
   // A cash register's sale: the screen names the register and offers no amount editing.
   view["register"] = entry.register_name;
   view["reversal_requested"] = entry.reversal_requested;
@@ -273,7 +318,7 @@ std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry) cons
 std::optional<std::string> SaleBook::ViewJson(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
-  if (it == entries_.end() || !it->second.sale) return std::nullopt;
+  if (it == entries_.end() || (!it->second.sale && !it->second.ended)) return std::nullopt;
   return ViewLocked(sale_id, it->second);
 }
 
@@ -298,23 +343,19 @@ std::vector<std::string> SaleBook::IdsOfDay(const std::string& day) const {
 std::string SaleBook::DayJson(const std::string& day) const {
   const std::vector<std::string> ids = IdsOfDay(day);
   std::lock_guard<std::mutex> lock(mu_);
-  json sales = json::array();
+  std::string sales;  // the views, as text: an ended sale's is kept as text
+  std::size_t count = 0;
   checkout::Cents collected = 0;
   int paid = 0;
   for (auto it = ids.rbegin(); it != ids.rend(); ++it) {  // newest first
     const Entry& entry = entries_.at(*it);
-    if (!entry.sale) continue;
-    json view =
-        Json(*it, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags, {}, entry.installments);
-    view["register"] = entry.register_name;
-    view["reversal_requested"] = entry.reversal_requested;
-    collected += entry.sale->collected();
-    if (view["status"] == "paid") ++paid;
-    sales.push_back(std::move(view));
+    if (!entry.sale && !entry.ended) continue;
+    sales += (count++ == 0 ? "" : ",") + ViewLocked(*it, entry, false);
+    collected += entry.sale ? entry.sale->collected() : entry.ended->collected;
+    if ((entry.sale ? ScreenOf(*entry.sale).status : entry.ended->status) == std::string("paid")) ++paid;
   }
-  return json{
-      {"day", day}, {"sales", sales}, {"totals", {{"count", sales.size()}, {"paid", paid}, {"collected", collected}}}}
-      .dump(-1, ' ', false, json::error_handler_t::replace);
+  const json totals = {{"count", count}, {"paid", paid}, {"collected", collected}};
+  return "{\"day\":" + json(day).dump() + ",\"sales\":[" + sales + "],\"totals\":" + totals.dump() + "}";
 }
 
 std::vector<SaleBook::Tally> SaleBook::TallyOfDay(const std::string& day) const {
@@ -323,13 +364,15 @@ std::vector<SaleBook::Tally> SaleBook::TallyOfDay(const std::string& day) const 
   std::map<std::pair<std::string, std::string>, Tally> tallies;
   for (const std::string& id : ids) {
     const Entry& entry = entries_.at(id);
-    if (!entry.sale) continue;
-    const Screen screen = ScreenOf(*entry.sale);
-    Tally& tally = tallies[{screen.method, screen.status}];
-    tally.method = screen.method;
-    tally.status = screen.status;
+    if (!entry.sale && !entry.ended) continue;
+    const Screen screen = entry.sale ? ScreenOf(*entry.sale) : Screen{};
+    const std::string method = entry.sale ? screen.method : entry.ended->method;
+    const std::string status = entry.sale ? std::string(screen.status) : entry.ended->status;
+    Tally& tally = tallies[{method, status}];
+    tally.method = method;
+    tally.status = status;
     ++tally.sales;
-    tally.collected += entry.sale->collected();
+    tally.collected += entry.sale ? entry.sale->collected() : entry.ended->collected;
   }
   std::vector<Tally> out;
   for (auto& [key, tally] : tallies) out.push_back(std::move(tally));

@@ -3,10 +3,15 @@
 // of each sale the driver's thread published, what the counter was told (the last screen
 // message, operator flags, the text of each receipt printed), and the JSON views and QR
 // images the web app reads. The driver's thread writes; HTTP threads read.
+// Memory stays flat over a busy day: a sale that ended (paid, refunded, voided) keeps its full
+// copy and receipts only while it is among the last kFullCopiesKept to end; after that only its
+// row of the day's list is kept (the journal has the rest: EnsureCopy brings it back).
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -32,8 +37,12 @@ class SaleBook {
   // Appends the sale to the index (fsync'ed) before the driver opens it.
   Status Add(const std::string& sale_id, checkout::Cents amount, UnixMicros opened_at);
   bool Knows(const std::string& sale_id) const;  // in the index
+  // The sale itself is here (an ended sale past the last kFullCopiesKept is not: its journal has it).
   bool HasCopy(const std::string& sale_id) const;
+  // Its row of the day's list is here (a copy, or what an ended sale left).
+  bool HasView(const std::string& sale_id) const;
   std::optional<checkout::Sale> Copy(const std::string& sale_id) const;
+  static constexpr std::size_t kFullCopiesKept = 32;
 
   void Put(const checkout::Sale& sale);  // the sale as it is now
   void SetMessage(const std::string& sale_id, const std::string& message);
@@ -47,7 +56,8 @@ class SaleBook {
   // A register's reversal waiting for a supervisor on the screen (0: none), in the view.
   void SetReversalRequested(const std::string& sale_id, checkout::Cents amount);
 
-  // The sale as the web app reads it (docs/terminal.md, "JSON API"); nullopt when no copy.
+  // The sale as the web app reads it (docs/terminal.md, "JSON API"); nullopt when no view. An
+  // ended sale past the last kFullCopiesKept answers its list row (no receipts).
   std::optional<std::string> ViewJson(const std::string& sale_id) const;
   // The text of the sale's current QR (Pix code, 3-D Secure URL, invoice code); "" for none.
   std::string QrText(const std::string& sale_id) const;
@@ -68,10 +78,20 @@ class SaleBook {
   std::vector<std::string> Unsettled() const;
 
  private:
+  // What an ended sale leaves once its copy is let go: its list row, and what the tally counts.
+  struct Ended {
+    std::string view;  // ViewLocked without receipts
+    std::string method, status;
+    checkout::Cents collected = 0;
+  };
   struct Entry {
     checkout::Cents amount = 0;
     UnixMicros opened_at = 0;
-    std::optional<checkout::Sale> sale;
+    // The latest copy; null before the first, and once let go (behind a pointer: an ended
+    // sale's entry does not keep a Sale's room).
+    std::unique_ptr<checkout::Sale> sale;
+    std::optional<Ended> ended;  // instead of `sale`, once let go
+    bool among_ended = false;    // in ended_order_
     std::string message;
     std::vector<std::string> flags;
     std::vector<std::string> receipts;
@@ -79,11 +99,14 @@ class SaleBook {
     std::string register_name;  // "" for the touchscreen's own sales
     checkout::Cents reversal_requested = 0;
   };
-  std::string ViewLocked(const std::string& id, const Entry& entry) const;
+  std::string ViewLocked(const std::string& id, const Entry& entry, bool with_receipts = true) const;
+  // Counts a sale that just ended; lets go of the copy of the one that ended kFullCopiesKept ago.
+  void NoteEndedLocked(const std::string& id, Entry& entry);
 
   const std::string index_path_;
   mutable std::mutex mu_;
   std::map<std::string, Entry> entries_;  // guarded by mu_
+  std::deque<std::string> ended_order_;   // guarded by mu_: sales that ended, with their copy, oldest first
 };
 
 }  // namespace balcao::terminal::service

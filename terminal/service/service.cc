@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 #include <thread>
 
 #include "checkout/journal_codec.h"
@@ -14,10 +15,14 @@
 #include "printer/render.h"
 #include "terminal/internal/receipts.h"
 #include "terminal/internal/sale_events.h"
+#include "terminal/service/first_run.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
+
+// What serve's SQLite connections may hold in all (Service::Start).
+constexpr sqlite3_int64 kSqliteHeapLimitBytes = 6 << 20;
 namespace {
 
 constexpr std::chrono::milliseconds kTickInterval{100};
@@ -81,7 +86,7 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
     auto sale = driver->Get(sale_id);
     if (!sale.ok()) return;
     const UnixMicros now = bank_clock->Now();
-    auto doc = ReceiptFor(*sale, *print, config.store, now, ReadCardTerms(*journal, sale_id));
+    auto doc = ReceiptFor(*sale, *print, ReceiptStore(), now, ReadCardTerms(*journal, sale_id));
     if (!doc) return;
     // A cash register prints the receipts it received; the box prints what nexo.print says.
     if (IsRegisterSale(sale_id)) {
@@ -123,7 +128,7 @@ StatusOr<checkout::Sale> Service::Impl::Reprint(const std::string& sale_id) {
   if (!print)
     return FailedPreconditionError(std::string("the sale has no receipt to print again (it is ") +
                                    checkout::StateName(static_cast<int>(sale->state.index())) + ")");
-  StoreIdentity store = config.store;
+  StoreIdentity store = ReceiptStore();
   store.options.duplicate = true;
   store.options.drawer_kick = false;
   const std::optional<printer::Document> doc = ReceiptFor(*sale, *print, store, now, card);
@@ -137,8 +142,14 @@ void Service::Impl::Publish() {
   auto put_touched = [this] {
     for (const std::string& id : touched) {
       auto sale = driver->Get(id);
-      if (sale.ok()) {
-        book->Put(*sale);
+      if (!sale.ok()) continue;
+      book->Put(*sale);
+      // A sale that ended leaves the driver (its journal keeps it; EnsureOpen resumes it for a
+      // refund): a busy day's memory stays flat. A cash register's stays while it may ask.
+      if (checkout::IsTerminal(sale->state) && !IsRegisterSale(id) && driver->Close(id)) {
+        open_sales.erase(id);
+        next_tick_at.erase(id);
+      } else {
         open_sales.insert(id);
       }
     }
@@ -267,7 +278,7 @@ StatusOr<ServeOptions> ResolveServeOptions(const ServeOptions& given, const Serv
   ServeOptions out = given;
   if (out.address.empty()) out.address = config.address.empty() ? "127.0.0.1" : config.address;
   if (!out.port) out.port = config.port >= 0 ? static_cast<unsigned short>(config.port) : 8080;
-  if (out.data_dir.empty()) out.data_dir = config.data_dir.empty() ? "balcao-data" : config.data_dir;
+  if (out.data_dir.empty()) out.data_dir = config.data_dir.empty() ? kDefaultDataDir : config.data_dir;
   if (!out.nexo_port && config.nexo.port >= 0) out.nexo_port = static_cast<unsigned short>(config.nexo.port);
   if (!out.sandbox_autopay_s) out.sandbox_autopay_s = config.sandbox_autopay_s;
   if (out.tef_dial_dir.empty()) out.tef_dial_dir = config.tef_dial.dir;
@@ -418,6 +429,10 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   };
   BALCAO_ASSIGN_OR_RETURN(s.config, LoadServeConfig(options.config_path));
   BALCAO_ASSIGN_OR_RETURN(s.options, ResolveServeOptions(options, s.config));
+  // SQLite's page caches (the box's store, and the embedded sandbox's 16 MB one) grow with the
+  // day's databases: bounded together, serve's memory stays flat through a busy day
+  // (docs/performance.md, "serve's memory over a day"). Soft: SQLite recycles cached pages.
+  ::sqlite3_soft_heap_limit64(kSqliteHeapLimitBytes);
   if (!s.config.log_file.empty()) BALCAO_RETURN_IF_ERROR(logging::SetFallbackLogFile(s.config.log_file));
   if (!s.config.log_level.empty()) logging::SetFallbackMinLevel(*logging::ParseLevel(s.config.log_level));
   s.profile = printer::FindProfile(s.config.printer_profile);
@@ -496,6 +511,21 @@ std::string Service::url() const {
 }
 
 const std::string& Service::tls_fingerprint() const { return impl_->tls_fingerprint; }
+
+StoreIdentity Service::Impl::ReceiptStore() const {
+  StoreIdentity store = config.store;
+  store.merchant.terminal_id = lane.terminal_id;  // the lane the bank's tags and settlement name
+  return store;
+}
+
+std::string Service::first_run_command() const {
+  auto hint = impl_->FirstRunHint();
+  return hint ? hint->command : "";
+}
+std::string Service::first_run_directory() const {
+  auto hint = impl_->FirstRunHint();
+  return hint ? hint->directory : "";
+}
 
 std::string Service::sandbox_url() const {
   return impl_->sandbox ? "http://127.0.0.1:" + std::to_string(impl_->sandbox->port()) : "";

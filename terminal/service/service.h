@@ -60,6 +60,10 @@ class Service {
   const std::string& tls_fingerprint() const;
   // The embedded sandbox's base URL (http://127.0.0.1:<port>), "" against a real bank.
   std::string sandbox_url() const;
+  // While no operator exists: the command that adds the first one, and where to type it
+  // ("" = anywhere; first_run.h). "" once there is an operator.
+  std::string first_run_command() const;
+  std::string first_run_directory() const;
   void Stop();
 
   struct Impl;

@@ -45,6 +45,7 @@
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
+#include "terminal/service/first_run.h"
 #include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
@@ -267,6 +268,10 @@ struct Service::Impl {
   HttpResponse Login(HttpRequest& request);  // wipes the body
   HttpResponse Logout(const HttpRequest& request);
   HttpResponse SessionInfo(const std::optional<Session>& session) const;
+  // What to type to add the first operator, while none exists (first_run.h); nullopt after.
+  std::optional<AddOperatorHint> FirstRunHint() const;
+  // The store as its receipts name it: the merchant of the config, on this box's terminal_id.
+  StoreIdentity ReceiptStore() const;
   // The supervisor named in `approval` ({"supervisor", "pin"}, the PIN wiped) when their PIN
   // is right; kPermissionDenied with the reason otherwise.
   StatusOr<std::string> Approve(nlohmann::json& approval);

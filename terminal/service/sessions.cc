@@ -54,8 +54,9 @@ std::string Sessions::Cookie(std::string_view token, bool tls) const {
   return cookie;
 }
 
-std::string Sessions::TokenIn(std::string_view header) {
-  const std::string_view name = kSessionCookie;
+std::string Sessions::TokenIn(std::string_view header) { return CookieIn(header, kSessionCookie); }
+
+std::string Sessions::CookieIn(std::string_view header, std::string_view name) {
   while (!header.empty()) {
     const auto end = header.find(';');
     std::string_view pair = header.substr(0, end);

@@ -42,6 +42,8 @@ class Sessions {
   std::string Cookie(std::string_view token, bool tls) const;
   // The token in a `Cookie` request header, "" when absent.
   static std::string TokenIn(std::string_view cookie_header);
+  // The value of the cookie `name` in a Cookie header, "" when absent.
+  static std::string CookieIn(std::string_view cookie_header, std::string_view name);
 
  private:
   const Clock& clock_;

@@ -14,11 +14,12 @@ const $$ = (sel) => Array.from(document.querySelectorAll(sel));
 const LABELS = {
   choosing: 'Escolhendo o meio', declined: 'Recusada', 'enter-card': 'Aguardando cartão',
   working: 'Processando', challenge: 'Verificação 3-D Secure', pix: 'Aguardando Pix',
-  invoice: 'Boleto emitido', 'pay-later': 'Boleto em aberto', queued: 'Na fila (sem conexão)',
+  invoice: 'Pix com vencimento emitido', 'pay-later': 'Pix com vencimento em aberto', queued: 'Na fila (sem conexão)',
   canceling: 'Cancelando', paid: 'Paga', refunding: 'Estornando', refunded: 'Estornada', voided: 'Cancelada',
   provisional: 'Cartão provisório (sem conexão)',
 };
-const METHODS = { card: 'Cartão', pix: 'Pix', invoice: 'Boleto', '': '—' };
+// The bank's invoice is a Pix charge with a due date (a BR Code), not a boleto: so it is named.
+const METHODS = { card: 'Cartão', pix: 'Pix', invoice: 'Pix com vencimento', '': '—' };
 const FIELDS = {
   number: 'Número do cartão', expiry: 'Validade', security_code: 'Código de segurança',
   holder_name: 'Nome no cartão', installments: 'Parcelas', funding: 'Tipo', amount: 'Valor',
@@ -36,15 +37,21 @@ const RULES = {
   '1 to 40 characters': 'obrigatório', '3 to 200 characters': 'descreva o motivo (3 letras ou mais)',
 };
 const FINAL = new Set(['paid', 'refunded', 'voided']);
-// The checkout's notices (English in the journal and the log) as the cashier reads them.
+// The checkout's notices (English in the journal and the log) as the cashier reads them: a
+// decline says the issuer's reason when the bank gave one, and what to do next.
+const NEXT_FOR_CARD = ': peça outro cartão ou ofereça Pix';
 const NOTICES = [
-  [/^card not charged: denied(.*)$/, 'cartão negado pelo emissor$1'],
-  [/^card not charged: failed(.*)$/, 'falha na autorização do cartão$1'],
-  [/^card not charged(.*)$/, 'cartão não cobrado$1'],
-  [/^card session expired$/, 'o tempo para pagar com o cartão acabou'],
-  [/^Pix expired unpaid.*$/, 'o Pix expirou sem pagamento: tente de novo ou emita um boleto'],
-  [/the bank cannot be reached.*$/, 'o banco não responde, e cartão e Pix precisam dele agora (o boleto pode ir para a fila)'],
-  [/^(card|Pix) needs the bank now.*$/, '$1 precisa do banco agora e a loja está sem conexão: o boleto pode ir para a fila'],
+  [/^card not charged: .*insufficient.*$/i, 'cartão recusado pelo emissor: saldo ou limite insuficiente' + NEXT_FOR_CARD],
+  [/^card not charged: .*expired.*$/i, 'cartão recusado pelo emissor: cartão vencido' + NEXT_FOR_CARD],
+  [/^card not charged: .*(stolen|lost).*$/i, 'cartão recusado pelo emissor: cartão bloqueado' + NEXT_FOR_CARD],
+  [/^card not charged: (denied|declined|.*denied by the issuer).*$/i, 'cartão recusado pelo emissor, sem motivo informado' + NEXT_FOR_CARD],
+  [/^card not charged: failed.*$/, 'falha na autorização do cartão: tente o cartão de novo ou ofereça Pix'],
+  [/^card not charged.*$/, 'cartão não cobrado: tente o cartão de novo ou ofereça Pix'],
+  [/^card session expired$/, 'o tempo para pagar com o cartão acabou: tente de novo'],
+  [/^Pix expired unpaid.*$/, 'o Pix expirou sem pagamento: gere outro Pix ou emita um Pix com vencimento'],
+  [/the bank cannot be reached.*$/, 'o banco não responde, e cartão e Pix precisam dele agora (o Pix com vencimento pode ir para a fila)'],
+  [/^card needs the bank now.*$/, 'cartão precisa do banco agora e a loja está sem conexão: o Pix com vencimento pode ir para a fila'],
+  [/^Pix needs the bank now.*$/, 'Pix precisa do banco agora e a loja está sem conexão: o Pix com vencimento pode ir para a fila'],
   [/^reversal refused by the bank: (.*)$/, 'estorno recusado pelo banco: $1'],
   [/^an unconfirmed card authorization can only be canceled in full$/, 'uma autorização ainda não confirmada só pode ser estornada por inteiro'],
 ];
@@ -59,9 +66,24 @@ const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallment
               operator: null,  // { name, role } while logged in
               idleTimeoutS: 0, lastActivity: Date.now() };
 
+// Money as the screen's language writes it, as the receipts do (common/money.h): pt-BR
+// "R$ 1.234,56", en-US "R$ 1,234.56".
+const MONEY_MARKS = document.documentElement.lang === 'en-US' ? { group: ',', decimal: '.' } : { group: '.', decimal: ',' };
 function money(cents) {
-  const reais = Math.floor(Math.abs(cents) / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return (cents < 0 ? '-' : '') + 'R$ ' + reais + ',' + String(Math.abs(cents) % 100).padStart(2, '0');
+  const reais = Math.floor(Math.abs(cents) / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, MONEY_MARKS.group);
+  return (cents < 0 ? '-' : '') + 'R$ ' + reais + MONEY_MARKS.decimal + String(Math.abs(cents) % 100).padStart(2, '0');
+}
+// A typed amount ("12,50", "1.234,56"; en-US "12.50", "1,234.56") in cents; null when it is not one.
+function parseMoney(text) {
+  const g = '\\' + MONEY_MARKS.group, d = '\\' + MONEY_MARKS.decimal;
+  const m = new RegExp('^\\s*(?:R\\$\\s*)?(\\d{1,3}(?:' + g + '\\d{3})*|\\d+)(?:' + d + '(\\d{1,2}))?\\s*$').exec(text);
+  if (!m) return null;
+  return Number(m[1].split(MONEY_MARKS.group).join('')) * 100 + Number((m[2] || '0').padEnd(2, '0'));
+}
+// "Paga — R$ 20,00 estornado": a sale that gave part of its money back says how much.
+function statusText(sale) {
+  const label = LABELS[sale.status] || sale.status;
+  return sale.status === 'paid' && sale.returned > 0 ? label + ' — ' + money(sale.returned) + ' estornado' : label;
 }
 
 // "30 s", "4 min": how long a lock still lasts.
@@ -122,8 +144,13 @@ function tell(answer, box) {
   else alert(errorText(answer));
 }
 
+// Shows one screen; a screen that was not on already opens at its top, not at the scroll
+// position the previous one left.
 function show(name) {
+  const wanted = $('#screen-' + name);
+  const opening = wanted && wanted.hidden;
   $$('.screen').forEach((s) => { s.hidden = s.id !== 'screen-' + name; });
+  if (opening) window.scrollTo(0, 0);
 }
 
 // --- the amount keypad (cents) ---
@@ -147,9 +174,20 @@ $('#charge').addEventListener('click', async () => {
   render(answer.json);
 });
 
+// Every sale starts clean: no form keeps what the last sale chose (a debit card's "Débito"
+// would hide the next sale's installments), typed or selected. The login form keeps its name.
+function resetSaleForms() {
+  $$('main form').forEach((form) => { if (form.id !== 'login-form') form.reset(); });
+  $$('main .error').forEach((box) => { if (box.id !== 'login-error') box.textContent = ''; });
+  $('#customer-form').hidden = true;
+  $('#decline').hidden = true;
+}
+
 function newSale() {
   app.sale = null;
   app.cents = 0;
+  app.qrKey = '';
+  resetSaleForms();
   renderAmount();
   show('keypad');
 }
@@ -294,6 +332,26 @@ $('#card-form').addEventListener('submit', (e) => {
 });
 
 // --- rendering the sale on screen ---
+// The code under the QR, to copy (copia e cola) when the customer pays from a phone that
+// cannot scan this screen, and an invoice's due date.
+function showPixCode(code, dueMs) {
+  $('#pix-code').hidden = !code;
+  $('#pix-code-text').value = code;
+  $('#pix-code-copied').textContent = '';
+  $('#qr-due').hidden = !dueMs;
+  $('#qr-due').textContent = dueMs ? 'Vence em ' + new Date(dueMs).toLocaleDateString(document.documentElement.lang,
+    { timeZone: 'America/Sao_Paulo' }) : '';
+}
+$('#pix-code-copy').addEventListener('click', async () => {
+  const field = $('#pix-code-text');
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch (_) {  // no clipboard API (plain HTTP beyond loopback): select it for the cashier
+    field.select();
+    document.execCommand('copy');
+  }
+  $('#pix-code-copied').textContent = 'Copiado';
+});
 function countdown() {
   const s = app.sale;
   const el = $('#qr-countdown');
@@ -316,9 +374,10 @@ function render(view) {
   if (st === 'choosing' || st === 'declined') {
     const decline = $('#decline');
     decline.hidden = !view.message;
-    const refused = /^card not charged/.test(view.message);
-    decline.textContent = (refused ? 'Recusado: ' : '') + pt(view.message) + (st === 'declined' ? ' — tente outro meio' : '');
+    decline.textContent = pt(view.message);
     $('#retry').hidden = !view.can.retry;
+    // What the button does, not "try again": the same method, anew.
+    $('#retry').textContent = view.method === 'pix' ? 'Gerar outro Pix' : 'Tentar o cartão de novo';
     $('#method-card').disabled = !app.online && !app.offlineCards;
     $('#method-pix').disabled = !app.online;
     $('#offline-reason').hidden = app.online || app.offlineCards;
@@ -335,10 +394,12 @@ function render(view) {
       app.qrKey = key;
       $('#qr-image').src = '/api/sales/' + view.id + '/qr.svg?k=' + encodeURIComponent(key);
     }
-    $('#qr-title').textContent = st === 'pix' ? 'Pague com Pix' : st === 'challenge' ? 'Confirme no celular (3-D Secure)' : 'Boleto';
+    $('#qr-title').textContent = st === 'pix' ? 'Pague com Pix' : st === 'challenge' ? 'Confirme no celular (3-D Secure)'
+      : 'Pix com vencimento';
     $('#qr-hint').textContent = st === 'pix' ? 'Abra o app do banco e leia o QR code.'
       : st === 'challenge' ? 'O cliente lê o QR code com o celular e confirma a compra.'
-      : 'O cliente paga pelo QR code (Pix) ou pelo link.';
+      : 'O cliente paga pelo QR code ou pelo código copia e cola, até o vencimento.';
+    showPixCode(st === 'challenge' ? '' : view.pix_code || '', st === 'invoice' ? view.due_ms : 0);
     $('#qr-link').textContent = view.link || '';
     $('#qr-link').href = view.link || '#';
     $('#keep-open').hidden = !view.can.keep_open;
@@ -354,9 +415,10 @@ function render(view) {
     const kinds = { paid: 'good', refunded: 'bad', voided: 'bad', queued: 'wait', 'pay-later': 'wait', provisional: 'wait' };
     title.dataset.kind = kinds[st] || 'wait';
     title.textContent = { paid: 'Pago', refunded: 'Estornado', voided: 'Cancelada', queued: 'Na fila (sem conexão)',
-                          'pay-later': 'Boleto em aberto' }[st] || LABELS[st] || st;
+                          'pay-later': 'Pix com vencimento em aberto' }[st] || LABELS[st] || st;
     $('#outcome-text').textContent = st === 'paid' ? METHODS[view.method] + ' — recebido ' + money(view.collected)
-      : st === 'queued' ? 'O boleto será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
+        + (view.returned > 0 ? ' (' + money(view.returned) + ' estornado)' : '')
+      : st === 'queued' ? 'O Pix com vencimento será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
       : st === 'provisional' ? 'O cartão será enviado ao banco quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
       : view.message || '';
     const receipt = view.receipts && view.receipts.length ? view.receipts[view.receipts.length - 1] : '';
@@ -412,7 +474,7 @@ async function loadSales() {
     const badge = document.createElement('span');
     badge.className = 'badge';
     badge.dataset.status = sale.status;
-    badge.textContent = LABELS[sale.status] || sale.status;
+    badge.textContent = statusText(sale);
     status.appendChild(badge);
     tr.appendChild(status);
     const actions = document.createElement('td');
@@ -467,6 +529,7 @@ async function status() {
   app.minInstallment = s.min_installment;
   $('#merchant').textContent = s.merchant;
   $('#sandbox-badge').hidden = !app.sandbox;
+  $('#merchant-default').hidden = !s.merchant_default;
   const changed = app.online !== s.online;
   app.online = s.online;
   pill.dataset.online = String(s.online);
@@ -494,7 +557,10 @@ function showHealth(health) {
       return 'Relógio do caixa ' + amount + (h.offset_s > 0 ? ' atrasado' : ' adiantado') + ' em relação ao banco: acerte a hora';
     },
     disk: (h) => (h.ok ? 'Disco ✓' : 'Disco cheio: novas vendas recusadas até liberar espaço'),
-    printer: (h) => (h.ok ? 'Impressora ✓' : 'Impressora com falha: ' + h.message),
+    // The service's detail is English (the operator log's): the cashier gets what to do.
+    printer: (h) => (h.ok ? 'Impressora ✓' : /stuck/.test(h.message)
+      ? 'Impressora parada: verifique papel, tampa e cabo'
+      : 'Impressora com falha: verifique a impressora e imprima a 2ª via em Vendas de hoje'),
   };
   $$('#health [data-part]').forEach((el) => {
     const part = health[el.dataset.part];

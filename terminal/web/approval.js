@@ -33,10 +33,20 @@ function askAction(kind, sale) {
   $('#action-dialog').showModal();
   $('#action-reason').focus();
 }
-function parseReais(text) {
-  const m = /^\s*(?:R\$\s*)?(\d{1,3}(?:\.\d{3})*|\d+)(?:,(\d{1,2}))?\s*$/.exec(text);
-  if (!m) return null;
-  return Number(m[1].replace(/\./g, '')) * 100 + Number((m[2] || '0').padEnd(2, '0'));
+// The supervisor's queue (queue.js): retry or drop an item, with the reason typed here.
+// `item`: a row of GET /api/queue; `words`: what the row says it is.
+function askQueueAction(action, item, words, done) {
+  if (!app.operator) return;
+  const what = (action === 'retry' ? 'Tentar de novo: ' : 'Descartar: ') + words;
+  pendingAction = { kind: action, id: item.id, what, approval: false, done,
+                    path: '/api/queue/' + (item.kind === 'card' ? 'card/' : '') + item.id + '/' + action };
+  showApproval(pendingAction);
+  $('#refund-amount-label').hidden = true;
+  $('#refund-amount').value = '';
+  $('#action-error').textContent = '';
+  $('#action-reason').value = '';
+  $('#action-dialog').showModal();
+  $('#action-reason').focus();
 }
 function refuse(text, focus) {
   $('#action-error').textContent = text;
@@ -51,8 +61,8 @@ async function sendAction(pin) {
   const body = { reason: $('#action-reason').value.trim() };
   if (body.reason.length < 3) return refuse('Motivo: descreva o motivo (3 letras ou mais)', $('#action-reason'));
   if (action.kind === 'refund') {
-    const cents = parseReais($('#refund-amount').value);
-    if (cents === null || cents <= 0) return refuse('Valor: use 12,50', $('#refund-amount'));
+    const cents = parseMoney($('#refund-amount').value);
+    if (cents === null || cents <= 0) return refuse('Valor: use ' + money(1250).replace('R$ ', ''), $('#refund-amount'));
     body.amount = cents;
   }
   if (action.approval) {
@@ -63,7 +73,7 @@ async function sendAction(pin) {
   }
   sendingAction = true;
   $('#action-error').textContent = '';
-  const answer = await api('POST', '/api/sales/' + action.id + '/' + action.kind, body);
+  const answer = await api('POST', action.path || '/api/sales/' + action.id + '/' + action.kind, body);
   sendingAction = false;
   if (answer.status === 401) return;  // back at the login already
   if (!answer.ok) {
@@ -75,6 +85,7 @@ async function sendAction(pin) {
     return refuse(errorText(answer), action.approval ? approvalPad : null);
   }
   $('#action-dialog').close();
+  if (action.done) return action.done();
   if ($('#screen-sales').hidden) {
     if (app.sale && app.sale.id === action.id) render(answer.json);
   } else {

@@ -2,7 +2,8 @@
 // pt-BR; with "en-US" the service serves index.html as <html lang="en-US">, and every text the
 // page shows, in the HTML or set later by the scripts (screens, notices, errors, dialogs), is
 // looked up here (exactly, or by pattern for texts with numbers and names) and shown in
-// English. Loaded first; app.js and the rest stay single-language. Money keeps "R$ 1.234,56".
+// English. Loaded first; app.js and the rest stay single-language. Money is written as each
+// language writes it (app.js money()); the patterns below take either form.
 'use strict';
 
 const EN_US = new Map(Object.entries({
@@ -15,7 +16,10 @@ const EN_US = new Map(Object.entries({
   'Operador ou PIN incorretos': 'Wrong operator or PIN',
   'Operador bloqueado por muitos PINs errados': 'Operator locked after too many wrong PINs',
   'Operador desativado: fale com o supervisor': 'Operator disabled: ask the supervisor',
-  'Operador: digite o seu nome': 'Operator: type your name', 'PIN: digite o seu PIN no teclado': 'PIN: type your PIN on the keypad',
+  'Operador: digite o seu nome': 'Operator: type your name',
+  'Nenhum operador ainda. No terminal do caixa, digite:': "No operator yet. In a terminal on the box, type:",
+  'O PIN é pedido duas vezes no terminal. Depois, entre aqui com o nome e o PIN.':
+      'The PIN is asked twice in the terminal. Then sign in here with the name and the PIN.', 'PIN: digite o seu PIN no teclado': 'PIN: type your PIN on the keypad',
   'Sessão expirada por inatividade: entre de novo para continuar.': 'Session expired after inactivity: sign in again to go on.',
   'Sessão expirada: entre de novo para continuar.': 'Session expired: sign in again to go on.',
   'O serviço não respondeu ao sair: a sessão anterior acaba sozinha por inatividade.':
@@ -69,6 +73,69 @@ const EN_US = new Map(Object.entries({
   'Abrir': 'Open', 'Motivo': 'Reason', 'Valor (R$)': 'Amount (R$)', 'Supervisor: nome e PIN': 'Supervisor: name and PIN',
   'PIN do supervisor': "Supervisor's PIN", 'Aprovar': 'Approve', 'Voltar': 'Back', 'Confirmar': 'Confirm',
   'Aprovação do supervisor': "Supervisor's approval",
+  'Aprovar estorno do caixa': "Approve the register's refund",
+  'supervisor desativado': 'supervisor disabled', 'só um supervisor pode aprovar': 'only a supervisor can approve',
+  'supervisor ou PIN incorretos': 'wrong supervisor or PIN',
+  'um supervisor precisa aprovar (nome e PIN)': 'a supervisor must approve (name and PIN)',
+  // the invoice: a Pix charge with a due date
+  'Pix com vencimento': 'Pix with due date', 'Pix com vencimento emitido': 'Pix with due date issued',
+  'Pix com vencimento em aberto': 'Pix with due date open', 'Emitir Pix com vencimento': 'Issue Pix with due date',
+  'Cartão e Pix precisam do banco agora e a loja está sem conexão: o Pix com vencimento pode ser emitido depois (fica na fila).':
+      'Card and Pix need the bank now and the store is offline: a Pix with due date can be issued later (it is queued).',
+  'O Pix com vencimento será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.':
+      'The Pix with due date will be issued when the connection is back. Hand the provisional receipt to the customer.',
+  'O cliente paga pelo QR code ou pelo código copia e cola, até o vencimento.':
+      'The customer pays by the QR code or the copy-and-paste code, by the due date.',
+  'Pix copia e cola': 'Pix copy-and-paste code', 'Copiar': 'Copy', 'Copiado': 'Copied',
+  'Loja não configurada: sem nome e CNPJ': 'Store not set up: no name or CNPJ',
+  // declines and notices (app.js NOTICES), and what to do next
+  'Gerar outro Pix': 'New Pix code', 'Tentar o cartão de novo': 'Try the card again',
+  'cartão recusado pelo emissor: saldo ou limite insuficiente: peça outro cartão ou ofereça Pix':
+      'card declined by the issuer: insufficient funds or limit: ask for another card or offer Pix',
+  'cartão recusado pelo emissor: cartão vencido: peça outro cartão ou ofereça Pix':
+      'card declined by the issuer: the card has expired: ask for another card or offer Pix',
+  'cartão recusado pelo emissor: cartão bloqueado: peça outro cartão ou ofereça Pix':
+      'card declined by the issuer: the card is blocked: ask for another card or offer Pix',
+  'cartão recusado pelo emissor, sem motivo informado: peça outro cartão ou ofereça Pix':
+      'card declined by the issuer, no reason given: ask for another card or offer Pix',
+  'falha na autorização do cartão: tente o cartão de novo ou ofereça Pix':
+      'the card authorization failed: try the card again or offer Pix',
+  'cartão não cobrado: tente o cartão de novo ou ofereça Pix': 'card not charged: try the card again or offer Pix',
+  'o tempo para pagar com o cartão acabou: tente de novo': 'the time to pay by card ran out: try again',
+  'o Pix expirou sem pagamento: gere outro Pix ou emita um Pix com vencimento':
+      'the Pix expired unpaid: make a new Pix code or issue a Pix with due date',
+  'o banco não responde, e cartão e Pix precisam dele agora (o Pix com vencimento pode ir para a fila)':
+      'the bank does not answer, and card and Pix need it now (a Pix with due date can be queued)',
+  'cartão precisa do banco agora e a loja está sem conexão: o Pix com vencimento pode ir para a fila':
+      'card needs the bank now and the store is offline: a Pix with due date can be queued',
+  'Pix precisa do banco agora e a loja está sem conexão: o Pix com vencimento pode ir para a fila':
+      'Pix needs the bank now and the store is offline: a Pix with due date can be queued',
+  'uma autorização ainda não confirmada só pode ser estornada por inteiro':
+      'an authorization not yet confirmed can only be refunded in full',
+  'o serviço não respondeu': 'the service did not answer',
+  // field errors (app.js FIELDS and RULES)
+  'Validade': 'Expiry', 'Nome no cartão': 'Name on the card', 'Telefone': 'Phone', 'Endereço': 'Address',
+  'Cliente': 'Customer', 'Aprovação': 'Approval', 'Sessão': 'Session', 'número inválido': 'invalid number',
+  'use MM/AA': 'use MM/YY', 'cartão vencido': 'expired card', '3 ou 4 dígitos': '3 or 4 digits',
+  'de 2 a 26 letras': '2 to 26 letters', 'CPF ou CNPJ inválido': 'invalid CPF or CNPJ', 'de 3 a 80 letras': '3 to 80 letters',
+  'obrigatório': 'required', 'descreva o motivo (3 letras ou mais)': 'describe the reason (3 letters or more)',
+  // the health line
+  'Impressora parada: verifique papel, tampa e cabo': 'Printer stopped: check the paper, the lid and the cable',
+  'Impressora com falha: verifique a impressora e imprima a 2ª via em Vendas de hoje':
+      "Printer failing: check the printer and print a copy from Today's sales",
+  // the supervisor's queue in words (queue.js)
+  'Fila vazia: nada esperando o banco.': 'Queue empty: nothing waits for the bank.', 'O que acontece': 'What happens next',
+  'Cancelar Pix com vencimento': 'Cancel Pix with due date',
+  'Estornar Pix com vencimento': 'Refund Pix with due date', 'Estornar cartão': 'Refund card', 'Estornar Pix': 'Refund Pix',
+  'Confirmar aviso do banco': "Acknowledge the bank's notice", 'Pedido ao banco': 'Request to the bank',
+  'Será enviado ao banco quando a conexão voltar': 'Sent to the bank when the connection is back',
+  'Sendo enviado ao banco agora': 'Being sent to the bank now',
+  'Talvez já tenha chegado ao banco: será conferido antes de reenviar': 'May have reached the bank: checked before sending again',
+  'O banco recusou: tente de novo ou descarte': 'The bank refused it: retry or drop it',
+  'Desistiu após muitas tentativas: tente de novo ou descarte': 'Gave up after many attempts: retry or drop it',
+  'Cartão guardado cifrado: será enviado ao banco quando a conexão voltar':
+      'Card kept encrypted: sent to the bank when the connection is back',
+  'Cartão sendo enviado ao banco': 'Card being sent to the bank',
   // the supervisor's queue
   'QR para o celular do cliente': "QR for the customer's phone", 'QR do celular do cliente': "The customer's phone QR",
   'Fila': 'Queue', 'O quê': 'What', 'Venda': 'Sale', 'Idade': 'Age', 'Descartar': 'Drop',
@@ -82,17 +149,33 @@ const EN_US_PATTERNS = [
    (m, amount, way) => "The till's clock is " + amount + (way === 'atrasado' ? ' behind' : ' ahead') + ' of the bank: set the time'],
   [/^Impressora com falha: (.*)$/, 'Printer failing: $1'],
   [/^Venda do caixa (.+)$/, 'Cash-register sale $1'],
+  [/^Nenhum operador ainda\. No terminal do caixa, na pasta (.+), digite:$/, 'No operator yet. In a terminal on the box, in the folder $1, type:'],
   [/^Expira em (\d+:\d\d)$/, 'Expires in $1'],
   [/^(\d+)x de (R\$ .+)$/, '$1x of $2'],
   [/^— (\d+) vendas, (\d+) pagas, (R\$ .+)$/, '— $1 sales, $2 paid, $3'],
   [/^Fila: (\d+)(?: \((\d+) com falha\))?$/, (m, depth, failed) => 'Queue: ' + depth + (failed ? ' (' + failed + ' failed)' : '')],
   [/^Impressora: (\d+) não impresso\(s\)$/, 'Printer: $1 not printed'],
   [/^— (R\$ .+) em risco$/, '— $1 at risk'],
-  [/^Cartão — recebido (R\$ .+)$/, 'Card — received $1'], [/^Pix — recebido (R\$ .+)$/, 'Pix — received $1'],
-  [/^Boleto — recebido (R\$ .+)$/, 'Invoice — received $1'],
+  [/^(Cartão|Pix|Pix com vencimento|Boleto) — recebido (R\$ [^ ]+)(?: \((R\$ .+) estornado\))?$/,
+   (m, method, got, back) => trEnUs(method) + ' — received ' + got + (back ? ' (' + back + ' refunded)' : '')],
+  [/^(Paga|Pago) — (R\$ .+) estornado$/, 'Paid — $2 refunded'],
+  [/^Vence em (.+)$/, 'Due on $1'],
+  [/^Venda de cartão sem conexão \((.+)\)$/, 'Offline card sale ($1)'],
+  [/^(Tentar de novo|Descartar): (.+) — (R\$ .+)$/,
+   (m, act, what, amount) => (act === 'Descartar' ? 'Drop: ' : 'Retry: ') + trEnUs(what) + ' — ' + amount],
+  [/^(.+), pedido por (.+) \((Caixa|Supervisor)\)$/,
+   (m, what, name, role) => trEnUs(what) + ', asked by ' + name + ' (' + trEnUs(role) + ')'],
+  [/^Estorno pedido pelo caixa (.+): (R\$ .+)$/, 'Refund asked by cash register $1: $2'],
+  [/^estorno recusado pelo banco: (.+)$/, 'refund refused by the bank: $1'],
+  [/^Valor: use (.+)$/, 'Amount: use $1'],
+  [/^Erro (\d+)$/, 'Error $1'],
   [/^Cancelar (R\$ .+)$/, 'Cancel $1'], [/^Estornar (R\$ .+)$/, 'Refund $1'],
   [/^Operador bloqueado por muitos PINs errados: tente de novo em (.+)$/, 'Operator locked after too many wrong PINs: try again in $1'],
   [/^Aprovação recusada: (.+)$/, (m, why) => 'Approval refused: ' + trEnUs(why)],
+  [/^supervisor bloqueado por muitos PINs errados: tente de novo em (.+)$/,
+   'supervisor locked after too many wrong PINs: try again in $1'],
+  // "Field: rule" of app.js errorText(), each half as it translates (the last pattern tried)
+  [/^([^:]{2,40}): (.+)$/, (m, field, rule) => trEnUs(field) + ': ' + trEnUs(rule)],
 ];
 
 function trEnUs(text) {

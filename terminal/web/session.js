@@ -45,8 +45,11 @@ async function login(pin) {
   if (!answer.ok) {
     error.textContent = loginRefusal(answer);
     loginPad.focus();
+    const still = await api('GET', '/api/session');  // the hint goes once an operator exists
+    showFirstRun(!still.ok && still.json && still.json.first_run);
     return;
   }
+  showFirstRun(null);
   const session = await api('GET', '/api/session');  // for the idle timeout
   enterSession(session.ok ? session.json : answer.json);
 }
@@ -112,8 +115,32 @@ setInterval(() => {
   showLogin('Sessão expirada por inatividade: entre de novo para continuar.');
 }, 5000);
 
+// The language switch: the service remembers it for this screen (a cookie it sets) and serves
+// the page again in it.
+$$('#language-switch button').forEach((b) => {
+  b.setAttribute('aria-pressed', String(b.dataset.language === document.documentElement.lang));
+  b.addEventListener('click', async () => {
+    if (b.dataset.language === document.documentElement.lang) return;
+    const answer = await api('POST', '/api/language', { language: b.dataset.language });
+    if (answer.ok) location.reload();
+    else $('#login-error').textContent = errorText(answer);
+  });
+});
+
+// A box with no operator yet (its first run): what to type on the box, in the service's words
+// (the command names this box's data dir when the tools would not find it by themselves).
+function showFirstRun(hint) {
+  $('#first-run').hidden = !hint;
+  if (!hint) return;
+  $('#first-run-where').textContent = hint.directory
+    ? 'Nenhum operador ainda. No terminal do caixa, na pasta ' + hint.directory + ', digite:'
+    : 'Nenhum operador ainda. No terminal do caixa, digite:';
+  $('#first-run-command').textContent = hint.command.replace('NAME', document.documentElement.lang === 'en-US' ? 'NAME' : 'NOME');
+}
+
 // A reload keeps the session (the cookie): ask the service who is logged in, if anyone.
 api('GET', '/api/session').then((answer) => {
-  if (answer.ok) enterSession(answer.json);
-  else showLogin('');
+  if (answer.ok) return enterSession(answer.json);
+  showFirstRun(answer.json && answer.json.first_run);
+  showLogin('');
 });

@@ -4,14 +4,17 @@
 # `balcao operator add` (PIN on stdin, as root does on a box), starts `balcao serve` on a free
 # port over that data dir (the embedded sandbox), runs touchscreen.test.js against it in
 # Debian's /usr/bin/chromium (headless), then stops serve. The screenshots land in the work dir.
-# usage: run.sh <balcao executable> <work dir under the build tree>
+# A third argument names another test file of this folder (layout.test.js), run the same way
+# against a serve of its own.
+# usage: run.sh <balcao executable> <work dir under the build tree> [test file]
 set -euo pipefail
 CLI=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 mkdir -p "$2"
 WORK=$(cd "$2" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 [ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium is required (deploy/install-deps.sh installs it)" >&2; exit 1; }
-bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/touchscreen.test.js"
+TEST_FILE=${3:-touchscreen.test.js}
+bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/$TEST_FILE"
 DATA=$(mktemp -d)
 trap 'rm -rf "$DATA"' EXIT
 mkdir -p "$DATA/data"
@@ -32,5 +35,5 @@ done
 [ -n "$URL" ] || { cat "$DATA/serve.out"; echo "balcao serve did not start" >&2; exit 1; }
 cd "$WORK"
 BALCAO_URL="$URL" SCREENSHOT_DIR="$WORK" BALCAO_CLI="$CLI" BALCAO_SANDBOX_CREDENTIALS="$DATA/data/sandbox/credentials.json" \
-  node --test touchscreen.test.js || {
+  node --test "$TEST_FILE" || {
   echo "--- serve output"; cat "$DATA/serve.out"; echo "--- serve log"; tail -n 50 "$DATA/balcao.log"; exit 1; }

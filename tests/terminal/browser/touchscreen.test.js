@@ -103,7 +103,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     assert.strictEqual(await page.textContent('#amount-display'), 'R$ 25,90');
     await page.click('#charge');
     await page.waitForSelector('#screen-method:not([hidden])', WAIT);
-    assert.strictEqual(await page.isVisible('#customer-form'), false);  // only once Boleto is chosen
+    assert.strictEqual(await page.isVisible('#customer-form'), false);  // only once Pix com vencimento is chosen
     await page.click('#method-pix');
     await page.waitForSelector('#screen-qr:not([hidden])', WAIT);
     await page.waitForFunction(() => document.querySelector('#qr-image').naturalWidth > 0, null, WAIT);
@@ -239,8 +239,8 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     // The queue screen is the supervisor's: nothing waits for the bank now.
     await page.click('#nav-queue');
     await page.waitForSelector('#screen-queue:not([hidden])', WAIT);
-    await page.waitForFunction(() => /R\$ 0,00 em risco/.test(document.querySelector('#queue-at-risk').textContent),
-                               null, WAIT);
+    await page.waitForSelector('#queue-empty:not([hidden])', WAIT);
+    assert.strictEqual(await page.textContent('#queue-empty'), 'Fila vazia: nada esperando o banco.');
     assert.strictEqual(await page.$$eval('#queue-table tbody tr', (rows) => rows.length), 0);
     await page.click('#switch-operator');
     await page.waitForSelector('#screen-login:not([hidden])', WAIT);
