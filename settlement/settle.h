@@ -48,6 +48,8 @@ struct SettleOptions {
   int connections = 4;
   // The payout of the day's net to the merchant's account (settlement/payout.h); off by default.
   PayoutSettings payout;
+  // The words of the report, the payout's lines and the re-check (settlement/words.h).
+  Lang lang = Lang::kEnUs;
   // Called after the report and the payout, before the record is kept; an error ends the run
   // there, as a crash would (tests kill the run between the transfer and its record).
   std::function<Status(const Settlement&)> before_record;

@@ -20,7 +20,7 @@ struct CliRun {
 };
 CliRun RunCli(const std::string& credentials, const std::string& args) {
   const std::string cmd =
-      "BALCAO_CREDENTIALS='" + credentials + "' '" + std::string(BALCAO_CLI) + "' settle " + args + " 2>&1";
+      "BALCAO_CREDENTIALS='" + credentials + "' '" + std::string(BALCAO_CLI) + "' settle --lang en-US " + args + " 2>&1";
   CliRun run;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) return run;
