@@ -30,6 +30,7 @@ ordered_json EntityJson(const BankEntity& e) {
           {"status", e.status},
           {"amount", e.amount},
           {"held", HeldBy(e)},
+          {"party", e.party},
           {"created", e.created != 0 ? FormatTimestamp(e.created) : ""}};
 }
 

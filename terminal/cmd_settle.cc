@@ -48,7 +48,8 @@ constexpr const char* kUsage =
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
     "  --connections N  the day's bank lists read at once, 1 to 5 (default 4)\n"
     "  --lang     pt-BR or en-US: the report's words (default: the config's receipt.language, else pt-BR)\n"
-    "A day is settled once; settling it again shows the stored record. With payout.enabled in the\n"
+    "A day is settled once; settling it again re-verifies the journal chain, says what changed and\n"
+    "shows the stored record. With payout.enabled in the\n"
     "config, the store's net of the day (every lane's, at the bank) goes to the merchant's account\n"
     "once every lane reconciles (once: the transfer's externalId is the store and the day; with\n"
     "payout.per_lane each lane pays its own under its own); --dry-run shows it.\n"
@@ -254,7 +255,14 @@ int RunSettle(const std::vector<std::string>& args) {
   if (!Parse(args, a, error)) return Fail(error + "\n" + kUsage);
   auto box = service::FindBox(a.db, a.config);
   if (!box.ok() && (a.store || a.account)) {
-    box = service::BoxTarget{"", "", service::FindConfigFile(a.config)};  // the bank (environment) will do
+    // No store here (an office machine): the bank of the environment, else the config's.
+    box = service::BoxTarget{"", "", service::FindConfigFile(a.config)};
+    const char* env = std::getenv("BALCAO_CREDENTIALS");
+    if (!box->config_path.empty() && (env == nullptr || *env == '\0')) {
+      auto config = service::LoadServeConfig(box->config_path);
+      if (!config.ok()) return Fail("--config " + config.status().message());
+      box->credentials_path = config->bank_credentials;
+    }
   }
   if (!box.ok()) return Fail(box.status().message());
   a.db = box->store_path;

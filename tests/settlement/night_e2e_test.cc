@@ -23,12 +23,12 @@ namespace {
 constexpr const char* kStore = "loja-n";
 constexpr const char* kTerminal = "caixa-1";
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;
 };
-Run Shell(const std::string& cmd) {
-  Run run;
+CliRun Shell(const std::string& cmd) {
+  CliRun run;
   FILE* pipe = ::popen((cmd + " 2>&1").c_str(), "r");
   if (pipe == nullptr) return run;
   char buffer[4096];
@@ -54,7 +54,7 @@ class NightE2E : public SettleE2E {
     SettleE2E::TearDown();
     std::filesystem::remove(config_);
   }
-  Run Settle(const std::string& args) {
+  CliRun Settle(const std::string& args) {
     const std::string lang = args.find("--lang") == std::string::npos ? " --lang en-US" : "";
     return Shell("'" + std::string(BALCAO_CLI) + "' settle --db '" + db_ + "' --config '" + config_ + "' --day " +
                  Today() + lang + " " + args);
@@ -67,12 +67,12 @@ TEST_F(NightE2E, TheCleanDayExitsZeroWithNoDifference) {
   ASSERT_EQ(StateOf(Paid(NewSaleId(), {.method = Method::kPix, .amount = 1250})), "Paid");
   ASSERT_EQ(StateOf(Paid(NewSaleId(), {.method = Method::kCard, .amount = 4000})), "Paid");
   AdvanceSandbox(31);  // the card purchase is captured and credited
-  const Run lane = Settle("");
+  const CliRun lane = Settle("");
   EXPECT_EQ(lane.code, 0) << lane.out;
   EXPECT_NE(lane.out.find("Bank R$ 52,50, journal R$ 52,50, difference R$ 0,00; 0 item(s) to look at"),
             std::string::npos)
       << lane.out;
-  const Run store = Settle(std::string("--store ") + kStore);
+  const CliRun store = Settle(std::string("--store ") + kStore);
   EXPECT_EQ(store.code, 0) << store.out;
   EXPECT_NE(store.out.find("RECONCILED"), std::string::npos) << store.out;
   EXPECT_NE(store.out.find("lane caixa-1's night on this box: reconciled"), std::string::npos) << store.out;
@@ -98,7 +98,7 @@ TEST_F(NightE2E, ChangesBehindTheBoxsBackAreEachFlagged) {
       "/v2/invoice", {{"invoices", {{{"amount", 7770}, {"name", "Cliente Avulso"}, {"taxId", "337.451.076-08"}}}}});
   ASSERT_EQ(invoice.status, 200) << invoice.body;
 
-  const Run lane = Settle("--json");
+  const CliRun lane = Settle("--json");
   EXPECT_EQ(lane.code, 1) << lane.out;
   const json doc = json::parse(lane.out, nullptr, false);
   ASSERT_TRUE(doc.is_object()) << lane.out;
@@ -119,7 +119,7 @@ TEST_F(NightE2E, ChangesBehindTheBoxsBackAreEachFlagged) {
   EXPECT_EQ(d["to_look_at"], doc["attention"]);
 
   // The stored record's text, read back: the one line at its top.
-  const Run again = Settle("");
+  const CliRun again = Settle("");
   EXPECT_EQ(again.code, 1) << again.out;
   EXPECT_NE(again.out.find("Bank R$ 47,50, journal R$ 32,50, difference R$ 15,00, explained by 1 orphan R$ 18,00; "
                            "1 discrepancy -R$ 3,00"),
@@ -127,7 +127,7 @@ TEST_F(NightE2E, ChangesBehindTheBoxsBackAreEachFlagged) {
       << again.out;
 
   // The owner's language (the box's default): the same line in pt-BR, the accountant's words.
-  const Run pt = Settle("--lang pt-BR");
+  const CliRun pt = Settle("--lang pt-BR");
   EXPECT_EQ(pt.code, 1) << pt.out;
   EXPECT_NE(pt.out.find("Banco R$ 47,50, diário do caixa R$ 32,50, diferença R$ 15,00, explicada por 1 sem venda no "
                         "diário R$ 18,00; 1 divergência -R$ 3,00"),
@@ -135,13 +135,13 @@ TEST_F(NightE2E, ChangesBehindTheBoxsBackAreEachFlagged) {
       << pt.out;
   EXPECT_NE(pt.out.find("estornado no banco: R$ 3,00"), std::string::npos) << pt.out;
 
-  const Run store = Settle(std::string("--store ") + kStore);
+  const CliRun store = Settle(std::string("--store ") + kStore);
   EXPECT_EQ(store.code, 1) << store.out;
   EXPECT_NE(store.out.find("deposit"), std::string::npos) << store.out;
   EXPECT_NE(store.out.find("the lane's tags, no sale of the lane"), std::string::npos) << store.out;
   EXPECT_NE(store.out.find("! lane caixa-1's night on this box"), std::string::npos) << store.out;
 
-  const Run account = Settle("--account");
+  const CliRun account = Settle("--account");
   EXPECT_EQ(account.code, 1) << account.out;
   EXPECT_NE(account.out.find("! Entities no lane claims (1)"), std::string::npos) << account.out;
   EXPECT_NE(account.out.find("R$ 77,70"), std::string::npos) << account.out;
@@ -152,20 +152,20 @@ TEST_F(NightE2E, ARerunAfterATamperedJournalSaysBroken) {
   using namespace checkout;
   const std::string id = NewSaleId();
   ASSERT_EQ(StateOf(Paid(id, {.method = Method::kPix, .amount = 2990})), "Paid");
-  const Run first = Settle("");
+  const CliRun first = Settle("");
   ASSERT_EQ(first.code, 0) << first.out;
   EXPECT_NE(first.out.find("Journal chain holds"), std::string::npos) << first.out;
 
-  const Run changed = Shell("sqlite3 '" + db_ + "' \"UPDATE sale_journal SET created_at = created_at + 1 WHERE sale_id = '" +
+  const CliRun changed = Shell("sqlite3 '" + db_ + "' \"UPDATE sale_journal SET created_at = created_at + 1 WHERE sale_id = '" +
                             id + "' AND seq = 2\"");
   ASSERT_EQ(changed.code, 0) << changed.out;
-  const Run again = Settle("");
+  const CliRun again = Settle("");
   EXPECT_EQ(again.code, 1) << again.out;
   EXPECT_NE(again.out.find("THE JOURNAL CHAIN IS BROKEN NOW: content changed at sale " + id + " seq 2"),
             std::string::npos)
       << again.out;
   EXPECT_EQ(again.out.find("Journal chain holds"), std::string::npos) << again.out;
-  const Run as_json = Settle("--json");
+  const CliRun as_json = Settle("--json");
   EXPECT_EQ(as_json.code, 1) << as_json.out;
   EXPECT_EQ(json::parse(as_json.out, nullptr, false)["recheck"]["verified"], false) << as_json.out;
 }

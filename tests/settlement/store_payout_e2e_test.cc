@@ -181,7 +181,9 @@ TEST_F(StorePayoutE2E, ThreeLanesInEveryOrderPayTheStoresNetOnce) {
     }
     // Half the orders: the first lane dies after its transfer, before its record; it settles last.
     const bool kill_first = run % 2 == 1;
-    if (kill_first) ASSERT_THAT(SettleLane(copies[order[0]], order[0], payout, true), testing::Not(test_util::IsOk()));
+    if (kill_first) {
+      ASSERT_THAT(SettleLane(copies[order[0]], order[0], payout, true), testing::Not(test_util::IsOk()));
+    }
     std::vector<int> runs(order.begin() + (kill_first ? 1 : 0), order.end());
     if (kill_first) runs.push_back(order[0]);
     for (std::size_t k = 0; k < runs.size(); ++k) {
