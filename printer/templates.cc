@@ -294,8 +294,8 @@ Document DaySummaryReceipt(const DaySummary& s, const ReceiptOptions& options) {
     b.doc().Columns(b.T({"No diário do caixa", "In the till's journal"}), b.Money(s.journal_cents));
     b.doc().Columns(b.T({"Diferença", "Difference"}), b.Money(s.bank_cents - s.journal_cents), kBold);
     b.Note(s.to_look_at == 0 ? b.T({"Nada a verificar", "Nothing to look at"})
-                             : std::to_string(s.to_look_at) + b.T({" item(ns) a verificar no relatório",
-                                                                    " item(s) to look at in the report"}));
+                             : std::to_string(s.to_look_at) +
+                                   b.T({" item(ns) a verificar no relatório", " item(s) to look at in the report"}));
   }
   if (s.late_returned_count > 0) {
     b.doc().Columns(

@@ -194,17 +194,22 @@ std::string WithMoneyOut(const std::string& report_json, const Payout& payout,
 
 std::string PayoutText(const Payout& payout, Lang l) {
   static const std::map<std::string, std::pair<const char*, const char*>> kStatus = {
-      {"sent", {"enviado", "sent"}},           {"found", {"já enviado", "found"}},
-      {"withheld", {"RETIDO", "withheld"}},    {"nothing", {"nada a repassar", "nothing"}},
+      {"sent", {"enviado", "sent"}},
+      {"found", {"já enviado", "found"}},
+      {"withheld", {"RETIDO", "withheld"}},
+      {"nothing", {"nada a repassar", "nothing"}},
       {"dry-run", {"simulação", "dry-run"}}};
   std::string text;
   if (payout.status == "off") {
     text += Say(l, "Repasse: não configurado\n", "Payout: not configured\n");
   } else {
     const auto status = kStatus.find(payout.status);
-    text += (payout.scope == "store" ? Say(l, "Repasse da loja (", "Store payout (") : Say(l, "Repasse (", "Payout (")) +
-            payout.external_id + "): " +
-            (status == kStatus.end() ? payout.status : l == Lang::kPtBr ? status->second.first : status->second.second);
+    text +=
+        (payout.scope == "store" ? Say(l, "Repasse da loja (", "Store payout (") : Say(l, "Repasse (", "Payout (")) +
+        payout.external_id + "): " +
+        (status == kStatus.end() ? payout.status
+         : l == Lang::kPtBr      ? status->second.first
+                                 : status->second.second);
     if (payout.amount > 0) text += " " + FormatBrl(payout.amount);
     if (!payout.transfer_id.empty()) text += Say(l, ", transferência ", ", transfer ") + payout.transfer_id;
     if (!payout.reason.empty()) text += " (" + payout.reason + ")";

@@ -63,10 +63,10 @@ struct Payout {
   std::string reason;  // why withheld / nothing, or how the amount was chosen
   // "store": the store's payout (every lane's money); "lane": this lane's own (per_lane).
   std::string scope = "lane";
-  std::int64_t store_net = 0;  // store scope: what every lane's entities of the day net at the bank
-  int lanes = 0;               // store scope: the lanes with entities in the day
-  std::string lane;            // the terminal whose report this is ("" for `settle --store --payout`)
-  std::int64_t lane_share = 0;  // that lane's part of store_net (its entities' net at the bank)
+  std::int64_t store_net = 0;             // store scope: what every lane's entities of the day net at the bank
+  int lanes = 0;                          // store scope: the lanes with entities in the day
+  std::string lane;                       // the terminal whose report this is ("" for `settle --store --payout`)
+  std::int64_t lane_share = 0;            // that lane's part of store_net (its entities' net at the bank)
   std::vector<std::string> withheld_for;  // store scope: "<terminal>: why", one per lane not reconciled
 };
 
@@ -90,7 +90,7 @@ struct PayoutInput {
   std::int64_t day_net = 0;  // the report's net (gross - refunds)
   bool balance_known = false;
   std::int64_t balance = 0;
-  std::string external_id;  // "" = PayoutExternalId(settings.store, day)
+  std::string external_id;   // "" = PayoutExternalId(settings.store, day)
   std::string withheld_why;  // when !reconciled: why, for the report ("" = this lane's day)
 };
 

@@ -140,9 +140,9 @@ bool CompareMoney(const Sale& sale, const std::vector<const BankEntity*>& entiti
       f.notes.push_back(name + Say(lang, ": o banco tem ", ": the bank holds ") + Brl(held) +
                         Say(lang, ", o diário do caixa diz ", ", the journal says ") + Brl(journal) + " (" +
                         StatusWords(*e, lang) + ")" +
-                        (held < journal ? Say(lang, "; estornado no banco: ", "; reversed at the bank: ") +
-                                              Brl(journal - held)
-                                        : ""));
+                        (held < journal
+                             ? Say(lang, "; estornado no banco: ", "; reversed at the bank: ") + Brl(journal - held)
+                             : ""));
     }
     const Cents expected_ledger = AwaitingCapture(*e) ? 0 : held;
     if (e->ledger_in - e->ledger_out != expected_ledger) {
@@ -152,7 +152,8 @@ bool CompareMoney(const Sale& sale, const std::vector<const BankEntity*>& entiti
                         Brl(expected_ledger));
     }
     if (AwaitingCapture(*e) && held > 0)
-      f.notes.push_back(name + Say(lang, ": aprovada, aguardando captura pelo banco", ": approved, awaiting capture by the bank"));
+      f.notes.push_back(
+          name + Say(lang, ": aprovada, aguardando captura pelo banco", ": approved, awaiting capture by the bank"));
   }
   for (const checkout::Money& line : sale.ledger) {
     const bool at_bank = std::any_of(entities.begin(), entities.end(), [&](const BankEntity* e) {
@@ -244,7 +245,7 @@ void AddToTotals(const JournalSale& js, const Sale& sale, UnixMicros until, Sale
     }
     if (!f.counted)
       f.notes.push_back(Brl(f.refunded_tonight) + Say(lang, " devolvido de uma venda contada em noite anterior",
-                                                       " given back of a sale an earlier night counted"));
+                                                      " given back of a sale an earlier night counted"));
   }
   if (by_end.late > js.late_returned_counted) {
     f.late_returned_tonight = by_end.late - js.late_returned_counted;
@@ -379,8 +380,9 @@ Report Reconcile(const DayInput& input) {
     for (const checkout::Event& event : EventsFor(sale, entities, input.now)) {
       checkout::Step step = checkout::Next(sale, event);
       if (!step.accepted()) {
-        f.notes.push_back(Say(lang, "a venda recusou o que o banco mostra: ", "the sale refused what the bank shows: ") +
-                          step.rejection.message());
+        f.notes.push_back(
+            Say(lang, "a venda recusou o que o banco mostra: ", "the sale refused what the bank shows: ") +
+            step.rejection.message());
         continue;
       }
       sale = std::move(step.sale);

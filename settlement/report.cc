@@ -260,8 +260,8 @@ namespace {
 // The title, the verdict and the journal chain's check.
 void HeaderText(const Report& r, std::string& out) {
   const Lang l = r.lang;
-  Line(out, Say(l, "Fechamento de ", "Settlement of ") + r.day + Say(l, " (horário de Brasília), feito em ",
-                                                                     " (America/Sao_Paulo), run at ") +
+  Line(out, Say(l, "Fechamento de ", "Settlement of ") + r.day +
+                Say(l, " (horário de Brasília), feito em ", " (America/Sao_Paulo), run at ") +
                 FormatTimestamp(r.settled_at));
   Line(out, r.reconciled() ? Say(l, "CONCILIADO: o diário do caixa e o banco conferem",
                                  "RECONCILED: the journal and the bank agree")
@@ -269,8 +269,8 @@ void HeaderText(const Report& r, std::string& out) {
                                  Say(l, " item(ns) a verificar", " item(s) for the operator"));
   Line(out, DifferenceText(DifferenceOf(r), l));
   if (r.journal.checked && r.journal.verified) {
-    Line(out, Say(l, "Cadeia do diário íntegra: ", "Journal chain holds: ") +
-                  std::to_string(r.journal.rows) + Say(l, " linha(s), topo ", " row(s), head ") + r.journal.head);
+    Line(out, Say(l, "Cadeia do diário íntegra: ", "Journal chain holds: ") + std::to_string(r.journal.rows) +
+                  Say(l, " linha(s), topo ", " row(s), head ") + r.journal.head);
   } else if (r.journal.checked) {
     const JournalCheck& j = r.journal;
     Line(out,
@@ -285,10 +285,10 @@ void HeaderText(const Report& r, std::string& out) {
 
 // The totals by method, late money given back, the bank's ledger and balance.
 void TotalLine(const MethodTotal& t, Lang l, std::string& out) {
-  Line(out, "  " + Pad(MethodWords(t.method, l), 9) + Pad(std::to_string(t.count) + Say(l, " venda(s)", " sale(s)"), 13) +
-                Pad(Brl(t.gross), 14) + Say(l, "devoluções ", "refunds ") +
-                Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) + Say(l, "líquido ", "net ") +
-                Brl(t.net()));
+  Line(out, "  " + Pad(MethodWords(t.method, l), 9) +
+                Pad(std::to_string(t.count) + Say(l, " venda(s)", " sale(s)"), 13) + Pad(Brl(t.gross), 14) +
+                Say(l, "devoluções ", "refunds ") + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) +
+                Say(l, "líquido ", "net ") + Brl(t.net()));
 }
 
 void TotalsText(const Report& r, std::string& out) {

@@ -151,7 +151,8 @@ StatusOr<Payout> DecidePayout(const api::Bank& bank, const SettleOptions& option
   const bool has_lane = input.lane.starts_with(checkout::kStoreTagPrefix);
   if (options.payout.enabled && !options.payout.per_lane && has_lane) {
     const auto [store_id, terminal] = SplitLaneRoot(input.lane);
-    StorePayoutRun run{options.day, store_id, terminal, report.reconciled(), report.attention, options.dry_run,
+    StorePayoutRun run{options.day,         store_id,         terminal,
+                       report.reconciled(), report.attention, options.dry_run,
                        input.balance_known, input.balance};
     run.connections = options.connections;
     return RunStorePayout(bank, options.payout, run);

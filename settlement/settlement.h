@@ -208,10 +208,10 @@ struct Report {
   Cents outbox_at_risk = 0;
   std::vector<ForwardedCard> card_outcomes;
   LedgerDay ledger;
-  JournalCheck journal;  // a broken chain is one item for the operator
-  int bank_calls = -1;   // requests the run made to the bank; -1: none made (hand-built input)
-  TefDialDay tef_dial;   // each TEF Dial sale still pending is one item for the operator
-  int attention = 0;     // items the operator must act on
+  JournalCheck journal;     // a broken chain is one item for the operator
+  int bank_calls = -1;      // requests the run made to the bank; -1: none made (hand-built input)
+  TefDialDay tef_dial;      // each TEF Dial sale still pending is one item for the operator
+  int attention = 0;        // items the operator must act on
   Lang lang = Lang::kEnUs;  // the words of ReportText (the input's)
   bool reconciled() const { return attention == 0; }
 };
@@ -224,8 +224,8 @@ struct DifferencePart {
   Cents amount = 0;  // bank minus journal, for these items
 };
 struct Difference {
-  Cents bank = 0;     // Σ what the bank holds for the report's sales, and the orphans'
-  Cents journal = 0;  // Σ what the journal collected for them
+  Cents bank = 0;                     // Σ what the bank holds for the report's sales, and the orphans'
+  Cents journal = 0;                  // Σ what the journal collected for them
   std::vector<DifferencePart> parts;  // what explains bank - journal, largest first
   int to_look_at = 0;                 // the report's items for the operator
   Cents amount() const { return bank - journal; }

@@ -24,7 +24,8 @@ std::vector<std::string> LanesWithholding(const StoreDay& store, const StorePayo
     if (!reasons.empty()) why.push_back("lane " + lane.terminal + ": " + reasons);
   }
   if (!run.terminal.empty() && !run.lane_reconciled && !running_lane_named)
-    why.push_back("lane " + run.terminal + ": its night needs the operator (" + std::to_string(run.lane_attention) + " item(s))");
+    why.push_back("lane " + run.terminal + ": its night needs the operator (" + std::to_string(run.lane_attention) +
+                  " item(s))");
   if (why.empty() && store.sum.total.net() != store.ledger_net)
     why.push_back("the store: its lanes net " + FormatBrl(store.sum.total.net()) + ", the store's ledger lines " +
                   FormatBrl(store.ledger_net));

@@ -22,8 +22,8 @@ namespace balcao::settlement {
 // Who runs the store's payout, and what it knows of its own night.
 struct StorePayoutRun {
   std::string day;
-  std::string store_id;  // the store whose tag is read (store_id of the config)
-  std::string terminal;  // the lane running it; "" for `settle --store --payout`
+  std::string store_id;         // the store whose tag is read (store_id of the config)
+  std::string terminal;         // the lane running it; "" for `settle --store --payout`
   bool lane_reconciled = true;  // that lane's own night (its journal against the bank)
   int lane_attention = 0;       // items that night left for the operator
   bool dry_run = false;

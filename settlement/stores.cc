@@ -16,8 +16,8 @@ namespace {
 using ordered_json = nlohmann::ordered_json;
 
 ordered_json EntityJson(const BankEntity& e) {
-  return {{"kind", BankKindName(e.kind)}, {"id", e.id},         {"sale_id", e.sale_id}, {"status", e.status},
-          {"amount", e.amount},           {"held", HeldBy(e)},  {"party", e.party},     {"lane", e.lane}};
+  return {{"kind", BankKindName(e.kind)}, {"id", e.id},        {"sale_id", e.sale_id}, {"status", e.status},
+          {"amount", e.amount},           {"held", HeldBy(e)}, {"party", e.party},     {"lane", e.lane}};
 }
 ordered_json EntitiesJson(const std::vector<BankEntity>& entities) {
   ordered_json list = ordered_json::array();
@@ -30,7 +30,6 @@ const LaneRecord* RecordOf(const AccountDay& account, const std::string& lane) {
     if (r.lane == lane) return &r;
   return nullptr;
 }
-
 
 std::string MethodOf(const BankEntity& e) {
   switch (e.kind) {
@@ -227,8 +226,7 @@ std::string StoresJson(const AccountDay& account, const std::string& store_id) {
                    {"debits", account.ledger_debits},
                    {"unclaimed_net", account.ledger_unclaimed}};
   ordered_json unclaimed = ordered_json::array();
-  for (const BankEntity& e : account.unclaimed)
-    unclaimed.push_back(EntityJson(e));
+  for (const BankEntity& e : account.unclaimed) unclaimed.push_back(EntityJson(e));
   doc["unclaimed"] = std::move(unclaimed);
   ordered_json records = ordered_json::array();
   for (const LaneRecord& r : account.records)
@@ -283,7 +281,8 @@ std::string StoresText(const AccountDay& account, const std::string& store_id) {
     if (const StoreDay* store = FindStore(account, store_id)) {
       store_lines(*store);
     } else {
-      out += Say(l, "Loja ", "Store ") + store_id + Say(l, ": nada no banco neste dia\n\n", ": no entity in the day\n\n");
+      out +=
+          Say(l, "Loja ", "Store ") + store_id + Say(l, ": nada no banco neste dia\n\n", ": no entity in the day\n\n");
     }
   } else {
     for (const StoreDay& store : account.stores) store_lines(store);
@@ -297,7 +296,9 @@ std::string StoresText(const AccountDay& account, const std::string& store_id) {
            std::to_string(account.unclaimed.size()) + ")\n";
     for (const BankEntity& e : account.unclaimed)
       out += "    " + DescribeEntity(e, l) +
-             (e.sale_id.empty() ? "" : Say(l, ", da venda ", ", for sale ") + e.sale_id + Say(l, " (antes dos caixas)", " (before lanes)")) +
+             (e.sale_id.empty() ? ""
+                                : Say(l, ", da venda ", ", for sale ") + e.sale_id +
+                                      Say(l, " (antes dos caixas)", " (before lanes)")) +
              "\n";
   }
   return out;

@@ -66,7 +66,7 @@ struct AccountDay {
   std::string day;
   std::vector<LaneRecord> records;  // the lanes' nights known here (LaneRecordOf)
   Lang lang = Lang::kEnUs;          // the words of StoresText
-  std::vector<StoreDay> stores;  // by store id
+  std::vector<StoreDay> stores;     // by store id
   // The account's whole ledger for the day.
   int ledger_count = 0;
   Cents ledger_credits = 0;

@@ -61,16 +61,11 @@ std::string KindWords(BankKind kind, Lang lang) {
 
 std::string StatusWords(const BankEntity& e, Lang lang) {
   static const std::map<std::string, std::pair<const char*, const char*>> kWords = {
-      {"created", {"em aberto", "open"}},
-      {"paid", {"paga", "paid"}},
-      {"canceled", {"cancelada", "canceled"}},
-      {"overdue", {"vencida", "overdue"}},
-      {"expired", {"expirada", "expired"}},
-      {"voided", {"anulada", "voided"}},
-      {"void", {"estornado", "reversed"}},
-      {"approved", {"aprovada, não capturada", "approved, not captured"}},
-      {"confirmed", {"capturada", "captured"}},
-      {"denied", {"recusada", "declined"}},
+      {"created", {"em aberto", "open"}},       {"paid", {"paga", "paid"}},
+      {"canceled", {"cancelada", "canceled"}},  {"overdue", {"vencida", "overdue"}},
+      {"expired", {"expirada", "expired"}},     {"voided", {"anulada", "voided"}},
+      {"void", {"estornado", "reversed"}},      {"approved", {"aprovada, não capturada", "approved, not captured"}},
+      {"confirmed", {"capturada", "captured"}}, {"denied", {"recusada", "declined"}},
       {"reversed", {"estornada", "reversed"}},
   };
   if (e.kind == BankKind::kDeposit && e.status == "created") return Say(lang, "recebido", "received");
@@ -83,7 +78,8 @@ std::string DescribeEntity(const BankEntity& e, Lang lang) {
   std::string text = KindWords(e.kind, lang) + " " + e.id + " " + StatusWords(e, lang) + ", " + FormatBrl(e.amount);
   if (HeldBy(e) != e.amount) text += Say(lang, ", vale ", ", holds ") + FormatBrl(HeldBy(e));
   if (!e.party.empty())
-    text += (e.kind == BankKind::kDeposit ? Say(lang, ", pago por ", ", paid by ") : Say(lang, ", cliente ", ", customer ")) +
+    text += (e.kind == BankKind::kDeposit ? Say(lang, ", pago por ", ", paid by ")
+                                          : Say(lang, ", cliente ", ", customer ")) +
             e.party;
   return text;
 }

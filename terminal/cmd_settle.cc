@@ -245,6 +245,35 @@ int Stores(const Args& a, const service::BoxTarget& box) {
   return matches ? 0 : 1;
 }
 
+// The report on stdout: JSON (with already_settled and dry_run) or the text in `lang`. False
+// when the report is not a JSON object.
+bool Show(const Args& a, settlement::Settlement& settled, settlement::Lang lang) {
+  if (a.json) {
+    // The two keys added at the end of the report's object, as text: parsing a day of 10,000
+    // sales back into a document would cost more memory than the whole run.
+    std::string& doc = settled.json;
+    if (doc.size() < 2 || doc.back() != '}') return false;
+    doc.pop_back();
+    doc += std::string(doc.size() > 1 ? "," : "") +
+           "\"already_settled\":" + (settled.already_settled ? "true" : "false") +
+           ",\"dry_run\":" + (settled.dry_run ? "true" : "false") + "}";
+    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    std::fputc('\n', stdout);
+  } else {
+    if (settled.already_settled) {
+      const bool pt = lang == settlement::Lang::kPtBr;
+      std::printf(pt ? "Dia já fechado em %s: segue o registro guardado (nada foi alterado).\n"
+                     : "Already settled at %s: the stored record follows (nothing was changed).\n",
+                  FormatTimestamp(settled.settled_at_ms * 1000).c_str());
+    }
+    if (settled.dry_run && !settled.already_settled)
+      std::fputs(lang == settlement::Lang::kPtBr ? "SIMULAÇÃO: nada foi gravado.\n" : "DRY RUN: nothing was written.\n",
+                 stdout);
+    std::fputs(settled.text.c_str(), stdout);
+  }
+  return true;
+}
+
 int RunSettle(const std::vector<std::string>& args) {
   Args a;
   std::string error;
@@ -301,31 +330,8 @@ int RunSettle(const std::vector<std::string>& args) {
   progress.Finish();
   if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
 
-  if (a.json) {
-    // The two keys added at the end of the report's object, as text: parsing a day of 10,000
-    // sales back into a document would cost more memory than the whole run.
-    std::string& doc = settled->json;
-    if (doc.size() < 2 || doc.back() != '}')
-      return Fail("settlement of " + a.day + ": the report is not a JSON object");
-    doc.pop_back();
-    doc += std::string(doc.size() > 1 ? "," : "") +
-           "\"already_settled\":" + (settled->already_settled ? "true" : "false") +
-           ",\"dry_run\":" + (settled->dry_run ? "true" : "false") + "}";
-    std::fwrite(doc.data(), 1, doc.size(), stdout);
-    std::fputc('\n', stdout);
-  } else {
-    if (settled->already_settled) {
-      const bool pt = settle_options.lang == settlement::Lang::kPtBr;
-      std::printf(pt ? "Dia já fechado em %s: segue o registro guardado (nada foi alterado).\n"
-                     : "Already settled at %s: the stored record follows (nothing was changed).\n",
-                  FormatTimestamp(settled->settled_at_ms * 1000).c_str());
-    }
-    if (settled->dry_run && !settled->already_settled)
-      std::fputs(settle_options.lang == settlement::Lang::kPtBr ? "SIMULAÇÃO: nada foi gravado.\n"
-                                                               : "DRY RUN: nothing was written.\n",
-                 stdout);
-    std::fputs(settled->text.c_str(), stdout);
-  }
+  if (!Show(a, *settled, settle_options.lang))
+    return Fail("settlement of " + a.day + ": the report is not a JSON object");
   if (!a.print.empty() && a.dry_run) std::fprintf(stderr, "balcao settle: dry run: the summary was not printed\n");
   if (!a.print.empty() && !a.dry_run) {
     Status printed = settlement::PrintDaySummary(settled->json, a.print, MerchantFromEnvironment(), now);

@@ -33,8 +33,8 @@ Status Recheck(offline::Store& store, const Clock& clock, Lang l, Settlement& re
   BALCAO_ASSIGN_OR_RETURN(offline::ChainVerdict verdict, journal.VerifyChain());
   const JournalCheck now = CheckOf(verdict);
   const nlohmann::json stored = nlohmann::json::parse(result.json, nullptr, false);
-  const nlohmann::json recorded = stored.is_object() ? stored.value("journal", nlohmann::json::object())
-                                                     : nlohmann::json::object();
+  const nlohmann::json recorded =
+      stored.is_object() ? stored.value("journal", nlohmann::json::object()) : nlohmann::json::object();
   const std::int64_t recorded_rows = recorded.value("rows", std::int64_t{0});
   std::string lines = Say(l, "Conferido de novo em ", "Re-checked at ") + FormatTimestamp(clock.Now()) + ": ";
   if (now.verified) {
@@ -44,17 +44,20 @@ Status Recheck(offline::Store& store, const Clock& clock, Lang l, Settlement& re
   } else {
     result.reconciled = false;
     ++result.attention;
-    lines += Say(l, "! A CADEIA DO DIÁRIO ESTÁ QUEBRADA AGORA: ", "! THE JOURNAL CHAIN IS BROKEN NOW: ") + now.broken_kind +
-             (now.broken_sale_id.empty() ? ""
-                                         : " at sale " + now.broken_sale_id + " seq " + std::to_string(now.broken_seq)) +
-             (now.broken_row > 0 ? " (journal row " + std::to_string(now.broken_row) + ")" : "") + "\n    " +
-             now.broken_detail +
-             Say(l, "\n    o diário foi alterado depois do registro deste dia: o registro abaixo é o que a noite viu, "
-                    "não o que o diário tem agora\n",
-                 "\n    the journal was changed after this day's record: the record below is what the night saw, "
-                 "not what the journal holds now\n");
+    lines +=
+        Say(l, "! A CADEIA DO DIÁRIO ESTÁ QUEBRADA AGORA: ", "! THE JOURNAL CHAIN IS BROKEN NOW: ") + now.broken_kind +
+        (now.broken_sale_id.empty() ? ""
+                                    : " at sale " + now.broken_sale_id + " seq " + std::to_string(now.broken_seq)) +
+        (now.broken_row > 0 ? " (journal row " + std::to_string(now.broken_row) + ")" : "") + "\n    " +
+        now.broken_detail +
+        Say(l,
+            "\n    o diário foi alterado depois do registro deste dia: o registro abaixo é o que a noite viu, "
+            "não o que o diário tem agora\n",
+            "\n    the journal was changed after this day's record: the record below is what the night saw, "
+            "not what the journal holds now\n");
     for (const auto& [holds, held] :
-         {std::pair<std::string, std::string>{"Journal chain holds:", "Journal chain held when recorded (broken now, see above):"},
+         {std::pair<std::string, std::string>{"Journal chain holds:",
+                                              "Journal chain held when recorded (broken now, see above):"},
           {"Cadeia do diário íntegra:", "Cadeia do diário íntegra quando registrada (quebrada agora, veja acima):"}}) {
       if (auto at = result.text.find(holds); at != std::string::npos) result.text.replace(at, holds.size(), held);
     }

@@ -90,13 +90,24 @@ TEST_F(NightE2E, ChangesBehindTheBoxsBackAreEachFlagged) {
       "/v2/dynamic-brcode",
       {{"brcodes", {{{"amount", 1800}, {"tags", {std::string("store/") + kStore, LaneRoot(kStore, kTerminal)}}}}}});
   ASSERT_EQ(qr.status, 200) << qr.body;
-  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", qr.json["brcodes"][0]["uuid"]}, {"name", "Joao Silva"}})
+  ASSERT_EQ(api()
+                .Sim("/sandbox/dynamic-brcode/pay", {{"uuid", qr.json["brcodes"][0]["uuid"]}, {"name", "Joao Silva"}})
                 .status,
             200);
   // ...and an R$ 77,70 invoice with no tags, left open.
   const auto invoice = api().Post(
       "/v2/invoice", {{"invoices", {{{"amount", 7770}, {"name", "Cliente Avulso"}, {"taxId", "337.451.076-08"}}}}});
   ASSERT_EQ(invoice.status, 200) << invoice.body;
+
+  // The owner's language (the box's default): the same line in pt-BR, the accountant's words.
+  const CliRun pt = Settle("--dry-run --lang pt-BR");
+  EXPECT_EQ(pt.code, 1) << pt.out;
+  EXPECT_NE(pt.out.find("Banco R$ 47,50, diário do caixa R$ 32,50, diferença R$ 15,00, explicada por 1 sem venda no "
+                        "diário R$ 18,00; 1 divergência -R$ 3,00"),
+            std::string::npos)
+      << pt.out;
+  EXPECT_NE(pt.out.find("estornado no banco: R$ 3,00"), std::string::npos) << pt.out;
+
 
   const CliRun lane = Settle("--json");
   EXPECT_EQ(lane.code, 1) << lane.out;
@@ -126,15 +137,6 @@ TEST_F(NightE2E, ChangesBehindTheBoxsBackAreEachFlagged) {
             std::string::npos)
       << again.out;
 
-  // The owner's language (the box's default): the same line in pt-BR, the accountant's words.
-  const CliRun pt = Settle("--lang pt-BR");
-  EXPECT_EQ(pt.code, 1) << pt.out;
-  EXPECT_NE(pt.out.find("Banco R$ 47,50, diário do caixa R$ 32,50, diferença R$ 15,00, explicada por 1 sem venda no "
-                        "diário R$ 18,00; 1 divergência -R$ 3,00"),
-            std::string::npos)
-      << pt.out;
-  EXPECT_NE(pt.out.find("estornado no banco: R$ 3,00"), std::string::npos) << pt.out;
-
   const CliRun store = Settle(std::string("--store ") + kStore);
   EXPECT_EQ(store.code, 1) << store.out;
   EXPECT_NE(store.out.find("deposit"), std::string::npos) << store.out;
@@ -156,8 +158,9 @@ TEST_F(NightE2E, ARerunAfterATamperedJournalSaysBroken) {
   ASSERT_EQ(first.code, 0) << first.out;
   EXPECT_NE(first.out.find("Journal chain holds"), std::string::npos) << first.out;
 
-  const CliRun changed = Shell("sqlite3 '" + db_ + "' \"UPDATE sale_journal SET created_at = created_at + 1 WHERE sale_id = '" +
-                            id + "' AND seq = 2\"");
+  const CliRun changed =
+      Shell("sqlite3 '" + db_ + "' \"UPDATE sale_journal SET created_at = created_at + 1 WHERE sale_id = '" + id +
+            "' AND seq = 2\"");
   ASSERT_EQ(changed.code, 0) << changed.out;
   const CliRun again = Settle("");
   EXPECT_EQ(again.code, 1) << again.out;

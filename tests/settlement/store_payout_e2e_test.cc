@@ -59,8 +59,9 @@ class StorePayoutE2E : public SettleE2E {
   // files, and `net` the store's net.
   std::array<std::string, 3> RingUpThreeLanes(checkout::Cents& net) {
     using namespace checkout;
-    const std::vector<std::vector<std::pair<Method, Cents>>> sales = {
-        {{Method::kPix, 1000}, {Method::kCard, 2500}}, {{Method::kPix, 1990}}, {{Method::kPix, 3333}, {Method::kPix, 500}}};
+    const std::vector<std::vector<std::pair<Method, Cents>>> sales = {{{Method::kPix, 1000}, {Method::kCard, 2500}},
+                                                                      {{Method::kPix, 1990}},
+                                                                      {{Method::kPix, 3333}, {Method::kPix, 500}}};
     std::array<std::string, 3> files;
     net = 0;
     for (int lane = 0; lane < 3; ++lane) {
@@ -101,7 +102,9 @@ class StorePayoutE2E : public SettleE2E {
     options.lane = Lane(lane);
     options.payout = payout;
     if (dies_before_record)
-      options.before_record = [](const Settlement&) { return Status(StatusCode::kAborted, "killed before the record"); };
+      options.before_record = [](const Settlement&) {
+        return Status(StatusCode::kAborted, "killed before the record");
+      };
     return settlement::Settle(**store, Bank(), clock_, options);
   }
   // A config file for lane `lane` of the store with the store's payout (`balcao settle --config`).
@@ -199,8 +202,7 @@ TEST_F(StorePayoutE2E, ThreeLanesInEveryOrderPayTheStoresNetOnce) {
       EXPECT_EQ(p["lanes"], 3);
       EXPECT_EQ(p["lane"], kTerminals[lane]);
       EXPECT_EQ(p["lane_share"], settled->gross - settled->refunds) << "the lane's share is its own night's net";
-      EXPECT_NE(settled->text.find("this lane's (" + kTerminals[lane] + ") share"), std::string::npos)
-          << settled->text;
+      EXPECT_NE(settled->text.find("this lane's (" + kTerminals[lane] + ") share"), std::string::npos) << settled->text;
     }
     const json transfers = Transfers(PayoutExternalId(name, Today()));
     ASSERT_EQ(transfers.size(), 1u) << name;
@@ -249,10 +251,10 @@ TEST_F(StorePayoutE2E, ALaneThatDoesNotReconcileHoldsTheStoresPayoutBackNamingIt
   const std::array<std::string, 3> files = RingUpThreeLanes(net);
   // An invoice with lane 3's tags and no sale of its journal: lane 3's day needs the operator.
   const auto ghost = api().Post("/v2/invoice", {{"invoices",
-                                                  {{{"amount", 777},
-                                                    {"name", "Ghost Buyer"},
-                                                    {"taxId", "337.451.076-08"},
-                                                    {"tags", checkout::EntityTags(Lane(2), "ghost-1", 1)}}}}});
+                                                 {{{"amount", 777},
+                                                   {"name", "Ghost Buyer"},
+                                                   {"taxId", "337.451.076-08"},
+                                                   {"tags", checkout::EntityTags(Lane(2), "ghost-1", 1)}}}}});
   ASSERT_EQ(ghost.status, 200) << ghost.body;
   auto third = SettleLane(files[2], 2, PayoutConfig("loja-retida"));
   ASSERT_OK(third);
