@@ -256,7 +256,8 @@ bool Show(const Args& a, settlement::Settlement& settled, settlement::Lang lang)
     doc.pop_back();
     doc += std::string(doc.size() > 1 ? "," : "") +
            "\"already_settled\":" + (settled.already_settled ? "true" : "false") +
-           ",\"dry_run\":" + (settled.dry_run ? "true" : "false") + "}";
+           ",\"dry_run\":" + (settled.dry_run ? "true" : "false") +
+           (settled.recheck_json.empty() ? "" : ",\"recheck\":" + settled.recheck_json) + "}";
     std::fwrite(doc.data(), 1, doc.size(), stdout);
     std::fputc('\n', stdout);
   } else {
@@ -269,6 +270,7 @@ bool Show(const Args& a, settlement::Settlement& settled, settlement::Lang lang)
     if (settled.dry_run && !settled.already_settled)
       std::fputs(lang == settlement::Lang::kPtBr ? "SIMULAÇÃO: nada foi gravado.\n" : "DRY RUN: nothing was written.\n",
                  stdout);
+    std::fputs(settled.recheck_text.c_str(), stdout);
     std::fputs(settled.text.c_str(), stdout);
   }
   return true;

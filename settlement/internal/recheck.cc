@@ -62,21 +62,18 @@ Status Recheck(offline::Store& store, const Clock& clock, Lang l, Settlement& re
       if (auto at = result.text.find(holds); at != std::string::npos) result.text.replace(at, holds.size(), held);
     }
   }
-  result.text = lines + result.text;
-  if (result.json.size() > 1 && result.json.back() == '}') {
-    nlohmann::ordered_json recheck = {{"at", FormatTimestamp(clock.Now())},
-                                      {"verified", now.verified},
-                                      {"rows", now.rows},
-                                      {"rows_since_record", now.rows - recorded_rows}};
-    if (!now.verified)
-      recheck["broken"] = {{"row", now.broken_row},
-                           {"sale_id", now.broken_sale_id},
-                           {"seq", now.broken_seq},
-                           {"kind", now.broken_kind},
-                           {"detail", now.broken_detail}};
-    result.json.pop_back();
-    result.json += ",\"recheck\":" + recheck.dump() + "}";
-  }
+  result.recheck_text = lines;
+  nlohmann::ordered_json recheck = {{"at", FormatTimestamp(clock.Now())},
+                                    {"verified", now.verified},
+                                    {"rows", now.rows},
+                                    {"rows_since_record", now.rows - recorded_rows}};
+  if (!now.verified)
+    recheck["broken"] = {{"row", now.broken_row},
+                         {"sale_id", now.broken_sale_id},
+                         {"seq", now.broken_seq},
+                         {"kind", now.broken_kind},
+                         {"detail", now.broken_detail}};
+  result.recheck_json = recheck.dump();
   return OkStatus();
 }
 

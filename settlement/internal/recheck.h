@@ -14,8 +14,9 @@ namespace balcao::settlement::internal {
 
 JournalCheck CheckOf(const offline::ChainVerdict& verdict);
 
-// `result` read back from the record: verifies the chain now; a broken chain makes it need
-// the operator and replaces the record's "holds" line.
+// `result` read back from the record: verifies the chain now into its recheck_text and
+// recheck_json; a broken chain makes it need the operator and replaces the record's "holds"
+// line in its text.
 Status Recheck(offline::Store& store, const Clock& clock, Lang lang, Settlement& result);
 
 }  // namespace balcao::settlement::internal
