@@ -102,6 +102,7 @@ void PayoutLines(Builder& b, const DaySummary& s) {
     } else if (s.payout_status == "withheld") {
       b.doc().Columns(label, b.T({"RETIDO", "WITHHELD"}));
       b.Note(b.T({"O dia não fechou: nada foi repassado", "The day does not reconcile: nothing was paid out"}));
+      for (const std::string& why : s.withheld_for) b.Note(why);
     } else if (s.payout_status == "dry-run") {
       b.doc().Columns(label + b.T({" (simulação)", " (dry run)"}), b.Money(s.payout_cents));
     } else {
@@ -287,6 +288,15 @@ Document DaySummaryReceipt(const DaySummary& s, const ReceiptOptions& options) {
                     b.Money(-s.refunds_cents));
   }
   b.Total({"LÍQUIDO", "NET"}, total - s.refunds_cents);
+  if (s.checked) {
+    b.doc().Rule();
+    b.doc().Columns(b.T({"No banco", "At the bank"}), b.Money(s.bank_cents));
+    b.doc().Columns(b.T({"No diário do caixa", "In the till's journal"}), b.Money(s.journal_cents));
+    b.doc().Columns(b.T({"Diferença", "Difference"}), b.Money(s.bank_cents - s.journal_cents), kBold);
+    b.Note(s.to_look_at == 0 ? b.T({"Nada a verificar", "Nothing to look at"})
+                             : std::to_string(s.to_look_at) +
+                                   b.T({" item(ns) a verificar no relatório", " item(s) to look at in the report"}));
+  }
   if (s.late_returned_count > 0) {
     b.doc().Columns(
         b.T({"Devolvido a pagadores", "Given back to payers"}) + " (" + std::to_string(s.late_returned_count) + ")",

@@ -160,6 +160,14 @@ struct DaySummary {
   std::int64_t payout_cents = 0;
   // The card receivables of the day: net cents by due date ("YYYY-MM-DD"), earliest first.
   std::vector<std::pair<std::string, std::int64_t>> receivables;
+  // The settlement's one line (settlement::Difference): what the bank holds against what the
+  // journal collected, and the items the operator must look at. Printed when `checked`.
+  bool checked = false;
+  std::int64_t bank_cents = 0;
+  std::int64_t journal_cents = 0;
+  int to_look_at = 0;
+  // Why the payout was withheld, one line per lane ("lane caixa-3: ..."); printed under it.
+  std::vector<std::string> withheld_for;
 };
 Document DaySummaryReceipt(const DaySummary& summary, const ReceiptOptions& options = {});
 

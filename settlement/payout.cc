@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/money.h"
+#include "settlement/words.h"
 
 namespace balcao::settlement {
 namespace {
@@ -43,17 +44,18 @@ std::string SaleOfTags(const std::optional<std::vector<std::string>>& tags) {
 
 }  // namespace
 
-std::string PayoutExternalId(const std::string& store, const std::string& day) {
-  return "balcao-payout-" + store + "-" + day;
+std::string PayoutExternalId(const std::string& store, const std::string& day, const std::string& terminal) {
+  return "balcao-payout-" + store + (terminal.empty() ? "" : "/lane/" + terminal) + "-" + day;
 }
 
 StatusOr<Payout> RunPayout(const api::Bank& bank, const PayoutSettings& settings, const PayoutInput& input) {
   Payout payout;
   if (!settings.enabled) return payout;
-  payout.external_id = PayoutExternalId(settings.store, input.day);
+  payout.external_id = input.external_id.empty() ? PayoutExternalId(settings.store, input.day) : input.external_id;
   if (!input.reconciled) {
     payout.status = "withheld";
-    payout.reason = "the day does not reconcile: nothing is paid out until it does";
+    payout.reason = input.withheld_why.empty() ? "the day does not reconcile: nothing is paid out until it does"
+                                               : input.withheld_why;
     return payout;
   }
   // Asked first: an earlier run may have sent it and died before its record.
@@ -69,7 +71,7 @@ StatusOr<Payout> RunPayout(const api::Bank& bank, const PayoutSettings& settings
     payout.amount = balance - settings.keep_balance_cents;
     payout.reason = "everything above the balance kept (" + FormatBrl(settings.keep_balance_cents) + ")";
   } else {
-    // Card sales are credited as their installments fall due: never more than the account holds.
+    // Never more than the account holds (what reached the balance: docs/settlement.md).
     payout.amount = std::min(input.day_net, balance);
     payout.reason = payout.amount < input.day_net
                         ? "the day's net is " + FormatBrl(input.day_net) + "; the balance holds " + FormatBrl(balance)
@@ -145,16 +147,29 @@ StatusOr<std::vector<Receivable>> ReadReceivables(const api::Bank& bank, const s
   return out;
 }
 
+std::string PayoutJson(const Payout& payout) {
+  ordered_json doc = {{"status", payout.status},
+                      {"amount", payout.amount},
+                      {"external_id", payout.external_id},
+                      {"transfer_id", payout.transfer_id},
+                      {"transfer_status", payout.transfer_status},
+                      {"reason", payout.reason},
+                      {"scope", payout.scope}};
+  if (payout.scope == "store") {
+    doc["store_net"] = payout.store_net;
+    doc["lanes"] = payout.lanes;
+    doc["lane"] = payout.lane;
+    doc["lane_share"] = payout.lane_share;
+    doc["withheld_for"] = payout.withheld_for;
+  }
+  return doc.dump();
+}
+
 std::string WithMoneyOut(const std::string& report_json, const Payout& payout,
                          const std::vector<Receivable>& receivables) {
   ordered_json doc = ordered_json::parse(report_json, nullptr, false);
   if (doc.is_discarded()) return report_json;
-  doc["payout"] = {{"status", payout.status},
-                   {"amount", payout.amount},
-                   {"external_id", payout.external_id},
-                   {"transfer_id", payout.transfer_id},
-                   {"transfer_status", payout.transfer_status},
-                   {"reason", payout.reason}};
+  doc["payout"] = nlohmann::ordered_json::parse(PayoutJson(payout));
   ordered_json list = ordered_json::array();
   std::map<std::string, std::int64_t> by_due;
   std::int64_t total = 0;
@@ -177,25 +192,53 @@ std::string WithMoneyOut(const std::string& report_json, const Payout& payout,
   return doc.dump();
 }
 
-std::string MoneyOutText(const Payout& payout, const std::vector<Receivable>& receivables) {
+std::string PayoutText(const Payout& payout, Lang l) {
+  static const std::map<std::string, std::pair<const char*, const char*>> kStatus = {
+      {"sent", {"enviado", "sent"}},
+      {"found", {"já enviado", "found"}},
+      {"withheld", {"RETIDO", "withheld"}},
+      {"nothing", {"nada a repassar", "nothing"}},
+      {"dry-run", {"simulação", "dry-run"}}};
   std::string text;
   if (payout.status == "off") {
-    text += "Payout: not configured\n";
+    text += Say(l, "Repasse: não configurado\n", "Payout: not configured\n");
   } else {
-    text += "Payout (" + payout.external_id + "): " + payout.status;
+    const auto status = kStatus.find(payout.status);
+    text +=
+        (payout.scope == "store" ? Say(l, "Repasse da loja (", "Store payout (") : Say(l, "Repasse (", "Payout (")) +
+        payout.external_id + "): " +
+        (status == kStatus.end() ? payout.status
+         : l == Lang::kPtBr      ? status->second.first
+                                 : status->second.second);
     if (payout.amount > 0) text += " " + FormatBrl(payout.amount);
-    if (!payout.transfer_id.empty()) text += ", transfer " + payout.transfer_id;
+    if (!payout.transfer_id.empty()) text += Say(l, ", transferência ", ", transfer ") + payout.transfer_id;
     if (!payout.reason.empty()) text += " (" + payout.reason + ")";
     text += "\n";
+    if (payout.scope == "store") {
+      text += Say(l, "  líquido da loja no banco, ", "  the store's net at the bank, ") + std::to_string(payout.lanes) +
+              Say(l, " caixa(s): ", " lane(s): ") + FormatBrl(payout.store_net);
+      if (!payout.lane.empty())
+        text += Say(l, "; parte deste caixa (", "; this lane's (") + payout.lane + Say(l, ") ", ") share ") +
+                FormatBrl(payout.lane_share);
+      text += "\n";
+      for (const std::string& why : payout.withheld_for) text += Say(l, "  ! retido: ", "  ! withheld: ") + why + "\n";
+    }
   }
+  return text;
+}
+
+std::string MoneyOutText(const Payout& payout, const std::vector<Receivable>& receivables, Lang l) {
+  std::string text = PayoutText(payout, l);
   std::map<std::string, std::int64_t> by_due;
   std::int64_t total = 0;
   for (const Receivable& r : receivables) {
     by_due[r.due] += r.amount - r.fee;
     total += r.amount - r.fee;
   }
-  text += "Card receivables of the day: " + FormatBrl(total) + " net in " + std::to_string(receivables.size()) +
-          " installment(s)\n";
+  text += Say(l, "Cartões do dia a receber: ", "Card receivables of the day: ") + FormatBrl(total) +
+          Say(l, " líquido em ", " net in ") + std::to_string(receivables.size()) +
+          Say(l, " parcela(s) (agenda do banco; já nos totais, não contado de novo)\n",
+              " installment(s) (the bank's schedule; already in the totals, not counted again)\n");
   for (const auto& [due, net] : by_due) text += "  " + due + "  " + FormatBrl(net) + "\n";
   return text;
 }
@@ -206,6 +249,9 @@ void AddMoneyOutToSummary(const std::string& report_json, printer::DaySummary& s
   if (auto p = doc.find("payout"); p != doc.end() && p->is_object()) {
     summary.payout_status = p->value("status", "");
     summary.payout_cents = p->value("amount", std::int64_t{0});
+    if (auto w = p->find("withheld_for"); w != p->end() && w->is_array())
+      for (const auto& why : *w)
+        if (why.is_string()) summary.withheld_for.push_back(why.get<std::string>());
   }
   if (auto r = doc.find("receivables"); r != doc.end() && r->is_object() && r->contains("by_due")) {
     for (const auto& due : (*r)["by_due"])

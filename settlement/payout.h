@@ -20,6 +20,7 @@
 #include "common/status.h"
 #include "common/time.h"
 #include "printer/templates.h"
+#include "settlement/settlement.h"
 
 namespace balcao::settlement {
 
@@ -36,13 +37,19 @@ struct PayoutAccount {
 struct PayoutSettings {
   bool enabled = false;
   std::string store;  // names the store in the externalId: lowercase letters, digits and '-'
+  // false (the default): one payout per store and day, of every lane's net at the bank
+  // (settlement/store_payout.h). true: each lane pays its own night's net under its own
+  // externalId (PayoutExternalId with the terminal).
+  bool per_lane = false;
   PayoutAccount account;
   // < 0: pay the day's net. >= 0: pay everything above this balance instead.
   std::int64_t keep_balance_cents = -1;
 };
 
-// "balcao-payout-<store>-<day>": the transfer's externalId and tag.
-std::string PayoutExternalId(const std::string& store, const std::string& day);
+// "balcao-payout-<store>-<day>": the transfer's externalId and tag. With a terminal (per-lane
+// payouts): "balcao-payout-<store>/lane/<terminal>-<day>" ('/' is in no id, so a lane's never
+// equals a store's).
+std::string PayoutExternalId(const std::string& store, const std::string& day, const std::string& terminal = "");
 
 struct Payout {
   // "sent" (this run made the transfer), "found" (the bank has it from an earlier run),
@@ -54,6 +61,13 @@ struct Payout {
   std::string transfer_id;
   std::string transfer_status;
   std::string reason;  // why withheld / nothing, or how the amount was chosen
+  // "store": the store's payout (every lane's money); "lane": this lane's own (per_lane).
+  std::string scope = "lane";
+  std::int64_t store_net = 0;             // store scope: what every lane's entities of the day net at the bank
+  int lanes = 0;                          // store scope: the lanes with entities in the day
+  std::string lane;                       // the terminal whose report this is ("" for `settle --store --payout`)
+  std::int64_t lane_share = 0;            // that lane's part of store_net (its entities' net at the bank)
+  std::vector<std::string> withheld_for;  // store scope: "<terminal>: why", one per lane not reconciled
 };
 
 // One installment of a card purchase of the day, as the bank will pay it.
@@ -76,6 +90,8 @@ struct PayoutInput {
   std::int64_t day_net = 0;  // the report's net (gross - refunds)
   bool balance_known = false;
   std::int64_t balance = 0;
+  std::string external_id;   // "" = PayoutExternalId(settings.store, day)
+  std::string withheld_why;  // when !reconciled: why, for the report ("" = this lane's day)
 };
 
 // Sends (or finds, or withholds) the day's payout. Errors only for a bank that cannot be
@@ -90,7 +106,10 @@ StatusOr<std::vector<Receivable>> ReadReceivables(const api::Bank& bank, const s
 // The report JSON with "payout" and "receivables" added, and the lines the text report ends with.
 std::string WithMoneyOut(const std::string& report_json, const Payout& payout,
                          const std::vector<Receivable>& receivables);
-std::string MoneyOutText(const Payout& payout, const std::vector<Receivable>& receivables);
+// The payout alone: a JSON object (the report's "payout") and its lines of text.
+std::string PayoutJson(const Payout& payout);
+std::string PayoutText(const Payout& payout, Lang lang = Lang::kEnUs);
+std::string MoneyOutText(const Payout& payout, const std::vector<Receivable>& receivables, Lang lang = Lang::kEnUs);
 // The payout and receivables of a report JSON into the end-of-day summary's data.
 void AddMoneyOutToSummary(const std::string& report_json, printer::DaySummary& summary);
 

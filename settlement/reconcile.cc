@@ -9,6 +9,7 @@
 
 #include "common/money.h"
 #include "settlement/settlement.h"
+#include "settlement/words.h"
 
 namespace balcao::settlement {
 namespace {
@@ -94,27 +95,65 @@ std::string MethodOf(const Sale& sale, const std::vector<const BankEntity*>& ent
   }
 }
 
+// The open invoice in words: its id, due date and customer.
+std::string InvoiceWords(const std::string& id, UnixMicros due, const BankEntity* invoice, Lang lang) {
+  std::string text = Say(lang, "fatura ", "invoice ") + id;
+  if (due != 0) text += Say(lang, ", vence em ", ", due ") + FormatDate(due);
+  if (invoice != nullptr && !invoice->party.empty()) text += Say(lang, ", cliente ", ", customer ") + invoice->party;
+  return text;
+}
+
+// Why a sale was left in the middle, in the operator's words: a declined card says declined,
+// with the issuer's reason and the purchase.
+std::string UnfinishedWords(const Sale& sale, const std::vector<const BankEntity*>& entities, Lang lang) {
+  if (const auto* choosing = std::get_if<checkout::ChoosingMethod>(&sale.state)) {
+    std::string purchase;
+    for (const BankEntity* e : entities)
+      if (e->kind == BankKind::kPurchase && (e->status == "denied" || e->status == "failed")) purchase = e->id;
+    if (choosing->notice.starts_with("denied")) {
+      const std::string reason = choosing->notice.size() > 8 ? choosing->notice.substr(8) : "";
+      return Say(lang, "cartão recusado", "card declined") +
+             (reason.empty() ? "" : Say(lang, " pelo emissor (", " by the issuer (") + reason + ")") +
+             (purchase.empty() ? "" : Say(lang, ", compra ", ", purchase ") + purchase) +
+             Say(lang, ": nada foi cobrado; a venda ficou aberta, sem outro meio de pagamento",
+                 ": nothing was charged; the sale was left open, with no other payment");
+    }
+    return Say(lang, "a venda ficou aberta na escolha do meio de pagamento: nada foi cobrado",
+               "the sale was left open at the choice of payment: nothing was charged") +
+           (choosing->notice.empty() ? "" : " (" + choosing->notice + ")");
+  }
+  return Say(lang, "a venda parou no meio (", "the sale stopped midway (") + StateOf(sale) +
+         Say(lang, "): conclua no caixa ou na fila de envio", "): finish it at the counter or in the outbox");
+}
+
 // Journal money vs bank money, entity by entity; notes every disagreement.
-bool CompareMoney(const Sale& sale, const std::vector<const BankEntity*>& entities, SaleFinding& f) {
+bool CompareMoney(const Sale& sale, const std::vector<const BankEntity*>& entities, SaleFinding& f, Lang lang) {
   bool agree = true;
   for (const BankEntity* e : entities) {
     const Cents held = HeldBy(*e);
     f.bank_net += held;
     const checkout::Money* line = sale.FindMoney(e->id);
     const Cents journal = line ? line->net() : 0;
-    const std::string name = std::string(BankKindName(e->kind)) + " " + e->id;
+    const std::string name = KindWords(e->kind, lang) + " " + e->id;
     if (held != journal) {
       agree = false;
-      f.notes.push_back(name + ": the bank holds " + Brl(held) + ", the journal says " + Brl(journal) + " (" +
-                        e->status + ")");
+      f.notes.push_back(name + Say(lang, ": o banco tem ", ": the bank holds ") + Brl(held) +
+                        Say(lang, ", o diário do caixa diz ", ", the journal says ") + Brl(journal) + " (" +
+                        StatusWords(*e, lang) + ")" +
+                        (held < journal
+                             ? Say(lang, "; estornado no banco: ", "; reversed at the bank: ") + Brl(journal - held)
+                             : ""));
     }
     const Cents expected_ledger = AwaitingCapture(*e) ? 0 : held;
     if (e->ledger_in - e->ledger_out != expected_ledger) {
       agree = false;
-      f.notes.push_back(name + ": the ledger nets " + Brl(e->ledger_in - e->ledger_out) + " but the entity holds " +
+      f.notes.push_back(name + Say(lang, ": o extrato soma ", ": the ledger nets ") +
+                        Brl(e->ledger_in - e->ledger_out) + Say(lang, ", mas o item vale ", " but the entity holds ") +
                         Brl(expected_ledger));
     }
-    if (AwaitingCapture(*e) && held > 0) f.notes.push_back(name + ": approved, awaiting capture by the bank");
+    if (AwaitingCapture(*e) && held > 0)
+      f.notes.push_back(
+          name + Say(lang, ": aprovada, aguardando captura pelo banco", ": approved, awaiting capture by the bank"));
   }
   for (const checkout::Money& line : sale.ledger) {
     const bool at_bank = std::any_of(entities.begin(), entities.end(), [&](const BankEntity* e) {
@@ -122,44 +161,49 @@ bool CompareMoney(const Sale& sale, const std::vector<const BankEntity*>& entiti
     });
     if (!at_bank && line.net() != 0) {
       agree = false;
-      f.notes.push_back(std::string(checkout::Name(line.ref.kind)) + " " + line.ref.id + ": the journal holds " +
-                        Brl(line.net()) + " the bank does not show");
+      f.notes.push_back(std::string(checkout::Name(line.ref.kind)) + " " + line.ref.id +
+                        Say(lang, ": o diário do caixa tem ", ": the journal holds ") + Brl(line.net()) +
+                        Say(lang, " que o banco não mostra", " the bank does not show"));
     }
   }
   return agree;
 }
 
 SaleClass ClassOf(const Sale& before, const Sale& after, const std::vector<const BankEntity*>& entities, UnixMicros now,
-                  SaleFinding& f) {
-  if (!CompareMoney(after, entities, f)) return SaleClass::kDiscrepancy;
+                  SaleFinding& f, Lang lang) {
+  if (!CompareMoney(after, entities, f, lang)) return SaleClass::kDiscrepancy;
   if (after.late_outstanding() > 0) {
     for (const checkout::Money& line : after.ledger) {
       if (line.role == checkout::MoneyRole::kLate && line.net() > 0) {
-        f.notes.push_back(Brl(line.net()) + " received late through " + checkout::Name(line.ref.kind) + " " +
-                          line.ref.id + ": to return to the payer");
+        f.notes.push_back(Brl(line.net()) + Say(lang, " recebido depois, por ", " received late through ") +
+                          checkout::Name(line.ref.kind) + " " + line.ref.id +
+                          Say(lang, ": a devolver ao pagador", ": to return to the payer"));
       }
     }
     return SaleClass::kLateMoney;
   }
   if (!AwaitedInvoice(before.state).empty() && checkout::IsTerminal(after.state)) {
     f.notes.push_back(std::holds_alternative<checkout::Paid>(after.state)
-                          ? "invoice paid at the bank: sale closed as paid"
-                          : "invoice closed at the bank unpaid: sale voided");
+                          ? Say(lang, "fatura paga no banco: venda fechada como paga",
+                                "invoice paid at the bank: sale closed as paid")
+                          : Say(lang, "fatura encerrada no banco sem pagamento: venda anulada",
+                                "invoice closed at the bank unpaid: sale voided"));
     return SaleClass::kPayLaterClosed;
   }
   if (const auto* later = std::get_if<checkout::PayLater>(&after.state)) {
     const BankEntity* invoice = FindEntity(entities, later->invoice.id);
     const UnixMicros due = later->invoice.due != 0 ? later->invoice.due : (invoice ? invoice->due : 0);
     if ((invoice && invoice->status == "overdue") || (due != 0 && due < now)) {
-      f.notes.push_back("invoice " + later->invoice.id + " is overdue (due " + FormatDate(due) + ")");
+      f.notes.push_back(InvoiceWords(later->invoice.id, due, invoice, lang) + Say(lang, ": vencida", ": overdue"));
       return SaleClass::kPayLaterOverdue;
     }
+    f.notes.push_back(InvoiceWords(later->invoice.id, due, invoice, lang));
     return SaleClass::kPayLaterOpen;
   }
   if (std::holds_alternative<checkout::Paid>(after.state)) return SaleClass::kMatched;
   if (std::holds_alternative<checkout::Refunded>(after.state)) return SaleClass::kRefunded;
   if (std::holds_alternative<checkout::Voided>(after.state)) return SaleClass::kVoided;
-  f.notes.push_back("the sale stopped in " + StateOf(after) + ": finish it at the counter or the outbox");
+  f.notes.push_back(UnfinishedWords(after, entities, lang));
   return SaleClass::kUnfinished;
 }
 
@@ -179,7 +223,7 @@ MethodTotal* TotalOf(const std::string& method, Report& report) {
 // the night of the day it was given back (or the first night after, when that night had run
 // already): each night counts what was returned by the day's end minus what earlier nights
 // counted, so a return is counted once whichever night counted the payment.
-void AddToTotals(const JournalSale& js, const Sale& sale, UnixMicros until, SaleFinding& f, Report& report) {
+void AddToTotals(const JournalSale& js, const Sale& sale, UnixMicros until, SaleFinding& f, Report& report, Lang lang) {
   MethodTotal* method = TotalOf(f.method, report);
   const checkout::Money* payment = sale.payment_line();
   f.counted = !js.counted_before && payment != nullptr && payment->received > 0 && method != nullptr;
@@ -199,14 +243,17 @@ void AddToTotals(const JournalSale& js, const Sale& sale, UnixMicros until, Sale
       ++t->refund_count;
       t->refunds += f.refunded_tonight;
     }
-    if (!f.counted) f.notes.push_back(Brl(f.refunded_tonight) + " given back of a sale an earlier night counted");
+    if (!f.counted)
+      f.notes.push_back(Brl(f.refunded_tonight) + Say(lang, " devolvido de uma venda contada em noite anterior",
+                                                      " given back of a sale an earlier night counted"));
   }
   if (by_end.late > js.late_returned_counted) {
     f.late_returned_tonight = by_end.late - js.late_returned_counted;
     f.late_returned_counted = by_end.late;
     ++report.late_returned_count;
     report.late_returned += f.late_returned_tonight;
-    f.notes.push_back(Brl(f.late_returned_tonight) + " of late money given back to the payer");
+    f.notes.push_back(Brl(f.late_returned_tonight) +
+                      Say(lang, " de pagamento tardio devolvido ao pagador", " of late money given back to the payer"));
   }
 }
 
@@ -294,6 +341,8 @@ std::string SourceOf(const BankEntity& e) {
 
 Report Reconcile(const DayInput& input) {
   Report report;
+  const Lang lang = input.lang;
+  report.lang = lang;
   report.day = input.day;
   report.settled_at = input.now;
   for (const char* method : {"credit", "debit", "pix", "invoice"}) report.totals.push_back({method});
@@ -305,7 +354,11 @@ Report Reconcile(const DayInput& input) {
   std::set<std::pair<std::string, std::string>> in_scope;  // (lane, id): a sale keeps its lane
   for (const JournalSale& s : input.sales) in_scope.emplace(s.sale.settings.lane, s.sale.id);
   for (const BankEntity& e : input.bank) {
-    if (e.sale_id.empty()) continue;
+    if (e.sale_id.empty()) {
+      // With a lane's tag and no sale's: this lane's and unexplained (an orphan), or another's.
+      if (!e.lane.empty()) (e.lane == input.lane ? report.orphans : report.other_lanes).push_back(e);
+      continue;
+    }
     if (in_scope.count({e.lane, e.sale_id})) {
       by_sale[e.sale_id].push_back(&e);
     } else if (!e.lane.empty() && e.lane != input.lane) {
@@ -327,19 +380,21 @@ Report Reconcile(const DayInput& input) {
     for (const checkout::Event& event : EventsFor(sale, entities, input.now)) {
       checkout::Step step = checkout::Next(sale, event);
       if (!step.accepted()) {
-        f.notes.push_back("the sale refused what the bank shows: " + step.rejection.message());
+        f.notes.push_back(
+            Say(lang, "a venda recusou o que o banco mostra: ", "the sale refused what the bank shows: ") +
+            step.rejection.message());
         continue;
       }
       sale = std::move(step.sale);
       report.feeds.push_back({sale.id, event});
     }
-    f.cls = ClassOf(js.sale, sale, entities, input.now, f);
+    f.cls = ClassOf(js.sale, sale, entities, input.now, f, lang);
     f.attention = NeedsOperator(f.cls);
     f.method = MethodOf(sale, entities);
     f.state = StateOf(sale);
     f.collected = sale.collected();
     f.late_outstanding = sale.late_outstanding();
-    AddToTotals(js, sale, until, f, report);
+    AddToTotals(js, sale, until, f, report, lang);
     f.done = IsFinal(f.cls) && !ReturnsLeft(sale, f, js.counted_before || f.counted);
     report.sales.push_back(std::move(f));
   }
@@ -367,7 +422,7 @@ void DeferFeeds(Report& report, const std::string& why) {
                                  [&](const Feed& feed) { return feed.sale_id == f.sale_id; });
     if (!fed) continue;
     f.done = false;
-    f.notes.push_back("not journaled yet: " + why);
+    f.notes.push_back(Say(report.lang, "ainda não lançado no diário: ", "not journaled yet: ") + why);
   }
 }
 

@@ -1,6 +1,7 @@
 // The report as JSON (the one nlohmann TU of settlement/), as text, and back to the summary.
 #include "settlement/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 
 #include "checkout/journal_codec.h"
 #include "common/money.h"
+#include "settlement/words.h"
 
 namespace balcao::settlement {
 namespace {
@@ -28,6 +30,7 @@ ordered_json EntityJson(const BankEntity& e) {
           {"status", e.status},
           {"amount", e.amount},
           {"held", HeldBy(e)},
+          {"party", e.party},
           {"created", e.created != 0 ? FormatTimestamp(e.created) : ""}};
 }
 
@@ -145,7 +148,63 @@ ordered_json JournalJson(const JournalCheck& j) {
   return journal;
 }
 
+ordered_json DifferenceJson(const Difference& d) {
+  ordered_json parts = ordered_json::array();
+  for (const DifferencePart& p : d.parts) parts.push_back({{"what", p.what}, {"count", p.count}, {"amount", p.amount}});
+  return {{"bank", d.bank},
+          {"journal", d.journal},
+          {"difference", d.amount()},
+          {"explained_by", std::move(parts)},
+          {"to_look_at", d.to_look_at}};
+}
+
 }  // namespace
+
+Difference DifferenceOf(const Report& r) {
+  Difference d;
+  d.to_look_at = r.attention;
+  std::map<std::string, DifferencePart> parts;
+  for (const SaleFinding& f : r.sales) {
+    d.bank += f.bank_net;
+    d.journal += f.collected;
+    if (f.bank_net == f.collected) continue;
+    DifferencePart& part = parts[SaleClassName(f.cls)];
+    part.what = SaleClassName(f.cls);
+    ++part.count;
+    part.amount += f.bank_net - f.collected;
+  }
+  for (const BankEntity& e : r.orphans) {
+    d.bank += HeldBy(e);
+    DifferencePart& part = parts["orphan"];
+    part.what = "orphan";
+    ++part.count;
+    part.amount += HeldBy(e);
+  }
+  for (auto& [what, part] : parts) d.parts.push_back(part);
+  std::stable_sort(d.parts.begin(), d.parts.end(), [](const DifferencePart& a, const DifferencePart& b) {
+    return (a.amount < 0 ? -a.amount : a.amount) > (b.amount < 0 ? -b.amount : b.amount);
+  });
+  return d;
+}
+
+std::string DifferenceText(const Difference& d, Lang lang) {
+  std::string line = Say(lang, "Banco ", "Bank ") + Brl(d.bank) + Say(lang, ", diário do caixa ", ", journal ") +
+                     Brl(d.journal) + Say(lang, ", diferença ", ", difference ") + Brl(d.amount());
+  if (!d.parts.empty()) {
+    line += Say(lang, ", explicada por ", ", explained by ");
+    for (std::size_t i = 0; i < d.parts.size(); ++i) {
+      const DifferencePart& p = d.parts[i];
+      std::string what = p.what;
+      if (lang == Lang::kPtBr) {
+        if (p.what == "orphan") what = "sem venda no diário";
+        for (int c = 0; c <= static_cast<int>(SaleClass::kDiscrepancy); ++c)
+          if (p.what == SaleClassName(static_cast<SaleClass>(c))) what = ClassWords(static_cast<SaleClass>(c), lang);
+      }
+      line += (i > 0 ? "; " : "") + std::to_string(p.count) + " " + what + " " + Brl(p.amount);
+    }
+  }
+  return line + "; " + std::to_string(d.to_look_at) + Say(lang, " item(ns) a verificar", " item(s) to look at");
+}
 
 std::string ReportJson(const Report& r) {
   ordered_json doc;
@@ -153,6 +212,7 @@ std::string ReportJson(const Report& r) {
   doc["settled_at"] = FormatTimestamp(r.settled_at);
   doc["status"] = r.reconciled() ? "reconciled" : "attention";
   doc["attention"] = r.attention;
+  doc["difference"] = DifferenceJson(DifferenceOf(r));
   doc["sales"] = nullptr;  // written one sale at a time below: a day's sales as one DOM cost tens of MB
   ordered_json totals = ordered_json::array();
   for (const MethodTotal& t : r.totals) totals.push_back(TotalJson(t));
@@ -199,11 +259,18 @@ namespace {
 
 // The title, the verdict and the journal chain's check.
 void HeaderText(const Report& r, std::string& out) {
-  Line(out, "Settlement of " + r.day + " (America/Sao_Paulo), run at " + FormatTimestamp(r.settled_at));
-  Line(out, r.reconciled() ? "RECONCILED: the journal and the bank agree"
-                           : "ATTENTION: " + std::to_string(r.attention) + " item(s) for the operator");
+  const Lang l = r.lang;
+  Line(out, Say(l, "Fechamento de ", "Settlement of ") + r.day +
+                Say(l, " (horário de Brasília), feito em ", " (America/Sao_Paulo), run at ") +
+                FormatTimestamp(r.settled_at));
+  Line(out, r.reconciled() ? Say(l, "CONCILIADO: o diário do caixa e o banco conferem",
+                                 "RECONCILED: the journal and the bank agree")
+                           : Say(l, "ATENÇÃO: ", "ATTENTION: ") + std::to_string(r.attention) +
+                                 Say(l, " item(ns) a verificar", " item(s) for the operator"));
+  Line(out, DifferenceText(DifferenceOf(r), l));
   if (r.journal.checked && r.journal.verified) {
-    Line(out, "Journal chain holds: " + std::to_string(r.journal.rows) + " row(s), head " + r.journal.head);
+    Line(out, Say(l, "Cadeia do diário íntegra: ", "Journal chain holds: ") + std::to_string(r.journal.rows) +
+                  Say(l, " linha(s), topo ", " row(s), head ") + r.journal.head);
   } else if (r.journal.checked) {
     const JournalCheck& j = r.journal;
     Line(out,
@@ -211,72 +278,88 @@ void HeaderText(const Report& r, std::string& out) {
              (j.broken_sale_id.empty() ? "" : " at sale " + j.broken_sale_id + " seq " + std::to_string(j.broken_seq)) +
              (j.broken_row > 0 ? " (journal row " + std::to_string(j.broken_row) + ")" : ""));
     Line(out, "    " + j.broken_detail);
-    Line(out, "    the journal was changed behind the store's back: this report may not show what happened");
+    Line(out, Say(l, "    o diário foi alterado por fora do caixa: este relatório pode não mostrar o que aconteceu",
+                  "    the journal was changed behind the store's back: this report may not show what happened"));
   }
 }
 
 // The totals by method, late money given back, the bank's ledger and balance.
+void TotalLine(const MethodTotal& t, Lang l, std::string& out) {
+  Line(out, "  " + Pad(MethodWords(t.method, l), 9) +
+                Pad(std::to_string(t.count) + Say(l, " venda(s)", " sale(s)"), 13) + Pad(Brl(t.gross), 14) +
+                Say(l, "devoluções ", "refunds ") + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) +
+                Say(l, "líquido ", "net ") + Brl(t.net()));
+}
+
 void TotalsText(const Report& r, std::string& out) {
+  const Lang l = r.lang;
   Line(out, "");
-  Line(out, "Totals of the day (payments counted tonight, refunds given back in the day)");
-  for (const MethodTotal& t : r.totals) {
-    Line(out, "  " + Pad(t.method, 9) + Pad(std::to_string(t.count) + " sale(s)", 12) + Pad(Brl(t.gross), 14) +
-                  "refunds " + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) + "net " +
-                  Brl(t.net()));
-  }
-  const MethodTotal& t = r.total;
-  Line(out, "  " + Pad("total", 9) + Pad(std::to_string(t.count) + " sale(s)", 12) + Pad(Brl(t.gross), 14) +
-                "refunds " + Pad(std::to_string(t.refund_count) + " / " + Brl(t.refunds), 18) + "net " + Brl(t.net()));
+  Line(out, Say(l, "Totais do dia (pagamentos contados nesta noite, devoluções feitas no dia)",
+                "Totals of the day (payments counted tonight, refunds given back in the day)"));
+  for (const MethodTotal& t : r.totals) TotalLine(t, l, out);
+  TotalLine(r.total, l, out);
   if (r.late_returned_count > 0) {
-    Line(out, "Late money given back to payers: " + std::to_string(r.late_returned_count) + " / " +
-                  Brl(r.late_returned) + " (not revenue: not in the totals)");
+    Line(out, Say(l, "Pagamentos tardios devolvidos: ", "Late money given back to payers: ") +
+                  std::to_string(r.late_returned_count) + " / " + Brl(r.late_returned) +
+                  Say(l, " (não é receita: fora dos totais)", " (not revenue: not in the totals)"));
   }
   if (r.ledger.known) {
-    Line(out, "Bank ledger of the day: " + std::to_string(r.ledger.count) + " transaction(s), credits " +
-                  Brl(r.ledger.credits) + ", debits " + Brl(r.ledger.debits) + ", net " +
-                  Brl(r.ledger.credits - r.ledger.debits) + " (this box's sales " + Brl(r.ledger.sales_net) +
-                  ", other " + Brl(r.ledger.credits - r.ledger.debits - r.ledger.sales_net) + ")");
+    Line(out, Say(l, "Extrato do banco no dia: ", "Bank ledger of the day: ") + std::to_string(r.ledger.count) +
+                  Say(l, " lançamento(s), créditos ", " transaction(s), credits ") + Brl(r.ledger.credits) +
+                  Say(l, ", débitos ", ", debits ") + Brl(r.ledger.debits) + Say(l, ", líquido ", ", net ") +
+                  Brl(r.ledger.credits - r.ledger.debits) + Say(l, " (vendas deste caixa ", " (this box's sales ") +
+                  Brl(r.ledger.sales_net) + Say(l, ", outros ", ", other ") +
+                  Brl(r.ledger.credits - r.ledger.debits - r.ledger.sales_net) + ")");
   }
-  if (r.ledger.balance_known) Line(out, "Bank balance now: " + Brl(r.ledger.balance));
-  if (r.bank_calls >= 0) Line(out, "Read from the bank in " + std::to_string(r.bank_calls) + " call(s)");
+  if (r.ledger.balance_known) Line(out, Say(l, "Saldo no banco agora: ", "Bank balance now: ") + Brl(r.ledger.balance));
+  if (r.bank_calls >= 0)
+    Line(out, Say(l, "Lido do banco em ", "Read from the bank in ") + std::to_string(r.bank_calls) +
+                  Say(l, " chamada(s)", " call(s)"));
 }
 
 // Each sale with its class and notes.
 void SalesText(const Report& r, std::string& out) {
   Line(out, "");
-  Line(out, "Sales (" + std::to_string(r.sales.size()) + ")");
+  const Lang l = r.lang;
+  Line(out, Say(l, "Vendas (", "Sales (") + std::to_string(r.sales.size()) + ")");
   for (const SaleFinding& f : r.sales) {
-    Line(out, std::string(f.attention ? "! " : "  ") + Pad(f.sale_id, 24) + Pad(SaleClassName(f.cls), 18) +
-                  Pad(f.method.empty() ? "-" : f.method, 8) + Pad(Brl(f.amount), 14) + "collected " + Brl(f.collected) +
-                  ", bank " + Brl(f.bank_net) +
+    Line(out, std::string(f.attention ? "! " : "  ") + Pad(f.sale_id, 24) + Pad(ClassWords(f.cls, l), 22) +
+                  Pad(MethodWords(f.method, l), 9) + Pad(Brl(f.amount), 14) + Say(l, "recebido ", "collected ") +
+                  Brl(f.collected) + Say(l, ", no banco ", ", bank ") + Brl(f.bank_net) +
                   (f.in_day    ? ""
-                   : f.counted ? " (earlier day, counted tonight)"
-                               : " (earlier day)"));
+                   : f.counted ? Say(l, " (dia anterior, contada nesta noite)", " (earlier day, counted tonight)")
+                               : Say(l, " (dia anterior)", " (earlier day)")));
     for (const std::string& note : f.notes) Line(out, "      " + note);
   }
 }
 
 // What the bank holds for no journaled sale, other lanes' entities, the outbox not done.
 void ItemsText(const Report& r, std::string& out) {
+  const Lang l = r.lang;
   if (!r.orphans.empty()) {
     Line(out, "");
-    Line(out, "! At the bank for sales this box never journaled (" + std::to_string(r.orphans.size()) + ")");
+    Line(out, Say(l, "! No banco com as etiquetas deste caixa e nenhuma venda do diário (",
+                  "! At the bank with this lane's tags and no sale of its journal (") +
+                  std::to_string(r.orphans.size()) + ")");
     for (const BankEntity& e : r.orphans) {
-      Line(out, "    " + std::string(BankKindName(e.kind)) + " " + e.id + " for sale " + e.sale_id + ": " + e.status +
-                    ", " + Brl(e.amount) + ", holds " + Brl(HeldBy(e)));
+      Line(out, "    " + DescribeEntity(e, l) +
+                    (e.sale_id.empty() ? Say(l, ", sem venda", ", no sale")
+                                       : Say(l, ", para a venda ", ", for sale ") + e.sale_id));
     }
   }
   if (!r.other_lanes.empty()) {
     const auto lanes = ByLane(r.other_lanes);
     Line(out, "");
-    Line(out, "Other lanes (theirs to settle; `balcao settle --store` sums the store)");
+    Line(out, Say(l, "Outros caixas (cada um fecha o seu; `balcao settle --store` soma a loja)",
+                  "Other lanes (theirs to settle; `balcao settle --store` sums the store)"));
     for (const auto& [lane, sum] : lanes)
-      Line(out, "    " + Pad(lane, 40) + std::to_string(sum.first) + " entities, holding " + Brl(sum.second));
+      Line(out, "    " + Pad(lane, 40) + std::to_string(sum.first) + Say(l, " itens, valendo ", " entities, holding ") +
+                    Brl(sum.second));
   }
   if (!r.outbox.empty()) {
     Line(out, "");
-    Line(out, "! Requests not done in the outbox (" + std::to_string(r.outbox.size()) + "), at risk " +
-                  Brl(r.outbox_at_risk));
+    Line(out, Say(l, "! Pedidos ainda não enviados ao banco (", "! Requests not done in the outbox (") +
+                  std::to_string(r.outbox.size()) + Say(l, "), em risco ", "), at risk ") + Brl(r.outbox_at_risk));
     for (const PendingRequest& p : r.outbox) {
       Line(out, "    #" + std::to_string(p.id) + " " + p.state + " " + p.kind + " " + p.key + " " + Brl(p.amount) +
                     (p.last_error.empty() ? "" : ": " + p.last_error));
@@ -309,11 +392,17 @@ void TefDialText(const Report& r, std::string& out) {
 void CardOutcomesText(const Report& r, std::string& out) {
   if (!r.card_outcomes.empty()) {
     Line(out, "");
-    Line(out, "Store-and-forward card outcomes reported (" + std::to_string(r.card_outcomes.size()) + ")");
+    const Lang l = r.lang;
+    Line(out, Say(l, "Cartões guardados offline e enviados depois (", "Store-and-forward card outcomes reported (") +
+                  std::to_string(r.card_outcomes.size()) + ")");
     for (const ForwardedCard& c : r.card_outcomes) {
+      const std::string outcome = c.outcome == "approved"   ? Say(l, "aprovado", "approved")
+                                  : c.outcome == "declined" ? Say(l, "recusado", "declined")
+                                  : c.outcome == "expired"  ? Say(l, "expirado", "expired")
+                                                            : c.outcome;
       Line(out, std::string(c.outcome == "approved" ? "    " : "  ! ") + c.sale_id + " " + c.masked_pan + " " +
-                    Brl(c.amount) + " " + c.outcome + (c.reason.empty() ? "" : " (" + c.reason + ")") +
-                    (c.outcome == "approved" ? "" : ": collect another way"));
+                    Brl(c.amount) + " " + outcome + (c.reason.empty() ? "" : " (" + c.reason + ")") +
+                    (c.outcome == "approved" ? "" : Say(l, ": cobrar de outra forma", ": collect another way")));
     }
   }
 }
@@ -348,6 +437,13 @@ StatusOr<printer::DaySummary> DaySummaryFromJson(std::string_view json, const pr
     summary.refund_count = doc.at("total").at("refund_count").get<int>();
     summary.refunds_cents = doc.at("total").at("refunds").get<std::int64_t>();
     summary.pending_offline = static_cast<int>(doc.at("outbox").size());
+    if (doc.contains("difference")) {
+      const nlohmann::json& d = doc.at("difference");
+      summary.checked = true;
+      summary.bank_cents = d.at("bank").get<std::int64_t>();
+      summary.journal_cents = d.at("journal").get<std::int64_t>();
+      summary.to_look_at = d.at("to_look_at").get<int>();
+    }
     if (doc.contains("late_returned")) {
       summary.late_returned_count = doc.at("late_returned").at("count").get<int>();
       summary.late_returned_cents = doc.at("late_returned").at("amount").get<std::int64_t>();

@@ -13,12 +13,15 @@
 
 namespace balcao::settlement {
 
-// {"day", "settled_at", "status": "reconciled"|"attention", "attention", "sales": [...],
+// {"day", "settled_at", "status": "reconciled"|"attention", "attention", "difference": {"bank",
+//  "journal", "difference", "explained_by": [{"what", "count", "amount"}], "to_look_at"}, "sales": [...],
 //  "totals": [...], "total", "closed", "orphans", "other_lanes", "outbox", "outbox_at_risk",
 //  "card_outcomes", "ledger", "journal" (when checked: "verified", "rows", "head" and, when
 //  broken, "broken": {"row", "sale_id", "seq", "kind", "detail"})}: keys in a fixed order,
 //  so equal reports give equal bytes.
 std::string ReportJson(const Report& report);
+// "Bank R$ X, journal R$ Y, difference R$ Z, explained by ...; N item(s) to look at".
+std::string DifferenceText(const Difference& difference, Lang lang = Lang::kEnUs);
 // The human report (docs/settlement.md shows one).
 std::string ReportText(const Report& report);
 // The summary receipt's data from a ReportJson document; kInvalidArgument naming the

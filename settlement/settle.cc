@@ -24,7 +24,9 @@
 #include "printer/render.h"
 #include "printer/transport.h"
 #include "settlement/internal/bank_view.h"
+#include "settlement/internal/recheck.h"
 #include "settlement/report.h"
+#include "settlement/store_payout.h"
 
 namespace balcao::settlement {
 namespace {
@@ -114,23 +116,6 @@ Status FeedSales(offline::Store& store, const api::Bank& bank, const Clock& cloc
   return OkStatus();
 }
 
-JournalCheck CheckOf(const offline::ChainVerdict& verdict) {
-  JournalCheck check;
-  check.checked = true;
-  check.verified = verdict.ok();
-  check.rows = verdict.rows;
-  check.head = offline::HexOf(verdict.head);
-  if (verdict.broken) {
-    const offline::ChainBreak& b = *verdict.broken;
-    check.broken_row = b.position;
-    check.broken_sale_id = b.sale_id;
-    check.broken_seq = b.seq;
-    check.broken_kind = offline::ChainBreakName(b.kind);
-    check.broken_detail = b.detail;
-  }
-  return check;
-}
-
 offline::SettlementRow RowOf(const Report& report, const std::string& json, const std::string& text,
                              std::int64_t now_ms) {
   return {report.day,
@@ -149,13 +134,35 @@ struct MoneyOutInput {
   std::vector<std::string> purchases;  // the day's card purchases of this box's sales
   bool balance_known = false;
   std::int64_t balance = 0;
+  std::string lane;  // this box's lane root ("" for a box without one)
 };
 
 MoneyOutInput MoneyOutOf(const DayInput& input) {
-  MoneyOutInput out{{}, input.ledger.balance_known, input.ledger.balance};
+  MoneyOutInput out{{}, input.ledger.balance_known, input.ledger.balance, input.lane};
   for (const BankEntity& e : input.bank)
     if (e.kind == BankKind::kPurchase && !e.sale_id.empty()) out.purchases.push_back(e.id);
   return out;
+}
+
+// The store's payout (settlement/store_payout.h) when the box has a lane and payouts are per
+// store; else this lane's (or a box's without lanes) own net under its own externalId.
+StatusOr<Payout> DecidePayout(const api::Bank& bank, const SettleOptions& options, const MoneyOutInput& input,
+                              const Report& report) {
+  const bool has_lane = input.lane.starts_with(checkout::kStoreTagPrefix);
+  if (options.payout.enabled && !options.payout.per_lane && has_lane) {
+    const auto [store_id, terminal] = SplitLaneRoot(input.lane);
+    StorePayoutRun run{options.day,         store_id,         terminal,
+                       report.reconciled(), report.attention, options.dry_run,
+                       input.balance_known, input.balance};
+    run.connections = options.connections;
+    return RunStorePayout(bank, options.payout, run);
+  }
+  PayoutInput payout_input{options.day,         report.reconciled(),
+                           options.dry_run,     report.total.gross - report.total.refunds,
+                           input.balance_known, input.balance};
+  if (options.payout.per_lane && has_lane)
+    payout_input.external_id = PayoutExternalId(options.payout.store, options.day, SplitLaneRoot(input.lane).second);
+  return RunPayout(bank, options.payout, payout_input);
 }
 
 // The payout (after the reconciliation, before the record: a run that dies in between finds
@@ -164,12 +171,9 @@ Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const Mo
                    const Report& report, UnixMicros from, Settlement& result) {
   const std::vector<std::string>& purchases = input.purchases;
   BALCAO_ASSIGN_OR_RETURN(std::vector<Receivable> receivables, ReadReceivables(bank, purchases, from));
-  const PayoutInput payout_input{options.day,         report.reconciled(),
-                                 options.dry_run,     report.total.gross - report.total.refunds,
-                                 input.balance_known, input.balance};
-  BALCAO_ASSIGN_OR_RETURN(Payout payout, RunPayout(bank, options.payout, payout_input));
+  BALCAO_ASSIGN_OR_RETURN(Payout payout, DecidePayout(bank, options, input, report));
   result.json = WithMoneyOut(result.json, payout, receivables);
-  result.text += MoneyOutText(payout, receivables);
+  result.text += MoneyOutText(payout, receivables, report.lang);
   return OkStatus();
 }
 
@@ -236,7 +240,7 @@ Status ReadJournal(DayRun& run) {
   // The journal's chain first: a report computed from a journal changed behind the store's
   // back says so (one item for the operator).
   BALCAO_ASSIGN_OR_RETURN(offline::ChainVerdict chain, run.journal.VerifyChain());
-  run.input.journal = CheckOf(chain);
+  run.input.journal = internal::CheckOf(chain);
   BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(run.store, run.from_ms, run.to_ms));
   run.input.sales.reserve(summaries.size());
   for (const offline::ScopedSale& scoped : summaries) BALCAO_RETURN_IF_ERROR(AddSale(run, scoped));
@@ -416,10 +420,14 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   result.day = options.day;
   result.dry_run = options.dry_run;
   BALCAO_RETURN_IF_ERROR(FindRecorded(store, result));
-  if (result.already_settled) return result;
+  if (result.already_settled) {
+    BALCAO_RETURN_IF_ERROR(internal::Recheck(store, clock, options.lang, result));
+    return result;
+  }
 
   DayRun run(store, bank, clock, options, from);
   run.input.day = options.day;
+  run.input.lang = options.lang;
   run.input.now = clock.Now();
   BALCAO_RETURN_IF_ERROR(ReadSalesAndBank(run));
   BALCAO_RETURN_IF_ERROR(ReadBoxState(run));

@@ -48,6 +48,8 @@ struct SettleOptions {
   int connections = 4;
   // The payout of the day's net to the merchant's account (settlement/payout.h); off by default.
   PayoutSettings payout;
+  // The words of the report, the payout's lines and the re-check (settlement/words.h).
+  Lang lang = Lang::kEnUs;
   // Called after the report and the payout, before the record is kept; an error ends the run
   // there, as a crash would (tests kill the run between the transfer and its record).
   std::function<Status(const Settlement&)> before_record;
@@ -64,8 +66,12 @@ struct Settlement {
   std::int64_t gross = 0;
   std::int64_t refunds = 0;
   int bank_calls = 0;  // requests this run made to the bank (0 when read back)
-  std::string json;    // settlement/report.h ReportJson
-  std::string text;    // ReportText
+  std::string json;    // settlement/report.h ReportJson (read back: the record's, byte for byte)
+  std::string text;    // ReportText (read back: the record's; a chain broken since shows in both)
+  // Read back: the re-check made now (docs/settlement.md, "Settling a day again"): lines to
+  // print before `text`, and a JSON object ("recheck"). Empty when not read back.
+  std::string recheck_text;
+  std::string recheck_json;
 };
 
 StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,

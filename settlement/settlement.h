@@ -20,6 +20,9 @@ namespace balcao::settlement {
 
 using checkout::Cents;
 
+// The language of the report's words (settlement/words.h).
+enum class Lang { kPtBr, kEnUs };
+
 enum class BankKind { kPurchase, kDeposit, kInvoice };
 const char* BankKindName(BankKind kind);  // "purchase", "deposit", "invoice"
 
@@ -37,6 +40,7 @@ struct BankEntity {
   Cents ledger_in = 0;   // ledger credits of this entity, fees added back (what it received)
   Cents ledger_out = 0;  // ledger debits of this entity, positive (what went back)
   std::string lane;      // the lane its tags name (checkout::LaneRoot); "" for the old layout
+  std::string party;     // who paid (a deposit) or is billed (an invoice): "name (tax id)"; "" unknown
 };
 // What the entity holds for the merchant now: a charged purchase, a paid invoice, a deposit.
 Cents HeldBy(const BankEntity& entity);
@@ -135,6 +139,7 @@ struct DayInput {
   LedgerDay ledger;
   JournalCheck journal;
   TefDialDay tef_dial;
+  Lang lang = Lang::kEnUs;  // the report's words (the notes too)
 };
 
 enum class SaleClass {
@@ -203,12 +208,29 @@ struct Report {
   Cents outbox_at_risk = 0;
   std::vector<ForwardedCard> card_outcomes;
   LedgerDay ledger;
-  JournalCheck journal;  // a broken chain is one item for the operator
-  int bank_calls = -1;   // requests the run made to the bank; -1: none made (hand-built input)
-  TefDialDay tef_dial;   // each TEF Dial sale still pending is one item for the operator
-  int attention = 0;     // items the operator must act on
+  JournalCheck journal;     // a broken chain is one item for the operator
+  int bank_calls = -1;      // requests the run made to the bank; -1: none made (hand-built input)
+  TefDialDay tef_dial;      // each TEF Dial sale still pending is one item for the operator
+  int attention = 0;        // items the operator must act on
+  Lang lang = Lang::kEnUs;  // the words of ReportText (the input's)
   bool reconciled() const { return attention == 0; }
 };
+
+// The one line at the top of every report: what the bank holds for this lane's sales and
+// entities against what the journal collected, the difference split by what explains it.
+struct DifferencePart {
+  std::string what;  // a SaleClassName ("discrepancy", "late-money"...) or "orphan"
+  int count = 0;
+  Cents amount = 0;  // bank minus journal, for these items
+};
+struct Difference {
+  Cents bank = 0;                     // Σ what the bank holds for the report's sales, and the orphans'
+  Cents journal = 0;                  // Σ what the journal collected for them
+  std::vector<DifferencePart> parts;  // what explains bank - journal, largest first
+  int to_look_at = 0;                 // the report's items for the operator
+  Cents amount() const { return bank - journal; }
+};
+Difference DifferenceOf(const Report& report);
 
 // What a sale gave back: of its payment (refunds) and of late money.
 struct Returns {

@@ -7,8 +7,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/status.h"
 #include "settlement/settlement.h"
 
 namespace balcao::settlement {
@@ -32,6 +34,9 @@ struct LaneDay {
   MethodTotal total;         // the sum of the four
   Cents held = 0;            // what its entities hold at the bank now (HeldBy)
   int awaiting_capture = 0;  // approved card purchases not captured yet (no ledger line yet)
+  // Entities with the lane's tag and no sale's (a QR made at the dashboard with the lane's
+  // tags): counted in its totals, each one an item to look at (no sale of the lane explains it).
+  std::vector<BankEntity> unexplained;
   // Whether what the entities hold equals their ledger lines to the cent, nothing awaiting capture.
   bool matches_ledger() const { return awaiting_capture == 0 && held == total.net(); }
 };
@@ -47,9 +52,21 @@ struct StoreDay {
   bool matches_ledger = false;
 };
 
+// A lane's own night as its box recorded it (offline settlement records: on this box, or the
+// hub's copies): what its journal collected and what the bank held for it then.
+struct LaneRecord {
+  std::string lane;  // checkout::LaneRoot
+  bool reconciled = false;
+  int attention = 0;
+  Cents journal = 0;  // Difference::journal of its report
+  Cents bank = 0;     // Difference::bank of its report
+};
+
 struct AccountDay {
   std::string day;
-  std::vector<StoreDay> stores;  // by store id
+  std::vector<LaneRecord> records;  // the lanes' nights known here (LaneRecordOf)
+  Lang lang = Lang::kEnUs;          // the words of StoresText
+  std::vector<StoreDay> stores;     // by store id
   // The account's whole ledger for the day.
   int ledger_count = 0;
   Cents ledger_credits = 0;
@@ -60,10 +77,24 @@ struct AccountDay {
   std::vector<BankEntity> unclaimed;
 };
 
+// The store and terminal of a lane root "store/<s>/lane/<t>" (checkout::LaneRoot); "" for
+// what is not one.
+std::pair<std::string, std::string> SplitLaneRoot(const std::string& lane);
+
 // Groups `entities` (created in the day; lane, sale and ledger lines filled) and the day's
 // `ledger` lines. Deterministic: equal inputs give equal results.
 AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& entities,
                        const std::vector<LedgerLine>& ledger);
+
+// The night a lane recorded, from its report JSON (settlement/report.h); kInvalidArgument when
+// the document is not one.
+StatusOr<LaneRecord> LaneRecordOf(const std::string& lane, const std::string& report_json);
+
+// What the store's (`store_id`) or the account's ("") night leaves to look at: stores whose
+// lanes do not sum to their ledger, entities no lane claims (with an amount, status and
+// customer), entities with a lane's tag and no sale's, lanes' recorded nights that need the
+// operator. 0: the night reconciles (exit 0).
+int ItemsToLookAt(const AccountDay& account, const std::string& store_id);
 
 // The store `store_id` of `account`; nullptr when it had no entity in the day.
 const StoreDay* FindStore(const AccountDay& account, const std::string& store_id);

@@ -8,6 +8,7 @@
 // (bad arguments included, so that 1 always means "look at the report").
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,9 +19,12 @@
 #include "common/log.h"
 #include "common/money.h"
 #include "common/progress.h"
+#include "offline/settlement_records.h"
 #include "offline/store.h"
 #include "settlement/settle.h"
+#include "settlement/store_payout.h"
 #include "settlement/store_run.h"
+#include "settlement/words.h"
 #include "terminal/command.h"
 #include "terminal/service/config.h"
 #include "terminal/service/lane_identity.h"
@@ -34,6 +38,8 @@ constexpr const char* kUsage =
     "       balcao settle --list [--db FILE] [--json]   the days settled, the most recent first\n"
     "       balcao settle --store [ID] | --account [--day D] [--json] [--connections N]\n"
     "                 a store's lanes (ID: this box's store by default), or every store of the account\n"
+    "       balcao settle --store [ID] --payout [--dry-run] [--day D] [--json]\n"
+    "                 also send the store's payout of the day (once per store and day, whichever runs it)\n"
     "  --day      the business day, America/Sao_Paulo (default: yesterday)\n"
     "  --db       the box's store (default: $BALCAO_DB, else the config's data_dir/balcao.db)\n"
     "  --config   the box's config (default: $BALCAO_CONFIG, else /etc/balcao/balcao.conf if present)\n"
@@ -41,10 +47,13 @@ constexpr const char* kUsage =
     "  --print    print the end-of-day summary: file:PATH, tcp://host:9100, cups:QUEUE\n"
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
     "  --connections N  the day's bank lists read at once, 1 to 5 (default 4)\n"
-    "A day is settled once; settling it again shows the stored record. With payout.enabled in the\n"
-    "config, a day that reconciles sends its net to the merchant's account (once: the transfer's\n"
-    "externalId is the store and the day); --dry-run shows it.\n"
-    "--store and --account only read the bank (docs/stores.md): 0 every figure matches the ledger, 1 not.\n"
+    "  --lang     pt-BR or en-US: the report's words (default: the config's receipt.language, else pt-BR)\n"
+    "A day is settled once; settling it again re-verifies the journal chain, says what changed and\n"
+    "shows the stored record. With payout.enabled in the\n"
+    "config, the store's net of the day (every lane's, at the bank) goes to the merchant's account\n"
+    "once every lane reconciles (once: the transfer's externalId is the store and the day; with\n"
+    "payout.per_lane each lane pays its own under its own); --dry-run shows it.\n"
+    "--store and --account read the bank and this box's own record of the day (docs/stores.md).\n"
     "Exit: 0 reconciled, 1 items for the operator, 2 errors.\n";
 
 int Fail(const std::string& message) {
@@ -53,9 +62,9 @@ int Fail(const std::string& message) {
 }
 
 struct Args {
-  std::string day, db, print, config, connections;
+  std::string day, db, print, config, connections, lang;
   bool json = false, dry_run = false, list = false;
-  bool store = false, account = false;
+  bool store = false, account = false, payout = false;
   std::string store_id;  // --store ID
 };
 
@@ -64,7 +73,8 @@ bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
                                                       {"--db", &a.db},
                                                       {"--print", &a.print},
                                                       {"--config", &a.config},
-                                                      {"--connections", &a.connections}};
+                                                      {"--connections", &a.connections},
+                                                      {"--lang", &a.lang}};
   for (std::size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] == "--json") {
       a.json = true;
@@ -72,6 +82,8 @@ bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
       a.dry_run = true;
     } else if (raw[i] == "--list") {
       a.list = true;
+    } else if (raw[i] == "--payout") {
+      a.payout = true;
     } else if (raw[i] == "--account") {
       a.account = true;
     } else if (raw[i] == "--store") {
@@ -92,7 +104,22 @@ bool Parse(const std::vector<std::string>& raw, Args& a, std::string& error) {
     error = "--connections must be a whole number from 1 to 5, got '" + a.connections + "'";
     return false;
   }
+  if (!a.lang.empty() && !settlement::ParseLang(a.lang).ok()) {
+    error = "--lang must be pt-BR or en-US, got '" + a.lang + "'";
+    return false;
+  }
   return true;
+}
+
+// --lang, else the box's language (the config's receipt.language), else pt-BR.
+settlement::Lang LangOf(const Args& a, const std::string& config_path) {
+  if (!a.lang.empty()) return *settlement::ParseLang(a.lang);
+  if (!config_path.empty()) {
+    if (auto config = service::LoadServeConfig(config_path); config.ok())
+      return config->store.options.language == printer::Language::kEnUs ? settlement::Lang::kEnUs
+                                                                        : settlement::Lang::kPtBr;
+  }
+  return settlement::Lang::kPtBr;
 }
 
 printer::Merchant MerchantFromEnvironment() {
@@ -129,11 +156,57 @@ int List(offline::Store& store, bool as_json) {
   return 0;
 }
 
-// `--store` / `--account`: the bank's day grouped by lane; reads only.
+// This box's own night of the day, when it settled it: the store's and the account's nights
+// compare the bank with what the lane recorded, not the bank alone.
+Status AddThisLanesRecord(const service::BoxTarget& box, const std::string& day, settlement::AccountDay& account) {
+  std::error_code ec;
+  if (box.store_path.empty() || !std::filesystem::exists(box.store_path, ec)) return OkStatus();
+  const std::string lane = service::KnownLaneRoot(box.config_path, box.store_path);
+  if (lane.empty()) return OkStatus();
+  BALCAO_ASSIGN_OR_RETURN(auto store, offline::Store::Open(box.store_path));
+  Status error;
+  const auto row = offline::FindSettlement(*store, day, error);
+  BALCAO_RETURN_IF_ERROR(error);
+  if (!row) return OkStatus();
+  BALCAO_ASSIGN_OR_RETURN(settlement::LaneRecord record, settlement::LaneRecordOf(lane, row->report_json));
+  account.records.push_back(std::move(record));
+  return OkStatus();
+}
+
+// `--store ID --payout`: the store's payout from the day just read (no lane's own night here).
+StatusOr<settlement::Payout> StorePayout(const api::Bank& bank, const settlement::PayoutSettings& settings,
+                                         const settlement::AccountDay& account, const std::string& store_id,
+                                         const Args& a) {
+  settlement::StorePayoutRun run{a.day, store_id};
+  run.dry_run = a.dry_run;
+  for (const settlement::LaneRecord& record : account.records) {  // this box's own night, if kept
+    const auto [record_store, terminal] = settlement::SplitLaneRoot(record.lane);
+    if (record_store != store_id) continue;
+    run.terminal = terminal;
+    run.lane_reconciled = record.reconciled;
+    run.lane_attention = record.attention;
+  }
+  const settlement::StoreDay* store = settlement::FindStore(account, store_id);
+  settlement::StoreDay empty;
+  empty.sum.store = store_id;
+  return settlement::PayStore(bank, settings, store != nullptr ? *store : empty, run);
+}
+
+// `--store` / `--account`: the bank's day grouped by lane; reads only (but --payout).
 int Stores(const Args& a, const service::BoxTarget& box) {
-  if (!a.print.empty() || a.dry_run || a.list)
-    return Fail("--store and --account take only --day, --json, --connections and --config");
+  if (!a.print.empty() || (a.dry_run && !a.payout) || a.list)
+    return Fail("--store and --account take only --day, --json, --connections, --config and --payout");
   if (a.store && a.account) return Fail("--store and --account: one or the other");
+  if (a.payout && !a.store) return Fail("--payout: with --store (a payout is one store's)");
+  settlement::PayoutSettings payout_settings;
+  if (a.payout) {
+    if (box.config_path.empty()) return Fail("--payout: needs the box's config (payout.enabled, payout.account)");
+    auto config = service::LoadServeConfig(box.config_path);
+    if (!config.ok()) return Fail("--config " + config.status().message());
+    payout_settings = config->payout;
+    if (!payout_settings.enabled) return Fail("--payout: payout.enabled is off in " + box.config_path);
+    if (payout_settings.per_lane) return Fail("--payout: payout.per_lane is on: each lane's night pays its own");
+  }
   std::string store_id;
   if (a.store) store_id = a.store_id.empty() ? service::KnownStoreId(box.config_path) : a.store_id;
   if (std::string rule = checkout::LaneIdRule(store_id); a.store && !rule.empty())
@@ -151,12 +224,56 @@ int Stores(const Args& a, const service::BoxTarget& box) {
   auto account = settlement::ReadAccountDay(bank, options);
   progress.Finish();
   if (!account.ok()) return Fail("the bank's day " + a.day + ": " + account.status().ToString());
-  std::fputs((a.json ? settlement::StoresJson(*account, store_id) : settlement::StoresText(*account, store_id)).c_str(),
-             stdout);
-  bool matches = true;
-  for (const settlement::StoreDay& store : account->stores)
-    if (store_id.empty() || store.sum.store == store_id) matches = matches && store.matches_ledger;
+  account->lang = LangOf(a, box.config_path);
+  if (Status kept = AddThisLanesRecord(box, a.day, *account); !kept.ok())
+    return Fail("this box's record of " + a.day + ": " + kept.ToString());
+  std::string out = a.json ? settlement::StoresJson(*account, store_id) : settlement::StoresText(*account, store_id);
+  bool matches = settlement::ItemsToLookAt(*account, store_id) == 0;
+  if (a.payout) {
+    auto payout = StorePayout(bank, payout_settings, *account, store_id, a);
+    if (!payout.ok()) return Fail("the store's payout of " + a.day + ": " + payout.status().ToString());
+    if (a.json) {
+      nlohmann::ordered_json doc = nlohmann::ordered_json::parse(out);
+      doc["payout"] = nlohmann::ordered_json::parse(settlement::PayoutJson(*payout));
+      out = doc.dump(2) + "\n";
+    } else {
+      out += "\n" + settlement::PayoutText(*payout, account->lang);
+    }
+    matches = matches && payout->status != "withheld";
+  }
+  std::fputs(out.c_str(), stdout);
   return matches ? 0 : 1;
+}
+
+// The report on stdout: JSON (with already_settled and dry_run) or the text in `lang`. False
+// when the report is not a JSON object.
+bool Show(const Args& a, settlement::Settlement& settled, settlement::Lang lang) {
+  if (a.json) {
+    // The two keys added at the end of the report's object, as text: parsing a day of 10,000
+    // sales back into a document would cost more memory than the whole run.
+    std::string& doc = settled.json;
+    if (doc.size() < 2 || doc.back() != '}') return false;
+    doc.pop_back();
+    doc += std::string(doc.size() > 1 ? "," : "") +
+           "\"already_settled\":" + (settled.already_settled ? "true" : "false") +
+           ",\"dry_run\":" + (settled.dry_run ? "true" : "false") +
+           (settled.recheck_json.empty() ? "" : ",\"recheck\":" + settled.recheck_json) + "}";
+    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    std::fputc('\n', stdout);
+  } else {
+    if (settled.already_settled) {
+      const bool pt = lang == settlement::Lang::kPtBr;
+      std::printf(pt ? "Dia já fechado em %s: segue o registro guardado (nada foi alterado).\n"
+                     : "Already settled at %s: the stored record follows (nothing was changed).\n",
+                  FormatTimestamp(settled.settled_at_ms * 1000).c_str());
+    }
+    if (settled.dry_run && !settled.already_settled)
+      std::fputs(lang == settlement::Lang::kPtBr ? "SIMULAÇÃO: nada foi gravado.\n" : "DRY RUN: nothing was written.\n",
+                 stdout);
+    std::fputs(settled.recheck_text.c_str(), stdout);
+    std::fputs(settled.text.c_str(), stdout);
+  }
+  return true;
 }
 
 int RunSettle(const std::vector<std::string>& args) {
@@ -169,7 +286,14 @@ int RunSettle(const std::vector<std::string>& args) {
   if (!Parse(args, a, error)) return Fail(error + "\n" + kUsage);
   auto box = service::FindBox(a.db, a.config);
   if (!box.ok() && (a.store || a.account)) {
-    box = service::BoxTarget{"", "", service::FindConfigFile(a.config)};  // the bank (environment) will do
+    // No store here (an office machine): the bank of the environment, else the config's.
+    box = service::BoxTarget{"", "", service::FindConfigFile(a.config)};
+    const char* env = std::getenv("BALCAO_CREDENTIALS");
+    if (!box->config_path.empty() && (env == nullptr || *env == '\0')) {
+      auto config = service::LoadServeConfig(box->config_path);
+      if (!config.ok()) return Fail("--config " + config.status().message());
+      box->credentials_path = config->bank_credentials;
+    }
   }
   if (!box.ok()) return Fail(box.status().message());
   a.db = box->store_path;
@@ -194,6 +318,7 @@ int RunSettle(const std::vector<std::string>& args) {
   ProgressLine progress("balcao settle " + a.day);
   settlement::SettleOptions settle_options{a.day, a.dry_run};
   settle_options.lane = service::KnownLaneRoot(box->config_path, a.db);
+  settle_options.lang = LangOf(a, box->config_path);
   if (!a.connections.empty()) settle_options.connections = a.connections[0] - '0';
   if (!box->config_path.empty()) {
     auto config = service::LoadServeConfig(box->config_path);
@@ -207,26 +332,8 @@ int RunSettle(const std::vector<std::string>& args) {
   progress.Finish();
   if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
 
-  if (a.json) {
-    // The two keys added at the end of the report's object, as text: parsing a day of 10,000
-    // sales back into a document would cost more memory than the whole run.
-    std::string& doc = settled->json;
-    if (doc.size() < 2 || doc.back() != '}')
-      return Fail("settlement of " + a.day + ": the report is not a JSON object");
-    doc.pop_back();
-    doc += std::string(doc.size() > 1 ? "," : "") +
-           "\"already_settled\":" + (settled->already_settled ? "true" : "false") +
-           ",\"dry_run\":" + (settled->dry_run ? "true" : "false") + "}";
-    std::fwrite(doc.data(), 1, doc.size(), stdout);
-    std::fputc('\n', stdout);
-  } else {
-    if (settled->already_settled) {
-      std::printf("Already settled at %s: the stored record follows (nothing was changed).\n",
-                  FormatTimestamp(settled->settled_at_ms * 1000).c_str());
-    }
-    if (settled->dry_run && !settled->already_settled) std::printf("DRY RUN: nothing was written.\n");
-    std::fputs(settled->text.c_str(), stdout);
-  }
+  if (!Show(a, *settled, settle_options.lang))
+    return Fail("settlement of " + a.day + ": the report is not a JSON object");
   if (!a.print.empty() && a.dry_run) std::fprintf(stderr, "balcao settle: dry run: the summary was not printed\n");
   if (!a.print.empty() && !a.dry_run) {
     Status printed = settlement::PrintDaySummary(settled->json, a.print, MerchantFromEnvironment(), now);

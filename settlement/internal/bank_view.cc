@@ -41,9 +41,20 @@ std::string BrcodeOfTags(const api::Strings& tags) {
 }
 // The sale key of an entity: its sale tag, lowercase ("store/<s>/lane/<t>/sale/<id>", or
 // "sale/<id>" for the old layout): sale ids are unique within a lane only.
+// An entity with a lane's tag and no sale's (a QR made at the dashboard with the lane's tags) is
+// keyed "<lane>/sale/": the lane's, of no sale of its journal (an orphan of that lane).
 std::string SaleKeyOfTags(const api::Strings& tags) {
   const checkout::TaggedSale tagged = checkout::SaleOfTags(tags);
-  return tagged.sale_id.empty() ? "" : Lower(checkout::SaleTag(tagged.lane(), tagged.sale_id));
+  if (!tagged.sale_id.empty()) return Lower(checkout::SaleTag(tagged.lane(), tagged.sale_id));
+  for (const std::string& tag : tags) {
+    const std::string lane = Lower(tag);
+    if (!lane.starts_with(checkout::kStoreTagPrefix)) continue;
+    const auto at = lane.find(checkout::kLaneTagInfix);
+    if (at == std::string::npos || at == checkout::kStoreTagPrefix.size()) continue;
+    const std::string terminal = lane.substr(at + checkout::kLaneTagInfix.size());
+    if (!terminal.empty() && terminal.find('/') == std::string::npos) return lane + "/sale/";
+  }
+  return "";
 }
 std::string SaleOfTags(const std::optional<api::Strings>& tags) { return SaleKeyOfTags(tags.value_or(api::Strings{})); }
 
@@ -53,9 +64,16 @@ BankEntity FromPurchase(const api::MerchantPurchase& p) {
   e.created = Created(p);
   return e;
 }
+// "name (tax id)", or what of it the bank gave.
+std::string PartyOf(const std::optional<std::string>& name, const std::optional<std::string>& tax_id) {
+  const std::string n = name.value_or(""), t = tax_id.value_or("");
+  if (n.empty() || t.empty()) return n + t;
+  return n + " (" + t + ")";
+}
 BankEntity FromInvoice(const api::Invoice& i) {
   BankEntity e{BankKind::kInvoice, i.id.value_or(""), SaleOfTags(i.tags), i.status.value_or(""), i.amount.value_or(0)};
   e.created = Created(i);
+  e.party = PartyOf(i.name, i.tax_id);
   e.due = i.due ? i.due->micros : 0;
   return e;
 }
@@ -64,6 +82,7 @@ BankEntity FromDeposit(const api::Deposit& d) {
   BankEntity e{BankKind::kDeposit, d.id.value_or(""), "", d.status.value_or(""), d.amount.value_or(0)};
   e.brcode_uuid = BrcodeOfTags(d.tags.value_or(api::Strings{}));
   e.created = Created(d);
+  e.party = PartyOf(d.name, d.tax_id);
   return e;
 }
 DayLists::Tx TxOf(const api::Transaction& tx) {
@@ -423,7 +442,7 @@ Status DayLists::AddOutOfScope(BankDay& day, const std::unordered_set<std::strin
       BankEntity shown = e;
       shown.sale_id = sale.id;
       shown.lane = sale.lane;
-      if (!OfThisBox(sale)) {
+      if (!OfThisBox(sale) || sale.id.empty()) {  // another lane's, or this lane's of no sale
         day.entities.push_back(std::move(shown));
         continue;
       }

@@ -317,6 +317,7 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   std::map<std::string, Reader::Setter> payout = {
       {"enabled", Flag(pay.enabled)},
       {"store", Text(pay.store)},
+      {"per_lane", Flag(pay.per_lane)},
       {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
   auto& t = config.tef_dial;
   const Keys tef_dial = TefDialKeys(t);

@@ -19,8 +19,8 @@ struct CliRun {
   std::string out;
 };
 CliRun RunCli(const std::string& credentials, const std::string& args) {
-  const std::string cmd =
-      "BALCAO_CREDENTIALS='" + credentials + "' '" + std::string(BALCAO_CLI) + "' settle " + args + " 2>&1";
+  const std::string cmd = "BALCAO_CREDENTIALS='" + credentials + "' '" + std::string(BALCAO_CLI) +
+                          "' settle --lang en-US " + args + " 2>&1";
   CliRun run;
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) return run;
