@@ -222,8 +222,12 @@ const std::vector<std::string_view>& Subscriptions() {
                                                      "darf-payment",
                                                      "payment-request",
                                                      "boleto-holmes",
-                                                     "tax-payment",
-                                                     "merchant-session",
+                                                     "tax-payment"};
+  return subs;
+}
+
+const std::vector<std::string_view>& UndocumentedSubscriptions() {
+  static const std::vector<std::string_view> subs = {"merchant-session",
                                                      "merchant-purchase",
                                                      "merchant-card",
                                                      "merchant-installment",

@@ -132,6 +132,11 @@ struct Service::Impl {
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
   std::string webhook_url;                         // ours at the bank; "" for a real bank without webhook_url
   bool webhook_registered = false;                 // driver thread
+  int webhook_refusals = 0;                        // driver thread: in a row, for the back-off
+  UnixMicros webhook_retry_at = 0;                 // driver thread: the next registration attempt
+  mutable std::mutex webhook_mu;                   // guards webhook_state (read by /readyz's thread)
+  std::string webhook_state;                       // guarded: why the last registration failed ("" none did)
+  std::atomic<bool> webhook_live{false};           // registered at the bank (read by /readyz's thread)
   bool told_to_name_lane = false;                  // driver thread: the warning is logged once
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at

@@ -482,7 +482,7 @@ async function status() {
   if (s.health) showHealth(s.health);
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
 }
-// One line, four parts: a part that is not well says what is wrong, in the cashier's words
+// One line, five parts: a part that is not well says what is wrong, in the cashier's words
 // (the clock is "relógio do caixa": sales still go through, it is never a refusal).
 function showHealth(health) {
   const words = {
@@ -495,6 +495,8 @@ function showHealth(health) {
     },
     disk: (h) => (h.ok ? 'Disco ✓' : 'Disco cheio: novas vendas recusadas até liberar espaço'),
     printer: (h) => (h.ok ? 'Impressora ✓' : 'Impressora com falha: ' + h.message),
+    // The bank's webhook refused: payments are still seen, by polling, a few seconds later.
+    webhook: (h) => (h.ok ? 'Avisos do banco ✓' : 'Avisos do banco recusados: pagamentos vistos por consulta (mais lento)'),
   };
   $$('#health [data-part]').forEach((el) => {
     const part = health[el.dataset.part];

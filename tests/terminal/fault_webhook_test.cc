@@ -58,7 +58,7 @@ TEST(FaultWebhook, AHangingReceiverHoldsUpNoPaymentAndNoOtherRequest) {
   HangingReceiver hanging;
   auto client = api::Client::FromEnvironment((dir / "data" / "sandbox" / "credentials.json").string());
   ASSERT_TRUE(client.ok()) << client.status().ToString();
-  const Json hook = {{"url", hanging.url()}, {"subscriptions", {"deposit", "invoice", "merchant-purchase"}}};
+  const Json hook = {{"url", hanging.url()}, {"subscriptions", {"deposit", "invoice"}}};
   ASSERT_TRUE(client->Call("POST", "/v2/webhook", {}, hook.dump()).ok());
 
   std::map<std::string, long long> opened, paid;

@@ -10,7 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <fstream>
 #include <memory>
 #include <regex>
@@ -75,6 +78,7 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.begin(), launcher.begin(), launcher.end());
   AddOperators(data_dir / "balcao.db");
+  log_file_ = data_dir / "balcao.log";
   StartProgram(argv, std::filesystem::current_path(), env);
   if (!url_.empty()) {
     const Reply in = LogIn(kCashier, kCashierPin);
@@ -206,7 +210,29 @@ void StopSpawned(pid_t& pid, int& out_fd, const std::string& name) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << name << " exit status " << status;
 }
 
-void ServeProcess::Stop() { StopSpawned(pid_, out_fd_, "balcao serve"); }
+void ServeProcess::Stop() {
+  if (pid_ > 0) Drain();
+  StopSpawned(pid_, out_fd_, "balcao serve");
+  KeepLogIfFailed();
+}
+
+void ServeProcess::KeepLogIfFailed() {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (test == nullptr || !::testing::Test::HasFailure() || (output_.empty() && log_file_.empty())) return;
+  const char* chosen = std::getenv("BALCAO_TEST_LOG_DIR");
+  const std::filesystem::path dir =
+      chosen != nullptr ? std::filesystem::path(chosen) : std::filesystem::temp_directory_path() / "balcao-test-logs";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string name = std::string(test->test_suite_name()) + "." + test->name();
+  std::string file_name;
+  for (char c : name) file_name += std::isalnum(static_cast<unsigned char>(c)) || c == '.' ? c : '_';
+  const auto kept = dir / (file_name + "-" + std::to_string(::getpid()) + ".log");
+  std::ofstream out(kept, std::ios::app);
+  out << "=== balcao serve output ===\n" << output_ << "\n";
+  if (!log_file_.empty()) out << "=== " << log_file_.string() << " ===\n" << std::ifstream(log_file_).rdbuf();
+  std::cout << "[ serve log] the test failed: balcao serve's output and log kept in " << kept.string() << std::endl;
+}
 
 bool ServeProcess::Alive() {
   if (pid_ <= 0) return false;
@@ -222,15 +248,20 @@ bool ServeProcess::Alive() {
   ADD_FAILURE() << "balcao serve ended, status " << status << ":\n" << output_;
   pid_ = -1;
   ::close(out_fd_);
+  out_fd_ = -1;
+  KeepLogIfFailed();
   return false;
 }
 
 void ServeProcess::Kill() {
   if (pid_ <= 0) return;
+  Drain();
   ::kill(pid_, SIGKILL);
   ::waitpid(pid_, nullptr, 0);
   pid_ = -1;
   ::close(out_fd_);
+  out_fd_ = -1;
+  KeepLogIfFailed();
 }
 
 Json ServeProcess::NewSale(long long amount) {
