@@ -83,11 +83,13 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
     auto sale = driver->Get(sale_id);
     if (!sale.ok()) return;
     const UnixMicros now = bank_clock->Now();
-    auto doc = ReceiptFor(*sale, *print, config.store, now, ReadCardTerms(*journal, sale_id));
+    auto doc = ReceiptFor(*sale, *print, config.store, now, CardTermsFor(sale_id, *sale));
     if (!doc) return;
     // A cash register prints the receipts it received; the box prints what nexo.print says.
     if (IsRegisterSale(sale_id)) {
-      const bool customer_slip = print->slip == checkout::Slip::kSaleReceipt || print->slip == checkout::Slip::kPixCode;
+      const bool customer_slip = print->slip == checkout::Slip::kSaleReceipt ||
+                                 print->slip == checkout::Slip::kPixCode ||
+                                 print->slip == checkout::Slip::kRefundReceipt;
       if (config.nexo.print == "none" || (config.nexo.print == "customer" && !customer_slip)) {
         book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
         return;
@@ -120,7 +122,7 @@ StatusOr<checkout::Sale> Service::Impl::Reprint(const std::string& sale_id) {
   EnsureCopy(sale_id);
   std::optional<checkout::Sale> sale = book->Copy(sale_id);
   if (!sale) return NotFoundError("no sale " + sale_id + " on this box");
-  const CardTerms card = ReadCardTerms(*journal, sale_id);
+  const CardTerms card = CardTermsFor(sale_id, *sale);
   const std::optional<checkout::Print> print = ReprintOf(*sale, card);
   if (!print)
     return FailedPreconditionError(std::string("the sale has no receipt to print again (it is ") +
@@ -223,9 +225,9 @@ void Service::Impl::EnsureWebhook() {
     webhook_retry_at = now + wait_s * kMicrosPerSecond;
     state = "webhook not registered at the bank (" + hooked.message() + "); retried in " + std::to_string(wait_s) +
             " s; payments are seen by polling meanwhile";
-    logging::Warn("serve", "webhook not registered",
-                  {{"url", webhook_url}, {"reason", hooked.message()}, {"retry_in_s", wait_s},
-                   {"attempts", webhook_refusals}});
+    logging::Warn(
+        "serve", "webhook not registered",
+        {{"url", webhook_url}, {"reason", hooked.message()}, {"retry_in_s", wait_s}, {"attempts", webhook_refusals}});
   }
   std::lock_guard<std::mutex> lock(webhook_mu);
   webhook_state = std::move(state);

@@ -1,11 +1,10 @@
 // SIGKILL crash tests of whole sales against the in-process sandbox: the driver runs in a
-// child process (this binary re-executed, kill_child.h) that kills itself (SIGKILL) right after its k-th journal write or bank call,
-// for k = 1, 2, ... until the child finishes undisturbed; a restarted driver then resumes the
-// sale from the journal and plays it to the end. Each flow runs twice: as is, and with the
-// sandbox committing the create and the reversal PATCH but dropping their answers
-// (commit-then-drop-response). Every run must end as the undisturbed one: the same state,
-// the sale's collected amount equal to what the bank kept (entity amount and ledger, to the
-// cent), exactly one brcode / invoice / purchase for the sale, the reversal applied once.
+// child process (this binary re-executed, kill_child.h) that kills itself (SIGKILL) right after its k-th journal write
+// or bank call, for k = 1, 2, ... until the child finishes undisturbed; a restarted driver then resumes the sale from
+// the journal and plays it to the end. Each flow runs twice: as is, and with the sandbox committing the create and the
+// reversal PATCH but dropping their answers (commit-then-drop-response). Every run must end as the undisturbed one: the
+// same state, the sale's collected amount equal to what the bank kept (entity amount and ledger, to the cent), exactly
+// one brcode / invoice / purchase for the sale, the reversal applied once.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,12 +17,12 @@
 namespace balcao::checkout {
 namespace {
 
+using e2e::ChildContext;
 using e2e::DriverE2E;
 using e2e::Json;
-using e2e::Script;
-using e2e::ChildContext;
 using e2e::Play;
 using e2e::RegisterChildFlow;
+using e2e::Script;
 using e2e::StateOf;
 
 struct Flow {

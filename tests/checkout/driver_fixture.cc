@@ -222,7 +222,8 @@ bool DriverE2E::RunChildKilledAt(int k, const std::string& flow, const std::stri
     ::waitpid(pid, &status, 0);
     ADD_FAILURE() << "the child of flow '" << flow << "' (SIGKILL due at point " << k
                   << ") was still running after 120 s; its last step: " << LastLine(base + ".steps")
-                  << "\nits output:\n" << Slurp(base + ".log");
+                  << "\nits output:\n"
+                  << Slurp(base + ".log");
   } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
     ADD_FAILURE() << "the child of flow '" << flow << "' exited with " << WEXITSTATUS(status) << ":\n"
                   << Slurp(base + ".log");

@@ -63,8 +63,8 @@ Driver::CrashHook KillAtPoint(int kill_at, const std::string& progress_path) {
   Driver driver(api::Bank(*client), journal, clock);
   driver.SetCrashHookForTest(KillAtPoint(spec["kill_at"].get<int>(), spec["progress_path"].get<std::string>()));
   sandbox::testing::Client payer(spec["api_base"].get<std::string>(), spec["access_id"].get<std::string>(), *key);
-  const ChildContext context{spec["sale_id"].get<std::string>(), spec["params"], SettingsFromJson(spec["settings"]),
-                             db, clock, payer, bank};
+  const ChildContext context{
+      spec["sale_id"].get<std::string>(), spec["params"], SettingsFromJson(spec["settings"]), db, clock, payer, bank};
   flow->second(driver, context);
   std::cout.flush();
   ::_exit(0);

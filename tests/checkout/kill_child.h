@@ -22,10 +22,10 @@ namespace balcao::checkout::e2e {
 // What a child flow gets besides its driver.
 struct ChildContext {
   std::string sale_id;
-  nlohmann::json params;  // the flow's own parameters, as the test gave them
-  Settings settings;      // the test's settings_
-  std::string db;         // the journal's file (a flow may open a second handle on it)
-  const Clock& clock;     // the parent's test clock, rebuilt
+  nlohmann::json params;            // the flow's own parameters, as the test gave them
+  Settings settings;                // the test's settings_
+  std::string db;                   // the journal's file (a flow may open a second handle on it)
+  const Clock& clock;               // the parent's test clock, rebuilt
   sandbox::testing::Client& payer;  // the simulation API (pays QR codes, passes challenges)
   api::Bank& bank;
 };

@@ -177,7 +177,7 @@ TEST_F(NexoServe, CardPaymentInThreeInstallmentsThroughTheBoxCardForm) {
   const Json body = Body(paid, "PaymentResponse");
   ASSERT_EQ(body["Response"]["Result"], "Success") << paid.message.dump();
   EXPECT_EQ(body["PaymentResult"]["Instalment"]["TotalNbOfPayments"], 3);
-  EXPECT_EQ(body["PaymentResult"]["PaymentInstrumentData"]["CardData"]["MaskedPAN"], "527769******9733");
+  EXPECT_EQ(body["PaymentResult"]["PaymentInstrumentData"]["CardData"]["MaskedPan"], "527769******9733");
   EXPECT_EQ(body["PaymentResult"]["PaymentInstrumentData"]["CardData"]["PaymentBrand"], "mastercard");
   EXPECT_NE(Extra(body).find("tPag=03"), std::string::npos) << Extra(body);
   EXPECT_NE(Extra(body).find("tBand=02"), std::string::npos) << Extra(body);

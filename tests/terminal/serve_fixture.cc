@@ -13,8 +13,8 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
-#include <iostream>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <regex>
 #include <sstream>
