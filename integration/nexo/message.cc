@@ -271,9 +271,11 @@ json PaymentBody(const Request& request, const PaymentOutcome& o, const std::str
     result["PaymentAcquirerData"] = {
         {"AcquirerPOIID", request.header.poi_id},
         {"AcquirerTransactionID", {{"TransactionID", o.authorization_code}, {"TimeStamp", when}}}};
+    // Adyen's PaymentResult model holds the Instalment object under "InstalmentType" (its
+    // PaymentData, in the request, under "Instalment"): spelled as the register reads it.
     if (o.installments > 1)
-      result["Instalment"] = {{"InstalmentType", json::array({"EqualInstalments"})},
-                              {"TotalNbOfPayments", o.installments}};
+      result["InstalmentType"] = {{"InstalmentType", json::array({"EqualInstalments"})},
+                                  {"TotalNbOfPayments", o.installments}};
   } else {
     const char* type = o.method == PayMethod::kPix ? "Mobile" : "Check";
     result["PaymentInstrumentData"] = {{"PaymentInstrumentType", type}};

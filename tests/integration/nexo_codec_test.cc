@@ -158,7 +158,7 @@ TEST(NexoResponse, AnApprovedCardPaymentCarriesResultReceiptsAndTheNfceFields) {
   EXPECT_EQ(r["SaleData"]["SaleTransactionID"]["TransactionID"], "cupom-77");
   EXPECT_EQ(r["PaymentResult"]["AmountsResp"]["AuthorizedAmount"].dump(), "12.34");
   EXPECT_EQ(r["PaymentResult"]["PaymentInstrumentData"]["CardData"]["MaskedPan"], "411111******1111");
-  EXPECT_EQ(r["PaymentResult"]["Instalment"]["TotalNbOfPayments"], 3);
+  EXPECT_EQ(r["PaymentResult"]["InstalmentType"]["TotalNbOfPayments"], 3);
   EXPECT_EQ(r["PaymentReceipt"][0]["DocumentQualifier"], "CashierReceipt");
   EXPECT_EQ(r["PaymentReceipt"][1]["OutputContent"]["OutputText"][0]["Text"], "VIA CLIENTE");
   const std::string extra = r["Response"]["AdditionalResponse"].get<std::string>();

@@ -176,7 +176,7 @@ TEST_F(NexoServe, CardPaymentInThreeInstallmentsThroughTheBoxCardForm) {
   const NexoAnswer paid = pending.get();
   const Json body = Body(paid, "PaymentResponse");
   ASSERT_EQ(body["Response"]["Result"], "Success") << paid.message.dump();
-  EXPECT_EQ(body["PaymentResult"]["Instalment"]["TotalNbOfPayments"], 3);
+  EXPECT_EQ(body["PaymentResult"]["InstalmentType"]["TotalNbOfPayments"], 3);
   EXPECT_EQ(body["PaymentResult"]["PaymentInstrumentData"]["CardData"]["MaskedPan"], "527769******9733");
   EXPECT_EQ(body["PaymentResult"]["PaymentInstrumentData"]["CardData"]["PaymentBrand"], "mastercard");
   EXPECT_NE(Extra(body).find("tPag=03"), std::string::npos) << Extra(body);
