@@ -28,10 +28,10 @@ struct Approval {
   std::string method;         // "pix" | "card"
   std::string authorization;  // card: the purchase's id at the bank; Pix: the end-to-end id, else the deposit's id
   std::string card_mask;      // first 6 + last 4 at most; "" for Pix
-  std::string brand;          // the card's network as the counter gave it ("visa"); "" for Pix or unknown
   std::string funding;        // "credit" | "debit" | "" (Pix)
   int installments = 1;
   UnixMicros at = 0;
+  std::string brand;  // the card's network as the counter gave it ("visa": the bank's record); "" for Pix or unknown
   auto operator<=>(const Approval&) const = default;
 };
 
