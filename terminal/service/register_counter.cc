@@ -276,7 +276,7 @@ std::string Service::Impl::PurchaseNetwork(const std::string& purchase_id) {
                   {{"purchase", purchase_id}, {"reason", purchase.status().message()}});
     return "";  // not kept: asked again next time
   }
-  return purchase_networks[purchase_id] = purchase->network;
+  return purchase_networks[purchase_id] = purchase->network.value_or("");
 }
 
 std::vector<std::string> Service::Impl::RefundSlipLines(const checkout::Sale& sale, checkout::Cents amount) {
