@@ -128,7 +128,7 @@ TEST(Response, TheSlipHasNoEmptyLinesAndNamesTheBanksReferences) {
   ASSERT_OK(Apply(x, CrtOpened{"CRT|1|100|2500", "1", "100", 2500, "IntPos.001", kAt}));
   ASSERT_OK(Apply(x, SaleApproved{"CRT|1|100|2500", "v1", "000001",
                                   Approval{"card", "5656565656565656", "411111******1111", "credit", 1, kAt, "elo"}}));
-  const IntPos r = CrtResponse(Crt("1", 2500), *x.BySale("v1"), Merchant{"LOJA SEM CNPJ", ""});
+  const IntPos r = CrtResponse(Crt("1", 2500), *x.BySale("v1"), Merchant{"LOJA SEM CADASTRO", ""});
   EXPECT_EQ(r.Get(field::kCardBrand), "ELO") << "the bank's network, not the BIN's (411111 is a Visa BIN)";
   bool purchase_named = false;
   for (const std::string& line : r.Lines(field::kReceiptLine)) {
