@@ -27,9 +27,9 @@ const std::vector<std::string> kTaxIds = {"012.345.678-90", "337.451.076-08", "2
 const std::vector<std::string> kApprovedCards = {"4242424242424242", "5277696455399733", "36490101441625",
                                                  "6062825624254001", "5448280000000007"};
 const std::vector<std::string> kDeniedCards = {"4000000000009995", "4000000000000002"};
-const std::vector<std::string> kSubscriptions = {"invoice",         "deposit",          "boleto",
-                                                 "transfer",        "brcode-payment",   "boleto-payment",
-                                                 "utility-payment", "merchant-purchase"};
+// Documented subscriptions only (api::Subscriptions()): the bank refuses any other.
+const std::vector<std::string> kSubscriptions = {"invoice",        "deposit",        "boleto",         "transfer",
+                                                 "brcode-payment", "boleto-payment", "utility-payment"};
 
 std::string Date(UnixMicros t) { return FormatTimestamp(t).substr(0, 10); }
 
