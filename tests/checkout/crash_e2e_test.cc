@@ -172,7 +172,8 @@ TEST_F(CrashE2E, InvoiceCancelSurvivesSigkillAtEveryPoint) {
 }
 
 TEST_F(CrashE2E, ConfirmedCardReversalSurvivesSigkillAtEveryPoint) {
-  // The confirmation comes as a bank event, which exists only for a subscribed webhook.
+  // The confirmation comes as a bank event, which exists only for a subscribed webhook (the
+  // test sandbox plays a bank that sends card events: SandboxOptions::undocumented_subscriptions).
   auto hook = api().Post("/v2/webhook",
                          {{"url", "http://127.0.0.1:9/balcao-webhook"}, {"subscriptions", {"merchant-purchase"}}});
   ASSERT_EQ(hook.status, 200) << hook.body;
