@@ -90,10 +90,19 @@ void ServeProcess::AddOperators(const std::filesystem::path& db) {
   std::filesystem::create_directories(db.parent_path());
   for (const auto& [name, role, pin] :
        {std::tuple{kCashier, "cashier", kCashierPin}, std::tuple{kSupervisor, "supervisor", kSupervisorPin}}) {
-    // Exit 1 when they exist already (a restart on the same data dir): fine.
+    // "exists" when they do already (a restart on the same data dir): fine. Any other failure
+    // is said here, not later as a login refused.
     const std::string command = std::string("echo ") + pin + " | " + BALCAO_CLI + " operator add " + name + " --role " +
-                                role + " --db '" + db.string() + "' >/dev/null 2>&1";
-    (void)std::system(command.c_str());
+                                role + " --db '" + db.string() + "' 2>&1";
+    std::string output;
+    int status = -1;
+    if (FILE* out = ::popen(command.c_str(), "r")) {
+      char buffer[1024];
+      for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) output.append(buffer, n);
+      status = ::pclose(out);
+    }
+    if (status != 0 && output.find("exists") == std::string::npos)
+      ADD_FAILURE() << "balcao operator add " << name << " failed (" << status << "):\n" << output;
   }
 }
 
