@@ -220,18 +220,14 @@ std::string_view EndpointTemplateOf(std::string_view method, std::string_view pa
 }
 
 const std::vector<std::string_view>& Subscriptions() {
-  static const std::vector<std::string_view> subs = {"deposit",
-                                                     "invoice",
-                                                     "brcode-payment",
-                                                     "transfer",
-                                                     "utility-payment",
-                                                     "boleto",
-                                                     "boleto-payment",
-                                                     "darf-payment",
-                                                     "payment-request",
-                                                     "boleto-holmes",
-                                                     "tax-payment",
-                                                     "merchant-session",
+  static const std::vector<std::string_view> subs = {
+      "deposit",        "invoice",      "brcode-payment",  "transfer",      "utility-payment", "boleto",
+      "boleto-payment", "darf-payment", "payment-request", "boleto-holmes", "tax-payment"};
+  return subs;
+}
+
+const std::vector<std::string_view>& UndocumentedSubscriptions() {
+  static const std::vector<std::string_view> subs = {"merchant-session",
                                                      "merchant-purchase",
                                                      "merchant-card",
                                                      "merchant-installment",

@@ -64,7 +64,13 @@ std::string_view EndpointTemplateOf(std::string_view method, std::string_view pa
 
 // Query parameters every log list accepts (API documentation, part 1, "Shared rules").
 inline constexpr std::string_view kLogListFilters[] = {"after", "before", "cursor", "fields", "limit", "types"};
-// Webhook subscriptions the API documentation names.
+// Webhook subscriptions the API documentation names (part 2, "Webhook": "Subscription
+// values"; copied with its source into tests/data/webhook-subscriptions.txt). A bank refuses a
+// registration that names any other.
 const std::vector<std::string_view>& Subscriptions();
+// Resources with logs the documents give no subscription for (card acceptance, splits, invoice
+// pulls): a bank that ever sent their events would use these names. The sandbox accepts them
+// only when told to (SandboxOptions::undocumented_subscriptions).
+const std::vector<std::string_view>& UndocumentedSubscriptions();
 
 }  // namespace balcao::api

@@ -14,7 +14,8 @@ bash deploy/check-standalone.sh
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBALCAO_WERROR=ON >/dev/null
 cmake --build build -j "$JOBS"
-(cd build && ctest --output-on-failure -j "$JOBS" --timeout 600)
+# The soak loop (label soak, hours long) runs on its own: ctest -L soak (docs/reliability.md).
+(cd build && ctest --output-on-failure -j "$JOBS" --timeout 600 -LE soak)
 # The Debian package of the binary just tested: lintian, systemd units, install and purge.
 bash deploy/package-check.sh
 

@@ -175,6 +175,7 @@ Document PixPaidReceipt(const PixPaid& p, const ReceiptOptions& options) {
   b.Field({"Pagador", "Payer"}, p.payer_name);
   b.Field({"Identificador", "Reference"}, p.txid);
   b.Field({"ID da transação", "End-to-end ID"}, p.end_to_end_id);
+  b.Field({"Depósito", "Deposit"}, p.deposit_id);
   b.Total({"VALOR", "AMOUNT"}, p.amount_cents);
   b.Note(b.T({"Pagamento confirmado", "Payment confirmed"}));
   return b.Finish();

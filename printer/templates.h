@@ -69,6 +69,7 @@ struct PixPaid {
   std::string end_to_end_id;
   std::string payer_name;  // optional
   std::string txid;        // optional
+  std::string deposit_id;  // optional: the bank's deposit that paid it (printed as such)
 };
 Document PixPaidReceipt(const PixPaid& paid, const ReceiptOptions& options = {});
 

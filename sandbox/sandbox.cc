@@ -273,6 +273,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   engine_options.db_path = options.db.empty() ? dir + "/sandbox.db" : options.db;
   engine_options.access_time_window = static_cast<UnixMicros>(options.access_time_window_seconds) * kMicrosPerSecond;
   engine_options.random_seed = options.seed;
+  engine_options.undocumented_subscriptions = options.undocumented_subscriptions;
   BALCAO_ASSIGN_OR_RETURN(impl->engine, internal::Engine::Open(engine_options, webhook_key));
   BALCAO_RETURN_IF_ERROR(impl->EnsureDemo(project_key, org_key));
 

@@ -29,6 +29,10 @@ struct SandboxOptions {
   // gives the same ids and documents. Absent: an empty account.
   std::optional<std::uint64_t> seed;
   Latency latency;  // added to every bank API answer (sandbox/latency.h)
+  // Webhooks may also subscribe to api::UndocumentedSubscriptions() (card acceptance...), as a
+  // bank that sent those events would allow. Off: refused as the API documents imply
+  // (invalidSubscriptions), so a client registering them is caught.
+  bool undocumented_subscriptions = false;
 };
 
 // The demo organization, workspace and project created on first start (credentials.json).

@@ -99,6 +99,7 @@ struct ReversalOutcome {
   std::string sale_id;
   Cents amount = 0;     // given back
   bool queued = false;  // the bank was unreachable: the outbox gives it back
+  std::vector<std::string> refund_receipt;  // the refund slip's text lines, as the box prints it
 };
 
 // What the box knows of an earlier payment request, by its identity.

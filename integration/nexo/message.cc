@@ -262,15 +262,20 @@ json PaymentBody(const Request& request, const PaymentOutcome& o, const std::str
   json result = {{"PaymentType", "Normal"},
                  {"AmountsResp", {{"Currency", "BRL"}, {"AuthorizedAmount", AmountNumber(o.amount)}}}};
   if (o.method == PayMethod::kCard) {
-    json card = {{"MaskedPAN", o.card_mask}, {"PaymentBrand", o.card_brand}, {"EntryMode", json::array({"Keyed"})}};
+    // Spelled as Adyen's libraries read them (their CardData model has MaskedPan, not MaskedPAN).
+    json card = {{"MaskedPan", o.card_mask}, {"EntryMode", json::array({"Keyed"})}};
+    if (!o.card_brand.empty()) card["PaymentBrand"] = o.card_brand;
     result["PaymentInstrumentData"] = {{"PaymentInstrumentType", "Card"}, {"CardData", card}};
+    // No ApprovalCode: the bank's purchase record has none (docs/integration.md). The purchase's
+    // id is the acquirer's transaction id, which it is.
     result["PaymentAcquirerData"] = {
-        {"ApprovalCode", o.authorization_code},
         {"AcquirerPOIID", request.header.poi_id},
         {"AcquirerTransactionID", {{"TransactionID", o.authorization_code}, {"TimeStamp", when}}}};
+    // Adyen's PaymentResult model holds the Instalment object under "InstalmentType" (its
+    // PaymentData, in the request, under "Instalment"): spelled as the register reads it.
     if (o.installments > 1)
-      result["Instalment"] = {{"InstalmentType", json::array({"EqualInstalments"})},
-                              {"TotalNbOfPayments", o.installments}};
+      result["InstalmentType"] = {{"InstalmentType", json::array({"EqualInstalments"})},
+                                  {"TotalNbOfPayments", o.installments}};
   } else {
     const char* type = o.method == PayMethod::kPix ? "Mobile" : "Check";
     result["PaymentInstrumentData"] = {{"PaymentInstrumentType", type}};
@@ -502,6 +507,10 @@ std::string ReversalResponse(const Request& request, const ReversalOutcome& o, c
   json body = {{"Response", ResponseJson(o.result, o.reason, o.queued ? "queued=true" : "")},
                {"POIData", {{"POITransactionID", {{"TransactionID", o.sale_id}, {"TimeStamp", now}}}}}};
   if (o.result == Result::kApproved) body["ReversedAmount"] = AmountNumber(o.amount);
+  // The refund slip, the one copy there is: the customer's, and the merchant keeps the same.
+  if (!o.refund_receipt.empty())
+    body["PaymentReceipt"] = {Receipt("CashierReceipt", o.refund_receipt),
+                              Receipt("CustomerReceipt", o.refund_receipt)};
   return Dump({{"SaleToPOIResponse",
                 {{"MessageHeader", HeaderJson(request.header, "Reversal", "Response")}, {"ReversalResponse", body}}}});
 }

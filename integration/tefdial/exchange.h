@@ -31,6 +31,7 @@ struct Approval {
   std::string funding;        // "credit" | "debit" | "" (Pix)
   int installments = 1;
   UnixMicros at = 0;
+  std::string brand;  // the card's network as the counter gave it ("visa": the bank's record); "" for Pix or unknown
   auto operator<=>(const Approval&) const = default;
 };
 

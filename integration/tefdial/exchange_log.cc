@@ -16,14 +16,20 @@ namespace {
 using nlohmann::json;
 
 json ApprovalJson(const Approval& a) {
-  return {{"method", a.method},   {"authorization", a.authorization}, {"card_mask", a.card_mask},
-          {"funding", a.funding}, {"installments", a.installments},   {"at", a.at}};
+  return {{"method", a.method},
+          {"authorization", a.authorization},
+          {"card_mask", a.card_mask},
+          {"brand", a.brand},
+          {"funding", a.funding},
+          {"installments", a.installments},
+          {"at", a.at}};
 }
 Approval ApprovalOf(const json& j) {
   Approval a;
   a.method = j.at("method").get<std::string>();
   a.authorization = j.at("authorization").get<std::string>();
   a.card_mask = j.at("card_mask").get<std::string>();
+  a.brand = j.value("brand", "");  // absent in logs written before it was kept
   a.funding = j.at("funding").get<std::string>();
   a.installments = j.at("installments").get<int>();
   a.at = j.at("at").get<UnixMicros>();

@@ -276,6 +276,7 @@ void Manager::OnPayment(const std::string& key, const PaymentOutcome& outcome) {
     approval.authorization =
         pix && !outcome.pix_end_to_end_id.empty() ? outcome.pix_end_to_end_id : outcome.authorization_code;
     approval.card_mask = outcome.card_mask;
+    approval.brand = pix ? "" : outcome.card_brand;
     approval.funding = pix ? "" : outcome.funding == CardFunding::kDebit ? "debit" : "credit";
     approval.installments = outcome.installments;
     approval.at = at;

@@ -1,5 +1,6 @@
 #include "integration/tefdial/response.h"
 
+#include <cctype>
 #include <cstdio>
 
 #include "common/time.h"
@@ -40,6 +41,19 @@ std::string Kind(const Approval& approval) {
   return approval.installments > 1 ? "CREDITO PARCELADO LOJA" : "CREDITO A VISTA";
 }
 
+// The store's name, and its CNPJ when configured (no empty "CNPJ" line).
+std::vector<std::string> Header(const Merchant& merchant) {
+  std::vector<std::string> lines = {Centered(merchant.name.substr(0, kColumns))};
+  if (!merchant.tax_id.empty()) lines.push_back(Centered("CNPJ " + merchant.tax_id));
+  return lines;
+}
+
+std::string ReferenceLabel(const Approval& a) {
+  if (a.method != "pix") return "ID COMPRA";
+  const bool end_to_end = a.authorization.size() == 32 && a.authorization[0] == 'E';
+  return end_to_end ? "ID PIX E2E" : "ID DEPOSITO";
+}
+
 }  // namespace
 
 std::string ReceiptDate(UnixMicros at) {
@@ -54,7 +68,12 @@ std::string ReceiptTime(UnixMicros at) {
 
 std::string BrandOf(const Approval& approval) {
   if (approval.method == "pix") return "PIX";
-  const std::string& m = approval.card_mask;
+  if (!approval.brand.empty()) {  // the bank's record of the purchase (its `network`)
+    std::string brand = approval.brand;
+    for (char& c : brand) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return brand;
+  }
+  const std::string& m = approval.card_mask;  // else the BIN table
   auto starts = [&](const char* prefix) { return m.rfind(prefix, 0) == 0; };
   // Elo and Hipercard first: some of their ranges sit inside Visa's and Mastercard's.
   for (const char* elo : {"401178", "401179", "431274", "438935", "451416", "457393", "457631", "457632", "504175",
@@ -72,17 +91,16 @@ std::string BrandOf(const Approval& approval) {
 std::vector<std::string> SaleReceipt(const TefSale& sale, const Merchant& merchant, const std::string& copy) {
   const Approval& a = sale.approval;
   const std::string date = ReceiptDate(a.at), time = ReceiptTime(a.at);
-  std::vector<std::string> lines = {
-      Centered(merchant.name.substr(0, kColumns)),
-      Centered("CNPJ " + merchant.tax_id),
-      Centered(copy),
-      Row(Kind(a), BrandOf(a)),
-  };
+  std::vector<std::string> lines = Header(merchant);
+  lines.push_back(Centered(copy));
+  lines.push_back(Row(Kind(a), BrandOf(a)));
   if (!a.card_mask.empty()) lines.push_back(Row("CARTAO", a.card_mask));
   lines.push_back(Row(date.substr(0, 2) + "/" + date.substr(2, 2) + "/" + date.substr(4) + " " + time.substr(0, 2) +
                           ":" + time.substr(2, 2) + ":" + time.substr(4),
                       "NSU " + sale.nsu));
-  lines.push_back(Row(a.method == "pix" ? "ID PIX" : "AUT", a.authorization.substr(0, 30)));
+  // What the bank's record gives, named as what it is: the card purchase's id (the record has
+  // no authorization code), the Pix end-to-end id, else the deposit's id.
+  lines.push_back(Row(ReferenceLabel(a), a.authorization.substr(0, 30)));
   if (!sale.fiscal_document.empty()) lines.push_back(Row("DOC FISCAL", sale.fiscal_document));
   if (a.installments > 1) lines.push_back(Row("PARCELAS", std::to_string(a.installments)));
   lines.push_back(Row("VALOR", Money(sale.amount)));
@@ -165,9 +183,9 @@ IntPos CncResponse(const Request& cnc, const TefSale& sale, const Merchant& merc
   out.Set(field::kOperation, "51");
   out.Set(field::kConfirmation, "1");
   out.Set(field::kCopies, "3");
-  std::vector<std::string> lines = {Centered(merchant.name.substr(0, kColumns)), Centered("CNPJ " + merchant.tax_id),
-                                    Centered("CANCELAMENTO"), Row(BrandOf(sale.approval), "NSU " + sale.nsu),
-                                    Row("VALOR CANCELADO", Money(sale.amount))};
+  std::vector<std::string> lines = Header(merchant);
+  lines.insert(lines.end(), {Centered("CANCELAMENTO"), Row(BrandOf(sale.approval), "NSU " + sale.nsu),
+                             Row("VALOR CANCELADO", Money(sale.amount))});
   out.SetLines(field::kReceiptLines, field::kReceiptLine, lines);
   out.Set(field::kOperatorMessage, "CANCELAMENTO APROVADO");
   return out;

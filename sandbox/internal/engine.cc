@@ -142,6 +142,7 @@ Context::Context(Engine& engine, Caller caller, Lang lang, UnixMicros now)
     : engine_(engine), caller_(std::move(caller)), lang_(lang), now_(now) {}
 
 const std::string& Context::public_base_url() const { return engine_.options().public_base_url; }
+bool Context::undocumented_subscriptions() const { return engine_.options().undocumented_subscriptions; }
 std::int64_t Context::Fee(std::string_view kind) const { return engine_.Fee(std::string(kind)); }
 std::string Context::NewId() { return engine_.NewId(); }
 std::string Context::NewUuid() { return engine_.NewUuid(); }

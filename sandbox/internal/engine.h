@@ -87,6 +87,8 @@ class Context {
   UnixMicros Now() const { return now_; }
   // "http://127.0.0.1:<port>": base for public links (pdf, link, challengeUrl).
   const std::string& public_base_url() const;
+  // Whether webhooks may subscribe to api::UndocumentedSubscriptions() (EngineOptions).
+  bool undocumented_subscriptions() const;
 
   // Fee in cents the sandbox charges for an operation kind ("invoice", "deposit",
   // "transfer"...); 0 unless configured (docs/sandbox.md).

@@ -29,6 +29,7 @@ struct EngineOptions {
   // Seeds the generator of ids and uuids, so that a fresh database gets the same ids every
   // time (a seeded account); absent: random.
   std::optional<std::uint64_t> random_seed;
+  bool undocumented_subscriptions = false;  // SandboxOptions::undocumented_subscriptions
 };
 
 struct RegisteredKey {

@@ -19,8 +19,10 @@ Json CreateWebhook(Context& ctx, const Json& body, Problems& problems) {
     in.Fail("url", "invalidUrl", "must be an http:// or https:// URL.", "deve ser uma URL http:// ou https://.");
   if (subscriptions) {
     const auto& known = api::Subscriptions();
+    const auto& extra = api::UndocumentedSubscriptions();
     for (const auto& s : *subscriptions)
-      if (std::find(known.begin(), known.end(), s) == known.end())
+      if (std::find(known.begin(), known.end(), s) == known.end() &&
+          !(ctx.undocumented_subscriptions() && std::find(extra.begin(), extra.end(), s) != extra.end()))
         in.Fail("subscriptions", "invalidSubscriptions", "holds an unknown subscription: " + s + ".",
                 "contém uma assinatura desconhecida: " + s + ".");
     if (subscriptions->empty())

@@ -34,9 +34,9 @@ const std::vector<std::string> kHolderIds = {"0123456789012345", "57182093466122
 // The saved card the official Node SDK's suite charges by id (its MerchantPurchaseCreate):
 // the first card the history saves takes it (docs/sandbox.md, "A seeded account").
 constexpr const char* kPublishedCardId = "5052994169077760";
-const std::vector<std::string> kSubscriptions = {"invoice",         "deposit",          "boleto",
-                                                 "transfer",        "brcode-payment",   "boleto-payment",
-                                                 "utility-payment", "merchant-purchase"};
+// Documented subscriptions only (api::Subscriptions()): the bank refuses any other.
+const std::vector<std::string> kSubscriptions = {"invoice",        "deposit",        "boleto",         "transfer",
+                                                 "brcode-payment", "boleto-payment", "utility-payment"};
 
 std::string Date(UnixMicros t) { return FormatTimestamp(t).substr(0, 10); }
 

@@ -1,5 +1,7 @@
 #include "terminal/internal/receipts.h"
 
+#include <cctype>
+
 #include "printer/format.h"
 
 namespace balcao::terminal {
@@ -18,7 +20,37 @@ const checkout::InvoiceInfo* InvoiceOf(const checkout::Sale& sale) {
   return nullptr;
 }
 
+// The network as printed: the bank's as it is, the BIN table's said so.
+std::string NetworkShown(const CardTerms& card, printer::Language language) {
+  if (card.network.empty() || card.network_from_bank) return card.network;
+  return card.network + (language == printer::Language::kPtBr ? " (pelo BIN)" : " (by BIN)");
+}
+
+printer::CardSale CardSaleOf(const checkout::Print& print, const StoreIdentity& store, UnixMicros now,
+                             const CardTerms& card, const std::string& mask) {
+  // The bank's purchase record has no authorization code (API documents, part 2, "Merchant
+  // Purchase": its fields are not shown; the sandbox's carry none): the line is left out and
+  // the purchase is named by its id.
+  return printer::CardSale{store.merchant,
+                           now,
+                           print.amount,
+                           checkout::Name(card.funding),
+                           card.installments,
+                           NetworkShown(card, store.options.language),
+                           mask,
+                           print.reference,
+                           ""};
+}
+
 }  // namespace
+
+CardTerms WithBankNetwork(CardTerms terms, const std::string& bank_network) {
+  if (bank_network.empty()) return terms;
+  terms.network.clear();
+  for (char c : bank_network) terms.network += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  terms.network_from_bank = true;
+  return terms;
+}
 
 CardTerms CardTermsOf(const std::vector<checkout::Event>& events) {
   CardTerms terms;
@@ -59,7 +91,7 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
       if (!print.card_mask.empty()) {
         provisional.method = checkout::Name(card.funding);
         provisional.card_number = print.card_mask;
-        provisional.network = card.network;
+        provisional.network = NetworkShown(card, store.options.language);
       }
       return printer::OfflineProvisionalReceipt(provisional, store.options);
     }
@@ -70,7 +102,7 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
         refund.method = "pix";
       } else if (payment->method == checkout::Method::kCard) {
         refund.method = checkout::Name(card.funding);
-        refund.network = card.network;
+        refund.network = NetworkShown(card, store.options.language);
         refund.card_number = mask;
       } else {
         refund.method = checkout::Name(payment->method);
@@ -82,9 +114,7 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
     }
     case checkout::Slip::kSaleReceipt: {
       if (payment && payment->method == checkout::Method::kCard) {
-        const printer::CardSale receipt{
-            store.merchant,  now, print.amount, checkout::Name(card.funding), card.installments, card.network, mask,
-            print.reference, ""};
+        const printer::CardSale receipt = CardSaleOf(print, store, now, card, mask);
         if (store.merchant_copy) return printer::CardSaleReceipts(receipt, store.options);
         return printer::CardSaleReceipt(receipt, printer::Copy::kCustomer, store.options);
       }
@@ -92,11 +122,27 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
         const printer::InvoicePaid paid{store.merchant, now, print.reference, print.amount, ""};
         return printer::InvoicePaidReceipt(paid, store.options);
       }
-      printer::PixPaid paid{store.merchant, now, print.amount, print.reference, "", sale.id};
+      // The bank's API gives a deposit no end-to-end id: the receipt prints the deposit's id, so labelled.
+      printer::PixPaid paid{store.merchant, now, print.amount, "", "", sale.id, print.reference};
       return printer::PixPaidReceipt(paid, store.options);
     }
   }
   return std::nullopt;
+}
+
+RegisterCopies RegisterCopiesFor(const checkout::Sale& sale, const checkout::Print& print, const StoreIdentity& store,
+                                 UnixMicros now, const CardTerms& card) {
+  const checkout::Payment* payment = PaymentOf(sale);
+  if (print.slip == checkout::Slip::kSaleReceipt && payment && payment->method == checkout::Method::kCard) {
+    const printer::CardSale receipt =
+        CardSaleOf(print, store, now, card, print.card_mask.empty() ? card.card_mask : print.card_mask);
+    printer::ReceiptOptions customer = store.options;
+    customer.drawer_kick = false;
+    return {printer::CardSaleReceipt(receipt, printer::Copy::kMerchant, store.options),
+            printer::CardSaleReceipt(receipt, printer::Copy::kCustomer, customer)};
+  }
+  std::optional<printer::Document> one = ReceiptFor(sale, print, store, now, card);
+  return {one, one};
 }
 
 std::optional<checkout::Print> ReprintOf(const checkout::Sale& sale, const CardTerms& card) {

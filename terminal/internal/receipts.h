@@ -29,8 +29,13 @@ struct CardTerms {
   checkout::FundingType funding = checkout::FundingType::kCredit;
   int installments = 1;
   std::string card_mask;  // first 6 + last 4 at most
-  std::string network;    // "VISA"...: from the BIN of the mask; "" when it names none
+  // "VISA"...: the purchase's own `network` at the bank when known (network_from_bank), else
+  // from the BIN of the mask (printed as such: "VISA (pelo BIN)"); "" when neither names one.
+  std::string network;
+  bool network_from_bank = false;
 };
+// `terms` with the network the bank recorded for the purchase, when it gave one ("visa" -> "VISA").
+CardTerms WithBankNetwork(CardTerms terms, const std::string& bank_network);
 // From the sale's journaled events (the last SubmitCard); the defaults when it has none.
 CardTerms CardTermsOf(const std::vector<checkout::Event>& events);
 
@@ -39,6 +44,16 @@ CardTerms CardTermsOf(const std::vector<checkout::Event>& events);
 // print (else from `card`).
 std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const checkout::Print& print,
                                             const StoreIdentity& store, UnixMicros now, const CardTerms& card = {});
+
+// What a cash register gets for a receipt: the merchant's copy (nexo CashierReceipt) and the
+// customer's (CustomerReceipt), each whole and alone. A card sale's copies are VIA DO
+// ESTABELECIMENTO and VIA DO CLIENTE; a slip with one copy (Pix, invoice, refund) is both.
+struct RegisterCopies {
+  std::optional<printer::Document> merchant;
+  std::optional<printer::Document> customer;
+};
+RegisterCopies RegisterCopiesFor(const checkout::Sale& sale, const checkout::Print& print, const StoreIdentity& store,
+                                 UnixMicros now, const CardTerms& card = {});
 
 // What a reprint of the sale prints: the sale receipt of a paid sale, the refund receipt of a
 // refunded one, the invoice slip of an invoice still open; nullopt when the sale printed

@@ -100,6 +100,15 @@ Check ClockCheck(const api::BankClock& clock, int warn_s) {
                      " the bank's; sales are signed with the bank's time, but set the clock (NTP)"};
 }
 
+// The bank's webhook: a refused registration is shown (payments are still seen, by polling).
+Check WebhookCheck(const Service::Impl& s) {
+  if (s.webhook_url.empty()) return {true, "none configured (webhook_url): payments seen by polling and the catch-up"};
+  std::lock_guard<std::mutex> lock(s.webhook_mu);
+  if (!s.webhook_state.empty()) return {false, s.webhook_state};
+  if (!s.webhook_live.load()) return {true, "being registered at the bank"};
+  return {true, "deposit and invoice events to " + s.webhook_url};
+}
+
 }  // namespace
 
 void Service::Impl::NoteStoreFailure(std::string_view where, const Status& status) {
@@ -149,6 +158,7 @@ json Service::Impl::HealthJson() {
                  {"disk", item(disk)},
                  {"printer", item(PrinterCheck(*print_jobs))}};
   health["clock"]["offset_s"] = bank_clock->offset_micros() / kMicrosPerSecond;
+  health["webhook"] = item(WebhookCheck(*this));
   return health;
 }
 
@@ -199,6 +209,10 @@ HttpResponse Service::Impl::Readyz() {
   }
   body["checks"]["clock"] = {{"ok", true}, {"detail", clock.text}};
   if (!clock.ok) body["checks"]["clock"]["warning"] = clock.text;
+  // Shown, never failing either: without the webhook, payments are seen by polling (later).
+  const Check webhook = WebhookCheck(*this);
+  body["checks"]["webhook"] = {{"ok", true}, {"detail", webhook.text}};
+  if (!webhook.ok) body["checks"]["webhook"]["warning"] = webhook.text;
   body["status"] = failing.empty() ? "ready" : "not-ready";
   body["failing"] = failing;
   return Plain(failing.empty() ? 200 : 503, "application/json; charset=utf-8",

@@ -3,12 +3,16 @@
 // method the register named (else the screen asks), and is answered when the sale ends. The
 // request's identity is written to the store before the sale opens, and its outcome when the
 // sale ends, so a repeat or a status lookup (even after a restart) never starts a second sale.
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "checkout/journal_codec.h"
 #include "common/log.h"
+#include "printer/render.h"
 #include "terminal/internal/payer.h"
+#include "terminal/internal/receipts.h"
+#include "terminal/internal/sale_events.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
@@ -17,19 +21,15 @@ namespace {
 using integration::PaymentOutcome;
 using integration::Result;
 
-std::string BrandOf(const std::string& mask) {
-  if (mask.empty()) return "";
-  const int two = mask.size() >= 2 ? std::atoi(mask.substr(0, 2).c_str()) : 0;
-  const int four = mask.size() >= 4 ? std::atoi(mask.substr(0, 4).c_str()) : 0;
-  if (mask[0] == '4') return "visa";
-  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return "mastercard";
-  if (two == 34 || two == 37) return "amex";
-  if (two == 36 || two == 38) return "diners";
-  if (mask.rfind("6062", 0) == 0 || mask.rfind("3841", 0) == 0) return "hipercard";
-  if (mask.rfind("4011", 0) == 0 || mask.rfind("5067", 0) == 0 || mask.rfind("6363", 0) == 0 ||
-      mask.rfind("6504", 0) == 0 || mask.rfind("6516", 0) == 0 || mask.rfind("6550", 0) == 0)
-    return "elo";
-  return "other";
+// The protocol a register's request came in by, for the log: TEF Dial's requests carry the
+// register id "tef-dial" (integration/tefdial/manager.cc), every other is a nexo POI's.
+const char* ProtocolOf(const integration::RequestIdentity& id) {
+  return id.register_id == "tef-dial" ? "tefdial" : "nexo";
+}
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 std::vector<std::string> Lines(const std::string& text) {
@@ -150,7 +150,8 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     outcome.time_ms = now / 1000;
     if (Status finished = registers->Finish(id.register_id, id.service_id, integration::OutcomeToJson(outcome));
         !finished.ok())
-      logging::Error("nexo", "refusal not recorded", {{"service", id.service_id}, {"reason", finished.message()}});
+      logging::Error(ProtocolOf(id), "refusal not recorded",
+                     {{"service", id.service_id}, {"reason", finished.message()}});
     done(outcome);
   };
   if (auto refused = OpenNewSale(sale_id, request.amount, now))
@@ -160,7 +161,7 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
   RegisterSale& running = register_sales[sale_id];
   running.request = request;
   running.waiters.push_back({std::move(done), deadline});
-  logging::Info("nexo", "cash-register payment",
+  logging::Info(ProtocolOf(id), "cash-register payment",
                 {{"sale", sale_id},
                  {"register", id.register_id},
                  {"service_id", id.service_id},
@@ -171,7 +172,7 @@ void Service::Impl::PayFromRegister(const integration::PaymentRequest& request, 
     checkout::ParseName(integration::PayMethodName(request.method), method);
     auto chosen = FeedIfAccepted(sale_id, checkout::ChooseMethod{method, {}, now});
     if (!chosen.ok())
-      logging::Warn("nexo", "method not taken", {{"sale", sale_id}, {"reason", chosen.status().message()}});
+      logging::Warn(ProtocolOf(id), "method not taken", {{"sale", sale_id}, {"reason", chosen.status().message()}});
   }
 }
 
@@ -198,7 +199,8 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
     auto canceled = FeedIfAccepted(sale_id, checkout::Cancel{"pos:" + running.request.identity.register_id,
                                                              choosing->notice, bank_clock->Now(), ""});
     if (!canceled.ok())
-      logging::Warn("nexo", "ended sale not canceled", {{"sale", sale_id}, {"reason", canceled.status().message()}});
+      logging::Warn(ProtocolOf(running.request.identity), "ended sale not canceled",
+                    {{"sale", sale_id}, {"reason", canceled.status().message()}});
     o.result = running.aborted ? Result::kAborted : Result::kRefused;
     o.reason = choosing->notice;
     return o;
@@ -229,6 +231,7 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
                                                                    : integration::CardFunding::kCredit;
         o.installments = card->installments;
       } else if (const auto* purchase = std::get_if<checkout::PurchaseSeen>(&*event)) {
+        // The bank's purchase id (its record has no authorization code): docs/integration.md.
         if (checkout::IsCharged(purchase->status)) o.authorization_code = purchase->purchase_id;
       } else if (const auto* deposit = std::get_if<checkout::DepositSeen>(&*event)) {
         // The bank's API gives a deposit no end-to-end id: its id is the Pix payment's reference.
@@ -236,15 +239,53 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
       }
     }
   }
-  o.card_brand = BrandOf(o.card_mask);
   if (o.method != integration::PayMethod::kCard) o.installments = 1;
-  for (const std::string& receipt : book->Receipts(sale_id)) {
-    for (const std::string& line : Lines(receipt)) {
-      o.customer_receipt.push_back(line);
-      o.cashier_receipt.push_back(line);
-    }
-  }
+  AddRegisterReceipts(sale_id, *sale, running.request.identity, o);
   return o;
+}
+
+void Service::Impl::AddRegisterReceipts(const std::string& sale_id, const checkout::Sale& sale,
+                                        const integration::RequestIdentity& id, integration::PaymentOutcome& o) {
+  const CardTerms card = CardTermsFor(sale_id, sale);
+  if (o.method == integration::PayMethod::kCard) {
+    o.card_brand = Lower(card.network);
+    if (!card.network_from_bank && !card.network.empty())
+      logging::Info(ProtocolOf(id), "card brand from the BIN table: the bank gave no network",
+                    {{"sale", sale_id}, {"brand", card.network}});
+  }
+  const std::optional<checkout::Print> print = ReprintOf(sale, card);
+  if (!print || print->slip != checkout::Slip::kSaleReceipt) return;
+  const RegisterCopies copies = RegisterCopiesFor(sale, *print, config.store, o.time_ms * 1000, card);
+  const printer::TextOptions text{.placeholders = true};
+  if (copies.merchant) o.cashier_receipt = Lines(printer::RenderText(*copies.merchant, *profile, text));
+  if (copies.customer) o.customer_receipt = Lines(printer::RenderText(*copies.customer, *profile, text));
+}
+
+CardTerms Service::Impl::CardTermsFor(const std::string& sale_id, const checkout::Sale& sale) {
+  CardTerms terms = ReadCardTerms(*journal, sale_id);
+  const checkout::Money* line = sale.payment_line();
+  if (line == nullptr || line->ref.kind != checkout::EntityKind::kPurchase) return terms;
+  return WithBankNetwork(std::move(terms), PurchaseNetwork(line->ref.id));
+}
+
+std::string Service::Impl::PurchaseNetwork(const std::string& purchase_id) {
+  if (auto known = purchase_networks.find(purchase_id); known != purchase_networks.end()) return known->second;
+  auto purchase = bank->merchant_purchase().Get(purchase_id);
+  if (!purchase.ok()) {
+    logging::Warn("serve", "purchase's network not read: the BIN table names the brand",
+                  {{"purchase", purchase_id}, {"reason", purchase.status().message()}});
+    return "";  // not kept: asked again next time
+  }
+  return purchase_networks[purchase_id] = purchase->network.value_or("");
+}
+
+std::vector<std::string> Service::Impl::RefundSlipLines(const checkout::Sale& sale, checkout::Cents amount) {
+  const checkout::Money* line = sale.payment_line();
+  if (line == nullptr) return {};
+  const checkout::Print print{checkout::Slip::kRefundReceipt, amount, line->ref.id, "", ""};
+  const std::optional<printer::Document> doc =
+      ReceiptFor(sale, print, config.store, bank_clock->Now(), CardTermsFor(sale.id, sale));
+  return doc ? Lines(printer::RenderText(*doc, *profile, {.placeholders = true})) : std::vector<std::string>{};
 }
 
 void Service::Impl::SettleRegisterSales() {
@@ -278,9 +319,9 @@ void Service::Impl::SettleRegisterPayments(UnixMicros now) {
     const auto& id = running.request.identity;
     if (Status finished = registers->Finish(id.register_id, id.service_id, integration::OutcomeToJson(*outcome));
         !finished.ok())
-      logging::Error("nexo", "outcome not recorded", {{"sale", it->first}, {"reason", finished.message()}});
+      logging::Error(ProtocolOf(id), "outcome not recorded", {{"sale", it->first}, {"reason", finished.message()}});
     logging::Info(
-        "nexo", "cash-register payment ended",
+        ProtocolOf(id), "cash-register payment ended",
         {{"sale", it->first}, {"register", id.register_id}, {"result", integration::ResultName(outcome->result)}});
     for (auto& waiter : running.waiters) waiter.done(*outcome);
     it = register_sales.erase(it);
@@ -330,6 +371,8 @@ void Service::Impl::SettleRegisterReversals(UnixMicros now) {
       ++it;
       continue;
     }
+    if (outcome.result == Result::kApproved && !outcome.queued)
+      outcome.refund_receipt = RefundSlipLines(*sale, outcome.amount);
     FinishReversal(it->second.request.identity, outcome);
     for (auto& waiter : it->second.waiters) waiter(outcome);
     it = register_reversals.erase(it);
@@ -377,7 +420,7 @@ Status Service::Impl::AbortFromRegister(const integration::AbortRequest& request
   running->second.aborted = true;
   touched.insert(target->sale_id);
   auto canceled = driver->Feed(target->sale_id, cancel);
-  logging::Info("nexo", "cash-register abort",
+  logging::Info(ProtocolOf(request.identity), "cash-register abort",
                 {{"sale", target->sale_id}, {"register", request.identity.register_id}, {"accepted", canceled.ok()}});
   return OkStatus();
 }
@@ -432,13 +475,13 @@ void Service::Impl::ReverseFromRegister(const integration::ReversalRequest& requ
     register_reversals[request.sale_id] = std::move(running);
     book->SetReversalRequested(request.sale_id, amount);
     book->SetMessage(request.sale_id, "reversal asked by cash register " + id.register_id + ": a supervisor approves");
-    logging::Info("nexo", "cash-register reversal waits for a supervisor",
+    logging::Info(ProtocolOf(id), "cash-register reversal waits for a supervisor",
                   {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}});
     return;
   }
   auto reversed = FeedIfAccepted(request.sale_id, RegisterReverse(request, amount, requester, bank_clock->Now()));
   logging::Info(
-      "nexo", "cash-register reversal",
+      ProtocolOf(id), "cash-register reversal",
       {{"sale", request.sale_id}, {"register", id.register_id}, {"amount", amount}, {"accepted", reversed.ok()}});
   if (!reversed.ok()) {
     outcome.result = Result::kNotAllowed;
@@ -471,6 +514,8 @@ void Service::Impl::AnswerRepeatedReversal(const integration::ReversalRequest& r
   outcome.amount = record.value("amount", 0LL);
   outcome.queued = record.value("queued", false);
   outcome.reason = record.value("reason", "");
+  for (const auto& line : record.value("refund_receipt", nlohmann::json::array()))
+    if (line.is_string()) outcome.refund_receipt.push_back(line.get<std::string>());
   done(outcome);
 }
 
@@ -480,9 +525,10 @@ void Service::Impl::FinishReversal(const integration::RequestIdentity& id,
                                  {"amount", outcome.amount},
                                  {"queued", outcome.queued},
                                  {"sale_id", outcome.sale_id},
-                                 {"reason", outcome.reason}};
+                                 {"reason", outcome.reason},
+                                 {"refund_receipt", outcome.refund_receipt}};
   if (Status finished = registers->Finish(id.register_id, id.service_id, record.dump()); !finished.ok())
-    logging::Error("nexo", "outcome not recorded", {{"sale", outcome.sale_id}, {"reason", finished.message()}});
+    logging::Error(ProtocolOf(id), "outcome not recorded", {{"sale", outcome.sale_id}, {"reason", finished.message()}});
 }
 
 StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::string& sale_id,
@@ -495,7 +541,7 @@ StatusOr<checkout::Sale> Service::Impl::ApproveRegisterReversal(const std::strin
                                                                                        supervisor, bank_clock->Now())));
   waiting->second.awaiting_supervisor = false;
   book->SetReversalRequested(sale_id, 0);
-  logging::Info("nexo", "cash-register reversal approved",
+  logging::Info(ProtocolOf(request.identity), "cash-register reversal approved",
                 {{"sale", sale_id}, {"register", request.identity.register_id}, {"supervisor", supervisor}});
   return sale;
 }

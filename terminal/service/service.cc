@@ -66,8 +66,10 @@ Status RegisterWebhook(const api::Bank& bank, const std::string& url, bool remov
     }
   }
   if (found) return OkStatus();
-  const nlohmann::json body = {{"url", url},
-                               {"subscriptions", nlohmann::json::array({"deposit", "invoice", "merchant-purchase"})}};
+  // Only what the API documents (api::Subscriptions(); a bank refuses the whole registration
+  // for one unknown name): Pix deposits and invoices. Card outcomes come from polling the
+  // purchase, and from the event catch-up should the bank ever send card events.
+  const nlohmann::json body = {{"url", url}, {"subscriptions", nlohmann::json::array({"deposit", "invoice"})}};
   auto created = bank.client().Call("POST", "/v2/webhook", {}, body.dump());
   return created.ok() ? OkStatus() : created.status();
 }
@@ -86,11 +88,13 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
     auto sale = driver->Get(sale_id);
     if (!sale.ok()) return;
     const UnixMicros now = bank_clock->Now();
-    auto doc = ReceiptFor(*sale, *print, ReceiptStore(), now, ReadCardTerms(*journal, sale_id));
+    auto doc = ReceiptFor(*sale, *print, ReceiptStore(), now, CardTermsFor(sale_id, *sale));
     if (!doc) return;
     // A cash register prints the receipts it received; the box prints what nexo.print says.
     if (IsRegisterSale(sale_id)) {
-      const bool customer_slip = print->slip == checkout::Slip::kSaleReceipt || print->slip == checkout::Slip::kPixCode;
+      const bool customer_slip = print->slip == checkout::Slip::kSaleReceipt ||
+                                 print->slip == checkout::Slip::kPixCode ||
+                                 print->slip == checkout::Slip::kRefundReceipt;
       if (config.nexo.print == "none" || (config.nexo.print == "customer" && !customer_slip)) {
         book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
         return;
@@ -123,7 +127,7 @@ StatusOr<checkout::Sale> Service::Impl::Reprint(const std::string& sale_id) {
   EnsureCopy(sale_id);
   std::optional<checkout::Sale> sale = book->Copy(sale_id);
   if (!sale) return NotFoundError("no sale " + sale_id + " on this box");
-  const CardTerms card = ReadCardTerms(*journal, sale_id);
+  const CardTerms card = CardTermsFor(sale_id, *sale);
   const std::optional<checkout::Print> print = ReprintOf(*sale, card);
   if (!print)
     return FailedPreconditionError(std::string("the sale has no receipt to print again (it is ") +
@@ -191,9 +195,9 @@ void Service::Impl::Tick() {
   } else if (*forgotten > 0) {
     logging::Info("serve", "applied events pruned", {{"forgotten", *forgotten}});
   }
+  if (online.load()) EnsureWebhook();  // at its back-off's pace until registered
   if (now >= next_catch_up && online.load()) {
     next_catch_up = now + config.catch_up_interval_s * kMicrosPerSecond;
-    EnsureWebhook();
     // Events the webhook missed (the bank delivers again, but not soon): the sales they
     // name are resumed from their journal by the intake, so they are tracked from here.
     auto applied = intake->CatchUp();
@@ -216,11 +220,28 @@ void Service::Impl::Tick() {
 
 void Service::Impl::EnsureWebhook() {
   if (webhook_registered || webhook_url.empty()) return;
+  const UnixMicros now = bank_clock->Now();
+  if (now < webhook_retry_at) return;
   const Status hooked = RegisterWebhook(*bank, webhook_url, sandbox != nullptr);
   webhook_registered = hooked.ok();
-  if (!hooked.ok())
-    logging::Warn("serve", "webhook not registered (retried with the catch-up)",
-                  {{"url", webhook_url}, {"reason", hooked.message()}});
+  webhook_live = hooked.ok();
+  std::string state;
+  if (hooked.ok()) {
+    logging::Info("serve", "webhook registered", {{"url", webhook_url}, {"subscriptions", "deposit,invoice"}});
+    webhook_refusals = 0;
+  } else {
+    // Back-off: 5 s, 10 s, 20 s... up to 10 min; payments are still seen by polling and the catch-up.
+    const std::int64_t wait_s = std::min<std::int64_t>(600, std::int64_t{5} << std::min(webhook_refusals, 7));
+    ++webhook_refusals;
+    webhook_retry_at = now + wait_s * kMicrosPerSecond;
+    state = "webhook not registered at the bank (" + hooked.message() + "); retried in " + std::to_string(wait_s) +
+            " s; payments are seen by polling meanwhile";
+    logging::Warn(
+        "serve", "webhook not registered",
+        {{"url", webhook_url}, {"reason", hooked.message()}, {"retry_in_s", wait_s}, {"attempts", webhook_refusals}});
+  }
+  std::lock_guard<std::mutex> lock(webhook_mu);
+  webhook_state = std::move(state);
 }
 
 void Service::Impl::EnsureCopy(const std::string& sale_id) {

@@ -133,7 +133,13 @@ struct Service::Impl {
   std::set<std::string> touched;                   // driver thread: changed since the last Publish
   std::string webhook_url;                         // ours at the bank; "" for a real bank without webhook_url
   bool webhook_registered = false;                 // driver thread
+  int webhook_refusals = 0;                        // driver thread: in a row, for the back-off
+  UnixMicros webhook_retry_at = 0;                 // driver thread: the next registration attempt
+  mutable std::mutex webhook_mu;                   // guards webhook_state (read by /readyz's thread)
+  std::string webhook_state;                       // guarded: why the last registration failed ("" none did)
+  std::atomic<bool> webhook_live{false};           // registered at the bank (read by /readyz's thread)
   bool told_to_name_lane = false;                  // driver thread: the warning is logged once
+  std::map<std::string, std::string> purchase_networks;  // driver thread: purchase id -> bank's network
   UnixMicros next_catch_up = 0;                    // driver thread
   std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
   UnixMicros next_forward = 0;                     // driver thread: the next look at the sealed cards
@@ -237,6 +243,18 @@ struct Service::Impl {
   void ResumeRegisterSales();           // at start: running register payments watched again
   void ResumeRegisterReversals();       // at start: running register reversals carried on
   std::optional<integration::PaymentOutcome> RegisterOutcome(const std::string& sale_id, RegisterSale& running);
+  // The brand and the receipts a register gets in `o`: the merchant's copy (CashierReceipt) and
+  // the customer's (CustomerReceipt), each alone, re-rendered from the sale (after a restart too).
+  void AddRegisterReceipts(const std::string& sale_id, const checkout::Sale& sale,
+                           const integration::RequestIdentity& id, integration::PaymentOutcome& o);
+  // The sale's card terms from its journal, with the network the bank recorded for its purchase
+  // (PurchaseNetwork) when it gave one; else the BIN table's, marked as such.
+  CardTerms CardTermsFor(const std::string& sale_id, const checkout::Sale& sale);
+  // GET /v2/merchant-purchase/{id}'s `network` ("" when the bank gives none or cannot be asked),
+  // asked once per purchase (purchase_networks).
+  std::string PurchaseNetwork(const std::string& purchase_id);
+  // The text lines of the refund slip a cash register gets with its reversal's answer.
+  std::vector<std::string> RefundSlipLines(const checkout::Sale& sale, checkout::Cents amount);
   bool IsRegisterSale(const std::string& sale_id) const;
   // --- nexo (nexo_listener.cc), any io thread ---
   void OnNexo(HttpRequest request, Respond respond);

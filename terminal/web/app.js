@@ -545,7 +545,7 @@ async function status() {
   if (s.health) showHealth(s.health);
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
 }
-// One line, four parts: a part that is not well says what is wrong, in the cashier's words
+// One line, five parts: a part that is not well says what is wrong, in the cashier's words
 // (the clock is "relógio do caixa": sales still go through, it is never a refusal).
 function showHealth(health) {
   const words = {
@@ -561,6 +561,8 @@ function showHealth(health) {
     printer: (h) => (h.ok ? 'Impressora ✓' : /stuck/.test(h.message)
       ? 'Impressora parada: verifique papel, tampa e cabo'
       : 'Impressora com falha: verifique a impressora e imprima a 2ª via em Vendas de hoje'),
+    // The bank's webhook refused: payments are still seen, by polling, a few seconds later.
+    webhook: (h) => (h.ok ? 'Avisos do banco ✓' : 'Avisos do banco recusados: pagamentos vistos por consulta (mais lento)'),
   };
   $$('#health [data-part]').forEach((el) => {
     const part = health[el.dataset.part];

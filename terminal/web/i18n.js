@@ -29,6 +29,9 @@ const EN_US = new Map(Object.entries({
   'Banco ✓': 'Bank ✓', 'Relógio ✓': 'Clock ✓', 'Disco ✓': 'Disk ✓', 'Impressora ✓': 'Printer ✓',
   'Banco: sem conexão (faturas vão para a fila)': 'Bank: no connection (invoices are queued)',
   'Disco cheio: novas vendas recusadas até liberar espaço': 'Disk full: new sales refused until space is freed',
+  'Avisos do banco': 'Bank notices', 'Avisos do banco ✓': 'Bank notices ✓',
+  'Avisos do banco recusados: pagamentos vistos por consulta (mais lento)':
+      'Bank notices refused: payments seen by polling (slower)',
   // amount, method
   'Apagar': 'Delete', 'Cobrar': 'Charge', 'Cartão': 'Card', 'Pix': 'Pix', 'Boleto': 'Invoice',
   'Cartão e Pix precisam do banco agora e a loja está sem conexão: o boleto pode ser emitido depois (fica na fila).':

@@ -1,24 +1,27 @@
 // SIGKILL crash tests of whole sales against the in-process sandbox: the driver runs in a
-// forked child that kills itself (SIGKILL) right after its k-th journal write or bank call,
-// for k = 1, 2, ... until the child finishes undisturbed; a restarted driver then resumes the
-// sale from the journal and plays it to the end. Each flow runs twice: as is, and with the
-// sandbox committing the create and the reversal PATCH but dropping their answers
-// (commit-then-drop-response). Every run must end as the undisturbed one: the same state,
-// the sale's collected amount equal to what the bank kept (entity amount and ledger, to the
-// cent), exactly one brcode / invoice / purchase for the sale, the reversal applied once.
+// child process (this binary re-executed, kill_child.h) that kills itself (SIGKILL) right after its k-th journal write
+// or bank call, for k = 1, 2, ... until the child finishes undisturbed; a restarted driver then resumes the sale from
+// the journal and plays it to the end. Each flow runs twice: as is, and with the sandbox committing the create and the
+// reversal PATCH but dropping their answers (commit-then-drop-response). Every run must end as the undisturbed one: the
+// same state, the sale's collected amount equal to what the bank kept (entity amount and ledger, to the cent), exactly
+// one brcode / invoice / purchase for the sale, the reversal applied once.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "tests/checkout/driver_fixture.h"
+#include "tests/checkout/kill_child.h"
 #include "tests/testing/status_matchers.h"
 
 namespace balcao::checkout {
 namespace {
 
+using e2e::ChildContext;
 using e2e::DriverE2E;
 using e2e::Json;
+using e2e::Play;
+using e2e::RegisterChildFlow;
 using e2e::Script;
 using e2e::StateOf;
 
@@ -27,6 +30,37 @@ struct Flow {
   const char* resource;                  // what the sale creates at the bank (exactly one)
   std::vector<std::string> drop_routes;  // where commit-then-drop-response is injected
 };
+
+nlohmann::json ScriptToJson(const Script& s) {
+  return {{"method", static_cast<int>(s.method)},
+          {"amount", s.amount},
+          {"reverse", s.reverse},
+          {"cancel", s.cancel},
+          {"customer", {s.customer.name, s.customer.tax_id}},
+          {"card", s.card},
+          {"await_confirmation", s.await_confirmation},
+          {"pix_expires_then_invoice", s.pix_expires_then_invoice}};
+}
+
+Script ScriptFromJson(const nlohmann::json& j) {
+  Script s;
+  s.method = static_cast<Method>(j.at("method").get<int>());
+  s.amount = j.at("amount").get<Cents>();
+  s.reverse = j.at("reverse").get<Cents>();
+  s.cancel = j.at("cancel").get<bool>();
+  s.customer = {j.at("customer")[0].get<std::string>(), j.at("customer")[1].get<std::string>()};
+  s.card = j.at("card").get<std::string>();
+  s.await_confirmation = j.at("await_confirmation").get<bool>();
+  s.pix_expires_then_invoice = j.at("pix_expires_then_invoice").get<bool>();
+  return s;
+}
+
+// The killed child's flow (tests/checkout/kill_child.h): the script played from the sale's start.
+const bool kScriptFlow = RegisterChildFlow("script", [](Driver& d, const ChildContext& c) {
+  const Script script = ScriptFromJson(c.params);
+  Intake intake(d, c.bank, c.clock);
+  if (d.Open(c.sale_id, script.amount, c.settings).ok()) Play(d, c.sale_id, script, c.payer, c.clock, &intake);
+});
 
 class CrashE2E : public DriverE2E {
  protected:
@@ -42,11 +76,7 @@ class CrashE2E : public DriverE2E {
           for (const std::string& route : flow.drop_routes) Fault(route);
         }
         const std::string id = NewSaleId();
-        const bool killed = RunChildKilledAt(k, [&](Driver& d) {
-          sandbox::testing::Client payer(api().base, api().access_id, api().key);  // curl is not fork-safe
-          Intake intake(d, Bank(), clock_);
-          if (d.Open(id, flow.script.amount, settings_).ok()) e2e::Play(d, id, flow.script, payer, clock_, &intake);
-        });
+        const bool killed = RunChildKilledAt(k, "script", id, ScriptToJson(flow.script));
         auto resumed = driver_->Resume(id);
         ASSERT_OK(resumed);
         Intake intake(*driver_, Bank(), clock_);
@@ -142,7 +172,8 @@ TEST_F(CrashE2E, InvoiceCancelSurvivesSigkillAtEveryPoint) {
 }
 
 TEST_F(CrashE2E, ConfirmedCardReversalSurvivesSigkillAtEveryPoint) {
-  // The confirmation comes as a bank event, which exists only for a subscribed webhook.
+  // The confirmation comes as a bank event, which exists only for a subscribed webhook (the
+  // test sandbox plays a bank that sends card events: SandboxOptions::undocumented_subscriptions).
   auto hook = api().Post("/v2/webhook",
                          {{"url", "http://127.0.0.1:9/balcao-webhook"}, {"subscriptions", {"merchant-purchase"}}});
   ASSERT_EQ(hook.status, 200) << hook.body;

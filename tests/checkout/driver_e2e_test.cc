@@ -2,8 +2,8 @@
 // real SQLite journal file): card approved / denied / 3-D Secure passed and failed, Pix
 // paid, Pix lost-response (its lookup reported found or absent), invoice paid, refunds;
 // crash-and-restart at every journal write and every bank call of a Pix sale (in-process
-// stop) and of a card sale (forked child killed with SIGKILL, with and without the sandbox's
-// commit-then-drop fault), each ending as an undisturbed run would: Paid, with exactly one
+// stop) and of a card sale (a child process, kill_child.h, killed with SIGKILL, with and
+// without the sandbox's commit-then-drop fault), each ending as an undisturbed run would: Paid, with exactly one
 // brcode / one purchase at the bank.
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 
 #include "checkout/journal_codec.h"
 #include "tests/checkout/driver_fixture.h"
+#include "tests/checkout/kill_child.h"
 #include "tests/testing/status_matchers.h"
 
 using ::balcao::test_util::StatusIs;
@@ -199,6 +200,14 @@ TEST_F(DriverE2E, CrashAtEveryPointOfAPixSaleThenResume) {
 // The same with a real SIGKILL of a separate process, for a card sale (the dangerous one):
 // killed after each journal write and each bank call, with and without the sandbox
 // dropping the purchase's answer after committing it. After restart: Paid, one purchase.
+// The killed child's flow (tests/checkout/kill_child.h): open, choose card, submit.
+const bool kCardSaleFlow = e2e::RegisterChildFlow("card-sale-4321", [](Driver& d, const e2e::ChildContext& c) {
+  if (!d.Open(c.sale_id, 4321, c.settings).ok()) return;
+  d.Feed(c.sale_id, ChooseMethod{Method::kCard, {}, c.clock.Now()}).IgnoreError();  // the kill test checks the outcome
+  d.SubmitCard(c.sale_id, e2e::TestCard("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser())
+      .IgnoreError();  // the kill test checks the outcome
+});
+
 TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
   for (bool drop : {false, true}) {
     for (int k = 1; k <= 7; ++k) {
@@ -211,11 +220,7 @@ TEST_F(DriverE2E, CardSaleSurvivesSigkillAtEveryPoint) {
             200);
       }
       const std::string id = NewSaleId();
-      const bool killed = RunChildKilledAt(k, [&](Driver& d) {
-        if (!d.Open(id, 4321, settings_).ok()) return;
-        (void)d.Feed(id, ChooseMethod{Method::kCard, {}, Now()});
-        (void)d.SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
-      });
+      const bool killed = RunChildKilledAt(k, "card-sale-4321", id);
       EXPECT_TRUE(killed) << "the card flow has 7 hook points; the child must die at each";
       auto resumed = driver_->Resume(id);
       ASSERT_OK(resumed);

@@ -1,6 +1,14 @@
 #include "tests/checkout/driver_fixture.h"
 
+#include <fcntl.h>
+#include <spawn.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
 #include "common/time.h"
+#include "tests/checkout/kill_child.h"
 #include "tests/testing/status_matchers.h"
 
 namespace balcao::checkout::e2e {
@@ -149,27 +157,78 @@ void DriverE2E::Fault(const std::string& route, const std::string& fault) {
   ASSERT_EQ(api().Sim("/sandbox/faults", {{route, {fault}}}).status, 200);
 }
 
-bool DriverE2E::RunChildKilledAt(int k, const std::function<void(Driver&)>& flow) {
+namespace {
+
+std::string LastLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::string last = "(none: the child never reached its first journal write or bank call)";
+  while (std::getline(in, line)) last = line;
+  return last;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+bool DriverE2E::RunChildKilledAt(int k, const std::string& flow, const std::string& sale_id,
+                                 const nlohmann::json& params) {
   driver_.reset();  // the child owns the journal file while it runs
   journal_.reset();
   store_.reset();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    auto store = offline::Store::Open(db_, {.clock = &store_clock_});
-    auto client = api::Client::FromEnvironment(sandbox().credentials().credentials_path);
-    if (!store.ok() || !client.ok()) ::_exit(10);
-    offline::Journal journal(**store);
-    Driver driver(api::Bank(*client), journal, clock_);
-    int calls = 0;
-    driver.SetCrashHookForTest([&](const char*) {
-      if (++calls == k) ::raise(SIGKILL);
-      return false;
-    });
-    flow(driver);
-    ::_exit(0);
-  }
+  const std::string base = db_ + ".child-" + std::to_string(k);
+  const auto& credentials = sandbox().credentials();
+  const nlohmann::json spec = {{"flow", flow},
+                               {"sale_id", sale_id},
+                               {"kill_at", k},
+                               {"params", params},
+                               {"settings", SettingsToJson(settings_)},
+                               {"db", db_},
+                               {"clock", clock_.Save()},
+                               {"store_clock_pinned", store_clock_.pinned()},
+                               {"credentials_path", credentials.credentials_path},
+                               {"private_key_path", credentials.private_key_path},
+                               {"api_base", api().base},
+                               {"access_id", api().access_id},
+                               {"progress_path", base + ".steps"}};
+  std::ofstream(base + ".json") << spec.dump();
+  std::filesystem::remove(base + ".steps");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, (base + ".log").c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::string mode = "--balcao-kill-child";
+  std::string spec_path = base + ".json";
+  char* argv[] = {self.data(), mode.data(), spec_path.data(), nullptr};
+  pid_t pid = -1;
+  const int spawned = ::posix_spawn(&pid, self.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  EXPECT_EQ(spawned, 0) << "spawning the killed child: " << std::strerror(spawned);
   int status = 0;
-  ::waitpid(pid, &status, 0);
+  bool ended = spawned != 0;
+  for (int waited_ms = 0; !ended && waited_ms < 120'000; waited_ms += 20) {
+    ended = ::waitpid(pid, &status, WNOHANG) == pid;
+    if (!ended) ::usleep(20'000);
+  }
+  if (!ended) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    ADD_FAILURE() << "the child of flow '" << flow << "' (SIGKILL due at point " << k
+                  << ") was still running after 120 s; its last step: " << LastLine(base + ".steps")
+                  << "\nits output:\n"
+                  << Slurp(base + ".log");
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+    ADD_FAILURE() << "the child of flow '" << flow << "' exited with " << WEXITSTATUS(status) << ":\n"
+                  << Slurp(base + ".log");
+  }
+  for (const char* ext : {".json", ".steps", ".log"}) std::filesystem::remove(base + ext);
   OpenDriver();
   return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }

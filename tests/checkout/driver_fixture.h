@@ -4,7 +4,8 @@
 // counter saw, a restart (a new driver on the same file), a child process SIGKILLed at the
 // k-th crash-hook point, a script that plays the customer and the cashier from whatever
 // state a sale is in, and read-backs of the sandbox's entities and ledger.
-// Thread-safety: one test thread (plus forked children, which own the journal while alive).
+// Thread-safety: one test thread (plus killed children, separate processes that own the journal
+// while alive: tests/checkout/kill_child.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +56,13 @@ class TestClock final : public Clock {
     return real + offset_.load() + (real - base_) * (speed_.load() - 1);
   }
   void Follow(UnixMicros sandbox_now) { offset_ = offset_.load() + (sandbox_now - Now()); }
+  // The clock's state, so a re-executed child (kill_child.h) runs on the same time.
+  nlohmann::json Save() const { return {{"offset", offset_.load()}, {"speed", speed_.load()}, {"base", base_}}; }
+  void Restore(const nlohmann::json& state) {
+    offset_ = state.at("offset").get<UnixMicros>();
+    speed_ = state.at("speed").get<int>();
+    base_ = state.at("base").get<UnixMicros>();
+  }
   void SetSpeed(int speed) {
     const UnixMicros now = Now();
     base_ = SystemClock::Instance().Now();
@@ -75,6 +84,7 @@ class PinnableClock final : public Clock {
     const UnixMicros at = pinned_.load();
     return at != 0 ? at : SystemClock::Instance().Now();
   }
+  UnixMicros pinned() const { return pinned_.load(); }
   void Pin(UnixMicros at) { pinned_ = at; }
   void Unpin() { pinned_ = 0; }
 
@@ -151,10 +161,13 @@ class DriverE2E : public sandbox::testing::SandboxTest {
   CardData Card(const std::string& number) { return TestCard(number); }
   void Fault(const std::string& route, const std::string& fault = "commit-then-drop-response");
 
-  // Runs `flow` in a child process whose driver SIGKILLs itself right after its k-th
+  // Runs the child flow `flow` (kill_child.h, registered by name) on sale `sale_id` in a
+  // fresh process (this binary re-executed) whose driver SIGKILLs itself right after its k-th
   // journal write or bank call, then reopens the journal here. True when the child died of
-  // SIGKILL (false: the flow ended before the k-th point).
-  bool RunChildKilledAt(int k, const std::function<void(Driver&)>& flow);
+  // SIGKILL (false: the flow ended before the k-th point). A child still alive after 120 s is
+  // killed and the test fails naming the last step it reached.
+  bool RunChildKilledAt(int k, const std::string& flow, const std::string& sale_id,
+                        const nlohmann::json& params = nlohmann::json::object());
 
   std::string db_;
   Settings settings_;

@@ -1,4 +1,4 @@
-// SIGKILL at every point of a sale queued while offline: a forked child, told the box is
+// SIGKILL at every point of a sale queued while offline: a child process (kill_child.h), told the box is
 // offline, opens a sale, chooses the invoice (queued in the outbox, with its journal event in
 // the same transaction) and then cancels it (noted until the invoice exists); it SIGKILLs
 // itself right after its k-th journal write or bank call. A restarted process, with the bank
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "offline/store.h"
+#include "tests/checkout/kill_child.h"
 #include "tests/checkout/offline_fixture.h"
 #include "tests/testing/status_matchers.h"
 
@@ -19,6 +20,20 @@ using ::balcao::test_util::StatusIs;
 namespace balcao::checkout::e2e {
 namespace {
 
+// The killed child's flow (tests/checkout/kill_child.h): offline, an invoice queued, then canceled.
+const bool kOfflineFlow = RegisterChildFlow("offline-invoice-cancel", [](Driver& d, const ChildContext& c) {
+  auto store = offline::Store::Open(c.db);  // the child's outbox: a second handle on the file
+  if (!store.ok()) return;
+  offline::Outbox outbox(**store);
+  d.SetOutbox(&outbox);
+  d.SetBankOnline(false);
+  if (!d.Open(c.sale_id, 2100, c.settings).ok()) return;
+  d.Feed(c.sale_id, ChooseMethod{Method::kInvoice, {"Maria da Silva", "337.451.076-08"}, c.clock.Now()})
+      .IgnoreError();  // the kill test checks the outcome
+  d.Feed(c.sale_id, Cancel{"op-7", "customer left without buying", c.clock.Now()})
+      .IgnoreError();  // the kill test checks the outcome
+});
+
 TEST_F(OfflineE2E, SaleQueuedOfflineSurvivesSigkillAtEveryPoint) {
   int k = 1;
   int kills = 0;
@@ -26,16 +41,7 @@ TEST_F(OfflineE2E, SaleQueuedOfflineSurvivesSigkillAtEveryPoint) {
     SCOPED_TRACE("SIGKILL at hook point " + std::to_string(k));
     const std::string id = NewSaleId();
     outbox_.reset();
-    const bool killed = RunChildKilledAt(k, [&](Driver& d) {
-      auto store = offline::Store::Open(db_);  // the child's outbox: a second handle on the file
-      if (!store.ok()) return;
-      offline::Outbox outbox(**store);
-      d.SetOutbox(&outbox);
-      d.SetBankOnline(false);
-      if (!d.Open(id, 2100, settings_).ok()) return;
-      (void)d.Feed(id, ChooseMethod{Method::kInvoice, customer_, clock_.Now()});
-      (void)d.Feed(id, Cancel{"op-7", "customer left without buying", clock_.Now()});
-    });
+    const bool killed = RunChildKilledAt(k, "offline-invoice-cancel", id);
     kills += killed;
     Restart(/*bank_reachable=*/true);
     auto resumed = driver_->Resume(id);

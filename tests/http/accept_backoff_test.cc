@@ -21,6 +21,7 @@
 
 #include "common/log.h"
 #include "tests/http/loopback.h"
+#include "tests/testing/lone_fork.h"
 #include "tests/testing/temp_dir.h"
 
 namespace balcao::http::testing {
@@ -107,7 +108,7 @@ TEST(AcceptBackoff, OutOfDescriptorsTheServerWaitsInsteadOfSpinning) {
   const std::string log_path = scratch.File("child.log");
   int pipe_fds[2];
   ASSERT_EQ(::pipe(pipe_fds), 0);
-  const pid_t child = ::fork();
+  const pid_t child = balcao::test_util::ForkOfLoneThread();  // the child runs the test's code: one thread only
   ASSERT_GE(child, 0);
   if (child == 0) {
     ::close(pipe_fds[0]);

@@ -121,6 +121,37 @@ TEST(Exchange, DeclinedSaleLeavesTheCounterFree) {
   EXPECT_EQ(answer.Get(field::kOperatorMessage), "CARTAO RECUSADO");
 }
 
+// The slip prints what it has: no "CNPJ" line when the store's CNPJ is not configured; the
+// bank's references named as what they are; the brand as the bank recorded it, else the BIN's.
+TEST(Response, TheSlipHasNoEmptyLinesAndNamesTheBanksReferences) {
+  Exchange x;
+  ASSERT_OK(Apply(x, CrtOpened{"CRT|1|100|2500", "1", "100", 2500, "IntPos.001", kAt}));
+  ASSERT_OK(Apply(x, SaleApproved{"CRT|1|100|2500", "v1", "000001",
+                                  Approval{"card", "5656565656565656", "411111******1111", "credit", 1, kAt, "elo"}}));
+  const IntPos r = CrtResponse(Crt("1", 2500), *x.BySale("v1"), Merchant{"LOJA SEM CADASTRO", ""});
+  EXPECT_EQ(r.Get(field::kCardBrand), "ELO") << "the bank's network, not the BIN's (411111 is a Visa BIN)";
+  bool purchase_named = false;
+  for (const std::string& line : r.Lines(field::kReceiptLine)) {
+    EXPECT_EQ(line.find("CNPJ"), std::string::npos) << line;
+    EXPECT_EQ(line.find("AUT"), std::string::npos) << line;
+    purchase_named = purchase_named || (line.find("ID COMPRA") != std::string::npos &&
+                                        line.find("5656565656565656") != std::string::npos);
+  }
+  EXPECT_TRUE(purchase_named);
+  Exchange pix;
+  ASSERT_OK(Apply(pix, CrtOpened{"CRT|2|100|2500", "2", "100", 2500, "IntPos.001", kAt}));
+  ASSERT_OK(
+      Apply(pix, SaleApproved{"CRT|2|100|2500", "v2", "000002", Approval{"pix", "9191919191919191", "", "", 1, kAt}}));
+  const IntPos p = CrtResponse(Crt("2", 2500), *pix.BySale("v2"), Merchant{"LOJA", "00000000000191"});
+  bool deposit_named = false, cnpj_printed = false;
+  for (const std::string& line : p.Lines(field::kReceiptLine)) {
+    deposit_named = deposit_named || line.find("ID DEPOSITO") != std::string::npos;
+    cnpj_printed = cnpj_printed || line.find("CNPJ 00000000000191") != std::string::npos;
+  }
+  EXPECT_TRUE(deposit_named);
+  EXPECT_TRUE(cnpj_printed);
+}
+
 TEST(Exchange, OverduePendingSalesAreTheOnesThePolicySettles) {
   Exchange x = PendingSale();
   EXPECT_TRUE(Overdue(x, kAt + 59 * kMicrosPerSecond, 60).empty());

@@ -157,8 +157,8 @@ TEST(NexoResponse, AnApprovedCardPaymentCarriesResultReceiptsAndTheNfceFields) {
   EXPECT_EQ(r["POIData"]["POITransactionID"]["TransactionID"], "v20261126t000000-1");
   EXPECT_EQ(r["SaleData"]["SaleTransactionID"]["TransactionID"], "cupom-77");
   EXPECT_EQ(r["PaymentResult"]["AmountsResp"]["AuthorizedAmount"].dump(), "12.34");
-  EXPECT_EQ(r["PaymentResult"]["PaymentInstrumentData"]["CardData"]["MaskedPAN"], "411111******1111");
-  EXPECT_EQ(r["PaymentResult"]["Instalment"]["TotalNbOfPayments"], 3);
+  EXPECT_EQ(r["PaymentResult"]["PaymentInstrumentData"]["CardData"]["MaskedPan"], "411111******1111");
+  EXPECT_EQ(r["PaymentResult"]["InstalmentType"]["TotalNbOfPayments"], 3);
   EXPECT_EQ(r["PaymentReceipt"][0]["DocumentQualifier"], "CashierReceipt");
   EXPECT_EQ(r["PaymentReceipt"][1]["OutputContent"]["OutputText"][0]["Text"], "VIA CLIENTE");
   const std::string extra = r["Response"]["AdditionalResponse"].get<std::string>();
@@ -167,6 +167,51 @@ TEST(NexoResponse, AnApprovedCardPaymentCarriesResultReceiptsAndTheNfceFields) {
   EXPECT_NE(extra.find("CNPJ=20018183000180"), std::string::npos) << extra;
   EXPECT_NE(extra.find("cAut=5656565656565656"), std::string::npos) << extra;
   EXPECT_NE(extra.find("fundingSource=CREDIT"), std::string::npos) << extra;
+}
+
+// Field names as Adyen's libraries spell them (CardData.MaskedPan: the Node library's model drops
+// MaskedPAN), no empty brand, no ApprovalCode (the bank's record has none): the purchase's id is
+// the acquirer's transaction id. The Node library's own models read every field of these
+// answers in tests/integration/adyen_node/nexo.test.js.
+TEST(NexoResponse, CardDataIsSpelledAsAdyenReadsItAndCarriesNoInventedApprovalCode) {
+  auto request = ParseRequest(PaymentText("12.34"));
+  ASSERT_OK(request);
+  PaymentOutcome o;
+  o.result = Result::kApproved;
+  o.sale_id = "v20261126t000000-2";
+  o.amount = 1234;
+  o.method = PayMethod::kCard;
+  o.card_mask = "545301******5454";
+  o.authorization_code = "7878787878787878";
+  const json r =
+      json::parse(PaymentResponse(*request, o, "2026-11-26T00:00:01.000Z"))["SaleToPOIResponse"]["PaymentResponse"];
+  const json& card = r["PaymentResult"]["PaymentInstrumentData"]["CardData"];
+  EXPECT_EQ(card["MaskedPan"], "545301******5454");
+  EXPECT_FALSE(card.contains("MaskedPAN"));
+  EXPECT_FALSE(card.contains("PaymentBrand")) << "no brand known: none sent, never an empty one";
+  const json& acquirer = r["PaymentResult"]["PaymentAcquirerData"];
+  EXPECT_FALSE(acquirer.contains("ApprovalCode"));
+  EXPECT_EQ(acquirer["AcquirerTransactionID"]["TransactionID"], "7878787878787878");
+}
+
+TEST(NexoResponse, AReversalAnswerCarriesItsRefundSlip) {
+  auto request = ParseRequest(PaymentText("12.34"));
+  ASSERT_OK(request);
+  ReversalOutcome o;
+  o.result = Result::kApproved;
+  o.sale_id = "v20261126t000000-3";
+  o.amount = 1234;
+  o.refund_receipt = {"ESTORNO", "R$ 12,34"};
+  const json r =
+      json::parse(ReversalResponse(*request, o, "2026-11-26T00:00:02.000Z"))["SaleToPOIResponse"]["ReversalResponse"];
+  EXPECT_EQ(r["ReversedAmount"].dump(), "12.34");
+  ASSERT_EQ(r["PaymentReceipt"].size(), 2u) << r.dump();
+  EXPECT_EQ(r["PaymentReceipt"][1]["DocumentQualifier"], "CustomerReceipt");
+  EXPECT_EQ(r["PaymentReceipt"][1]["OutputContent"]["OutputText"][0]["Text"], "ESTORNO");
+  o.refund_receipt.clear();
+  EXPECT_FALSE(
+      json::parse(ReversalResponse(*request, o, "2026-11-26T00:00:02.000Z"))["SaleToPOIResponse"]["ReversalResponse"]
+          .contains("PaymentReceipt"));
 }
 
 TEST(NexoResponse, RefusalsCarryTheirErrorConditionAndRejectsAreEventNotifications) {

@@ -14,6 +14,7 @@
 
 #include "offline/outbox.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/lone_fork.h"
 #include "tests/testing/status_matchers.h"
 
 namespace balcao::offline {
@@ -80,7 +81,8 @@ TEST(Durability, RowsAcknowledgedBeforeExitWithoutCloseAreThere) {
   const std::string path = dir.File("box.db");
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  const pid_t child = ::fork();
+  const pid_t child = balcao::test_util::ForkOfLoneThread();  // the child runs the test's code: one thread only
+  ASSERT_GE(child, 0);
   if (child == 0) {
     ::close(fds[0]);
     EnqueueLoop(path, "exit", 200, fds[1]);
@@ -108,7 +110,8 @@ TEST(Durability, RowsAcknowledgedBeforeSigkillAreThere) {
     int fds[2];
     ASSERT_EQ(::pipe(fds), 0);
     const std::string prefix = "kill" + std::to_string(round);
-    const pid_t child = ::fork();
+    const pid_t child = balcao::test_util::ForkOfLoneThread();  // the child runs the test's code: one thread only
+    ASSERT_GE(child, 0);
     if (child == 0) {
       ::close(fds[0]);
       EnqueueLoop(path, prefix, -1, fds[1]);
@@ -134,7 +137,8 @@ TEST(Durability, RowsAcknowledgedBeforeSigkillAreThere) {
 TEST(Durability, ARowClaimedByAKilledSenderIsLookedUpBeforeAnyResend) {
   testing::TempDir dir;
   const std::string path = dir.File("box.db");
-  const pid_t child = ::fork();
+  const pid_t child = balcao::test_util::ForkOfLoneThread();  // the child runs the test's code: one thread only
+  ASSERT_GE(child, 0);
   if (child == 0) {
     auto store = Store::Open(path);
     if (!store.ok()) ::_exit(3);

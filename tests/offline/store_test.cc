@@ -11,6 +11,7 @@
 #include "offline/internal/db.h"
 #include "offline/internal/migrations.h"
 #include "tests/offline/test_util.h"
+#include "tests/testing/lone_fork.h"
 #include "tests/testing/status_matchers.h"
 
 using ::balcao::test_util::IsOk;
@@ -155,7 +156,8 @@ TEST(Store, OwnershipPassesOnWhenTheOwnerIsKilled) {
   const std::string path = dir.File("box.db");
   int ready[2];
   ASSERT_EQ(::pipe(ready), 0);
-  const pid_t child = ::fork();
+  const pid_t child = balcao::test_util::ForkOfLoneThread();  // the child runs the test's code: one thread only
+  ASSERT_GE(child, 0);
   if (child == 0) {
     auto store = Store::Open(path);
     char ok = (store.ok() && (*store)->is_owner()) ? 'y' : 'n';

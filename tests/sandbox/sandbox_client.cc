@@ -69,6 +69,8 @@ void SandboxTest::SetUpTestSuite() {
   SandboxOptions options;
   options.db = ":memory:";
   options.tick_millis = 50;
+  // The checkout's event-driven card paths (a bank that sent card events) are tested here.
+  options.undocumented_subscriptions = true;
   auto started = Sandbox::Start(options);
   ASSERT_OK(started);
   sandbox_ = std::move(*started);

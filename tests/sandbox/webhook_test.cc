@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <fstream>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "api/resources.h"
 #include "tests/sandbox/sandbox_client.h"
 #include "tests/testing/status_matchers.h"
 
@@ -98,6 +100,45 @@ class Receiver {
 };
 
 class WebhookTest : public SandboxTest {};
+
+std::vector<std::string> DocumentedSubscriptions() {
+  std::ifstream in(std::string(BALCAO_TEST_DATA_DIR) + "/webhook_subscriptions.txt");
+  std::vector<std::string> names;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') names.push_back(line);
+  return names;
+}
+
+// A sandbox as the documents describe the bank (SandboxOptions::undocumented_subscriptions
+// off, as `balcao serve`'s embedded one): every documented subscription is accepted, and a
+// registration naming any other is refused whole, with the field and the name.
+TEST(WebhookSubscriptions, OnlyTheDocumentedOnesAreAcceptedByDefault) {
+  std::vector<std::string> known(api::Subscriptions().begin(), api::Subscriptions().end());
+  const std::vector<std::string> documented = DocumentedSubscriptions();
+  ASSERT_EQ(documented.size(), 11u) << "tests/data/webhook_subscriptions.txt";
+  EXPECT_EQ(known, documented) << "api::Subscriptions() is the documented list";
+  SandboxOptions options;
+  options.db = ":memory:";
+  auto strict = Sandbox::Start(options);
+  ASSERT_OK(strict);
+  const auto& c = (*strict)->credentials();
+  auto key = api::PrivateKey::FromFile(c.private_key_path);
+  ASSERT_OK(key);
+  Client bank("http://127.0.0.1:" + std::to_string((*strict)->port()), "project/" + c.project_id, *key);
+  auto all = bank.Post("/v2/webhook", {{"url", "http://127.0.0.1:9/hook"}, {"subscriptions", documented}});
+  EXPECT_EQ(all.status, 200) << all.body;
+  for (std::string_view card : api::UndocumentedSubscriptions()) {
+    auto refused = bank.Post("/v2/webhook", {{"url", "http://127.0.0.1:9/card"},
+                                             {"subscriptions", {"deposit", "invoice", std::string(card)}}});
+    EXPECT_EQ(refused.status, 400) << card;
+    ASSERT_TRUE(refused.json.contains("errors")) << refused.body;
+    EXPECT_EQ(refused.json["errors"][0].value("code", ""), "invalidSubscriptions") << refused.body;
+    EXPECT_NE(refused.body.find(std::string(card)), std::string::npos) << refused.body;
+  }
+  auto listed = bank.Get("/v2/webhook");
+  ASSERT_EQ(listed.status, 200);
+  EXPECT_EQ(listed.json["webhooks"].size(), 1u) << "a refused registration creates nothing";
+}
 
 TEST_F(WebhookTest, DeliversSignedSortedEventsVerifiableWithThePublicKey) {
   Receiver receiver(200);

@@ -31,9 +31,31 @@ void FillUp(const std::filesystem::path& path, std::size_t slack) {
   std::filesystem::resize_file(path, size > slack ? size - slack : 0);
 }
 
+// Whether this machine lets a user mount a tmpfs in its own user and mount namespace (chroots,
+// many containers and hardened kernels do not); "" when it does, else why not.
+std::string PrivateTmpfsRefusal(const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string probe =
+      "/usr/bin/unshare --user --map-root-user --mount /bin/sh -c 'mount -t tmpfs -o size=1m "
+      "tmpfs \"" +
+      dir.string() + "\"' 2>&1";
+  std::string output;
+  FILE* out = ::popen(probe.c_str(), "r");
+  if (out == nullptr) return "popen failed";
+  char buffer[512];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) output.append(buffer, n);
+  const int status = ::pclose(out);
+  if (status == 0) return "";
+  return output.empty() ? "unshare exited with " + std::to_string(status) : output;
+}
+
 TEST(FaultDisk, FullDiskIsNamedAndAPaidPixIsSeenOnceSpaceReturns) {
   std::mt19937_64 rng(FaultSeed());
   const auto dir = FreshDir("fault-disk");
+  if (const std::string refusal = PrivateTmpfsRefusal(dir / "probe"); !refusal.empty())
+    GTEST_SKIP() << "needs a tmpfs in a private user and mount namespace (unshare -rm), which this machine "
+                    "refuses (a chroot, a container or a hardened kernel): "
+                 << refusal;
   const auto data = dir / "data", stage = dir / "stage";
   std::filesystem::create_directories(stage);
   sandbox::SandboxOptions options;

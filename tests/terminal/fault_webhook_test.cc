@@ -1,3 +1,4 @@
+// A refused webhook registration (last test): shown, retried, then the webhook carries a Pix.
 // A webhook receiver that never answers, registered at `balcao serve`'s embedded sandbox beside
 // the service's own: the customer's payments (the sandbox's simulation API, and the service's
 // simulate action) answer at once, other requests to the sandbox are not held up, every sale
@@ -10,11 +11,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <future>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "api/client.h"
+#include "tests/loopback.h"
 #include "tests/terminal/fault_fixture.h"
 
 namespace balcao::terminal::testing {
@@ -58,7 +62,7 @@ TEST(FaultWebhook, AHangingReceiverHoldsUpNoPaymentAndNoOtherRequest) {
   HangingReceiver hanging;
   auto client = api::Client::FromEnvironment((dir / "data" / "sandbox" / "credentials.json").string());
   ASSERT_TRUE(client.ok()) << client.status().ToString();
-  const Json hook = {{"url", hanging.url()}, {"subscriptions", {"deposit", "invoice", "merchant-purchase"}}};
+  const Json hook = {{"url", hanging.url()}, {"subscriptions", {"deposit", "invoice"}}};
   ASSERT_TRUE(client->Call("POST", "/v2/webhook", {}, hook.dump()).ok());
 
   std::map<std::string, long long> opened, paid;
@@ -97,6 +101,75 @@ TEST(FaultWebhook, AHangingReceiverHoldsUpNoPaymentAndNoOtherRequest) {
 
   ExpectBooksBalance(serve, opened, paid);
   serve.Stop();
+}
+
+}  // namespace
+}  // namespace balcao::terminal::testing
+
+namespace balcao::terminal::testing {
+namespace {
+
+// The bank refuses the webhook's registration twice (a bank of its own, `balcao sandbox`, which
+// also refuses any subscription its documents do not list): the refusal is logged, shown on
+// /readyz and the touchscreen's health line, and retried with a growing back-off; once
+// registered (deposit and invoice only), a Pix paid by the customer reaches the sale through
+// the webhook alone (no polls, no catch-up).
+TEST(FaultWebhook, ARefusedRegistrationIsShownAndRetriedThenAPaidPixArrivesThroughIt) {
+  const auto dir = FreshDir("fault-webhook-refused");
+  SandboxProcess bank;
+  bank.Start(dir / "bank");
+  ASSERT_TRUE(bank.running());
+  ASSERT_EQ(bank.Simulate("faults", {{"POST /v2/webhook", {"http-500", "http-500"}}}).status, 200);
+  const int port = test_util::ClosedLoopbackPort();
+  const std::string config =
+      WriteConfig(dir, {{"checkout", {{"poll_interval_s", 3600}}},
+                        {"webhook_url", "http://127.0.0.1:" + std::to_string(port) + "/bank/webhook"},
+                        {"catch_up_interval_s", 86400}});
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--config", config, "--port", std::to_string(port)},
+              {{"BALCAO_CREDENTIALS", bank.credentials()}});
+  ASSERT_TRUE(serve.running());
+  Json refused;
+  ASSERT_TRUE(Eventually([&] {
+    refused = Http("GET", serve.url() + "/readyz").json;
+    return refused["checks"]["webhook"].contains("warning");
+  })) << refused.dump();
+  EXPECT_NE(refused["checks"]["webhook"]["warning"].get<std::string>().find("webhook not registered"),
+            std::string::npos);
+  EXPECT_EQ(refused["status"], "ready") << "shown, never failing: payments are still seen by polling";
+  const Json health = serve.Get("/api/status").json["health"]["webhook"];
+  EXPECT_EQ(health["ok"], false) << health.dump();
+  // Retried after 5 s, then 10 s: registered at the third attempt.
+  Json registered;
+  ASSERT_TRUE(Eventually(
+      [&] {
+        registered = Http("GET", serve.url() + "/readyz").json;
+        return !registered["checks"]["webhook"].contains("warning");
+      },
+      std::chrono::seconds(60)))
+      << registered.dump();
+  EXPECT_NE(registered["checks"]["webhook"]["detail"].get<std::string>().find("deposit and invoice"),
+            std::string::npos);
+  EXPECT_EQ(serve.Get("/api/status").json["health"]["webhook"]["ok"], true);
+  std::stringstream log_text;
+  log_text << std::ifstream(dir / "data" / "balcao.log").rdbuf();
+  const std::string log = log_text.str();
+  EXPECT_NE(log.find("webhook not registered"), std::string::npos);
+  EXPECT_NE(log.find("retry_in_s=5 "), std::string::npos) << log;
+  EXPECT_NE(log.find("retry_in_s=10 "), std::string::npos) << log;
+  const Json hooks = bank.List("webhook");
+  ASSERT_EQ(hooks.size(), 1u) << hooks.dump();
+  EXPECT_EQ(hooks[0]["subscriptions"], Json::array({"deposit", "invoice"}));
+
+  std::mt19937_64 rng(FaultSeed());
+  std::map<std::string, long long> opened, paid;
+  const std::string id = OpenSale(serve, rng, opened);
+  ASSERT_FALSE(id.empty());
+  PayByPix(serve, bank.url(), id, opened, paid);
+  ExpectBooksBalance(serve, opened, paid);
+  EXPECT_GE(MetricValue(serve, "balcao_webhook_deliveries_total{result=\"applied\"}"), 1.0);
+  serve.Stop();
+  bank.Stop();
 }
 
 }  // namespace

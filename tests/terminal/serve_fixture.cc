@@ -10,8 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -75,6 +78,7 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.begin(), launcher.begin(), launcher.end());
   AddOperators(data_dir / "balcao.db");
+  log_file_ = data_dir / "balcao.log";
   StartProgram(argv, std::filesystem::current_path(), env);
   if (!url_.empty()) {
     const Reply in = LogIn(kCashier, kCashierPin);
@@ -86,10 +90,19 @@ void ServeProcess::AddOperators(const std::filesystem::path& db) {
   std::filesystem::create_directories(db.parent_path());
   for (const auto& [name, role, pin] :
        {std::tuple{kCashier, "cashier", kCashierPin}, std::tuple{kSupervisor, "supervisor", kSupervisorPin}}) {
-    // Exit 1 when they exist already (a restart on the same data dir): fine.
+    // "exists" when they do already (a restart on the same data dir): fine. Any other failure
+    // is said here, not later as a login refused.
     const std::string command = std::string("echo ") + pin + " | " + BALCAO_CLI + " operator add " + name + " --role " +
-                                role + " --db '" + db.string() + "' >/dev/null 2>&1";
-    (void)std::system(command.c_str());
+                                role + " --db '" + db.string() + "' 2>&1";
+    std::string output;
+    int status = -1;
+    if (FILE* out = ::popen(command.c_str(), "r")) {
+      char buffer[1024];
+      for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) output.append(buffer, n);
+      status = ::pclose(out);
+    }
+    if (status != 0 && output.find("exists") == std::string::npos)
+      ADD_FAILURE() << "balcao operator add " << name << " failed (" << status << "):\n" << output;
   }
 }
 
@@ -206,7 +219,29 @@ void StopSpawned(pid_t& pid, int& out_fd, const std::string& name) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << name << " exit status " << status;
 }
 
-void ServeProcess::Stop() { StopSpawned(pid_, out_fd_, "balcao serve"); }
+void ServeProcess::Stop() {
+  if (pid_ > 0) Drain();
+  StopSpawned(pid_, out_fd_, "balcao serve");
+  KeepLogIfFailed();
+}
+
+void ServeProcess::KeepLogIfFailed() {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (test == nullptr || !::testing::Test::HasFailure() || (output_.empty() && log_file_.empty())) return;
+  const char* chosen = std::getenv("BALCAO_TEST_LOG_DIR");
+  const std::filesystem::path dir =
+      chosen != nullptr ? std::filesystem::path(chosen) : std::filesystem::temp_directory_path() / "balcao-test-logs";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string name = std::string(test->test_suite_name()) + "." + test->name();
+  std::string file_name;
+  for (char c : name) file_name += std::isalnum(static_cast<unsigned char>(c)) || c == '.' ? c : '_';
+  const auto kept = dir / (file_name + "-" + std::to_string(::getpid()) + ".log");
+  std::ofstream out(kept, std::ios::app);
+  out << "=== balcao serve output ===\n" << output_ << "\n";
+  if (!log_file_.empty()) out << "=== " << log_file_.string() << " ===\n" << std::ifstream(log_file_).rdbuf();
+  std::cout << "[ serve log] the test failed: balcao serve's output and log kept in " << kept.string() << std::endl;
+}
 
 bool ServeProcess::Alive() {
   if (pid_ <= 0) return false;
@@ -222,15 +257,20 @@ bool ServeProcess::Alive() {
   ADD_FAILURE() << "balcao serve ended, status " << status << ":\n" << output_;
   pid_ = -1;
   ::close(out_fd_);
+  out_fd_ = -1;
+  KeepLogIfFailed();
   return false;
 }
 
 void ServeProcess::Kill() {
   if (pid_ <= 0) return;
+  Drain();
   ::kill(pid_, SIGKILL);
   ::waitpid(pid_, nullptr, 0);
   pid_ = -1;
   ::close(out_fd_);
+  out_fd_ = -1;
+  KeepLogIfFailed();
 }
 
 Json ServeProcess::NewSale(long long amount) {

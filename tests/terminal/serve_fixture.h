@@ -42,8 +42,13 @@ class ServeProcess {
   // waits for its "listening" line; `env` as for Start.
   void StartProgram(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                     const std::map<std::string, std::string>& env = {});
+  // Stop and Kill keep serve's output and log file when the test has failed so far
+  // (KeepLogIfFailed), since the test's temp dir is removed after.
   void Stop();  // SIGTERM, and the exit status must be 0
   void Kill();  // SIGKILL (a crash or a power cut)
+  // When the current test has a failure: writes what serve printed and its log file to
+  // $BALCAO_TEST_LOG_DIR (default <temp>/balcao-test-logs)/<suite>.<test>-<pid>.log and says where.
+  void KeepLogIfFailed();
   bool running() const { return pid_ > 0; }
   // Whether the process is still there (it has not exited nor been killed by a signal).
   bool Alive();
@@ -85,6 +90,7 @@ class ServeProcess {
  private:
   pid_t pid_ = -1;
   int out_fd_ = -1;
+  std::filesystem::path log_file_;  // <data_dir>/balcao.log (Start)
   std::string output_;
   std::string url_, sandbox_;
   std::string cookie_;   // "balcao_session=..." once logged in
