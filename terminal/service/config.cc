@@ -319,6 +319,9 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
   auto& t = config.tef_dial;
   const Keys tef_dial = TefDialKeys(t);
+  const std::map<std::string, Reader::Setter> hub = {{"url", Text(config.hub.url)},
+                                                     {"credentials", Text(config.hub.credentials)},
+                                                     {"heartbeat_s", Number(config.hub.heartbeat_s, 1, 3600)}};
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -345,7 +348,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"touchscreen", nested(touchscreen)},
                                       {"payout", nested(payout)},
                                       {"offline_cards", nested(offline_cards)},
-                                      {"tef_dial", nested(tef_dial)}}));
+                                      {"tef_dial", nested(tef_dial)},
+                                      {"hub", nested(hub)}}));
   BALCAO_RETURN_IF_ERROR(CheckRegisters(config));
   saf.max_age_ms = max_age_s * 1000;
   config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;

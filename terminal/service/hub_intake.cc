@@ -1,0 +1,93 @@
+// The box's side of the chain's hub (docs/hub.md, "The box"): the link is started when the
+// config names hub credentials, and every event it pulls is taken here, on the driver's thread,
+// by the same intake as a webhook delivery. The hub checked the bank's signature before it
+// published: only the hub may publish under balcao.events (NATS permissions, docs/hub.md).
+#include <future>
+
+#include "common/log.h"
+#include "terminal/service/service_impl.h"
+
+namespace balcao::terminal::service {
+
+Status Service::Impl::StartHubLink() {
+  if (config.hub.credentials.empty()) {
+    if (!config.hub.url.empty()) return InvalidArgumentError("hub.credentials: required with hub.url (balcao hub join)");
+    return OkStatus();
+  }
+  BALCAO_ASSIGN_OR_RETURN(HubCredentials credentials, LoadHubCredentials(config.hub.credentials));
+  if ((!credentials.store.empty() && credentials.store != lane.store_id) ||
+      (!credentials.terminal.empty() && credentials.terminal != lane.terminal_id))
+    return InvalidArgumentError("hub.credentials: made for lane " + credentials.store + "/" + credentials.terminal +
+                                ", this box is " + lane.store_id + "/" + lane.terminal_id);
+  hub::NatsEndpoint endpoint;
+  endpoint.url = config.hub.url.empty() ? credentials.nats_url : config.hub.url;
+  if (endpoint.url.empty()) return InvalidArgumentError("hub.url: required (the credentials file names none)");
+  endpoint.user = credentials.user;
+  endpoint.password = credentials.password;
+  endpoint.ca_file = credentials.ca_file;
+  endpoint.inbox_prefix = hub::LaneInbox(lane.store_id, lane.terminal_id);
+  endpoint.name = "balcao-box-" + lane.store_id + "-" + lane.terminal_id;
+  hub_link = std::make_unique<HubLink>(endpoint, lane.store_id, lane.terminal_id,
+                                       [this](const std::string& body, const std::atomic<bool>& link_stopping) {
+                                         return TakeFromHub(body, link_stopping);
+                                       });
+  return OkStatus();
+}
+
+HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping) {
+  auto event = api::ParseEvent(body);
+  if (!event.ok()) {
+    logging::Error("serve", "hub event unreadable: dropped", {{"reason", event.status().message()}});
+    return HubVerdict::kTerminate;
+  }
+  if (applied_events->OlderThanWindow(event->created)) {  // its id may be forgotten: never taken again
+    logging::Warn("serve", "hub event older than the replay window: dropped", {{"event", event->id}});
+    return HubVerdict::kTerminate;
+  }
+  auto verdict = std::make_shared<std::promise<HubVerdict>>();
+  std::future<HubVerdict> answered = verdict->get_future();
+  loop->Post([this, verdict, event = *std::move(event)] {
+    auto taken = intake->Take(event);
+    metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
+    HubVerdict v = HubVerdict::kAck;
+    if (!taken.ok()) {
+      if (offline::IsDiskFailure(taken.status())) NoteStoreFailure("hub", taken.status());
+      v = HubVerdict::kRetry;
+    } else if (taken->outcome == checkout::IntakeOutcome::kNotYet) {
+      v = HubVerdict::kRetry;
+    } else if (taken->outcome == checkout::IntakeOutcome::kForeign) {
+      logging::Error("serve", "hub routed another lane's event here: dropped",
+                     {{"event", event.id}, {"reason", taken->reason}});
+      v = HubVerdict::kTerminate;
+    } else {
+      if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++webhooks_applied;
+      if (!taken->sale_id.empty()) touched.insert(taken->sale_id);
+    }
+    Publish();
+    verdict->set_value(v);
+  });
+  // The journal committed before the verdict is set: only then is the event acked.
+  while (answered.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready)
+    if (stopping || link_stopping) return HubVerdict::kRetry;
+  return answered.get();
+}
+
+}  // namespace balcao::terminal::service
+
+namespace balcao::terminal::service {
+
+void Service::Impl::SendHeartbeat(UnixMicros now) {
+  if (!hub_link || now < next_heartbeat) return;
+  next_heartbeat = now + config.hub.heartbeat_s * kMicrosPerSecond;
+  const nlohmann::json beat = {{"version", BALCAO_VERSION},
+                               {"store_id", lane.store_id},
+                               {"terminal_id", lane.terminal_id},
+                               {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
+                               {"open_sales", book->Unsettled().size()},
+                               {"events_taken", hub_link->taken()},
+                               {"health", HealthJson()}};
+  // Not connected: the hub sees the gap in the heartbeats, which is the point of them.
+  hub_link->PublishHeartbeat(beat.dump()).IgnoreError();
+}
+
+}  // namespace balcao::terminal::service
