@@ -35,6 +35,8 @@ StatusOr<std::unique_ptr<HubStore>> HubStore::Open(const std::string& conninfo) 
     PQfinish(connection);
     return UnavailableError("postgresql (" + conninfo + "): " + reason);
   }
+  // The server's notices ("relation ... already exists, skipping") are not the operator's business.
+  PQsetNoticeProcessor(connection, [](void*, const char*) {}, nullptr);
   return std::unique_ptr<HubStore>(new HubStore(connection));
 }
 
@@ -42,8 +44,10 @@ StatusOr<std::vector<std::vector<std::string>>> HubStore::Query(const std::strin
                                                                 const std::vector<std::string>& params) {
   std::vector<const char*> values;
   for (const std::string& p : params) values.push_back(p.c_str());
-  PGresult* result = PQexecParams(connection_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
-                                  nullptr, nullptr, 0);
+  // Without parameters the simple protocol: a migration is several statements.
+  PGresult* result = values.empty() ? PQexec(connection_, sql.c_str())
+                                    : PQexecParams(connection_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                                                   values.data(), nullptr, nullptr, 0);
   std::unique_ptr<PGresult, void (*)(PGresult*)> owned(result, PQclear);
   const ExecStatusType status = PQresultStatus(result);
   if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {

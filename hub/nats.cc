@@ -24,6 +24,21 @@ Status FromNats(natsStatus s, const std::string& what, jsErrCode js_error = stat
   return UnavailableError(text);
 }
 
+// A reload of nats-server's users (enrolment.h) takes JetStream away for a moment (its API
+// answers "no responders"): a JetStream call is tried again for up to this long.
+constexpr auto kReloadRideOut = std::chrono::seconds(5);
+
+template <typename Call>
+natsStatus RideOutReload(Call call) {
+  const auto deadline = std::chrono::steady_clock::now() + kReloadRideOut;
+  natsStatus s = call();
+  while (s == NATS_NO_RESPONDERS && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    s = call();
+  }
+  return s;
+}
+
 }  // namespace
 
 struct NatsLink::Impl {
@@ -122,7 +137,7 @@ Status NatsLink::EnsureStream(const StreamSpec& spec) {
   config.Duplicates = spec.duplicate_window.count() * kNanosPerSecond;
   jsErrCode error = static_cast<jsErrCode>(0);
   jsStreamInfo* info = nullptr;
-  natsStatus s = js_AddStream(&info, impl_->js, &config, nullptr, &error);
+  natsStatus s = RideOutReload([&] { return js_AddStream(&info, impl_->js, &config, nullptr, &error); });
   if (s != NATS_OK && error == JSStreamNameExistErr) {
     error = static_cast<jsErrCode>(0);
     s = js_UpdateStream(&info, impl_->js, &config, nullptr, &error);
@@ -142,7 +157,8 @@ Status NatsLink::EnsureConsumer(const std::string& stream, const std::string& du
   config.MaxAckPending = 1000;
   jsErrCode error = static_cast<jsErrCode>(0);
   jsConsumerInfo* info = nullptr;
-  const natsStatus s = js_AddConsumer(&info, impl_->js, stream.c_str(), &config, nullptr, &error);
+  const natsStatus s =
+      RideOutReload([&] { return js_AddConsumer(&info, impl_->js, stream.c_str(), &config, nullptr, &error); });
   if (info != nullptr) jsConsumerInfo_Destroy(info);
   return FromNats(s, "consumer " + durable, error);
 }
@@ -162,8 +178,9 @@ StatusOr<NatsLink::Stored> NatsLink::Publish(const std::string& subject, const s
   options.MaxWait = 5000;
   jsPubAck* ack = nullptr;
   jsErrCode error = static_cast<jsErrCode>(0);
-  const natsStatus s = js_Publish(&ack, impl_->js, subject.c_str(), data.data(), static_cast<int>(data.size()),
-                                  &options, &error);
+  const natsStatus s = RideOutReload([&] {
+    return js_Publish(&ack, impl_->js, subject.c_str(), data.data(), static_cast<int>(data.size()), &options, &error);
+  });
   if (s != NATS_OK) return FromNats(s, "publish " + subject, error);
   Stored stored{ack->Sequence, ack->Duplicate};
   jsPubAck_Destroy(ack);

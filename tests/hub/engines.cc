@@ -20,6 +20,7 @@ namespace balcao::hub::testing {
 namespace {
 
 constexpr const char* kPgBin = "/usr/lib/postgresql/15/bin/";
+constexpr const char* kNatsServer = "/usr/sbin/nats-server";  // Debian installs it in sbin
 constexpr uid_t kNobody = 65534;
 
 bool Executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
@@ -58,7 +59,7 @@ pid_t SpawnTo(const std::vector<std::string>& argv_in, const std::filesystem::pa
 
 std::string Missing() {
   std::string missing;
-  for (const char* program : {"/usr/bin/nats-server", "/usr/bin/caddy"})
+  for (const char* program : {kNatsServer, "/usr/bin/caddy"})
     if (!Executable(program)) missing += std::string(missing.empty() ? "" : ", ") + program;
   if (!Executable(std::string(kPgBin) + "initdb"))
     missing += std::string(missing.empty() ? "" : ", ") + kPgBin + "initdb";
@@ -113,7 +114,7 @@ bool Nats::Start(const std::filesystem::path& dir, const std::string& config) {
   dir_ = dir;
   std::filesystem::create_directories(dir / "js");
   if (port_ == 0) port_ = test_util::ClosedLoopbackPort();  // the same port across restarts
-  std::vector<std::string> argv = {"nats-server"};
+  std::vector<std::string> argv = {kNatsServer};
   if (config.empty()) {
     argv.insert(argv.end(), {"-js", "-a", "127.0.0.1", "-p", std::to_string(port_), "-sd", (dir / "js").string()});
   } else {

@@ -70,6 +70,7 @@ class HubE2E : public ::testing::Test {
     ASSERT_TRUE(caddy_.Start(dir_ / "caddy", hub_port_)) << "caddy did not start";
     WriteHubConfig();
     StartHub();
+    if (HasFatalFailure()) return;
     auto admin = NatsLink::Connect({nats_.url(), "hub", kHubPassword});
     ASSERT_OK(admin);
     admin_ = *std::move(admin);
@@ -81,6 +82,7 @@ class HubE2E : public ::testing::Test {
       std::filesystem::create_directories(box->dir);
       const std::string credentials = (box->dir / "hub.json").string();
       Join(*box, credentials);
+      if (HasFatalFailure()) return;
       box->config = (box->dir / "config.json").string();
       // No polls and no catch-up of the bank's events: a payment reaches the box by the hub only.
       std::ofstream(box->config) << Json{{"store_id", store},
@@ -183,8 +185,11 @@ class HubE2E : public ::testing::Test {
     return sale;
   }
   void Pay(const Sale& sale) {
-    if (sale.method == "pix") EXPECT_EQ(Sim("dynamic-brcode/pay", {{"uuid", sale.bank_id}}).status, 200) << sale.id;
-    if (sale.method == "invoice") EXPECT_EQ(Sim("invoice/pay", {{"id", sale.bank_id}}).status, 200) << sale.id;
+    if (sale.method == "pix") {
+      EXPECT_EQ(Sim("dynamic-brcode/pay", {{"uuid", sale.bank_id}}).status, 200) << sale.id;
+    } else if (sale.method == "invoice") {
+      EXPECT_EQ(Sim("invoice/pay", {{"id", sale.bank_id}}).status, 200) << sale.id;
+    }
   }
   // Paid exactly once: status paid, and what it collected is its amount.
   void ExpectPaidOnce(const Sale& sale, std::chrono::seconds limit = std::chrono::seconds(30)) {
