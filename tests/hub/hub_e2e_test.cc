@@ -313,9 +313,19 @@ TEST_F(HubE2E, ALaneCredentialReachesOnlyItsOwnLane) {
   ASSERT_NE(lane, nullptr);
   EXPECT_OK(lane->Bind(kStreamName, ConsumerName("loja-1", "caixa-1")));
   EXPECT_OK(lane->PublishConfirmed(BoxSubject("loja-1", "caixa-1", "heartbeat"), "{}"));
-  // Another lane's consumer: neither its info nor its messages.
-  EXPECT_FALSE(connect()->Bind(kStreamName, ConsumerName("loja-2", "caixa-1")).ok());
-  EXPECT_FALSE(connect()->Bind(kStreamName, ConsumerName("loja-1", "caixa-2")).ok());
+  // Another lane's consumer: the pull is refused (the refusal is reported at the next round
+  // trip, which the connection's own, allowed publish makes).
+  auto reach_for = [&](const std::string& durable) {
+    auto probe = connect();
+    Status bound = probe->Bind(kStreamName, durable);
+    if (!bound.ok()) return bound;
+    auto fetched = probe->Fetch(1, std::chrono::milliseconds(500));
+    if (fetched.ok() && !fetched->empty()) return Status(StatusCode::kOk, "fetched another lane's event");
+    return probe->PublishConfirmed(BoxSubject("loja-1", "caixa-1", "heartbeat"), "{}");
+  };
+  EXPECT_EQ(reach_for(ConsumerName("loja-2", "caixa-1")).code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(reach_for(ConsumerName("loja-1", "caixa-2")).code(), StatusCode::kPermissionDenied);
+  EXPECT_OK(reach_for(ConsumerName("loja-1", "caixa-1")));
   EXPECT_EQ(connect()
                 ->PublishConfirmed("$JS.API.CONSUMER.MSG.NEXT.BALCAO_EVENTS." + ConsumerName("loja-2", "caixa-1"), "1")
                 .code(),
