@@ -7,6 +7,7 @@
 #include "api/events.h"
 #include "common/log.h"
 #include "http/server.h"
+#include "hub/chain_watch.h"
 #include "hub/hub_store.h"
 #include "hub/routing.h"
 
@@ -46,7 +47,7 @@ struct Hub::Impl {
   std::unique_ptr<http::Server> server;
   unsigned short port = 0;
   int schema_version = 0;
-  std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0};
+  std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0};
   std::atomic<long long> next_prune_us{0};
 
   HttpResponse Deliver(const HttpRequest& request);
@@ -55,7 +56,23 @@ struct Hub::Impl {
   HttpResponse Metrics() const;
   HttpResponse JoinLane(const HttpRequest& request);
   void OnBoxMessage(const std::string& subject, const std::string& data);
+  Status CheckChain(const std::string& store_id, const std::string& terminal, const std::string& chain_json);
 };
+
+// A box's journal head, against every head of that lane the hub saw (chain_watch.h).
+Status Hub::Impl::CheckChain(const std::string& store_id, const std::string& terminal, const std::string& chain_json) {
+  BALCAO_ASSIGN_OR_RETURN(ChainClaim claim, ParseChainClaim(chain_json));
+  BALCAO_ASSIGN_OR_RETURN(std::optional<std::string> at_prev, store->ChainHeadAt(store_id, terminal, claim.prev_rows));
+  BALCAO_ASSIGN_OR_RETURN(std::optional<std::string> at_rows, store->ChainHeadAt(store_id, terminal, claim.rows));
+  BALCAO_ASSIGN_OR_RETURN(std::int64_t most, store->MostChainRows(store_id, terminal));
+  const UnixMicros now = SystemClock::Instance().Now();
+  if (const std::string broken = ChainBreakOf(claim, at_prev, at_rows, most); !broken.empty()) {
+    ++chain_alarms;
+    logging::Error("hub", "journal rewritten on a box", {{"store", store_id}, {"terminal", terminal}, {"detail", broken}});
+    return store->RecordChainAlarm(store_id, terminal, broken, now);
+  }
+  return store->RecordChainPoint(store_id, terminal, claim.rows, claim.head, now);
+}
 
 // balcao.box.<store>.<terminal>.heartbeat: only that lane's user may publish there (enrolment.h).
 void Hub::Impl::OnBoxMessage(const std::string& subject, const std::string& data) {
@@ -73,6 +90,10 @@ void Hub::Impl::OnBoxMessage(const std::string& subject, const std::string& data
   ++heartbeats;
   if (Status kept = store->RecordHeartbeat(tokens[2], tokens[3], data, SystemClock::Instance().Now()); !kept.ok())
     logging::Warn("hub", "heartbeat not recorded", {{"subject", subject}, {"reason", kept.message()}});
+  const auto beat = nlohmann::json::parse(data, nullptr, false);
+  if (beat.is_object() && beat.contains("chain"))
+    if (Status checked = CheckChain(tokens[2], tokens[3], beat["chain"].dump()); !checked.ok())
+      logging::Warn("hub", "chain head not checked", {{"subject", subject}, {"reason", checked.message()}});
 }
 
 HttpResponse Hub::Impl::JoinLane(const HttpRequest& request) {
@@ -172,6 +193,8 @@ HttpResponse Hub::Impl::Metrics() const {
           failed.load());
   counter("balcao_hub_events_unclaimed_total", "Events no lane's tags name.", "", unclaimed.load());
   counter("balcao_hub_heartbeats_total", "Heartbeats received from boxes.", "", heartbeats.load());
+  counter("balcao_hub_chain_alarms_total", "Box journals whose head does not extend the last one seen.", "",
+          chain_alarms.load());
   return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", text, {}};
 }
 

@@ -20,6 +20,11 @@ const std::vector<Migration>& Migrations() {
       {3, "heartbeats",
        "CREATE TABLE heartbeat (store text NOT NULL, terminal text NOT NULL, body jsonb NOT NULL,"
        " seen_us bigint NOT NULL, PRIMARY KEY (store, terminal));"},
+      {4, "journal chain heads and alarms",
+       "CREATE TABLE chain_point (store text NOT NULL, terminal text NOT NULL, rows bigint NOT NULL,"
+       " head text NOT NULL, seen_us bigint NOT NULL, PRIMARY KEY (store, terminal, rows));"
+       "CREATE TABLE chain_alarm (id bigserial PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
+       " detail text NOT NULL, seen_us bigint NOT NULL);"},
   };
   return migrations;
 }
@@ -198,6 +203,45 @@ Status HubStore::RecordHeartbeat(const std::string& store, const std::string& te
   return Exec("INSERT INTO heartbeat (store, terminal, body, seen_us) VALUES ($1, $2, $3, $4)"
               " ON CONFLICT (store, terminal) DO UPDATE SET body = $3, seen_us = $4",
               {store, terminal, json, std::to_string(at)});
+}
+
+StatusOr<std::optional<std::string>> HubStore::ChainHeadAt(const std::string& store, const std::string& terminal,
+                                                           std::int64_t rows) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT head FROM chain_point WHERE store = $1 AND terminal = $2 AND rows = $3",
+                                            {store, terminal, std::to_string(rows)}));
+  if (found.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(found[0][0]);
+}
+
+StatusOr<std::int64_t> HubStore::MostChainRows(const std::string& store, const std::string& terminal) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT coalesce(max(rows), 0) FROM chain_point WHERE store = $1 AND terminal = $2",
+                                            {store, terminal}));
+  return std::stoll(found.at(0).at(0));
+}
+
+Status HubStore::RecordChainPoint(const std::string& store, const std::string& terminal, std::int64_t rows,
+                                  const std::string& head, UnixMicros at) {
+  std::lock_guard lock(mu_);
+  return Exec("INSERT INTO chain_point (store, terminal, rows, head, seen_us) VALUES ($1, $2, $3, $4, $5)"
+              " ON CONFLICT DO NOTHING",
+              {store, terminal, std::to_string(rows), head, std::to_string(at)});
+}
+
+Status HubStore::RecordChainAlarm(const std::string& store, const std::string& terminal, const std::string& detail,
+                                  UnixMicros at) {
+  std::lock_guard lock(mu_);
+  return Exec("INSERT INTO chain_alarm (store, terminal, detail, seen_us) VALUES ($1, $2, $3, $4)",
+              {store, terminal, detail, std::to_string(at)});
+}
+
+StatusOr<std::string> HubStore::LastChainAlarm(const std::string& store, const std::string& terminal) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT detail FROM chain_alarm WHERE store = $1 AND terminal = $2"
+                                            " ORDER BY id DESC LIMIT 1",
+                                            {store, terminal}));
+  return found.empty() ? std::string() : found[0][0];
 }
 
 StatusOr<std::vector<HubStore::LaneHealth>> HubStore::Health() {

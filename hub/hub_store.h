@@ -86,6 +86,17 @@ class HubStore {
   };
   StatusOr<std::vector<LaneHealth>> Health();
 
+  // The boxes' journal heads (chain_watch.h): the head the hub saw at a row count, the most
+  // rows seen, a head seen, and the alarms raised (the last one per lane, "" when none).
+  StatusOr<std::optional<std::string>> ChainHeadAt(const std::string& store, const std::string& terminal,
+                                                   std::int64_t rows);
+  StatusOr<std::int64_t> MostChainRows(const std::string& store, const std::string& terminal);
+  Status RecordChainPoint(const std::string& store, const std::string& terminal, std::int64_t rows,
+                          const std::string& head, UnixMicros at);
+  Status RecordChainAlarm(const std::string& store, const std::string& terminal, const std::string& detail,
+                          UnixMicros at);
+  StatusOr<std::string> LastChainAlarm(const std::string& store, const std::string& terminal);
+
  private:
   explicit HubStore(pg_conn* connection);
   // Runs `sql` with text parameters; the rows' text values.

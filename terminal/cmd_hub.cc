@@ -232,21 +232,23 @@ int RunStatus(const Args& args) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& lane : *lanes) {
     auto routed = (*store)->CountRouted(hub::LaneSubject(lane.store, lane.terminal));
+    auto alarm = (*store)->LastChainAlarm(lane.store, lane.terminal);
     const auto found = seen.find(lane.store + "/" + lane.terminal);
     out.push_back({{"store", lane.store},
                    {"terminal", lane.terminal},
                    {"events_routed", routed.ok() ? *routed : -1},
-                   {"last_seen", found == seen.end() ? "never" : FormatTimestamp(found->second.last_seen)}});
+                   {"last_seen", found == seen.end() ? "never" : FormatTimestamp(found->second.last_seen)},
+                   {"chain", !alarm.ok() ? alarm.status().message() : alarm->empty() ? "ok" : *alarm}});
   }
   if (args.flags.count("--json")) {
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
   }
-  std::printf("%-24s %-24s %14s  %s\n", "store", "lane", "events routed", "last heartbeat");
+  std::printf("%-16s %-16s %13s  %-32s  %s\n", "store", "lane", "events routed", "last heartbeat", "journal");
   for (const auto& lane : out)
-    std::printf("%-24s %-24s %14lld  %s\n", lane["store"].get<std::string>().c_str(),
+    std::printf("%-16s %-16s %13lld  %-32s  %s\n", lane["store"].get<std::string>().c_str(),
                 lane["terminal"].get<std::string>().c_str(), lane["events_routed"].get<long long>(),
-                lane["last_seen"].get<std::string>().c_str());
+                lane["last_seen"].get<std::string>().c_str(), lane["chain"].get<std::string>().c_str());
   return 0;
 }
 

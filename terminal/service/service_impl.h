@@ -217,6 +217,9 @@ struct Service::Impl {
   HubVerdict TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping);
   void SendHeartbeat(UnixMicros now);  // Tick: every hub.heartbeat_s, while linked
   UnixMicros next_heartbeat = 0;       // driver thread
+  std::int64_t chain_reported_rows = 0;  // driver thread: the journal head last reported (rows)
+  void LoadChainReported();
+  void SaveChainReported();
 
   // TEF Dial (tef_dial.cc): opens the folders and the exchange log when a dir is configured.
   Status OpenTefDial();

@@ -5,6 +5,7 @@
 // every event reaches a box only through the hub and its lane's JetStream consumer.
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "hub/hub_store.h"
 #include "hub/nats.h"
 #include "hub/routing.h"
+#include "offline/journal_chain.h"
 #include "sandbox/sandbox.h"
 #include "terminal/service/hub_link.h"
 #include "tests/hub/engines.h"
@@ -368,6 +370,75 @@ TEST_F(HubE2E, ARevokedLaneIsCutOffAtOnce) {
   Pay(after);
   std::this_thread::sleep_for(std::chrono::seconds(3));
   EXPECT_NE(box.serve.Get("/api/sales/" + after.id).json["status"], "paid") << "a revoked box still receives events";
+}
+
+}  // namespace
+}  // namespace balcao::hub::testing
+
+namespace balcao::hub::testing {
+namespace {
+
+// Someone who can write the box's SQLite file changes a sale's row and recomputes the whole
+// chain (the box's own check passes): the hub flags the lane at the box's next head.
+void RewriteJournal(const std::filesystem::path& db) {
+  sqlite3* handle = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(handle, "UPDATE sale_journal SET payload = replace(payload, '5300', '5') WHERE chain_seq = 1",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_changes(handle), 1) << "the sale's first row names its amount";
+  sqlite3_stmt* rows = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(handle,
+                               "SELECT chain_seq, sale_id, seq, kind, payload, created_at FROM sale_journal "
+                               "WHERE chain_seq IS NOT NULL ORDER BY chain_seq",
+                               -1, &rows, nullptr),
+            SQLITE_OK);
+  std::vector<offline::ChainRow> chain;
+  while (sqlite3_step(rows) == SQLITE_ROW) {
+    auto text = [rows](int i) { return std::string(reinterpret_cast<const char*>(sqlite3_column_text(rows, i))); };
+    chain.push_back({sqlite3_column_int64(rows, 0), text(1), sqlite3_column_int64(rows, 2), text(3), text(4),
+                     sqlite3_column_int64(rows, 5), "", ""});
+  }
+  sqlite3_finalize(rows);
+  std::string prev = offline::ChainGenesis();
+  for (offline::ChainRow& row : chain) {
+    row.prev = prev;
+    row.hash = offline::ChainLink(prev, row);
+    sqlite3_stmt* write = nullptr;
+    sqlite3_prepare_v2(handle, "UPDATE sale_journal SET chain_prev = ?2, chain_hash = ?3 WHERE chain_seq = ?1", -1,
+                       &write, nullptr);
+    sqlite3_bind_int64(write, 1, row.position);
+    sqlite3_bind_blob(write, 2, row.prev.data(), static_cast<int>(row.prev.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_blob(write, 3, row.hash.data(), static_cast<int>(row.hash.size()), SQLITE_TRANSIENT);
+    ASSERT_EQ(sqlite3_step(write), SQLITE_DONE);
+    sqlite3_finalize(write);
+    prev = row.hash;
+  }
+  sqlite3_close(handle);
+}
+
+TEST_F(HubE2E, ATamperedJournalIsFlaggedAtTheBoxsNextHead) {
+  Box& box = *boxes_[1];
+  StartBox(box);
+  const Sale sale = Sell(box, "pix", 5300);
+  Pay(sale);
+  ExpectPaidOnce(sale);
+  // The hub has seen a head covering the sale's rows (heartbeats every second in this test).
+  auto status = [this] { return Json::parse(RunCli({"hub", "status", "--json", "--config", hub_config_}), nullptr, false); };
+  auto lane_of = [&box](const Json& lanes) {
+    for (const Json& lane : lanes)
+      if (lane["store"] == box.store && lane["terminal"] == box.terminal) return lane;
+    return Json();
+  };
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  ASSERT_EQ(lane_of(status())["chain"], "ok") << status().dump();
+  box.serve.Stop();
+  RewriteJournal(box.dir / "data" / "balcao.db");
+  StartBox(box);
+  Json flagged;
+  for (int i = 0; i < 100 && (flagged = lane_of(status()))["chain"] == "ok"; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_NE(flagged["chain"].get<std::string>().find("rewritten"), std::string::npos) << flagged.dump();
 }
 
 }  // namespace
