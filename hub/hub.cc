@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "http/server.h"
 #include "hub/chain_watch.h"
+#include "hub/client_address.h"
 #include "hub/hub_store.h"
 #include "hub/routing.h"
 
@@ -238,6 +239,8 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   h.server = std::make_unique<http::Server>(server_options, http::Synchronous([&h](HttpRequest& request) {
     if (request.path == kWebhookPath) return h.Deliver(request);
     if (request.path == "/hub/join") return h.JoinLane(request);
+    for (const auto& [prefix, page] : h.options.public_pages)
+      if (request.path.rfind(prefix, 0) == 0) return page(request, ClientAddress(request, h.options.trusted_proxies));
     if (request.path == "/healthz") return HttpResponse{200, "application/json", R"({"status":"ok"})", {}};
     if (request.path == "/metrics") return h.Metrics();
     return Error(404, "path", "the hub serves " + std::string(kWebhookPath) + ", /healthz and /metrics");

@@ -10,16 +10,24 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
+#include "http/server.h"
 #include "hub/enrolment.h"
 #include "hub/nats.h"
 
 namespace balcao::hub {
 
 inline constexpr const char* kWebhookPath = "/bank/webhook";
+
+// A public page the hub serves beside the webhook (docs/hub.md, "Public pages"): the phone-card
+// page's home. Called on the server's threads with the client's address (client_address.h).
+using PublicPage = std::function<http::HttpResponse(const http::HttpRequest& request, const std::string& client)>;
 
 struct HubOptions {
   std::string address = "127.0.0.1";  // behind the proxy: loopback
@@ -32,6 +40,10 @@ struct HubOptions {
   int threads = 4;
   // The lanes' NATS users (enrolment.h): auth_file and pid_file set = POST /hub/join served.
   NatsAuthority authority;
+  // Path prefix ("/phone/") -> its page; the proxy's X-Forwarded-For is believed only from
+  // trusted_proxies (where Caddy connects from).
+  std::map<std::string, PublicPage> public_pages;
+  std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"};
 };
 
 class Hub {
