@@ -33,7 +33,7 @@ constexpr const char* kUsage =
     "usage: balcao hub serve [--config FILE] [--postgres CONNINFO] [--nats URL] [--address A] [--port N]\n"
     "                        [--webhook-url URL] [--credentials FILE]\n"
     "       balcao hub enroll --store S --lane T [--config FILE]\n"
-    "       balcao hub join CODE --hub URL [--out FILE] [--ca FILE] [--box-config FILE]\n"
+    "       balcao hub join CODE --hub URL [--out FILE] [--ca FILE] [--nats-ca FILE] [--box-config FILE]\n"
     "       balcao hub revoke --store S --lane T [--config FILE]\n"
     "       balcao hub status [--config FILE] [--json]\n"
     "serve: receives the bank's deliveries on /bank/webhook (behind the TLS proxy), checks each\n"
@@ -41,7 +41,8 @@ constexpr const char* kUsage =
     "PostgreSQL, answering 200 only once JetStream stored it. enroll: a one-time code (24 h) for a\n"
     "lane. join (on the box): trades it at the hub for the lane's NATS user, written 0600 to --out\n"
     "(default: the box config's hub.credentials, else <data_dir>/hub.json). revoke: ends the\n"
-    "lane's access at once. status: lanes, their last heartbeat and the events routed to each.\n"
+    "lane's access at once. status: lanes, their last heartbeat (silent: none for 5 minutes), the\n"
+    "events routed to each, and whether its journal still extends the heads the hub saw.\n"
     "--config: the hub's JSON config (default $BALCAO_HUB_CONFIG, else /etc/balcao/hub.json when\n"
     "it exists). docs/hub.md.\n";
 
@@ -230,6 +231,8 @@ int RunStatus(const Args& args) {
   std::map<std::string, hub::HubStore::LaneHealth> seen;
   for (auto& h : *health) seen[h.store + "/" + h.terminal] = h;
   nlohmann::json out = nlohmann::json::array();
+  const UnixMicros now = SystemClock::Instance().Now();
+  constexpr UnixMicros kSilentAfter = 5 * 60 * kMicrosPerSecond;  // ten heartbeats missed
   for (const auto& lane : *lanes) {
     auto routed = (*store)->CountRouted(hub::LaneSubject(lane.store, lane.terminal));
     auto alarm = (*store)->LastChainAlarm(lane.store, lane.terminal);
@@ -238,17 +241,20 @@ int RunStatus(const Args& args) {
                    {"terminal", lane.terminal},
                    {"events_routed", routed.ok() ? *routed : -1},
                    {"last_seen", found == seen.end() ? "never" : FormatTimestamp(found->second.last_seen)},
+                   {"silent", found == seen.end() || now - found->second.last_seen > kSilentAfter},
                    {"chain", !alarm.ok() ? alarm.status().message() : alarm->empty() ? "ok" : *alarm}});
   }
   if (args.flags.count("--json")) {
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
   }
-  std::printf("%-16s %-16s %13s  %-32s  %s\n", "store", "lane", "events routed", "last heartbeat", "journal");
+  std::printf("%-16s %-16s %13s  %-32s %-7s %s\n", "store", "lane", "events routed", "last heartbeat", "state",
+              "journal");
   for (const auto& lane : out)
-    std::printf("%-16s %-16s %13lld  %-32s  %s\n", lane["store"].get<std::string>().c_str(),
+    std::printf("%-16s %-16s %13lld  %-32s %-7s %s\n", lane["store"].get<std::string>().c_str(),
                 lane["terminal"].get<std::string>().c_str(), lane["events_routed"].get<long long>(),
-                lane["last_seen"].get<std::string>().c_str(), lane["chain"].get<std::string>().c_str());
+                lane["last_seen"].get<std::string>().c_str(), lane["silent"].get<bool>() ? "SILENT" : "up",
+                lane["chain"].get<std::string>().c_str());
   return 0;
 }
 

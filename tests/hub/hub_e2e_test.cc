@@ -432,6 +432,7 @@ TEST_F(HubE2E, ATamperedJournalIsFlaggedAtTheBoxsNextHead) {
   };
   std::this_thread::sleep_for(std::chrono::seconds(3));
   ASSERT_EQ(lane_of(status())["chain"], "ok") << status().dump();
+  EXPECT_EQ(lane_of(status())["silent"], false) << "its heartbeats arrive";
   box.serve.Stop();
   RewriteJournal(box.dir / "data" / "balcao.db");
   StartBox(box);
