@@ -131,6 +131,23 @@ void Pull(hub::NatsLink& link, Samples& samples, std::atomic<bool>& stop, std::a
   }
 }
 
+// Each lane as a box connects: its own connection, bound to its durable consumer (made here).
+std::vector<std::unique_ptr<hub::NatsLink>> ConnectLanes(const std::string& url, int lanes) {
+  std::vector<std::unique_ptr<hub::NatsLink>> links;
+  auto admin = hub::NatsLink::Connect({url});
+  if (!admin.ok()) return links;
+  for (int lane = 0; lane < lanes; ++lane) {
+    const std::string store = "loja-" + std::to_string(lane / 10), terminal = "caixa-" + std::to_string(lane % 10);
+    auto link = hub::NatsLink::Connect({url});
+    if (!link.ok() || !(*admin)->EnsureConsumer(hub::kStreamName, hub::ConsumerName(store, terminal),
+                                                hub::LaneSubject(store, terminal)).ok() ||
+        !(*link)->Bind(hub::kStreamName, hub::ConsumerName(store, terminal)).ok())
+      break;
+    links.push_back(*std::move(link));
+  }
+  return links;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -160,18 +177,8 @@ int main(int argc, char** argv) {
                      std::to_string(hub_port), "--credentials", (*bank)->credentials().credentials_path},
                     dir / "hub.log");
   if (!hub::testing::WaitForPort(hub_port, 30)) return std::fprintf(stderr, "the hub did not start\n"), 2;
-  auto admin = hub::NatsLink::Connect({nats.url()});
-  if (!admin.ok()) return 2;
-  std::vector<std::unique_ptr<hub::NatsLink>> links;
-  for (int lane = 0; lane < lanes; ++lane) {
-    const std::string store = "loja-" + std::to_string(lane / 10), terminal = "caixa-" + std::to_string(lane % 10);
-    auto link = hub::NatsLink::Connect({nats.url()});
-    if (!link.ok() || !(*admin)->EnsureConsumer(hub::kStreamName, hub::ConsumerName(store, terminal),
-                                                hub::LaneSubject(store, terminal)).ok() ||
-        !(*link)->Bind(hub::kStreamName, hub::ConsumerName(store, terminal)).ok())
-      return std::fprintf(stderr, "lane %d did not connect\n", lane), 2;
-    links.push_back(*std::move(link));
-  }
+  std::vector<std::unique_ptr<hub::NatsLink>> links = ConnectLanes(nats.url(), lanes);
+  if (links.size() != static_cast<std::size_t>(lanes)) return std::fprintf(stderr, "lanes did not connect\n"), 2;
   Samples samples;
   std::atomic<bool> stop{false};
   std::atomic<long> acked{0};
