@@ -23,6 +23,10 @@ PACKAGES=(
   strace     # package-check: serve's and settle's system calls against the units' filter
   iproute2   # package-check: `ip link set lo up` in the install check's network namespace
   faketime   # the fault suite: `balcao serve` with its clock 10 minutes off, against a sandbox on time
+  # the chain's hub (hub/, docs/hub.md): JetStream between hub and boxes (server, C client),
+  # the hub's state in PostgreSQL (server for the tests, libpq to build), Caddy in front of it
+  nats-server libnats-dev postgresql-15 libpq-dev caddy
+  libcrypt-dev  # the hub: bcrypt hashes of the lanes' NATS passwords (hub/enrolment.cc)
 )
 
 missing=()

@@ -58,14 +58,14 @@ step "systemd-analyze verify (ExecStart pointed at the extracted binary)"
 # resolves: copies of the units run the extracted binary, MANPATH finds the extracted page.
 units_dir=$scratch/root/lib/systemd/system
 mkdir "$scratch/units"
-for unit in balcao.service balcao-settle.service balcao-settle.timer; do
+for unit in balcao.service balcao-settle.service balcao-settle.timer balcao-hub.service; do
   [ -f "$units_dir/$unit" ] || fail "the package has no /lib/systemd/system/$unit"
   sed "s#^ExecStart=/usr/bin/balcao #ExecStart=$binary #" "$units_dir/$unit" >"$scratch/units/$unit"
 done
 grep -q "^ExecStart=$binary " "$scratch/units/balcao.service" || fail "balcao.service's ExecStart is not /usr/bin/balcao"
 # verify exits 0 on unknown keys and bad values (it only prints them): any output fails.
 verify_out=$(cd "$scratch/units" && MANPATH=$scratch/root/usr/share/man \
-  systemd-analyze verify balcao.service balcao-settle.service balcao-settle.timer 2>&1) ||
+  systemd-analyze verify balcao.service balcao-settle.service balcao-settle.timer balcao-hub.service 2>&1) ||
   fail "systemd-analyze verify: $verify_out"
 [ -z "$verify_out" ] || fail "systemd-analyze verify: $verify_out"
 

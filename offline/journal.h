@@ -60,6 +60,15 @@ class Journal {
   // A broken chain is a verdict (ChainVerdict::broken), not an error; errors are the
   // store's (kUnavailable when busy, kDataLoss on a corrupt file...).
   StatusOr<ChainVerdict> VerifyChain();
+  // The chain's head and, in the same read, the stored hash of the row at `position` (""
+  // when there is none; ChainGenesis() for 0): what the box reports to the chain's hub, which
+  // checks that each head extends the one it saw before (docs/hub.md, "Chain heads").
+  struct ChainReport {
+    std::int64_t rows = 0;
+    std::string head;  // raw 32 bytes
+    std::string at;    // raw 32 bytes
+  };
+  StatusOr<ChainReport> ReportChain(std::int64_t position);
 
  private:
   Store& store_;

@@ -113,6 +113,19 @@ Status CheckSaleEnds(Store& store, ChainVerifier& verifier) {
 
 }  // namespace
 
+StatusOr<Journal::ChainReport> Journal::ReportChain(std::int64_t position) {
+  Txn txn(store_.impl(), Txn::kRead);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  BALCAO_ASSIGN_OR_RETURN(internal::ChainHead head, internal::ReadChainHead(txn));
+  ChainReport report{head.rows, head.hash, position == 0 ? ChainGenesis() : ""};
+  if (position > 0) {
+    Stmt at(txn, "SELECT chain_hash FROM sale_journal WHERE chain_seq=?1");
+    BALCAO_ASSIGN_OR_RETURN(bool found, at.Bind(1, position).Step());
+    if (found) report.at = at.Blob(0);
+  }
+  return report;
+}
+
 StatusOr<ChainVerdict> Journal::VerifyChain() {
   // Anchors first: every head they name was written before the rows read next.
   BALCAO_ASSIGN_OR_RETURN(std::vector<ChainAnchor> anchors, ReadAnchors(store_));

@@ -209,6 +209,11 @@ Keys TefDialKeys(ServeConfig::TefDial& t) {
           {"unresolved_after_s", Number(t.unresolved_after_s, 1, 7 * 86400)}};
 }
 
+// The chain's hub (docs/hub.md, "The box").
+Keys HubKeys(ServeConfig::Hub& h) {
+  return {{"url", Text(h.url)}, {"credentials", Text(h.credentials)}, {"heartbeat_s", Number(h.heartbeat_s, 1, 3600)}};
+}
+
 Keys ListenKeys(ServeConfig& config) {
   return {{"address", Text(config.address)},
           {"port", Number(config.port, 0, 65535)},
@@ -251,7 +256,7 @@ Status CheckListen(const ServeConfig& config) {
 void ResolveFiles(ServeConfig& config, const std::string& path) {
   const auto folder = std::filesystem::absolute(path).parent_path();
   for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
-                            &config.tls_key, &config.offline_cards.kek_path, &config.tef_dial.dir})
+                            &config.tls_key, &config.offline_cards.kek_path, &config.tef_dial.dir, &config.hub.credentials})
     ResolveAgainst(folder, *file);
 }
 
@@ -321,6 +326,7 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
       {"keep_balance_cents", Number(pay.keep_balance_cents, 0, 100'000'000'000)}};
   auto& t = config.tef_dial;
   const Keys tef_dial = TefDialKeys(t);
+  const Keys hub = HubKeys(config.hub);
   auto nested = [&reader](const std::map<std::string, Reader::Setter>& keys) -> Reader::Setter {
     return [&reader, &keys](const json& v, const std::string& name) { return reader.Read(v, name, keys); };
   };
@@ -347,7 +353,8 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"touchscreen", nested(touchscreen)},
                                       {"payout", nested(payout)},
                                       {"offline_cards", nested(offline_cards)},
-                                      {"tef_dial", nested(tef_dial)}}));
+                                      {"tef_dial", nested(tef_dial)},
+                                      {"hub", nested(hub)}}));
   BALCAO_RETURN_IF_ERROR(CheckRegisters(config));
   saf.max_age_ms = max_age_s * 1000;
   config.store.options.language = receipt_language == "en-US" ? printer::Language::kEnUs : printer::Language::kPtBr;

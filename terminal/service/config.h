@@ -76,6 +76,13 @@ struct ServeConfig {
     std::string unresolved = "undo";  // what happens to a sale no PDV confirms nor undoes: undo or confirm
     int unresolved_after_s = 600;     // ... after this long
   } tef_dial;
+  // The chain's hub (docs/hub.md, "The box"): with a credentials file the box pulls its lane's
+  // events from the hub's NATS (url: nats:// or tls://; "" = the file's) and registers no webhook.
+  struct Hub {
+    std::string url;
+    std::string credentials;  // written 0600 by `balcao hub join`; "" = no hub
+    int heartbeat_s = 30;     // the box's heartbeat to the hub, this often
+  } hub;
   int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };
 

@@ -189,6 +189,7 @@ void Service::Impl::Tick() {
     next_health_check = now + kHealthCheckInterval;
     CheckHealth();
   }
+  SendHeartbeat(now);
   // The ids of events gone past the replay window (at the first tick, then hourly).
   if (auto forgotten = applied_events->PruneIfDue(); !forgotten.ok()) {
     logging::Warn("serve", "applied events not pruned", {{"reason", forgotten.status().message()}});
@@ -492,6 +493,8 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
       s.sandbox ? std::string(s.tls ? "https" : "http") + "://127.0.0.1:" + std::to_string(s.port) + kWebhookPath
                 : s.config.webhook_url;
   s.webhook_url = webhook_url;
+  BALCAO_RETURN_IF_ERROR(s.StartHubLink());
+  if (s.hub_link) s.webhook_url.clear();  // the hub holds the account's one webhook (docs/hub.md)
   // Resume first: the open sales must not wait for a bank that may be unreachable. A real
   // bank's webhook is registered by the first tick (retried with the catch-up until it is).
   s.loop->Post([&s] {
@@ -558,6 +561,7 @@ void Service::Stop() {
   s.stopping = true;
   if (s.nexo_server) s.nexo_server->Stop();
   if (s.tef_dial) s.tef_dial->Stop();  // before the driver's loop: its counter posts there
+  if (s.hub_link) s.hub_link->Stop();  // likewise: it waits on the loop for each event
   if (s.loop) s.loop->Stop();          // finishes the driver's task in progress
   if (s.simulations) s.simulations->Stop();
   if (s.drainer) s.drainer->Stop();

@@ -44,6 +44,7 @@
 #include "sandbox/sandbox.h"
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
+#include "terminal/service/hub_link.h"
 #include "terminal/service/driver_loop.h"
 #include "terminal/service/first_run.h"
 #include "terminal/service/lane_identity.h"
@@ -107,6 +108,7 @@ struct Service::Impl {
   std::unique_ptr<integration::Counter> counter;  // the box as cash registers see it (register_counter.cc)
   std::unique_ptr<http::Server> nexo_server;      // its own HTTPS port (nexo_listener.cc)
   unsigned short nexo_port = 0;
+  std::unique_ptr<HubLink> hub_link;  // the chain's hub (hub_intake.cc); null without one
   std::unique_ptr<integration::tefdial::Manager> tef_dial;  // TEF Dial folders (tef_dial.cc); null when off
   std::string tef_dial_dir;                                 // its folder, absolute; "" when off
   std::atomic<bool> stopping{false};
@@ -215,6 +217,16 @@ struct Service::Impl {
   StatusOr<checkout::Sale> Reprint(const std::string& sale_id);
   // Runs `work` on the driver's thread, publishes what changed, then answers.
   void OnDriver(std::function<HttpResponse()> work, Respond respond);
+
+  // The chain's hub (hub_intake.cc): starts the link when the config names credentials; an
+  // event pulled from the lane's consumer, taken on the driver's thread like a webhook's.
+  Status StartHubLink();
+  HubVerdict TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping);
+  void SendHeartbeat(UnixMicros now);  // Tick: every hub.heartbeat_s, while linked
+  UnixMicros next_heartbeat = 0;       // driver thread
+  std::int64_t chain_reported_rows = 0;  // driver thread: the journal head last reported (rows)
+  void LoadChainReported();
+  void SaveChainReported();
 
   // TEF Dial (tef_dial.cc): opens the folders and the exchange log when a dir is configured.
   Status OpenTefDial();

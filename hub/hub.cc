@@ -1,0 +1,259 @@
+#include "hub/hub.h"
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+
+#include "api/bank.h"
+#include "api/events.h"
+#include "common/log.h"
+#include "http/server.h"
+#include "hub/chain_watch.h"
+#include "hub/client_address.h"
+#include "hub/hub_store.h"
+#include "hub/routing.h"
+
+namespace balcao::hub {
+namespace {
+
+using http::HttpRequest;
+using http::HttpResponse;
+
+HttpResponse Error(int status, const std::string& field, const std::string& rule) {
+  const nlohmann::json body = {{"error", {{"field", field}, {"rule", rule}}}};
+  return HttpResponse{status, "application/json; charset=utf-8", body.dump(), {}};
+}
+
+// The webhook at the bank pointing at the hub, registered once per URL.
+Status RegisterHubWebhook(const api::Bank& bank, const std::string& url) {
+  auto listed = bank.client().Call("GET", "/v2/webhook", api::Query().Add("limit", std::int64_t{100}));
+  if (!listed.ok()) return listed.status();
+  const auto page = nlohmann::json::parse(listed->body, nullptr, false);
+  if (page.is_object() && page.contains("webhooks") && page["webhooks"].is_array())
+    for (const auto& hook : page["webhooks"])
+      if (hook.is_object() && hook.value("url", "") == url) return OkStatus();
+  const nlohmann::json body = {{"url", url},
+                               {"subscriptions", nlohmann::json::array({"deposit", "invoice", "merchant-purchase"})}};
+  auto created = bank.client().Call("POST", "/v2/webhook", {}, body.dump());
+  return created.ok() ? OkStatus() : created.status();
+}
+
+}  // namespace
+
+struct Hub::Impl {
+  HubOptions options;
+  std::unique_ptr<HubStore> store;
+  std::unique_ptr<NatsLink> nats;
+  std::unique_ptr<api::Bank> bank;
+  std::unique_ptr<api::EventVerifier> verifier;
+  std::unique_ptr<http::Server> server;
+  unsigned short port = 0;
+  int schema_version = 0;
+  std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0};
+  std::atomic<long long> next_prune_us{0};
+
+  HttpResponse Deliver(const HttpRequest& request);
+  StatusOr<std::string> SubjectOf(const api::Event& event);
+  void PruneIfDue(UnixMicros now);
+  HttpResponse Metrics() const;
+  HttpResponse JoinLane(const HttpRequest& request);
+  void OnBoxMessage(const std::string& subject, const std::string& data);
+  Status CheckChain(const std::string& store_id, const std::string& terminal, const std::string& chain_json);
+};
+
+// A box's journal head, against every head of that lane the hub saw (chain_watch.h).
+Status Hub::Impl::CheckChain(const std::string& store_id, const std::string& terminal, const std::string& chain_json) {
+  BALCAO_ASSIGN_OR_RETURN(ChainClaim claim, ParseChainClaim(chain_json));
+  BALCAO_ASSIGN_OR_RETURN(std::optional<std::string> at_prev, store->ChainHeadAt(store_id, terminal, claim.prev_rows));
+  BALCAO_ASSIGN_OR_RETURN(std::optional<std::string> at_rows, store->ChainHeadAt(store_id, terminal, claim.rows));
+  BALCAO_ASSIGN_OR_RETURN(std::int64_t most, store->MostChainRows(store_id, terminal));
+  const UnixMicros now = SystemClock::Instance().Now();
+  if (const std::string broken = ChainBreakOf(claim, at_prev, at_rows, most); !broken.empty()) {
+    ++chain_alarms;
+    logging::Error("hub", "journal rewritten on a box", {{"store", store_id}, {"terminal", terminal}, {"detail", broken}});
+    return store->RecordChainAlarm(store_id, terminal, broken, now);
+  }
+  return store->RecordChainPoint(store_id, terminal, claim.rows, claim.head, now);
+}
+
+// balcao.box.<store>.<terminal>.heartbeat: only that lane's user may publish there (enrolment.h).
+void Hub::Impl::OnBoxMessage(const std::string& subject, const std::string& data) {
+  std::vector<std::string> tokens;
+  for (std::size_t start = 0, dot; start <= subject.size(); start = dot + 1) {
+    dot = subject.find('.', start);
+    if (dot == std::string::npos) dot = subject.size();
+    tokens.push_back(subject.substr(start, dot - start));
+  }
+  if (tokens.size() != 5 || tokens[4] != "heartbeat") return;
+  if (!nlohmann::json::accept(data)) {
+    logging::Warn("hub", "heartbeat not JSON: ignored", {{"subject", subject}});
+    return;
+  }
+  ++heartbeats;
+  if (Status kept = store->RecordHeartbeat(tokens[2], tokens[3], data, SystemClock::Instance().Now()); !kept.ok())
+    logging::Warn("hub", "heartbeat not recorded", {{"subject", subject}, {"reason", kept.message()}});
+  const auto beat = nlohmann::json::parse(data, nullptr, false);
+  if (beat.is_object() && beat.contains("chain"))
+    if (Status checked = CheckChain(tokens[2], tokens[3], beat["chain"].dump()); !checked.ok())
+      logging::Warn("hub", "chain head not checked", {{"subject", subject}, {"reason", checked.message()}});
+}
+
+HttpResponse Hub::Impl::JoinLane(const HttpRequest& request) {
+  if (request.method != "POST") return Error(405, "method", "POST {\"code\": ...}");
+  if (options.authority.auth_file.empty()) return Error(404, "path", "this hub manages no NATS users (--nats-auth-file)");
+  const auto body = nlohmann::json::parse(request.body, nullptr, false);
+  if (!body.is_object() || !body.contains("code") || !body["code"].is_string())
+    return Error(400, "code", "required: the one-time code of balcao hub enroll");
+  auto joined = Join(*store, *nats, options.authority, body["code"].get<std::string>());
+  if (!joined.ok() && joined.status().code() == StatusCode::kNotFound) {
+    logging::Warn("hub", "join refused", {{"from", request.remote_address}});
+    return Error(403, "code", joined.status().message());
+  }
+  if (!joined.ok()) return Error(503, "join", joined.status().message());
+  logging::Info("hub", "lane joined", {{"store", joined->store}, {"terminal", joined->terminal}});
+  const nlohmann::json answer = {{"nats_url", joined->nats_url}, {"user", joined->user},
+                                 {"password", joined->password}, {"store", joined->store},
+                                 {"terminal", joined->terminal}};
+  return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};
+}
+
+StatusOr<std::string> Hub::Impl::SubjectOf(const api::Event& event) {
+  Route route = RouteOfEvent(event);
+  if (route.brcode_uuid.empty()) return route.subject;
+  BALCAO_ASSIGN_OR_RETURN(std::optional<std::string> known, store->BrcodeSubject(route.brcode_uuid));
+  if (known) return *known;
+  BALCAO_ASSIGN_OR_RETURN(auto page, bank->dynamic_brcode().ListPage(
+                                         api::ListParams().Filter("uuids", route.brcode_uuid).Limit(1)));
+  const std::string subject = page.items.empty()
+                                  ? std::string(kUnclaimedSubject)
+                                  : RouteOfTags(page.items.front().tags.value_or(api::Strings{})).subject;
+  BALCAO_RETURN_IF_ERROR(store->RecordBrcodeSubject(route.brcode_uuid, subject));  // tags never change
+  return subject;
+}
+
+void Hub::Impl::PruneIfDue(UnixMicros now) {
+  long long due = next_prune_us.load();
+  if (now < due || !next_prune_us.compare_exchange_strong(due, now + 3600 * kMicrosPerSecond)) return;
+  auto forgotten = store->ForgetRoutedBefore(now - options.replay_window_days * 86400 * kMicrosPerSecond);
+  if (!forgotten.ok()) logging::Warn("hub", "routed events not pruned", {{"reason", forgotten.status().message()}});
+}
+
+HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
+  if (request.method != "POST") return Error(405, "method", "POST (the bank's deliveries)");
+  const std::string signature(request.Header("digital-signature"));
+  if (signature.empty()) {
+    ++refused;
+    return Error(401, "Digital-Signature", "required: the bank signs every delivery");
+  }
+  if (Status verified = verifier->Verify(request.body, signature); !verified.ok()) {
+    if (verified.code() != StatusCode::kPermissionDenied && verified.code() != StatusCode::kInvalidArgument)
+      return Error(503, "public-key", verified.message());  // the bank delivers again later
+    ++refused;
+    logging::Warn("hub", "delivery refused", {{"reason", verified.message()}});
+    return Error(401, "Digital-Signature", verified.message());
+  }
+  auto event = api::ParseEvent(request.body);
+  if (!event.ok()) {
+    ++refused;
+    return Error(400, "event", event.status().message());
+  }
+  const UnixMicros now = SystemClock::Instance().Now();
+  PruneIfDue(now);
+  if (event->created < now - options.replay_window_days * 86400 * kMicrosPerSecond) {
+    ++refused;
+    return Error(422, "event", "older than the " + std::to_string(options.replay_window_days) + "-day replay window");
+  }
+  auto seen = store->Routed(event->id);
+  if (!seen.ok()) return ++failed, Error(503, "store", seen.status().message());
+  if (*seen) {
+    ++replayed;
+    return HttpResponse{200, "application/json; charset=utf-8", R"({"outcome":"replayed"})", {}};
+  }
+  auto subject = SubjectOf(*event);
+  if (!subject.ok()) return ++failed, Error(503, "route", subject.status().message());
+  auto stored = nats->Publish(*subject, event->id, request.body);
+  if (!stored.ok()) return ++failed, Error(503, "jetstream", stored.status().message());
+  if (Status recorded = store->RecordRouted({event->id, event->created, *subject, stored->sequence}); !recorded.ok())
+    return ++failed, Error(503, "store", recorded.message());  // stored in JetStream; a repeat is a duplicate there
+  ++routed;
+  if (*subject == kUnclaimedSubject) ++unclaimed;
+  const nlohmann::json answer = {{"outcome", "routed"}, {"subject", *subject}, {"sequence", stored->sequence}};
+  return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};
+}
+
+HttpResponse Hub::Impl::Metrics() const {
+  std::string text;
+  auto counter = [&text](const char* name, const char* help, const std::string& labels, long long value) {
+    text += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n";
+    text += std::string(name) + labels + " " + std::to_string(value) + "\n";
+  };
+  counter("balcao_hub_deliveries_routed_total", "Deliveries published to JetStream and recorded.", "", routed.load());
+  counter("balcao_hub_deliveries_replayed_total", "Deliveries of an event routed before.", "", replayed.load());
+  counter("balcao_hub_deliveries_refused_total", "Deliveries refused (signature, body, replay window).", "",
+          refused.load());
+  counter("balcao_hub_deliveries_failed_total", "Deliveries answered 503 (PostgreSQL, JetStream or the bank).", "",
+          failed.load());
+  counter("balcao_hub_events_unclaimed_total", "Events no lane's tags name.", "", unclaimed.load());
+  counter("balcao_hub_heartbeats_total", "Heartbeats received from boxes.", "", heartbeats.load());
+  counter("balcao_hub_chain_alarms_total", "Box journals whose head does not extend the last one seen.", "",
+          chain_alarms.load());
+  return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", text, {}};
+}
+
+Hub::Hub(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Hub::~Hub() { Stop(); }
+unsigned short Hub::port() const { return impl_->port; }
+int Hub::schema_version() const { return impl_->schema_version; }
+void Hub::Stop() {
+  if (impl_->server) impl_->server->Stop();
+}
+
+StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  Impl& h = *impl;
+  h.options = options;
+  BALCAO_ASSIGN_OR_RETURN(h.store, HubStore::Open(options.postgres));
+  BALCAO_ASSIGN_OR_RETURN(h.schema_version, h.store->Migrate());
+  if (!options.authority.auth_file.empty()) {
+    h.options.authority.hub_user = options.nats.user;
+    BALCAO_ASSIGN_OR_RETURN(h.options.authority.hub_password_hash, BcryptHash(options.nats.password));
+    // nats-server may not run yet: it reads the file when it starts.
+    if (Status applied = ApplyLanes(*h.store, h.options.authority); !applied.ok())
+      logging::Warn("hub", "NATS users written, not reloaded", {{"reason", applied.message()}});
+  }
+  BALCAO_ASSIGN_OR_RETURN(h.nats, NatsLink::Connect(options.nats));
+  const auto window = std::chrono::seconds(std::int64_t{options.replay_window_days} * 86400);
+  // Kept one day past the replay window: a box off for the whole window still catches up.
+  BALCAO_RETURN_IF_ERROR(h.nats->EnsureStream(
+      {kStreamName, {std::string(kEventsPrefix) + ">"}, window + std::chrono::hours(24), std::chrono::hours(3)}));
+  BALCAO_RETURN_IF_ERROR(h.nats->Subscribe("balcao.box.*.*.heartbeat", [&h](const std::string& subject,
+                                                                             const std::string& data) {
+    h.OnBoxMessage(subject, data);
+  }));
+  BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(options.bank_credentials));
+  h.bank = std::make_unique<api::Bank>(client);
+  h.verifier = std::make_unique<api::EventVerifier>([bank = *h.bank] { return bank.FetchPublicKeyPem(); });
+  http::ServerOptions server_options;
+  server_options.threads = options.threads;
+  server_options.body_limit = 64 << 10;
+  server_options.server_name = "balcao-hub";
+  h.server = std::make_unique<http::Server>(server_options, http::Synchronous([&h](HttpRequest& request) {
+    if (request.path == kWebhookPath) return h.Deliver(request);
+    if (request.path == "/hub/join") return h.JoinLane(request);
+    for (const auto& [prefix, page] : h.options.public_pages)
+      if (request.path.rfind(prefix, 0) == 0) return page(request, ClientAddress(request, h.options.trusted_proxies));
+    if (request.path == "/healthz") return HttpResponse{200, "application/json", R"({"status":"ok"})", {}};
+    if (request.path == "/metrics") return h.Metrics();
+    return Error(404, "path", "the hub serves " + std::string(kWebhookPath) + ", /healthz and /metrics");
+  }));
+  BALCAO_ASSIGN_OR_RETURN(h.port, h.server->Listen(options.address, options.port));
+  h.server->Start();
+  if (!options.webhook_url.empty()) BALCAO_RETURN_IF_ERROR(RegisterHubWebhook(*h.bank, options.webhook_url));
+  logging::Info("hub", "listening",
+                {{"url", "http://" + options.address + ":" + std::to_string(h.port) + "/"},
+                 {"schema", h.schema_version},
+                 {"nats", options.nats.url},
+                 {"webhook", options.webhook_url}});
+  return std::unique_ptr<Hub>(new Hub(std::move(impl)));
+}
+
+}  // namespace balcao::hub

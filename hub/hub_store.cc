@@ -1,0 +1,255 @@
+#include "hub/hub_store.h"
+
+#include <libpq-fe.h>
+
+namespace balcao::hub {
+
+const std::vector<Migration>& Migrations() {
+  static const std::vector<Migration> migrations = {
+      {1, "routed events and brcode lanes",
+       "CREATE TABLE routed_event (id text PRIMARY KEY, created_us bigint NOT NULL, subject text NOT NULL,"
+       " sequence bigint NOT NULL, routed_at timestamptz NOT NULL DEFAULT now());"
+       "CREATE INDEX routed_event_created ON routed_event (created_us);"
+       "CREATE TABLE brcode_lane (uuid text PRIMARY KEY, subject text NOT NULL);"},
+      {2, "enrolment and lanes",
+       "CREATE TABLE enrol_code (code_sha256 text PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
+       " expires_us bigint NOT NULL, used boolean NOT NULL DEFAULT false);"
+       "CREATE TABLE lane (store text NOT NULL, terminal text NOT NULL, nats_user text NOT NULL,"
+       " password_hash text NOT NULL, enrolled_us bigint NOT NULL, revoked boolean NOT NULL DEFAULT false,"
+       " PRIMARY KEY (store, terminal));"},
+      {3, "heartbeats",
+       "CREATE TABLE heartbeat (store text NOT NULL, terminal text NOT NULL, body jsonb NOT NULL,"
+       " seen_us bigint NOT NULL, PRIMARY KEY (store, terminal));"},
+      {4, "journal chain heads and alarms",
+       "CREATE TABLE chain_point (store text NOT NULL, terminal text NOT NULL, rows bigint NOT NULL,"
+       " head text NOT NULL, seen_us bigint NOT NULL, PRIMARY KEY (store, terminal, rows));"
+       "CREATE TABLE chain_alarm (id bigserial PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
+       " detail text NOT NULL, seen_us bigint NOT NULL);"},
+  };
+  return migrations;
+}
+
+HubStore::HubStore(pg_conn* connection) : connection_(connection) {}
+HubStore::~HubStore() { PQfinish(connection_); }
+
+StatusOr<std::unique_ptr<HubStore>> HubStore::Open(const std::string& conninfo) {
+  PGconn* connection = PQconnectdb(conninfo.c_str());
+  if (connection == nullptr) return InternalError("postgresql: no memory for a connection");
+  if (PQstatus(connection) != CONNECTION_OK) {
+    const std::string reason = PQerrorMessage(connection);
+    PQfinish(connection);
+    return UnavailableError("postgresql (" + conninfo + "): " + reason);
+  }
+  // The server's notices ("relation ... already exists, skipping") are not the operator's business.
+  PQsetNoticeProcessor(connection, [](void*, const char*) {}, nullptr);
+  return std::unique_ptr<HubStore>(new HubStore(connection));
+}
+
+StatusOr<std::vector<std::vector<std::string>>> HubStore::Query(const std::string& sql,
+                                                                const std::vector<std::string>& params) {
+  std::vector<const char*> values;
+  for (const std::string& p : params) values.push_back(p.c_str());
+  // Without parameters the simple protocol: a migration is several statements.
+  PGresult* result = values.empty() ? PQexec(connection_, sql.c_str())
+                                    : PQexecParams(connection_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                                                   values.data(), nullptr, nullptr, 0);
+  std::unique_ptr<PGresult, void (*)(PGresult*)> owned(result, PQclear);
+  const ExecStatusType status = PQresultStatus(result);
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
+    std::string reason = PQerrorMessage(connection_);
+    while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+    if (PQstatus(connection_) != CONNECTION_OK) {
+      PQreset(connection_);  // the next call finds it again (a restarted server)
+      return UnavailableError("postgresql: " + reason);
+    }
+    return InternalError("postgresql: " + reason);
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (int r = 0; r < PQntuples(result); ++r) {
+    std::vector<std::string> row;
+    for (int c = 0; c < PQnfields(result); ++c) row.emplace_back(PQgetvalue(result, r, c));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+Status HubStore::Exec(const std::string& sql, const std::vector<std::string>& params) {
+  auto rows = Query(sql, params);
+  return rows.ok() ? OkStatus() : rows.status();
+}
+
+StatusOr<int> HubStore::SchemaVersion() {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT coalesce(max(version), 0) FROM schema_migrations"));
+  return std::stoi(rows.at(0).at(0));
+}
+
+StatusOr<int> HubStore::Migrate() {
+  {
+    std::lock_guard lock(mu_);
+    BALCAO_RETURN_IF_ERROR(
+        Exec("CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL,"
+             " applied_at timestamptz NOT NULL DEFAULT now())"));
+    for (const Migration& m : Migrations()) {
+      // One transaction per migration, under an advisory lock: two hubs starting at once apply it once.
+      BALCAO_RETURN_IF_ERROR(Exec("BEGIN"));
+      Status applied = Exec("SELECT pg_advisory_xact_lock(2524)");
+      StatusOr<std::vector<std::vector<std::string>>> seen =
+          applied.ok() ? Query("SELECT 1 FROM schema_migrations WHERE version = $1", {std::to_string(m.version)})
+                       : StatusOr<std::vector<std::vector<std::string>>>(applied);
+      if (seen.ok() && seen->empty()) {
+        applied = Exec(m.sql);
+        if (applied.ok())
+          applied = Exec("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                         {std::to_string(m.version), m.name});
+      } else if (!seen.ok()) {
+        applied = seen.status();
+      }
+      if (!applied.ok()) {
+        Exec("ROLLBACK").IgnoreError();  // the connection's error is the one reported
+        return Status(applied.code(), "migration " + std::to_string(m.version) + ": " + applied.message());
+      }
+      BALCAO_RETURN_IF_ERROR(Exec("COMMIT"));
+    }
+  }
+  return SchemaVersion();
+}
+
+StatusOr<bool> HubStore::Routed(const std::string& event_id) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT 1 FROM routed_event WHERE id = $1", {event_id}));
+  return !rows.empty();
+}
+
+Status HubStore::RecordRouted(const RoutedEvent& event) {
+  std::lock_guard lock(mu_);
+  return Exec(
+      "INSERT INTO routed_event (id, created_us, subject, sequence) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
+      {event.id, std::to_string(event.created), event.subject, std::to_string(event.sequence)});
+}
+
+StatusOr<long long> HubStore::ForgetRoutedBefore(UnixMicros cutoff) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(
+      auto rows, Query("WITH gone AS (DELETE FROM routed_event WHERE created_us < $1 RETURNING 1) SELECT count(*) FROM gone",
+                       {std::to_string(cutoff)}));
+  return std::stoll(rows.at(0).at(0));
+}
+
+StatusOr<long long> HubStore::CountRouted(const std::string& subject_prefix) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT count(*) FROM routed_event WHERE starts_with(subject, $1)",
+                                           {subject_prefix}));
+  return std::stoll(rows.at(0).at(0));
+}
+
+StatusOr<std::optional<std::string>> HubStore::BrcodeSubject(const std::string& uuid) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT subject FROM brcode_lane WHERE uuid = $1", {uuid}));
+  if (rows.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(rows[0][0]);
+}
+
+Status HubStore::RecordBrcodeSubject(const std::string& uuid, const std::string& subject) {
+  std::lock_guard lock(mu_);
+  return Exec("INSERT INTO brcode_lane (uuid, subject) VALUES ($1, $2) ON CONFLICT (uuid) DO NOTHING", {uuid, subject});
+}
+
+Status HubStore::AddEnrolCode(const std::string& code_sha256, const std::string& store, const std::string& terminal,
+                              UnixMicros expires) {
+  std::lock_guard lock(mu_);
+  return Exec("INSERT INTO enrol_code (code_sha256, store, terminal, expires_us) VALUES ($1, $2, $3, $4)",
+              {code_sha256, store, terminal, std::to_string(expires)});
+}
+
+StatusOr<std::pair<std::string, std::string>> HubStore::TakeEnrolCode(const std::string& code_sha256, UnixMicros now) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("UPDATE enrol_code SET used = true WHERE code_sha256 = $1 AND NOT used"
+                                           " AND expires_us > $2 RETURNING store, terminal",
+                                           {code_sha256, std::to_string(now)}));
+  if (rows.empty()) return NotFoundError("code: unknown, used already or expired (ask for a new one: balcao hub enroll)");
+  return std::make_pair(rows[0][0], rows[0][1]);
+}
+
+Status HubStore::PutLane(const EnrolledLane& lane) {
+  std::lock_guard lock(mu_);
+  return Exec(
+      "INSERT INTO lane (store, terminal, nats_user, password_hash, enrolled_us) VALUES ($1, $2, $3, $4, $5)"
+      " ON CONFLICT (store, terminal) DO UPDATE SET nats_user = $3, password_hash = $4, enrolled_us = $5, revoked = false",
+      {lane.store, lane.terminal, lane.user, lane.password_hash, std::to_string(lane.enrolled)});
+}
+
+Status HubStore::RevokeLane(const std::string& store, const std::string& terminal) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("UPDATE lane SET revoked = true WHERE store = $1 AND terminal = $2"
+                                           " AND NOT revoked RETURNING 1",
+                                           {store, terminal}));
+  if (rows.empty()) return NotFoundError("no enrolled lane " + store + "/" + terminal);
+  return OkStatus();
+}
+
+StatusOr<std::vector<EnrolledLane>> HubStore::ActiveLanes() {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT store, terminal, nats_user, password_hash, enrolled_us FROM lane"
+                                           " WHERE NOT revoked ORDER BY store, terminal"));
+  std::vector<EnrolledLane> lanes;
+  for (auto& row : rows) lanes.push_back({row[0], row[1], row[2], row[3], std::stoll(row[4])});
+  return lanes;
+}
+
+Status HubStore::RecordHeartbeat(const std::string& store, const std::string& terminal, const std::string& json,
+                                 UnixMicros at) {
+  std::lock_guard lock(mu_);
+  return Exec("INSERT INTO heartbeat (store, terminal, body, seen_us) VALUES ($1, $2, $3, $4)"
+              " ON CONFLICT (store, terminal) DO UPDATE SET body = $3, seen_us = $4",
+              {store, terminal, json, std::to_string(at)});
+}
+
+StatusOr<std::optional<std::string>> HubStore::ChainHeadAt(const std::string& store, const std::string& terminal,
+                                                           std::int64_t rows) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT head FROM chain_point WHERE store = $1 AND terminal = $2 AND rows = $3",
+                                            {store, terminal, std::to_string(rows)}));
+  if (found.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(found[0][0]);
+}
+
+StatusOr<std::int64_t> HubStore::MostChainRows(const std::string& store, const std::string& terminal) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT coalesce(max(rows), 0) FROM chain_point WHERE store = $1 AND terminal = $2",
+                                            {store, terminal}));
+  return std::stoll(found.at(0).at(0));
+}
+
+Status HubStore::RecordChainPoint(const std::string& store, const std::string& terminal, std::int64_t rows,
+                                  const std::string& head, UnixMicros at) {
+  std::lock_guard lock(mu_);
+  return Exec("INSERT INTO chain_point (store, terminal, rows, head, seen_us) VALUES ($1, $2, $3, $4, $5)"
+              " ON CONFLICT DO NOTHING",
+              {store, terminal, std::to_string(rows), head, std::to_string(at)});
+}
+
+Status HubStore::RecordChainAlarm(const std::string& store, const std::string& terminal, const std::string& detail,
+                                  UnixMicros at) {
+  std::lock_guard lock(mu_);
+  return Exec("INSERT INTO chain_alarm (store, terminal, detail, seen_us) VALUES ($1, $2, $3, $4)",
+              {store, terminal, detail, std::to_string(at)});
+}
+
+StatusOr<std::string> HubStore::LastChainAlarm(const std::string& store, const std::string& terminal) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT detail FROM chain_alarm WHERE store = $1 AND terminal = $2"
+                                            " ORDER BY id DESC LIMIT 1",
+                                            {store, terminal}));
+  return found.empty() ? std::string() : found[0][0];
+}
+
+StatusOr<std::vector<HubStore::LaneHealth>> HubStore::Health() {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT store, terminal, body::text, seen_us FROM heartbeat ORDER BY 1, 2"));
+  std::vector<LaneHealth> out;
+  for (auto& row : rows) out.push_back({row[0], row[1], row[2], std::stoll(row[3])});
+  return out;
+}
+
+}  // namespace balcao::hub

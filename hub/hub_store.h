@@ -1,0 +1,111 @@
+// The hub's state in PostgreSQL (libpq): the events it routed (dedupe and the replay window),
+// the brcodes whose lane it looked up, enrolment codes and the lanes' credentials, and what
+// boxes report (heartbeats, chain heads). The schema is versioned: Migrate() applies, in one
+// transaction each, the migrations newer than schema_migrations' highest version.
+// docs/hub.md, "PostgreSQL".
+// Ownership: owns its connection. Thread-safety: every call takes the store's mutex.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "common/time.h"
+
+struct pg_conn;
+
+namespace balcao::hub {
+
+// One schema migration: its version (ascending, never reused) and its SQL.
+struct Migration {
+  int version;
+  const char* name;
+  const char* sql;
+};
+const std::vector<Migration>& Migrations();
+
+struct RoutedEvent {
+  std::string id;
+  UnixMicros created = 0;
+  std::string subject;
+  std::uint64_t sequence = 0;  // the stream's
+};
+
+struct EnrolledLane {
+  std::string store, terminal;
+  std::string user;           // NATS user
+  std::string password_hash;  // bcrypt, as nats-server's authorization reads it
+  UnixMicros enrolled = 0;
+};
+
+class HubStore {
+ public:
+  // Connects with a libpq connection string ("host=... dbname=... user=..."). kUnavailable when
+  // the server cannot be reached.
+  static StatusOr<std::unique_ptr<HubStore>> Open(const std::string& conninfo);
+  ~HubStore();
+  HubStore(const HubStore&) = delete;
+  HubStore& operator=(const HubStore&) = delete;
+
+  // Applies the migrations not applied yet; returns the schema's version.
+  StatusOr<int> Migrate();
+  StatusOr<int> SchemaVersion();
+
+  // Whether the event was routed before (its id recorded).
+  StatusOr<bool> Routed(const std::string& event_id);
+  // Records a routed event (again: nothing changes).
+  Status RecordRouted(const RoutedEvent& event);
+  // Forgets routed events created before `cutoff`; returns how many.
+  StatusOr<long long> ForgetRoutedBefore(UnixMicros cutoff);
+  StatusOr<long long> CountRouted(const std::string& subject_prefix);
+
+  // A brcode's lane, once looked up at the bank (subject "" = none known).
+  StatusOr<std::optional<std::string>> BrcodeSubject(const std::string& uuid);
+  Status RecordBrcodeSubject(const std::string& uuid, const std::string& subject);
+
+  // Enrolment: a one-time code (stored as its SHA-256) for a lane, valid until `expires`.
+  Status AddEnrolCode(const std::string& code_sha256, const std::string& store, const std::string& terminal,
+                      UnixMicros expires);
+  // Takes the code (once): the lane it was made for. kNotFound: unknown, used or expired.
+  StatusOr<std::pair<std::string, std::string>> TakeEnrolCode(const std::string& code_sha256, UnixMicros now);
+  Status PutLane(const EnrolledLane& lane);
+  // Revokes the lane; kNotFound when it is not enrolled.
+  Status RevokeLane(const std::string& store, const std::string& terminal);
+  StatusOr<std::vector<EnrolledLane>> ActiveLanes();
+
+  // A box's heartbeat (JSON as it sent it) and when it came.
+  Status RecordHeartbeat(const std::string& store, const std::string& terminal, const std::string& json,
+                         UnixMicros at);
+  struct LaneHealth {
+    std::string store, terminal, heartbeat_json;
+    UnixMicros last_seen = 0;
+  };
+  StatusOr<std::vector<LaneHealth>> Health();
+
+  // The boxes' journal heads (chain_watch.h): the head the hub saw at a row count, the most
+  // rows seen, a head seen, and the alarms raised (the last one per lane, "" when none).
+  StatusOr<std::optional<std::string>> ChainHeadAt(const std::string& store, const std::string& terminal,
+                                                   std::int64_t rows);
+  StatusOr<std::int64_t> MostChainRows(const std::string& store, const std::string& terminal);
+  Status RecordChainPoint(const std::string& store, const std::string& terminal, std::int64_t rows,
+                          const std::string& head, UnixMicros at);
+  Status RecordChainAlarm(const std::string& store, const std::string& terminal, const std::string& detail,
+                          UnixMicros at);
+  StatusOr<std::string> LastChainAlarm(const std::string& store, const std::string& terminal);
+
+ private:
+  explicit HubStore(pg_conn* connection);
+  // Runs `sql` with text parameters; the rows' text values.
+  StatusOr<std::vector<std::vector<std::string>>> Query(const std::string& sql,
+                                                        const std::vector<std::string>& params = {});
+  Status Exec(const std::string& sql, const std::vector<std::string>& params = {});
+
+  std::mutex mu_;
+  pg_conn* connection_;
+};
+
+}  // namespace balcao::hub

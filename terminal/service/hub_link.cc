@@ -1,0 +1,147 @@
+#include "terminal/service/hub_link.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/log.h"
+#include "hub/routing.h"
+
+namespace balcao::terminal::service {
+namespace {
+
+constexpr std::chrono::milliseconds kFetchWait{1000};
+constexpr std::chrono::milliseconds kReconnectPause{1000};
+constexpr std::chrono::milliseconds kRetryDelay{2000};
+
+}  // namespace
+
+StatusOr<HubCredentials> LoadHubCredentials(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return NotFoundError("hub.credentials: no file " + path);
+  if ((info.st_mode & 077) != 0)
+    return FailedPreconditionError("hub.credentials: " + path + " must be readable by its owner only (chmod 600)");
+  std::ifstream in(path);
+  const auto json = nlohmann::json::parse(in, nullptr, false);
+  if (!json.is_object()) return InvalidArgumentError("hub.credentials: " + path + " is not a JSON object");
+  HubCredentials c;
+  auto text = [&json](const char* key) { return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : ""; };
+  c.nats_url = text("nats_url");
+  c.user = text("user");
+  c.password = text("password");
+  c.ca_file = text("ca_file");
+  c.store = text("store");
+  c.terminal = text("terminal");
+  if (c.user.empty() != c.password.empty())
+    return InvalidArgumentError("hub.credentials: " + path + ": user and password go together");
+  return c;
+}
+
+Status SaveHubCredentials(const std::string& path, const HubCredentials& c) {
+  const nlohmann::json json = {{"nats_url", c.nats_url}, {"user", c.user},   {"password", c.password},
+                               {"ca_file", c.ca_file},   {"store", c.store}, {"terminal", c.terminal}};
+  const std::string partial = path + ".new";
+  {
+    const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return FailedPreconditionError("cannot write " + partial + ": " + std::strerror(errno));
+    const std::string text = json.dump(2) + "\n";
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!written) return FailedPreconditionError("cannot write " + partial + ": " + std::strerror(errno));
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  if (ec) return FailedPreconditionError("cannot write " + path + ": " + ec.message());
+  return OkStatus();
+}
+
+HubLink::HubLink(hub::NatsEndpoint endpoint, std::string store, std::string terminal, Apply apply)
+    : endpoint_(std::move(endpoint)), store_(std::move(store)), terminal_(std::move(terminal)), apply_(std::move(apply)) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+HubLink::~HubLink() { Stop(); }
+
+void HubLink::Stop() {
+  stop_ = true;
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard lock(link_mu_);
+  link_.reset();
+}
+
+Status HubLink::PublishHeartbeat(const std::string& json) {
+  std::shared_ptr<hub::NatsLink> link;
+  {
+    std::lock_guard lock(link_mu_);
+    link = link_;
+  }
+  if (!link || !connected_) return UnavailableError("hub: not connected");
+  return link->PublishCore(hub::BoxSubject(store_, terminal_, "heartbeat"), json);
+}
+
+void HubLink::Handle(hub::PulledMsg& msg) {
+  const HubVerdict verdict = apply_(msg.data(), stop_);
+  Status answered;
+  if (verdict == HubVerdict::kAck) {
+    answered = msg.Ack();
+    if (answered.ok()) ++taken_;
+  } else if (verdict == HubVerdict::kRetry) {
+    answered = msg.NakAfter(kRetryDelay);
+  } else {
+    answered = msg.Terminate();
+  }
+  // Unanswered, JetStream delivers it again after the ack wait; the intake answers it replayed.
+  if (!answered.ok()) logging::Warn("hub-link", "event not answered", {{"reason", answered.message()}});
+}
+
+void HubLink::Run() {
+  std::shared_ptr<hub::NatsLink> link;
+  bool warned = false;
+  while (!stop_) {
+    if (!link) {
+      auto connected = hub::NatsLink::Connect(endpoint_, std::chrono::milliseconds(500));
+      Status bound = connected.ok() ? (*connected)->Bind(hub::kStreamName, hub::ConsumerName(store_, terminal_))
+                                    : connected.status();
+      if (!bound.ok()) {
+        if (!warned) logging::Warn("hub-link", "hub not reachable (retrying)", {{"url", endpoint_.url}, {"reason", bound.message()}});
+        warned = true;
+        std::this_thread::sleep_for(kReconnectPause);
+        continue;
+      }
+      link = std::shared_ptr<hub::NatsLink>(std::move(*connected));
+      {
+        std::lock_guard lock(link_mu_);
+        link_ = link;
+      }
+      connected_ = true;
+      warned = false;
+      logging::Info("hub-link", "pulling the lane's events", {{"url", endpoint_.url}, {"consumer", hub::ConsumerName(store_, terminal_)}});
+    }
+    auto batch = link->Fetch(16, kFetchWait);
+    if (!batch.ok()) {
+      connected_ = link->connected();
+      if (batch.status().code() == StatusCode::kPermissionDenied) {
+        logging::Error("hub-link", "the hub refused this lane (revoked?)", {{"reason", batch.status().message()}});
+        std::this_thread::sleep_for(kReconnectPause * 5);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+      continue;
+    }
+    connected_ = true;
+    for (hub::PulledMsg& msg : *batch) {
+      if (stop_) break;  // unanswered: delivered again to the next run
+      Handle(msg);
+    }
+  }
+  connected_ = false;
+}
+
+}  // namespace balcao::terminal::service
