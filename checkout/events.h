@@ -153,7 +153,8 @@ struct PurchaseSeen {
   // What the purchase says of the card (for a purchase the customer's phone made, the box never
   // saw the card): "**** 4242" (last 4 only), and the funding type and installments chosen.
   std::string card_mask;
-  int installments = 0;  // 0: not said
+  std::string card_network;  // "visa", "mastercard"... as the bank names it
+  int installments = 0;      // 0: not said
   FundingType funding = FundingType::kCredit;
   BALCAO_CHECKOUT_EVENT(PurchaseSeen);
 };

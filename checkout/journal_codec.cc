@@ -124,6 +124,7 @@ constexpr auto FieldsOf(const PurchaseSeen*) {
                     Key{"reason", &PurchaseSeen::reason},
                     Key{"at", &PurchaseSeen::at},
                     AddedKey{"card_mask", &PurchaseSeen::card_mask},
+                    AddedKey{"card_network", &PurchaseSeen::card_network},
                     AddedKey<PurchaseSeen, int>{"installments", &PurchaseSeen::installments},
                     AddedKey<PurchaseSeen, FundingType>{"funding", &PurchaseSeen::funding}};
 }

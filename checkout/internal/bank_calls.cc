@@ -68,6 +68,8 @@ Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& p, int attemp
                     now};
   const std::string ending = Or(p.card_ending);
   if (ending.size() == 4) seen.card_mask = "**** " + ending;
+  seen.card_network = Or(p.network);
+  if (seen.card_network == "unknown") seen.card_network.clear();
   seen.installments = static_cast<int>(Or(p.installment_count, std::int64_t{0}));
   if (Or(p.funding_type) == "debit") seen.funding = FundingType::kDebit;
   return seen;

@@ -262,7 +262,7 @@ json PaymentBody(const Request& request, const PaymentOutcome& o, const std::str
   json result = {{"PaymentType", "Normal"},
                  {"AmountsResp", {{"Currency", "BRL"}, {"AuthorizedAmount", AmountNumber(o.amount)}}}};
   if (o.method == PayMethod::kCard) {
-    json card = {{"MaskedPAN", o.card_mask}, {"PaymentBrand", o.card_brand}, {"EntryMode", json::array({"Keyed"})}};
+    json card = {{"MaskedPAN", o.card_mask}, {"PaymentBrand", o.card_brand}, {"EntryMode", json::array({o.keyed ? "Keyed" : "Mobile"})}};
     result["PaymentInstrumentData"] = {{"PaymentInstrumentType", "Card"}, {"CardData", card}};
     result["PaymentAcquirerData"] = {
         {"ApprovalCode", o.authorization_code},

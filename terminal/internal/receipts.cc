@@ -1,5 +1,7 @@
 #include "terminal/internal/receipts.h"
 
+#include <cctype>
+
 #include "printer/format.h"
 
 namespace balcao::terminal {
@@ -31,6 +33,16 @@ CardTerms CardTermsOf(const std::vector<checkout::Event>& events) {
   for (const checkout::Event& event : events) {
     if (const auto* card = std::get_if<checkout::SubmitCard>(&event)) take(*card);
     if (const auto* held = std::get_if<checkout::CardHeldOffline>(&event)) take(*held);  // sealed while offline
+    // Paid on the customer's phone: the purchase says what was chosen there (the box saw no card).
+    if (const auto* seen = std::get_if<checkout::PurchaseSeen>(&event); seen && seen->installments > 0 &&
+                                                                      !seen->card_mask.empty() &&
+                                                                      checkout::IsCharged(seen->status)) {
+      terms.funding = seen->funding;
+      terms.installments = seen->installments;
+      if (terms.card_mask.empty()) terms.card_mask = seen->card_mask;
+      if (terms.network.empty())
+        for (char c : seen->card_network) terms.network += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
   }
   return terms;
 }
