@@ -31,8 +31,14 @@ CardTerms CardTermsOf(const std::vector<checkout::Event>& events) {
     terms.network = printer::CardNetworkOfBin(card.card_mask);
   };
   for (const checkout::Event& event : events) {
-    if (const auto* card = std::get_if<checkout::SubmitCard>(&event)) take(*card);
-    if (const auto* held = std::get_if<checkout::CardHeldOffline>(&event)) take(*held);  // sealed while offline
+    if (const auto* card = std::get_if<checkout::SubmitCard>(&event)) {
+      take(*card);
+      terms.keyed = true;
+    }
+    if (const auto* held = std::get_if<checkout::CardHeldOffline>(&event)) {  // sealed while offline: keyed too
+      take(*held);
+      terms.keyed = true;
+    }
     // Paid on the customer's phone: the purchase says what was chosen there (the box saw no card).
     if (const auto* seen = std::get_if<checkout::PurchaseSeen>(&event); seen && seen->installments > 0 &&
                                                                       !seen->card_mask.empty() &&
@@ -96,7 +102,7 @@ std::optional<printer::Document> ReceiptFor(const checkout::Sale& sale, const ch
       if (payment && payment->method == checkout::Method::kCard) {
         const printer::CardSale receipt{
             store.merchant,  now, print.amount, checkout::Name(card.funding), card.installments, card.network, mask,
-            print.reference, ""};
+            print.reference, "",           card.keyed};
         if (store.merchant_copy) return printer::CardSaleReceipts(receipt, store.options);
         return printer::CardSaleReceipt(receipt, printer::Copy::kCustomer, store.options);
       }

@@ -30,6 +30,7 @@ struct CardTerms {
   int installments = 1;
   std::string card_mask;  // first 6 + last 4 at most
   std::string network;    // "VISA"...: from the BIN of the mask; "" when it names none
+  bool keyed = false;     // typed on the touchscreen (SubmitCard), not on the customer's phone
 };
 // From the sale's journaled events (the last SubmitCard); the defaults when it has none.
 CardTerms CardTermsOf(const std::vector<checkout::Event>& events);
