@@ -52,6 +52,10 @@ struct Step {
 
 Step Next(const Sale& sale, const Event& event);
 
+// The merchant session a card attempt of `sale` asks the bank for (funding types, installment
+// options, expiration, challenge mode, tags): what the customer's phone page may offer.
+CreateSession SessionTerms(const Sale& sale, int attempt);
+
 // While the box is known to be offline: why `event` cannot be taken now (choosing card or Pix,
 // or retrying one, needs the bank at once), or nullptr. The driver shows the reason and does
 // not feed the event; an invoice can still be chosen (its create is queued in the outbox).

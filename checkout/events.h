@@ -150,6 +150,12 @@ struct PurchaseSeen {
   std::string challenge_url;
   std::string reason;  // denial reason when the bank gives one
   UnixMicros at = 0;
+  // What the purchase says of the card (for a purchase the customer's phone made, the box never
+  // saw the card): "**** 4242" (last 4 only), and the funding type and installments chosen.
+  std::string card_mask;
+  std::string card_network;  // "visa", "mastercard"... as the bank names it
+  int installments = 0;      // 0: not said
+  FundingType funding = FundingType::kCredit;
   BALCAO_CHECKOUT_EVENT(PurchaseSeen);
 };
 // A deposit tagged dynamic-brcode/<uuid> arrived.

@@ -29,10 +29,10 @@ struct Key {
 };
 // A text field added after journals were written: absent in old rows (read as empty), written
 // only when set, so an old build's reader and old rows stay compatible.
-template <typename T>
+template <typename T, typename M = std::string>
 struct AddedKey {
   const char* name;
-  std::string T::*member;
+  M T::*member;
 };
 
 // ---- the field tables (the only place that names the journal's keys) ----
@@ -122,7 +122,11 @@ constexpr auto FieldsOf(const PurchaseSeen*) {
                     Key{"amount", &PurchaseSeen::amount},
                     Key{"challenge_url", &PurchaseSeen::challenge_url},
                     Key{"reason", &PurchaseSeen::reason},
-                    Key{"at", &PurchaseSeen::at}};
+                    Key{"at", &PurchaseSeen::at},
+                    AddedKey{"card_mask", &PurchaseSeen::card_mask},
+                    AddedKey{"card_network", &PurchaseSeen::card_network},
+                    AddedKey<PurchaseSeen, int>{"installments", &PurchaseSeen::installments},
+                    AddedKey<PurchaseSeen, FundingType>{"funding", &PurchaseSeen::funding}};
 }
 constexpr auto FieldsOf(const DepositSeen*) {
   return std::tuple{Key{"deposit_id", &DepositSeen::deposit_id}, Key{"brcode_uuid", &DepositSeen::brcode_uuid},
@@ -167,9 +171,9 @@ struct Codec {
   static void WriteKey(json& out, const T& record, const Key<T, M>& key) {
     out[key.name] = Write(record.*key.member);
   }
-  template <typename T>
-  static void WriteKey(json& out, const T& record, const AddedKey<T>& key) {
-    if (!(record.*key.member).empty()) out[key.name] = record.*key.member;
+  template <typename T, typename M>
+  static void WriteKey(json& out, const T& record, const AddedKey<T, M>& key) {
+    if (record.*key.member != M{}) out[key.name] = Write(record.*key.member);
   }
 
   // `path` is where the record sits ("" for the event, "settings." inside it), for messages.
@@ -186,10 +190,10 @@ struct Codec {
     if (it == in.end()) return InvalidArgumentError(path + key.name + ": missing");
     return Read(*it, path + key.name, record.*key.member);
   }
-  template <typename T>
-  static Status ReadKey(const json& in, const std::string& path, T& record, const AddedKey<T>& key) {
+  template <typename T, typename M>
+  static Status ReadKey(const json& in, const std::string& path, T& record, const AddedKey<T, M>& key) {
     if (!in.contains(key.name)) return OkStatus();
-    return ReadKey(in, path, record, Key<T, std::string>{key.name, key.member});
+    return ReadKey(in, path, record, Key<T, M>{key.name, key.member});
   }
 
   template <typename T>

@@ -98,6 +98,7 @@ struct Challenge {
   std::string purchase_id;
   std::string challenge_url;
   std::string card_mask;
+  bool on_phone = false;  // the customer's phone made the purchase and opened the challenge itself
   BALCAO_CHECKOUT_STATE(Challenge);
 };
 // The session expired during the challenge: one last read of the purchase decides.

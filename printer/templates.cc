@@ -131,6 +131,7 @@ Document CardSaleReceipt(const CardSale& s, Copy copy, const ReceiptOptions& opt
     kind = b.T({"CRÉDITO À VISTA", "CREDIT"});
   }
   b.doc().Text(kind, kBold, Align::kCenter);
+  if (s.keyed) b.doc().Text(b.T({"CARTÃO DIGITADO", "KEYED CARD"}), kBold, Align::kCenter);
   b.Terminal(s.merchant, s.at);
   CardLines(b, s.network, s.card_number);
   if (s.installments > 1) b.Field({"Parcelas", "Installments"}, Installments(b, s.amount_cents, s.installments));

@@ -46,6 +46,9 @@ struct CardSale {
   std::string card_number;  // anything: masked to 6+4 at most before printing
   std::string purchase_id;
   std::string authorization_code;  // may be empty
+  // Typed on the touchscreen (the exception, card.keyed_entry) rather than on the customer's
+  // own phone: the receipt says "DIGITADO".
+  bool keyed = false;
 };
 // One copy.
 Document CardSaleReceipt(const CardSale& sale, Copy copy, const ReceiptOptions& options = {});

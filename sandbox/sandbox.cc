@@ -15,6 +15,7 @@
 
 #include "api/crypto.h"
 #include "http/tls_cert.h"
+#include "sandbox/internal/browser_purchase.h"
 #include "sandbox/internal/dispatcher.h"
 #include "sandbox/internal/seed.h"
 #include "sandbox/internal/webhook_sender.h"
@@ -56,6 +57,7 @@ struct Sandbox::Impl {
   SandboxCredentials credentials;
   std::unique_ptr<internal::Engine> engine;
   internal::FaultScript faults;
+  internal::PurchaseRequestLog purchase_requests;
   std::unique_ptr<internal::WebhookSender> sender;
   internal::Services services;
   std::unique_ptr<http::Server> server;
@@ -281,6 +283,7 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   Impl* raw = impl.get();
   impl->services.engine = impl->engine.get();
   impl->services.faults = &impl->faults;
+  impl->services.purchase_requests = &impl->purchase_requests;
   impl->services.flush_deliveries = [raw] { raw->Flush(); };
   impl->services.flush_and_deliver = [raw] { raw->FlushAndDeliver(); };
   impl->services.demo_organization_id = cred.organization_id;

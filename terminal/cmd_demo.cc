@@ -2,7 +2,8 @@
 // rings up a few sales through the real checkout driver, exactly as the counter would:
 // a Pix sale the simulated payer pays, a debit card sale, a credit card sale in 3
 // installments, a card sale through a 3-D Secure challenge the customer passes on their
-// phone, a declined card, and an invoice.
+// phone, a declined card, and an invoice. Every card is paid on the customer's simulated
+// phone, which posts the purchase straight to the bank (PayOnPhone): the box never holds it.
 // Every screen the cashier would see is printed, each receipt is rendered as text (and
 // saved as ESC/POS bytes), and the bank's ledger is shown at the end.
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,10 @@ constexpr const char* kUsage =
     "  --keep       leave the sandbox running after the sales (Ctrl-C to stop) so that\n"
     "               `balcao api ...` can be tried against it\n"
     "  --quiet-qr   do not draw QR codes in the terminal\n";
+
+// The demo's simulated phone, as the bank's purchase record shows it.
+constexpr const char* kDemoPhoneAgent =
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36";
 
 // What the customer does in a scripted sale.
 enum class Customer { kPaysPix, kPaysInvoice, kPresentsCard, kPassesChallenge };
@@ -103,6 +109,47 @@ void ActAsCustomer(Demo& demo, const checkout::Sale& sale) {
   RunPayerStep(demo.bank_sandbox->port(), *step);
 }
 
+// The customer's phone (docs/adr/0009-card-on-the-customer-phone.md): it scans the QR of the
+// session's payment page, the customer types the card there (contact and billing address too:
+// 3-D Secure needs them) and the phone posts the purchase straight to the bank with its own user
+// agent, language and timezone; a challenge is passed on the phone. The box never holds the card:
+// its driver finds the purchase by the attempt's tag.
+void PayOnPhone(Demo& demo, const checkout::Sale& sale, const ScriptedSale& script) {
+  const auto* awaiting = std::get_if<checkout::AwaitingCard>(&sale.state);
+  if (!awaiting) return;
+  const std::string& uuid = awaiting->session.uuid;
+  std::printf("  (the customer scans the QR, opens /pay/%s on their phone and types the card there)\n", uuid.c_str());
+  const nlohmann::json body = {
+      {"amount", sale.amount},
+      {"installmentCount", script.installments},
+      {"fundingType", checkout::Name(script.funding)},
+      {"cardNumber", script.card_number},
+      {"cardExpiration", "2035-01"},
+      {"cardSecurityCode", "123"},
+      {"holderName", "MARIA SOUZA"},
+      {"holderEmail", "maria.souza@example.com"},
+      {"holderPhone", "11987654321"},
+      {"billingStreetLine1", "Rua Augusta, 1500"},
+      {"billingStreetLine2", "apto 12"},
+      {"billingCity", "Sao Paulo"},
+      {"billingStateCode", "SP"},
+      {"billingZipCode", "01304-001"},
+      {"billingCountryCode", "BRA"},
+      {"metadata",
+       {{"userAgent", kDemoPhoneAgent}, {"userIp", "127.0.0.1"}, {"language", "pt-BR"}, {"timezoneOffset", 180},
+        {"screen", "412x915"}}}};
+  const std::string url = demo.bank_sandbox->credentials().base_url + "/merchant-session/" + uuid + "/purchase";
+  const SimulationAnswer answer = PostJson(url, body.dump(), kDemoPhoneAgent);
+  const nlohmann::json reply = nlohmann::json::parse(answer.body, nullptr, false);
+  const nlohmann::json purchase = reply.is_object() ? reply.value("purchase", nlohmann::json::object()) : nlohmann::json();
+  if (answer.status != 200 || !purchase.is_object())
+    return (void)std::printf("  (the bank refused the phone's purchase: HTTP %ld)\n", answer.status);
+  if (purchase.value("status", "") != "pending") return;
+  std::printf("  (the phone opens the bank's 3-D Secure page and the customer confirms)\n");
+  RunPayerStep(demo.bank_sandbox->port(),
+               {"challenge/pass", nlohmann::json{{"id", purchase.value("id", "")}}.dump()});
+}
+
 int RunSale(Demo& demo, const ScriptedSale& script, int number) {
   const Clock& clock = SystemClock::Instance();
   // Letters between the digits: a long digit run could pass Luhn and be masked as a card.
@@ -118,22 +165,10 @@ int RunSale(Demo& demo, const ScriptedSale& script, int number) {
   if (!sale.ok()) return std::printf("  could not open the sale: %s\n", sale.status().ToString().c_str()), 1;
   checkout::Customer customer{"Joao Lima", "012.345.678-90"};
   sale = demo.driver->Feed(id, checkout::ChooseMethod{script.method, customer, clock.Now()});
-  if (sale.ok() && (script.customer == Customer::kPresentsCard || script.customer == Customer::kPassesChallenge)) {
-    // The scripted customer, as the touchscreen's customer form and her phone's browser
-    // would give her: contact, billing address, device (3-D Secure needs them all).
-    checkout::CardData card{script.card_number,
-                            "123",
-                            "2035-01",
-                            "MARIA SOUZA",
-                            "maria.souza@example.com",
-                            "+5511987654321",
-                            {"Rua Augusta, 1500", "apto 12", "Sao Paulo", "SP", "01304-001", "BRA"}};
-    checkout::BrowserData phone{"Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/124.0 Mobile", "127.0.0.1", "pt-BR",
-                                180, "412x915"};
-    sale = demo.driver->SubmitCard(id, std::move(card), script.funding, script.installments, std::move(phone));
-    sale = demo.driver->Get(id);
-  }
-  if (sale.ok()) ActAsCustomer(demo, *sale);
+  if (sale.ok() && (script.customer == Customer::kPresentsCard || script.customer == Customer::kPassesChallenge))
+    PayOnPhone(demo, *sale, script);
+  else if (sale.ok())
+    ActAsCustomer(demo, *sale);
   sale = demo.driver->RunUntilSettled(id, clock.Now() + 60 * kMicrosPerSecond);
   if (!sale.ok()) return std::printf("  the sale did not settle: %s\n", sale.status().ToString().c_str()), 1;
   std::printf("  => %s, collected R$ %lld,%02lld\n", checkout::StateName(static_cast<int>(sale->state.index())),

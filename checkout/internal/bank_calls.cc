@@ -59,13 +59,20 @@ Event SessionEvent(const Sale& sale, const api::MerchantSession& s, int attempt,
 Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& p, int attempt, UnixMicros now) {
   PurchaseStatus status = PurchaseStatus::kCreated;
   ParseName(Or(p.status), status);
-  return PurchaseSeen{AttemptFromTags(sale, p.tags, attempt),
-                      Or(p.id),
-                      status,
-                      Or(p.amount, std::int64_t{0}),
-                      Or(p.challenge_url),
-                      "",
-                      now};
+  PurchaseSeen seen{AttemptFromTags(sale, p.tags, attempt),
+                    Or(p.id),
+                    status,
+                    Or(p.amount, std::int64_t{0}),
+                    Or(p.challenge_url),
+                    "",
+                    now};
+  const std::string ending = Or(p.card_ending);
+  if (ending.size() == 4) seen.card_mask = "**** " + ending;
+  seen.card_network = Or(p.network);
+  if (seen.card_network == "unknown") seen.card_network.clear();
+  seen.installments = static_cast<int>(Or(p.installment_count, std::int64_t{0}));
+  if (Or(p.funding_type) == "debit") seen.funding = FundingType::kDebit;
+  return seen;
 }
 namespace {
 

@@ -8,11 +8,23 @@
 namespace balcao::checkout::internal {
 namespace {
 
+// The customer's phone posts the purchase to the bank itself (docs/adr/0009): while the session
+// is open the box looks for it by the attempt's tag (the session's tags carry over), besides
+// the webhook.
+void WatchForPhone(Out& o, UnixMicros from) {
+  o.Arm(Timer::kPoll, from + o.Seconds(o.sale.settings.poll_interval_s));
+}
 AwaitingCard EnterSession(Out& o, int attempt, const SessionCreated& ev) {
   o.Remember({EntityKind::kSession, ev.session_id, attempt});
   o.Arm(Timer::kSessionExpiry, ev.expires_at);
+  WatchForPhone(o, ev.at);
   o.Display(Screen::kEnterCard, "", "", "", ev.expires_at);
   return AwaitingCard{attempt, CardSession{ev.session_id, ev.uuid, ev.expires_at}, ""};
+}
+AwaitingCard BackToCard(Out& o, int attempt, const CardSession& session, std::string notice, UnixMicros at) {
+  o.Display(Screen::kEnterCard, notice, "", "", session.expires_at);
+  WatchForPhone(o, at);
+  return AwaitingCard{attempt, session, std::move(notice)};
 }
 FindByTag SessionLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kSession, attempt, o.Tag(attempt)}; }
 FindByTag PurchaseLookup(const Out& o, int attempt) {
@@ -73,22 +85,28 @@ Verdict CardAcceptable(const Sale& sale, const AwaitingCard& st, const SubmitCar
   return "installment count not allowed by the store's policy";
 }
 Charging ChargeCard(Out& o, const AwaitingCard& st, const SubmitCard& ev) {
+  o.Disarm(Timer::kPoll);  // keyed: the box's own purchase call answers
   o.Call(CreatePurchase{st.attempt, st.session.uuid, ev.card_ref, ev.funding, ev.installments, o.sale.amount});
   o.Display(Screen::kWorking);
   return Charging{st.attempt, st.session, ev.card_mask};
 }
 ChoosingMethod SessionLapsed(Out& o, const AwaitingCard&, const TimerFired&) {
+  o.Disarm(Timer::kPoll);
   return BackToChoice(o, Method::kCard, "card session expired");
 }
 Voided AbandonSession(Out& o, const AwaitingCard& st, const Cancel& ev) {
+  o.Disarm(Timer::kPoll);
   o.Disarm(Timer::kSessionExpiry);
   return VoidSale(o, st, ev);
 }
+AwaitingCard PollPhone(Out& o, const AwaitingCard& st, const TimerFired& ev) {
+  o.Call(PurchaseLookup(o, st.attempt));
+  WatchForPhone(o, ev.at);
+  return st;
+}
 
 AwaitingCard PurchaseNotMade(Out& o, const Charging& st, const CallFailed& ev) {
-  std::string notice = NotDoneNotice("card not charged", ev);
-  o.Display(Screen::kEnterCard, notice, "", "", st.session.expires_at);
-  return AwaitingCard{st.attempt, st.session, std::move(notice)};
+  return BackToCard(o, st.attempt, st.session, NotDoneNotice("card not charged", ev), ev.at);
 }
 VerifyingPurchase FindPurchase(Out& o, const Charging& st, const CallFailed&) {
   o.Call(PurchaseLookup(o, st.attempt));
@@ -99,29 +117,36 @@ VerifyingPurchase FindPurchase(Out& o, const VerifyingPurchase& st, const TimerF
   o.Call(PurchaseLookup(o, st.attempt));
   return Sending(st);
 }
-AwaitingCard PurchaseNotFound(Out& o, const VerifyingPurchase& st, const NothingFound&) {
-  std::string notice = "the card was not charged; enter it again";
-  o.Display(Screen::kEnterCard, notice, "", "", st.session.expires_at);
-  return AwaitingCard{st.attempt, st.session, std::move(notice)};
+AwaitingCard PurchaseNotFound(Out& o, const VerifyingPurchase& st, const NothingFound& ev) {
+  return BackToCard(o, st.attempt, st.session, "the card was not charged; enter it again", ev.at);
 }
 
 namespace {
 Challenge OpenChallenge(Out& o, int attempt, const CardSession& session, const std::string& mask,
-                        const PurchaseSeen& ev) {
+                        const PurchaseSeen& ev, bool on_phone) {
   o.Remember({EntityKind::kPurchase, ev.purchase_id, attempt});
-  o.Display(Screen::kChallengeQr, "scan to confirm the purchase with your bank", ev.challenge_url, ev.challenge_url,
-            session.expires_at);
+  // The phone that made the purchase opened the bank's page itself: no QR to scan then.
+  if (on_phone)
+    o.Display(Screen::kChallengeQr, "the customer confirms the purchase with their bank on their phone", "", "",
+              session.expires_at);
+  else
+    o.Display(Screen::kChallengeQr, "scan to confirm the purchase with your bank", ev.challenge_url, ev.challenge_url,
+              session.expires_at);
   o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
   o.Arm(Timer::kSessionExpiry, session.expires_at);
-  return Challenge{attempt, session, ev.purchase_id, ev.challenge_url, mask};
+  return Challenge{attempt, session, ev.purchase_id, ev.challenge_url, mask, on_phone};
 }
 }  // namespace
 
+Challenge ChallengeStarts(Out& o, const AwaitingCard& st, const PurchaseSeen& ev) {
+  return OpenChallenge(o, st.attempt, st.session, ev.card_mask, ev, true);
+}
+
 Challenge ChallengeStarts(Out& o, const Charging& st, const PurchaseSeen& ev) {
-  return OpenChallenge(o, st.attempt, st.session, st.card_mask, ev);
+  return OpenChallenge(o, st.attempt, st.session, st.card_mask, ev, false);
 }
 Challenge ChallengeStarts(Out& o, const VerifyingPurchase& st, const PurchaseSeen& ev) {
-  return OpenChallenge(o, st.attempt, st.session, st.card_mask, ev);
+  return OpenChallenge(o, st.attempt, st.session, st.card_mask, ev, false);
 }
 Challenge PollPurchase(Out& o, const Challenge& st, const TimerFired& ev) {
   o.Call(GetPurchase{st.attempt, st.purchase_id});

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -189,10 +190,23 @@ inline Verdict NotChargedNow(const Sale&, const ClosingChallenge& st, const Purc
   Verdict v = ThisPurchase(st, ev);
   return v ? v : Require(!IsCharged(ev.status), "purchase charged");
 }
-Paid CardApproved(Out& o, const auto& st, const PurchaseSeen& ev) { return EnterCardPaid(o, ev, st.card_mask); }
+// The mask the box kept from a keyed card, else the purchase's own ("**** 4242": the phone's).
+Paid CardApproved(Out& o, const auto& st, const PurchaseSeen& ev) {
+  if constexpr (requires { st.card_mask; }) {
+    if (!st.card_mask.empty()) return EnterCardPaid(o, ev, st.card_mask);
+  }
+  return EnterCardPaid(o, ev, ev.card_mask);
+}
 ChoosingMethod CardRefused(Out& o, const auto& st, const PurchaseSeen& ev) {
+  // A poll is armed while a challenge is open, and while the phone is awaited.
   return RefuseCard(
-      o, ev, requires { st.purchase_id; });
+      o, ev, requires { st.purchase_id; } || std::is_same_v<std::decay_t<decltype(st)>, AwaitingCard>);
+}
+// ---- card on the customer's phone: the purchase reaches the bank without the box ----
+AwaitingCard PollPhone(Out&, const AwaitingCard&, const TimerFired&);
+Challenge ChallengeStarts(Out&, const AwaitingCard&, const PurchaseSeen&);
+inline Verdict PhonePurchaseNotYet(const Sale&, const AwaitingCard& st, const NothingFound& ev) {
+  return Require(ev.attempt == st.attempt && ev.kind == EntityKind::kPurchase, "not this attempt's purchase search");
 }
 
 // ---- Pix (checkout/internal/pix.cc) ----

@@ -98,6 +98,11 @@ CreateSession MakeCreateSession(const Sale& sale, int attempt) {
   call.challenge_enabled = sale.settings.challenge_enabled;
   return call;
 }
+}  // namespace balcao::checkout::internal
+namespace balcao::checkout {
+CreateSession SessionTerms(const Sale& sale, int attempt) { return internal::MakeCreateSession(sale, attempt); }
+}  // namespace balcao::checkout
+namespace balcao::checkout::internal {
 CreateBrcode MakeCreateBrcode(const Sale& sale, int attempt) {
   return CreateBrcode{attempt, EntityTags(sale.settings.lane, sale.id, attempt), sale.amount,
                       sale.settings.pix_expiration_s};

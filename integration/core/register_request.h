@@ -70,6 +70,9 @@ struct PaymentOutcome {
   CardFunding funding = CardFunding::kAny;
   int installments = 1;
   std::string card_mask;                      // first 6 and last 4 digits at most ("411111******1111")
+  // How the card was entered: false, the customer's own phone posted it to the bank (the
+  // default flow, docs/adr/0009); true, typed on the touchscreen ("digitado").
+  bool keyed = false;
   std::string card_brand;                     // "visa", "mastercard", ... ("" for Pix and invoices)
   std::string authorization_code;             // the bank's id of the payment: card purchase, Pix deposit, invoice
   std::string pix_end_to_end_id;              // the Pix transfer's end-to-end id (E...), when the bank gives it

@@ -263,7 +263,7 @@ json PaymentBody(const Request& request, const PaymentOutcome& o, const std::str
                  {"AmountsResp", {{"Currency", "BRL"}, {"AuthorizedAmount", AmountNumber(o.amount)}}}};
   if (o.method == PayMethod::kCard) {
     // Spelled as Adyen's libraries read them (their CardData model has MaskedPan, not MaskedPAN).
-    json card = {{"MaskedPan", o.card_mask}, {"EntryMode", json::array({"Keyed"})}};
+    json card = {{"MaskedPan", o.card_mask}, {"EntryMode", json::array({o.keyed ? "Keyed" : "Mobile"})}};
     if (!o.card_brand.empty()) card["PaymentBrand"] = o.card_brand;
     result["PaymentInstrumentData"] = {{"PaymentInstrumentType", "Card"}, {"CardData", card}};
     // No ApprovalCode: the bank's purchase record has none (docs/integration.md). The purchase's

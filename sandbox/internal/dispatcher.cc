@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "sandbox/internal/browser_purchase.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/url.h"
 
@@ -507,6 +508,8 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
   const Lang lang = LangOf(req);
   const auto segments = PathSegments(path);
   if (!segments.empty() && segments[0] == "sandbox") return HandleSimulation(s, segments, query, req);
+  const bool purchase_route = IsSessionPurchase(segments);  // the one route a browser calls
+  if (purchase_route && req.method == "OPTIONS") return PurchasePreflight(req);
 
   auto route = Match(req.method, segments);
   const std::string template_key = req.method + " " + (route ? route->template_path : path);
@@ -531,6 +534,13 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
     if (!scope.ok()) return InternalErrorResponse(scope.status());
     Caller owner{Caller::Kind::kSimulation, "public", "", scope->value_or("")};
     res = Serve(s, *route, owner, query, req, lang);
+  } else if (purchase_route && !SignedRequest(req)) {
+    // The customer's own device, unsigned: only a live session's uuid opens the route.
+    int status = 400;
+    if (auto caller = UnsignedPurchaseCaller(s, req, route->id, problems, status))
+      res = Serve(s, *route, *caller, query, req, lang);
+    else if (status == 500)
+      res = InternalErrorResponse(InternalError(problems.front().en)), problems.clear();
   } else if (auto caller = Authenticate(s, req, problems)) {
     const bool workspace_route = route->spec->name == "workspace";
     if (caller->workspace_id.empty() && !workspace_route) {
@@ -549,6 +559,11 @@ HttpResponse Dispatch(Services& s, HttpRequest& req) {
   if (fault && fault->rfind("delay-", 0) == 0) res.delay = std::chrono::milliseconds(std::atoi(fault->c_str() + 6));
   res.delay += s.latency.Draw();
   if (fault == "commit-then-drop-response") res.disposition = Disposition::kDrop;
+  if (purchase_route) {
+    AddPurchaseCors(res);
+    if (s.purchase_requests)
+      s.purchase_requests->Add(PurchaseRecord(req, segments[2], SignedRequest(req), s.engine->Now(), res));
+  }
   return res;
 }
 

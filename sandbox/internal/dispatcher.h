@@ -39,9 +39,12 @@ class FaultScript {
   std::map<std::string, std::deque<std::string>> faults_;
 };
 
+class PurchaseRequestLog;
+
 struct Services {
   Engine* engine = nullptr;
   FaultScript* faults = nullptr;
+  PurchaseRequestLog* purchase_requests = nullptr;  // GET /sandbox/purchase-requests (browser_purchase.h)
   // Runs due jobs and wakes the webhook workers (deliveries go out off the request's thread).
   std::function<void()> flush_deliveries;
   // POST /sandbox/flush: runs due jobs and attempts every due delivery before answering.

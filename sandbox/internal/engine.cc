@@ -529,6 +529,12 @@ StatusOr<std::optional<std::string>> Engine::ScopeOf(std::string_view resource, 
   return store_->ScopeOf(resource, id);
 }
 
+StatusOr<std::optional<std::string>> Engine::ScopeOfKey(std::string_view resource, std::string_view key,
+                                                        std::string_view value) {
+  std::lock_guard lock(mu_);
+  return store_->ScopeOfKey(resource, key, value);
+}
+
 std::int64_t Engine::CountForTest(std::string_view resource) {
   std::lock_guard lock(mu_);
   const StatusOr<std::int64_t> count = store_->Count(resource);

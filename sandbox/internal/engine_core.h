@@ -78,6 +78,9 @@ class Engine {
   Status Reset();
   // Public route support: the workspace that owns resource/id, if any.
   StatusOr<std::optional<std::string>> ScopeOf(std::string_view resource, std::string_view id);
+  // Public route support: the workspace of the newest resource whose filter key `key` is `value`.
+  StatusOr<std::optional<std::string>> ScopeOfKey(std::string_view resource, std::string_view key,
+                                                  std::string_view value);
   std::int64_t CountForTest(std::string_view resource);  // -1 when the store fails
 
   // Used by Context.

@@ -229,6 +229,14 @@ StatusOr<std::optional<std::string>> EntityStore::ScopeOf(std::string_view resou
   return ReadOptionalText(s.Bind(1, resource).Bind(2, id));
 }
 
+StatusOr<std::optional<std::string>> EntityStore::ScopeOfKey(std::string_view resource, std::string_view key,
+                                                             std::string_view value) {
+  Stmt s(connection_,
+         "SELECT scope FROM entities WHERE seq IN (SELECT seq FROM keys WHERE name=? AND value=?) AND resource=?"
+         " ORDER BY created DESC, seq DESC LIMIT 1");
+  return ReadOptionalText(s.Bind(1, key).Bind(2, value).Bind(3, resource));
+}
+
 StatusOr<std::optional<std::string>> EntityStore::GetMeta(std::string_view key) {
   Stmt s(connection_, "SELECT value FROM meta WHERE key=?");
   return ReadOptionalText(s.Bind(1, key));

@@ -84,6 +84,9 @@ class EntityStore {
   StatusOr<std::vector<Entity>> List(const ListQuery& q);
   StatusOr<std::int64_t> Count(std::string_view resource);  // "" counts every entity
   StatusOr<std::optional<std::string>> ScopeOf(std::string_view resource, std::string_view id);
+  // The scope of the newest entity of `resource` whose filter key `key` is `value` (a session's uuid).
+  StatusOr<std::optional<std::string>> ScopeOfKey(std::string_view resource, std::string_view key,
+                                                  std::string_view value);
 
   StatusOr<std::optional<std::string>> GetMeta(std::string_view key);
   Status SetMeta(std::string_view key, std::string_view value);

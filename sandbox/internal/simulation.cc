@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sandbox/internal/browser_purchase.h"
 #include "sandbox/internal/dispatcher.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/validate.h"
@@ -173,6 +174,7 @@ HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segme
     Json routes = {"GET,POST /sandbox/clock",
                    "GET,POST,DELETE /sandbox/faults",
                    "GET /sandbox/webhook-deliveries",
+                   "GET,DELETE /sandbox/purchase-requests",
                    "POST /sandbox/flush",
                    "POST /sandbox/reset",
                    "POST /sandbox/projects"};
@@ -183,6 +185,11 @@ HttpResponse HandleSimulation(Services& s, const std::vector<std::string>& segme
   if (name == "clock" && (req.method == "GET" || req.method == "POST")) return Clock(s, req, lang);
   if (name == "faults") return Faults(s, req, lang);
   if (name == "webhook-deliveries" && req.method == "GET") return Deliveries(s);
+  // Who called POST /v2/merchant-session/{uuid}/purchase (browser_purchase.h).
+  if (name == "purchase-requests" && (req.method == "GET" || req.method == "DELETE")) {
+    if (req.method == "DELETE") s.purchase_requests->Clear();
+    return JsonResponse(200, {{"requests", s.purchase_requests->All()}});
+  }
   if (name == "flush" && req.method == "POST") {
     s.flush_and_deliver();
     return JsonResponse(200, ClockJson(*s.engine));

@@ -26,12 +26,16 @@ void DrawQr(const std::string& text, std::FILE* out) {
 }
 
 SimulationAnswer Simulate(unsigned short sandbox_port, const std::string& route, const std::string& json_body) {
+  return PostJson("http://127.0.0.1:" + std::to_string(sandbox_port) + "/sandbox/" + route, json_body, "");
+}
+
+SimulationAnswer PostJson(const std::string& url, const std::string& json_body, const std::string& user_agent) {
   SimulationAnswer answer;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
   if (!curl) return answer;
-  const std::string url = "http://127.0.0.1:" + std::to_string(sandbox_port) + "/sandbox/" + route;
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
       curl_slist_append(nullptr, "Content-Type: application/json"), &curl_slist_free_all);
+  if (!user_agent.empty()) curl_easy_setopt(curl.get(), CURLOPT_USERAGENT, user_agent.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, json_body.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());

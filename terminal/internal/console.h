@@ -19,5 +19,7 @@ struct SimulationAnswer {
   std::string body;
 };
 SimulationAnswer Simulate(unsigned short sandbox_port, const std::string& route, const std::string& json_body);
+// POST `url` with a JSON body and `user_agent`, unsigned (a customer's device calling the bank).
+SimulationAnswer PostJson(const std::string& url, const std::string& json_body, const std::string& user_agent);
 
 }  // namespace balcao::terminal

@@ -39,7 +39,8 @@ printer::CardSale CardSaleOf(const checkout::Print& print, const StoreIdentity& 
                            NetworkShown(card, store.options.language),
                            mask,
                            print.reference,
-                           ""};
+                           "",
+                           card.keyed};
 }
 
 }  // namespace
@@ -61,8 +62,23 @@ CardTerms CardTermsOf(const std::vector<checkout::Event>& events) {
     terms.network = printer::CardNetworkOfBin(card.card_mask);
   };
   for (const checkout::Event& event : events) {
-    if (const auto* card = std::get_if<checkout::SubmitCard>(&event)) take(*card);
-    if (const auto* held = std::get_if<checkout::CardHeldOffline>(&event)) take(*held);  // sealed while offline
+    if (const auto* card = std::get_if<checkout::SubmitCard>(&event)) {
+      take(*card);
+      terms.keyed = true;
+    }
+    if (const auto* held = std::get_if<checkout::CardHeldOffline>(&event)) {  // sealed while offline: keyed too
+      take(*held);
+      terms.keyed = true;
+    }
+    // Paid on the customer's phone: the purchase says what was chosen there (the box saw no card).
+    if (const auto* seen = std::get_if<checkout::PurchaseSeen>(&event); seen && seen->installments > 0 &&
+                                                                      !seen->card_mask.empty() &&
+                                                                      checkout::IsCharged(seen->status)) {
+      terms.funding = seen->funding;
+      terms.installments = seen->installments;
+      if (terms.card_mask.empty()) terms.card_mask = seen->card_mask;
+      if (terms.network.empty() && !seen->card_network.empty()) terms = WithBankNetwork(terms, seen->card_network);
+    }
   }
   return terms;
 }

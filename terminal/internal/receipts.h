@@ -33,6 +33,7 @@ struct CardTerms {
   // from the BIN of the mask (printed as such: "VISA (pelo BIN)"); "" when neither names one.
   std::string network;
   bool network_from_bank = false;
+  bool keyed = false;  // typed on the touchscreen (SubmitCard), not on the customer's phone
 };
 // `terms` with the network the bank recorded for the purchase, when it gave one ("visa" -> "VISA").
 CardTerms WithBankNetwork(CardTerms terms, const std::string& bank_network);

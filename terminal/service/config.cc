@@ -303,6 +303,7 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   auto& n = config.nexo;
   const Keys nexo = NexoKeys(n);
   const std::map<std::string, Reader::Setter> sandbox = {{"autopay_s", Number(config.sandbox_autopay_s, 0, 3600)}};
+  const std::map<std::string, Reader::Setter> card = {{"keyed_entry", Flag(config.card.keyed_entry)}};
   auto& saf = config.offline_cards;
   std::int64_t max_age_s = saf.max_age_ms / 1000;
   const std::map<std::string, Reader::Setter> offline_cards = {
@@ -353,6 +354,7 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
                                       {"touchscreen", nested(touchscreen)},
                                       {"payout", nested(payout)},
                                       {"offline_cards", nested(offline_cards)},
+                                      {"card", nested(card)},
                                       {"tef_dial", nested(tef_dial)},
                                       {"hub", nested(hub)}}));
   BALCAO_RETURN_IF_ERROR(CheckRegisters(config));

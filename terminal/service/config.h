@@ -27,7 +27,15 @@ struct ServeConfig {
   checkout::Settings settings;   // copied into each new sale
   int catch_up_interval_s = 60;  // Intake::CatchUp period (webhooks missed)
   offline::ConnectivityOptions connectivity;
-  // Card sales while the bank is unreachable (off by default); kek_path "" = <data_dir>/card-kek.
+  // Card entry (docs/adr/0009-card-on-the-customer-phone.md): the customer pays on their own
+  // phone; typing the card on the touchscreen is the exception, off unless the store turns it
+  // on, and then each keyed sale needs a supervisor's approval.
+  struct Card {
+    bool keyed_entry = false;
+  } card;
+  // Card sales while the bank is unreachable (off by default; keyed cards only); kek_path "" =
+  // kPackagedKeyDir/card-kek when the package made that folder, else <data_dir>.card-kek beside
+  // the data dir (never inside it).
   offline::StoreAndForwardSettings offline_cards;
   std::string webhook_url;            // real bank: registered at start when no webhook has it
   settlement::PayoutSettings payout;  // the nightly settlement's payout (`balcao settle`)
@@ -90,6 +98,8 @@ struct ServeConfig {
 inline constexpr const char* kInstalledConfigPath = "/etc/balcao/balcao.conf";
 // The merchant's name on receipts until the config names the store (merchant.name).
 inline constexpr const char* kDefaultMerchantName = "LOJA BALCAO";
+// The root-owned folder the package makes for the store-and-forward's key (deploy/package/postinst).
+inline constexpr const char* kPackagedKeyDir = "/etc/balcao/keys";
 // The store file inside a data dir.
 inline constexpr const char* kStoreFileName = "balcao.db";
 

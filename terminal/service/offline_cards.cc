@@ -43,7 +43,16 @@ Status EnsureKek(const std::string& path) {
 Status Service::Impl::OpenSealedCards() {
   offline::StoreAndForwardSettings settings = config.offline_cards;
   if (!settings.enabled) return OkStatus();
-  if (settings.kek_path.empty()) settings.kek_path = (std::filesystem::path(options.data_dir) / "card-kek").string();
+  // Never inside the data dir: a copy of the data dir alone must open no card. The package
+  // makes /etc/balcao/keys (root:balcao 0750) and the key in it (root:balcao 0440); elsewhere
+  // the key sits beside the data dir.
+  if (settings.kek_path.empty()) {
+    std::error_code ec;
+    const std::filesystem::path data = std::filesystem::absolute(options.data_dir).lexically_normal();
+    settings.kek_path = std::filesystem::is_directory(kPackagedKeyDir, ec)
+                            ? std::string(kPackagedKeyDir) + "/card-kek"
+                            : (data.parent_path() / (data.filename().string() + ".card-kek")).string();
+  }
   BALCAO_RETURN_IF_ERROR(EnsureKek(settings.kek_path));
   BALCAO_ASSIGN_OR_RETURN(sealed_cards, offline::SealedCards::Open(*store, settings));
   card_authorizer = std::make_unique<offline::BankCardAuthorizer>(*gateway);

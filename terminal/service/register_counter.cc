@@ -230,9 +230,17 @@ std::optional<PaymentOutcome> Service::Impl::RegisterOutcome(const std::string& 
         o.funding = card->funding == checkout::FundingType::kDebit ? integration::CardFunding::kDebit
                                                                    : integration::CardFunding::kCredit;
         o.installments = card->installments;
+        o.keyed = true;
       } else if (const auto* purchase = std::get_if<checkout::PurchaseSeen>(&*event)) {
         // The bank's purchase id (its record has no authorization code): docs/integration.md.
         if (checkout::IsCharged(purchase->status)) o.authorization_code = purchase->purchase_id;
+        // Paid on the customer's phone: what the purchase says of the card (last 4 only).
+        if (checkout::IsCharged(purchase->status) && !o.keyed && !purchase->card_mask.empty()) {
+          o.card_mask = purchase->card_mask;
+          o.funding = purchase->funding == checkout::FundingType::kDebit ? integration::CardFunding::kDebit
+                                                                         : integration::CardFunding::kCredit;
+          if (purchase->installments > 0) o.installments = purchase->installments;
+        }
       } else if (const auto* deposit = std::get_if<checkout::DepositSeen>(&*event)) {
         // The bank's API gives a deposit no end-to-end id: its id is the Pix payment's reference.
         o.authorization_code = deposit->deposit_id;

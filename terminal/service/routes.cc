@@ -95,6 +95,7 @@ void ShowStatus(Service::Impl& s, RouteCall& c) {
                  {"language", s.config.touchscreen_language},
                  {"challenge", s.config.settings.challenge_enabled},
                  {"offline_cards", s.sealed_cards != nullptr},
+                 {"keyed_entry", s.config.card.keyed_entry},
                  {"max_installments", s.config.settings.installments.max_count},
                  {"min_installment", s.config.settings.installments.min_installment},
                  {"merchant", s.config.store.merchant.name},
@@ -181,6 +182,7 @@ constexpr std::array kRoutes = {
     Route{"GET",  "/metrics",                           kAnyone,     Metrics},
     Route{"*",    kWebhookPath,                         kBank,       Webhook},  // POST: 405 in it
     Route{"*",    "/device/*",                          kDeviceLink, DevicePage},  // GET, POST: 405 in it
+    Route{"GET",  "/pay/*",                             kAnyone,     PhonePay},  // the uuid is the capability (phone_pay.cc)
     Route{"GET",  "/api/status",                        kOperator,   ShowStatus},
     Route{"GET",  "/api/sales",                         kOperator,   ListSales},
     Route{"POST", "/api/sales",                         kOperator,   OpenSale},
@@ -197,6 +199,7 @@ constexpr std::array kRoutes = {
     Route{"POST", "/api/sales/{sale}/retry",            kOperator,   RetrySale},
     Route{"POST", "/api/sales/{sale}/keep-open",        kOperator,   KeepSaleOpen},
     Route{"POST", "/api/sales/{sale}/device-link",      kOperator,   MakeDeviceLink},
+    Route{"GET",  "/api/sales/{sale}/phone-link",       kOperator,   PhoneLink},
     Route{"POST", "/api/sales/{sale}/reprint",          kOperator,   ReprintSale},
     Route{"POST", "/api/sales/{sale}/print",            kOperator,   PrintCode},
     Route{"POST", "/api/sales/{sale}/fallback",         kOperator,   FallBackToInvoice},

@@ -49,10 +49,14 @@ Screen ScreenOf(const Sale& sale) {
     s.status = "enter-card";
     s.method = "card";
     s.message = awaiting->notice;
+    // The customer's phone page for this session (GET /api/sales/{id}/phone-link: the full URL).
+    s.link = "/pay/" + awaiting->session.uuid;
+    s.deadline = awaiting->session.expires_at;
   } else if (const auto* challenge = As<co::Challenge>(sale)) {
     s.status = "challenge";
     s.method = "card";
-    s.qr = s.link = challenge->challenge_url;
+    // The phone that made the purchase opened the bank's page itself: nothing to scan then.
+    if (!challenge->on_phone) s.qr = s.link = challenge->challenge_url;
     s.card_mask = challenge->card_mask;
     s.deadline = challenge->session.expires_at;
   } else if (const auto* pix = As<co::ShowingPix>(sale)) {
@@ -327,6 +331,25 @@ std::string SaleBook::QrText(const std::string& sale_id) const {
   auto it = entries_.find(sale_id);
   if (it == entries_.end() || !it->second.sale) return "";
   return ScreenOf(*it->second.sale).qr;
+}
+
+std::optional<checkout::Sale> SaleBook::AwaitingPhone(const std::string& uuid) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [id, entry] : entries_) {
+    if (!entry.sale) continue;
+    const auto* awaiting = std::get_if<checkout::AwaitingCard>(&entry.sale->state);
+    if (awaiting && awaiting->session.uuid == uuid) return *entry.sale;
+  }
+  return std::nullopt;
+}
+
+std::optional<checkout::CardSession> SaleBook::OpenCardSession(const std::string& sale_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(sale_id);
+  if (it == entries_.end() || !it->second.sale) return std::nullopt;
+  const auto* awaiting = std::get_if<checkout::AwaitingCard>(&it->second.sale->state);
+  if (!awaiting) return std::nullopt;
+  return awaiting->session;
 }
 
 std::vector<std::string> SaleBook::IdsOfDay(const std::string& day) const {

@@ -61,6 +61,10 @@ class SaleBook {
   std::optional<std::string> ViewJson(const std::string& sale_id) const;
   // The text of the sale's current QR (Pix code, 3-D Secure URL, invoice code); "" for none.
   std::string QrText(const std::string& sale_id) const;
+  // The sale whose card session `uuid` the customer's phone may pay now (AwaitingCard), if any.
+  std::optional<checkout::Sale> AwaitingPhone(const std::string& uuid) const;
+  // The card session `sale_id` waits on (AwaitingCard), if any.
+  std::optional<checkout::CardSession> OpenCardSession(const std::string& sale_id) const;
   // Sales opened on `day` (StoreDay), oldest first, and those of them without a copy yet.
   std::vector<std::string> IdsOfDay(const std::string& day) const;
   // {"day":..., "sales":[views...], "totals":{...}} of the sales of `day` that have a copy.

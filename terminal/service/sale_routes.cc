@@ -213,8 +213,26 @@ void ChooseMethod(Service::Impl& s, RouteCall& c) {
 }
 
 void SubmitCard(Service::Impl& s, RouteCall& c) {
+  // The customer pays on their own phone (phone_pay.cc); a card typed here is the exception.
+  if (!s.config.card.keyed_entry) {
+    Wipe(c.request.body);
+    return c.respond(ErrorResponse(403, "card.keyed_entry",
+                                   "keyed card entry is off in this store (card.keyed_entry in the config): the "
+                                   "customer pays on their phone by the QR code"));
+  }
   auto body = ReadBody(c);
   if (!body) return;
+  // Each keyed sale needs a supervisor's approval ({"approval": {"supervisor", "pin"}}).
+  auto approver = body->value.contains("approval")
+                      ? s.Approve(body->value["approval"])
+                      : StatusOr<std::string>(PermissionDeniedError(
+                            R"(missing: {"approval": {"supervisor": NAME, "pin": DIGITS}})"));
+  if (!approver.ok()) {
+    Wipe(body->value);
+    return c.respond(ErrorResponse(403, "approval",
+                                   "a keyed card needs a supervisor's approval: " + approver.status().message()));
+  }
+  logging::Info("serve", "keyed card approved", {{"sale", c.id}, {"supervisor", *approver}});
   auto card = std::make_shared<checkout::CardData>();
   checkout::FundingType funding = checkout::FundingType::kCredit;
   int installments = 1;

@@ -326,6 +326,7 @@ $('#card-form').addEventListener('submit', (e) => {
     number, expiry: $('#card-expiry').value, security_code: $('#card-cvv').value,
     holder_name: $('#card-holder').value.trim(), funding: $('#card-funding').value,
     installments: Number($('#card-installments').value || 1), ...customerDetails(),
+    ...keyedApproval(),  // phone_card.js: the supervisor who approves a keyed card
   };
   clearCardForm();  // sent once; the cashier never sees it again
   act('card', body, error);

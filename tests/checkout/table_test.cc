@@ -73,6 +73,12 @@ std::vector<Case> Cases() {
       {"AwaitingCard", {}, Card(), "AwaitingCard", "CardAcceptable"},
       {"AwaitingCard", {}, Fired(Timer::kSessionExpiry), "AwaitingCard", "SessionExpired"},
       {"AwaitingCard", {}, Cancelled(), "AwaitingCard", "Signed"},
+      {"AwaitingCard", {}, Fired(Timer::kPoll, kT0 + 5 * kSec), "AwaitingCard", "PollDue"},
+      {"AwaitingCard", {}, Found(EntityKind::kPurchase), "AwaitingCard", "PhonePurchaseNotYet"},
+      {"AwaitingCard", {}, Failed(Call::kLookup, Failure::kOutcomeUnknown), "AwaitingCard", "LookupFailed"},
+      {"AwaitingCard", {}, approved, "AwaitingCard", "ChargedNow"},
+      {"AwaitingCard", {}, denied, "AwaitingCard", "RefusedNow"},
+      {"AwaitingCard", {}, pending, "AwaitingCard", "InProgressNow"},
       {"Charging", {}, approved, "Charging", "ChargedNow"},
       {"Charging", {}, denied, "Charging", "RefusedNow"},
       {"Charging", {}, pending, "Charging", "InProgressNow"},
@@ -303,6 +309,57 @@ TEST(TransitionTable, GuardFailuresNameEveryReason) {
   EXPECT_NE(step.rejection.message().find("method is not card"), std::string::npos);
   EXPECT_NE(step.rejection.message().find("CPF (11) or CNPJ (14 digits)"), std::string::npos)
       << step.rejection.message();
+}
+
+// The customer's phone paid (ADR 0009): the box never submitted a card; the purchase it found by
+// the attempt's tag carries the last 4 digits, the funding and installments chosen on the phone,
+// and its challenge is opened on the phone (no QR on the touchscreen).
+TEST(PhoneCard, PurchaseFromThePhoneIsPaidWithItsOwnMaskAndItsChallengeHasNoQr) {
+  const Sale awaiting = Drive(PathTo("AwaitingCard"));
+  PurchaseSeen pending = std::get<PurchaseSeen>(Purchase(1, "p9", PS::kPending));
+  pending.card_mask = "**** 0004";
+  pending.funding = FundingType::kDebit;
+  pending.installments = 1;
+  const Step challenge = Next(awaiting, pending);
+  ASSERT_TRUE(challenge.accepted()) << challenge.rejection.ToString();
+  const auto& open = std::get<Challenge>(challenge.sale.state);
+  EXPECT_TRUE(open.on_phone);
+  bool shown = false;
+  for (const Effect& e : challenge.effects)
+    if (const auto* show = std::get_if<Show>(&e)) {
+      shown = true;
+      EXPECT_EQ(show->qr, "") << "the phone opened the bank's page itself";
+      EXPECT_NE(show->message.find("phone"), std::string::npos) << show->message;
+    }
+  EXPECT_TRUE(shown);
+  PurchaseSeen approved = pending;
+  approved.status = PS::kApproved;
+  approved.challenge_url = "";
+  const Step paid = Next(challenge.sale, approved);
+  ASSERT_TRUE(paid.accepted()) << paid.rejection.ToString();
+  ASSERT_TRUE(std::holds_alternative<Paid>(paid.sale.state));
+  bool printed = false;
+  for (const Effect& e : paid.effects)
+    if (const auto* print = std::get_if<Print>(&e)) {
+      printed = true;
+      EXPECT_EQ(print->card_mask, "**** 0004");
+    }
+  EXPECT_TRUE(printed);
+}
+
+// Declined on the phone: back at the choice with the reason; Retry makes a new session (a new QR).
+TEST(PhoneCard, DeclineOnThePhoneOffersANewSessionInOneTap) {
+  std::vector<Event> events = PathTo("AwaitingCard");
+  events.push_back(Purchase(1, "p1", PS::kDenied));
+  const Sale declined = Drive(events);
+  ASSERT_TRUE(std::holds_alternative<ChoosingMethod>(declined.state));
+  const Step again = Next(declined, Retry{kT0 + 40 * kSec});
+  ASSERT_TRUE(again.accepted()) << again.rejection.ToString();
+  EXPECT_TRUE(std::holds_alternative<CreatingSession>(again.sale.state));
+  bool creates = false;
+  for (const Effect& e : again.effects)
+    if (const auto* call = std::get_if<BankCall>(&e)) creates = creates || std::holds_alternative<CreateSession>(*call);
+  EXPECT_TRUE(creates);
 }
 
 TEST(TransitionTable, DocsEmbedTheTableAsTheCodeHasIt) {

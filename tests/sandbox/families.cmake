@@ -4,6 +4,7 @@ balcao_test(sandbox_families_test
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/family_harness.cc
     ${CMAKE_CURRENT_LIST_DIR}/family_card_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/family_browser_purchase_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/family_transfer_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/family_payment_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/family_boleto_test.cc

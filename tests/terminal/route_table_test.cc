@@ -21,6 +21,10 @@ TEST(RouteTable, EachRequestReachesItsRowWithItsCaptures) {
   EXPECT_EQ(Reached("HEAD", "/healthz"), "GET /healthz");  // GET rows take HEAD
   EXPECT_EQ(Reached("DELETE", "/bank/webhook"), "* /bank/webhook");
   EXPECT_EQ(Reached("GET", "/device/abc123"), "* /device/*");
+  EXPECT_EQ(Reached("GET", "/pay/0123456789abcdef0123456789abcdef"), "GET /pay/*");
+  EXPECT_EQ(Reached("GET", "/pay/0123456789abcdef0123456789abcdef/session"), "GET /pay/*");
+  EXPECT_EQ(Reached("POST", "/pay/0123456789abcdef0123456789abcdef"), "");  // the page never writes
+  EXPECT_EQ(Reached("GET", "/api/sales/v1-a/phone-link"), "GET /api/sales/{sale}/phone-link");
   EXPECT_EQ(Reached("GET", "/"), "GET /");
   EXPECT_EQ(Reached("GET", "/app.js"), "GET /{item}");
   EXPECT_EQ(Reached("GET", "/api/sales/v1-a"), "GET /api/sales/{sale}");

@@ -135,6 +135,9 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.fill('#billing-city', 'Manaus');
     await page.fill('#billing-state', 'am');
     await page.fill('#billing-zip', '69010001');
+    // Keyed entry is the exception this store turned on (run.sh's config): a supervisor approves.
+    await page.fill('#keyed-supervisor', SUPERVISOR);
+    await page.fill('#keyed-pin', SUPERVISOR_PIN);
     await page.click('#card-submit');
     await page.waitForSelector('#screen-outcome:not([hidden])', WAIT);
     await page.waitForFunction(() => document.querySelector('#outcome-title').textContent === 'Pago', null, WAIT);
