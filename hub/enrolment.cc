@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "checkout/types.h"
+#include "common/private_file.h"
 #include "hub/routing.h"
 
 namespace balcao::hub {
@@ -20,19 +21,6 @@ namespace {
 
 // JSON string syntax is nats-server's config string syntax for these characters.
 std::string Quoted(const std::string& text) { return "\"" + text + "\""; }
-
-Status WritePrivate(const std::string& path, const std::string& text) {
-  const std::string partial = path + ".new";
-  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return FailedPreconditionError("cannot write " + partial + ": " + std::strerror(errno));
-  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!written) return FailedPreconditionError("cannot write " + partial + ": " + std::strerror(errno));
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) return FailedPreconditionError("cannot write " + path + ": " + ec.message());
-  return OkStatus();
-}
 
 Status Reload(const std::string& pid_file) {
   std::ifstream in(pid_file);
@@ -103,7 +91,7 @@ std::string Sha256Hex(const std::string& text) {
 Status ApplyLanes(HubStore& store, const NatsAuthority& authority) {
   if (authority.auth_file.empty()) return FailedPreconditionError("--nats-auth-file: the hub manages no NATS users");
   BALCAO_ASSIGN_OR_RETURN(std::vector<EnrolledLane> lanes, store.ActiveLanes());
-  BALCAO_RETURN_IF_ERROR(WritePrivate(authority.auth_file, NatsAuthorization(authority, lanes)));
+  BALCAO_RETURN_IF_ERROR(WritePrivateFile(authority.auth_file, NatsAuthorization(authority, lanes)));
   return Reload(authority.pid_file);
 }
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/log.h"
+#include "common/private_file.h"
 #include "hub/routing.h"
 
 namespace balcao::terminal::service {
@@ -47,19 +48,7 @@ StatusOr<HubCredentials> LoadHubCredentials(const std::string& path) {
 Status SaveHubCredentials(const std::string& path, const HubCredentials& c) {
   const nlohmann::json json = {{"nats_url", c.nats_url}, {"user", c.user},   {"password", c.password},
                                {"ca_file", c.ca_file},   {"store", c.store}, {"terminal", c.terminal}};
-  const std::string partial = path + ".new";
-  {
-    const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) return FailedPreconditionError("cannot write " + partial + ": " + std::strerror(errno));
-    const std::string text = json.dump(2) + "\n";
-    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-    ::close(fd);
-    if (!written) return FailedPreconditionError("cannot write " + partial + ": " + std::strerror(errno));
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) return FailedPreconditionError("cannot write " + path + ": " + ec.message());
-  return OkStatus();
+  return WritePrivateFile(path, json.dump(2) + "\n");
 }
 
 HubLink::HubLink(hub::NatsEndpoint endpoint, std::string store, std::string terminal, Apply apply)
