@@ -281,6 +281,15 @@ Status CheckRegisters(const ServeConfig& config) {
   return OkStatus();
 }
 
+// The store-and-forward's keys; its age is written in seconds and kept in milliseconds.
+Keys OfflineCardKeys(offline::StoreAndForwardSettings& saf, std::int64_t& max_age_s) {
+  return {{"enabled", Flag(saf.enabled)},
+          {"kek_file", Text(saf.kek_path)},
+          {"per_sale_cap_cents", Number(saf.per_sale_cap_cents, 1, 100'000'000)},
+          {"total_cap_cents", Number(saf.total_cap_cents, 1, 1'000'000'000)},
+          {"max_age_s", Number(max_age_s, 60, 7 * 86400)}};
+}
+
 }  // namespace
 
 StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
@@ -306,12 +315,7 @@ StatusOr<ServeConfig> LoadServeConfig(const std::string& path) {
   const std::map<std::string, Reader::Setter> card = {{"keyed_entry", Flag(config.card.keyed_entry)}};
   auto& saf = config.offline_cards;
   std::int64_t max_age_s = saf.max_age_ms / 1000;
-  const std::map<std::string, Reader::Setter> offline_cards = {
-      {"enabled", Flag(saf.enabled)},
-      {"kek_file", Text(saf.kek_path)},
-      {"per_sale_cap_cents", Number(saf.per_sale_cap_cents, 1, 100'000'000)},
-      {"total_cap_cents", Number(saf.total_cap_cents, 1, 1'000'000'000)},
-      {"max_age_s", Number(max_age_s, 60, 7 * 86400)}};
+  const Keys offline_cards = OfflineCardKeys(saf, max_age_s);
   std::string receipt_language = "pt-BR", card_copies = "both";
   const std::map<std::string, Reader::Setter> receipt = {{"language", OneOf(receipt_language, {"pt-BR", "en-US"})},
                                                          {"card_copies", OneOf(card_copies, {"both", "customer"})}};

@@ -43,6 +43,7 @@ const std::map<std::string, std::vector<std::string>> kSubcommands = {
     {"demo", {""}},
     {"event", {"", "verify"}},
     {"format", {"", "check 123"}},
+    {"hub", {"", "serve", "enroll --store loja --lane caixa-1", "join CODE", "revoke --store loja --lane caixa-1", "status"}},
     {"journal", {"", "verify"}},
     {"keys", {"", "create", "show"}},
     {"operator", {"", "add ana --role cashier", "list", "disable ana", "reset-pin ana"}},
