@@ -160,7 +160,7 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     await p2.click('#pay');
     await p2.waitForFunction(() => /recusou/.test(document.querySelector('#status').textContent), null, WAIT);
     await till.waitForSelector('#screen-method:not([hidden])', WAIT);
-    await till.waitForFunction(() => /Recusado/.test(document.querySelector('#decline').textContent), null, WAIT);
+    await till.waitForFunction(() => /recusad/i.test(document.querySelector('#decline').textContent), null, WAIT);
     await till.click('#retry');
     const url3 = await phoneQr(till, url2);
     assert.notStrictEqual(url3, url2, 'a new session, a new QR');
@@ -186,7 +186,7 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     await p4.waitForURL(/\/sandbox\/challenge\//, WAIT);
     await p4.click('button:text("Decline")');
     await till.waitForSelector('#screen-method:not([hidden])', WAIT);
-    await till.waitForFunction(() => /Recusado/.test(document.querySelector('#decline').textContent), null, WAIT);
+    await till.waitForFunction(() => /recusad/i.test(document.querySelector('#decline').textContent), null, WAIT);
 
     // 4. The session expires unpaid: back to the method choice, and the phone's page says so.
     await till.click('#method-card');
