@@ -32,7 +32,7 @@ Status RegisterHubWebhook(const api::Bank& bank, const std::string& url) {
     for (const auto& hook : page["webhooks"])
       if (hook.is_object() && hook.value("url", "") == url) return OkStatus();
   const nlohmann::json body = {{"url", url},
-                               {"subscriptions", nlohmann::json::array({"deposit", "invoice", "merchant-purchase"})}};
+                               {"subscriptions", nlohmann::json::array({"deposit", "invoice"})}};
   auto created = bank.client().Call("POST", "/v2/webhook", {}, body.dump());
   return created.ok() ? OkStatus() : created.status();
 }
