@@ -230,6 +230,12 @@ void Service::Impl::EnsureWebhook() {
   if (hooked.ok()) {
     logging::Info("serve", "webhook registered", {{"url", webhook_url}, {"subscriptions", "deposit,invoice"}});
     webhook_refusals = 0;
+  } else if (hooked.delivery() != Delivery::kAnswered) {
+    // The bank was not reached: no refusal to back off from. The next tick while online tries
+    // again (the connectivity probe paces it), so a box back online registers at once: the bank
+    // makes events only for the webhooks it has when a payment happens.
+    state = "webhook not registered yet: the bank was not reached (" + hooked.message() + ")";
+    logging::Warn("serve", "webhook not registered", {{"url", webhook_url}, {"reason", hooked.message()}});
   } else {
     // Back-off: 5 s, 10 s, 20 s... up to 10 min; payments are still seen by polling and the catch-up.
     const std::int64_t wait_s = std::min<std::int64_t>(600, std::int64_t{5} << std::min(webhook_refusals, 7));
