@@ -12,7 +12,8 @@ StatusOr<ChainClaim> ParseChainClaim(const std::string& text) {
     if (!json.contains(key) || !json[key].is_number_integer() || json[key].get<std::int64_t>() < 0)
       return InvalidArgumentError(std::string("chain.") + key + ": a row count");
   for (const char* key : {"head", "prev_at"})
-    if (!json.contains(key) || !json[key].is_string()) return InvalidArgumentError(std::string("chain.") + key + ": hex");
+    if (!json.contains(key) || !json[key].is_string())
+      return InvalidArgumentError(std::string("chain.") + key + ": hex");
   claim.rows = json["rows"].get<std::int64_t>();
   claim.head = json["head"].get<std::string>();
   claim.prev_rows = json["prev_rows"].get<std::int64_t>();

@@ -27,8 +27,8 @@ Status Reload(const std::string& pid_file) {
   long pid = 0;
   if (!(in >> pid) || pid <= 1) return FailedPreconditionError("nats-server pid file " + pid_file + ": no pid in it");
   if (::kill(static_cast<pid_t>(pid), SIGHUP) != 0)
-    return FailedPreconditionError("cannot signal nats-server (pid " + std::to_string(pid) + ") to reload: " +
-                                   std::strerror(errno));
+    return FailedPreconditionError("cannot signal nats-server (pid " + std::to_string(pid) +
+                                   ") to reload: " + std::strerror(errno));
   return OkStatus();
 }
 
@@ -109,8 +109,8 @@ StatusOr<std::string> Enroll(HubStore& store, const std::string& store_id, const
 StatusOr<Joined> Join(HubStore& store, NatsLink& admin, const NatsAuthority& authority, const std::string& code) {
   BALCAO_ASSIGN_OR_RETURN(auto lane, store.TakeEnrolCode(Sha256Hex(code), SystemClock::Instance().Now()));
   Joined joined{lane.first, lane.second, authority.public_url, LaneUser(lane.first, lane.second), NewSecret()};
-  BALCAO_RETURN_IF_ERROR(
-      admin.EnsureConsumer(kStreamName, ConsumerName(joined.store, joined.terminal), LaneSubject(joined.store, joined.terminal)));
+  BALCAO_RETURN_IF_ERROR(admin.EnsureConsumer(kStreamName, ConsumerName(joined.store, joined.terminal),
+                                              LaneSubject(joined.store, joined.terminal)));
   BALCAO_ASSIGN_OR_RETURN(std::string hash, BcryptHash(joined.password));
   BALCAO_RETURN_IF_ERROR(
       store.PutLane({joined.store, joined.terminal, joined.user, hash, SystemClock::Instance().Now()}));

@@ -19,11 +19,11 @@ namespace balcao::hub {
 
 // How the hub manages nats-server's users.
 struct NatsAuthority {
-  std::string auth_file;      // the include file nats-server's config names ("" = no users managed)
-  std::string pid_file;       // nats-server's pid_file: the reload signal goes to that pid
-  std::string hub_user;       // the hub's own user, kept in the file (bcrypt hash of its password)
+  std::string auth_file;  // the include file nats-server's config names ("" = no users managed)
+  std::string pid_file;   // nats-server's pid_file: the reload signal goes to that pid
+  std::string hub_user;   // the hub's own user, kept in the file (bcrypt hash of its password)
   std::string hub_password_hash;
-  std::string public_url;     // what boxes dial (tls://hub.example:4222), handed out at join
+  std::string public_url;  // what boxes dial (tls://hub.example:4222), handed out at join
 };
 
 // The authorization block for the hub's user and `lanes` (pure).

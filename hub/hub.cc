@@ -31,8 +31,7 @@ Status RegisterHubWebhook(const api::Bank& bank, const std::string& url) {
   if (page.is_object() && page.contains("webhooks") && page["webhooks"].is_array())
     for (const auto& hook : page["webhooks"])
       if (hook.is_object() && hook.value("url", "") == url) return OkStatus();
-  const nlohmann::json body = {{"url", url},
-                               {"subscriptions", nlohmann::json::array({"deposit", "invoice"})}};
+  const nlohmann::json body = {{"url", url}, {"subscriptions", nlohmann::json::array({"deposit", "invoice"})}};
   auto created = bank.client().Call("POST", "/v2/webhook", {}, body.dump());
   return created.ok() ? OkStatus() : created.status();
 }
@@ -69,7 +68,8 @@ Status Hub::Impl::CheckChain(const std::string& store_id, const std::string& ter
   const UnixMicros now = SystemClock::Instance().Now();
   if (const std::string broken = ChainBreakOf(claim, at_prev, at_rows, most); !broken.empty()) {
     ++chain_alarms;
-    logging::Error("hub", "journal rewritten on a box", {{"store", store_id}, {"terminal", terminal}, {"detail", broken}});
+    logging::Error("hub", "journal rewritten on a box",
+                   {{"store", store_id}, {"terminal", terminal}, {"detail", broken}});
     return store->RecordChainAlarm(store_id, terminal, broken, now);
   }
   return store->RecordChainPoint(store_id, terminal, claim.rows, claim.head, now);
@@ -99,7 +99,8 @@ void Hub::Impl::OnBoxMessage(const std::string& subject, const std::string& data
 
 HttpResponse Hub::Impl::JoinLane(const HttpRequest& request) {
   if (request.method != "POST") return Error(405, "method", "POST {\"code\": ...}");
-  if (options.authority.auth_file.empty()) return Error(404, "path", "this hub manages no NATS users (--nats-auth-file)");
+  if (options.authority.auth_file.empty())
+    return Error(404, "path", "this hub manages no NATS users (--nats-auth-file)");
   const auto body = nlohmann::json::parse(request.body, nullptr, false);
   if (!body.is_object() || !body.contains("code") || !body["code"].is_string())
     return Error(400, "code", "required: the one-time code of balcao hub enroll");
@@ -110,8 +111,10 @@ HttpResponse Hub::Impl::JoinLane(const HttpRequest& request) {
   }
   if (!joined.ok()) return Error(503, "join", joined.status().message());
   logging::Info("hub", "lane joined", {{"store", joined->store}, {"terminal", joined->terminal}});
-  const nlohmann::json answer = {{"nats_url", joined->nats_url}, {"user", joined->user},
-                                 {"password", joined->password}, {"store", joined->store},
+  const nlohmann::json answer = {{"nats_url", joined->nats_url},
+                                 {"user", joined->user},
+                                 {"password", joined->password},
+                                 {"store", joined->store},
                                  {"terminal", joined->terminal}};
   return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};
 }
@@ -121,8 +124,8 @@ StatusOr<std::string> Hub::Impl::SubjectOf(const api::Event& event) {
   if (route.brcode_uuid.empty()) return route.subject;
   BALCAO_ASSIGN_OR_RETURN(std::optional<std::string> known, store->BrcodeSubject(route.brcode_uuid));
   if (known) return *known;
-  BALCAO_ASSIGN_OR_RETURN(auto page, bank->dynamic_brcode().ListPage(
-                                         api::ListParams().Filter("uuids", route.brcode_uuid).Limit(1)));
+  BALCAO_ASSIGN_OR_RETURN(
+      auto page, bank->dynamic_brcode().ListPage(api::ListParams().Filter("uuids", route.brcode_uuid).Limit(1)));
   const std::string subject = page.items.empty()
                                   ? std::string(kUnclaimedSubject)
                                   : RouteOfTags(page.items.front().tags.value_or(api::Strings{})).subject;
@@ -225,10 +228,9 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   // Kept one day past the replay window: a box off for the whole window still catches up.
   BALCAO_RETURN_IF_ERROR(h.nats->EnsureStream(
       {kStreamName, {std::string(kEventsPrefix) + ">"}, window + std::chrono::hours(24), std::chrono::hours(3)}));
-  BALCAO_RETURN_IF_ERROR(h.nats->Subscribe("balcao.box.*.*.heartbeat", [&h](const std::string& subject,
-                                                                             const std::string& data) {
-    h.OnBoxMessage(subject, data);
-  }));
+  BALCAO_RETURN_IF_ERROR(
+      h.nats->Subscribe("balcao.box.*.*.heartbeat",
+                        [&h](const std::string& subject, const std::string& data) { h.OnBoxMessage(subject, data); }));
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(options.bank_credentials));
   h.bank = std::make_unique<api::Bank>(client);
   h.verifier = std::make_unique<api::EventVerifier>([bank = *h.bank] { return bank.FetchPublicKeyPem(); });
@@ -236,15 +238,17 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   server_options.threads = options.threads;
   server_options.body_limit = 64 << 10;
   server_options.server_name = "balcao-hub";
-  h.server = std::make_unique<http::Server>(server_options, http::Synchronous([&h](HttpRequest& request) {
-    if (request.path == kWebhookPath) return h.Deliver(request);
-    if (request.path == "/hub/join") return h.JoinLane(request);
-    for (const auto& [prefix, page] : h.options.public_pages)
-      if (request.path.rfind(prefix, 0) == 0) return page(request, ClientAddress(request, h.options.trusted_proxies));
-    if (request.path == "/healthz") return HttpResponse{200, "application/json", R"({"status":"ok"})", {}};
-    if (request.path == "/metrics") return h.Metrics();
-    return Error(404, "path", "the hub serves " + std::string(kWebhookPath) + ", /healthz and /metrics");
-  }));
+  h.server = std::make_unique<http::Server>(
+      server_options, http::Synchronous([&h](HttpRequest& request) {
+        if (request.path == kWebhookPath) return h.Deliver(request);
+        if (request.path == "/hub/join") return h.JoinLane(request);
+        for (const auto& [prefix, page] : h.options.public_pages)
+          if (request.path.rfind(prefix, 0) == 0)
+            return page(request, ClientAddress(request, h.options.trusted_proxies));
+        if (request.path == "/healthz") return HttpResponse{200, "application/json", R"({"status":"ok"})", {}};
+        if (request.path == "/metrics") return h.Metrics();
+        return Error(404, "path", "the hub serves " + std::string(kWebhookPath) + ", /healthz and /metrics");
+      }));
   BALCAO_ASSIGN_OR_RETURN(h.port, h.server->Listen(options.address, options.port));
   h.server->Start();
   if (!options.webhook_url.empty()) BALCAO_RETURN_IF_ERROR(RegisterHubWebhook(*h.bank, options.webhook_url));

@@ -2,9 +2,9 @@
 // (through the TLS proxy); the hub checks its signature once (api::EventVerifier), refuses it
 // past the replay window, routes it to its lane's subject (routing.h), publishes it to JetStream
 // with Nats-Msg-Id = the event id and answers 200 only once JetStream stored it and PostgreSQL
-// recorded it. POST /hub/join trades an enrolment code for its lane's NATS user (enrolment.h). A hub killed anywhere loses nothing (the bank delivers again what was not
-// answered 200) and stores nothing twice (JetStream drops a repeated Nats-Msg-Id within its
-// duplicate window; the routed_event table answers a later repeat without publishing).
+// recorded it. POST /hub/join trades an enrolment code for its lane's NATS user (enrolment.h). A hub killed anywhere
+// loses nothing (the bank delivers again what was not answered 200) and stores nothing twice (JetStream drops a
+// repeated Nats-Msg-Id within its duplicate window; the routed_event table answers a later repeat without publishing).
 // docs/hub.md. Ownership: owns its server, store and NATS link. Thread-safety: Start/Stop from
 // one thread; deliveries are handled on the server's threads.
 #pragma once

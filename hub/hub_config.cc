@@ -43,7 +43,8 @@ Setter Path(std::string& out, const std::filesystem::path& base) {
 Setter Whole(int& out, int low, int high) {
   return [&out, low, high](const json& v, const std::string& name) {
     if (!v.is_number_integer() || v.get<long long>() < low || v.get<long long>() > high)
-      return InvalidArgumentError(name + ": a whole number from " + std::to_string(low) + " to " + std::to_string(high));
+      return InvalidArgumentError(name + ": a whole number from " + std::to_string(low) + " to " +
+                                  std::to_string(high));
     out = v.get<int>();
     return OkStatus();
   };
@@ -61,12 +62,15 @@ Status LoadHubConfig(const std::string& path, HubOptions& options) {
   std::string password_file;
   NatsEndpoint& nats = options.nats;
   NatsAuthority& authority = options.authority;
-  const std::map<std::string, Setter> nats_keys = {
-      {"url", Text(nats.url)},           {"user", Text(nats.user)},
-      {"password_file", Path(password_file, base)}, {"ca_file", Path(nats.ca_file, base)},
-      {"public_url", Text(authority.public_url)},   {"auth_file", Path(authority.auth_file, base)},
-      {"pid_file", Path(authority.pid_file, base)}};
-  const std::map<std::string, Setter> listen_keys = {{"address", Text(options.address)}, {"port", Whole(port, 0, 65535)}};
+  const std::map<std::string, Setter> nats_keys = {{"url", Text(nats.url)},
+                                                   {"user", Text(nats.user)},
+                                                   {"password_file", Path(password_file, base)},
+                                                   {"ca_file", Path(nats.ca_file, base)},
+                                                   {"public_url", Text(authority.public_url)},
+                                                   {"auth_file", Path(authority.auth_file, base)},
+                                                   {"pid_file", Path(authority.pid_file, base)}};
+  const std::map<std::string, Setter> listen_keys = {{"address", Text(options.address)},
+                                                     {"port", Whole(port, 0, 65535)}};
   const std::map<std::string, Setter> bank_keys = {{"credentials", Path(options.bank_credentials, base)}};
   auto nested = [](const std::map<std::string, Setter>& keys) -> Setter {
     return [&keys](const json& v, const std::string& name) { return ReadObject(v, name, keys); };
@@ -84,9 +88,11 @@ Status LoadHubConfig(const std::string& path, HubOptions& options) {
     if (!secret) return InvalidArgumentError("nats.password_file: cannot read " + password_file);
     std::getline(secret, nats.password);
   }
-  if (!nats.user.empty() && nats.password.empty()) return InvalidArgumentError("nats.password_file: required with nats.user");
+  if (!nats.user.empty() && nats.password.empty())
+    return InvalidArgumentError("nats.password_file: required with nats.user");
   if (authority.auth_file.empty() != authority.pid_file.empty())
-    return InvalidArgumentError("nats.auth_file and nats.pid_file: both or neither (the hub rewrites one, signals the other)");
+    return InvalidArgumentError(
+        "nats.auth_file and nats.pid_file: both or neither (the hub rewrites one, signals the other)");
   if (!authority.auth_file.empty() && nats.user.empty())
     return InvalidArgumentError("nats.user: required with nats.auth_file (the hub's own user is kept in it)");
   return OkStatus();

@@ -41,7 +41,8 @@ StatusOr<std::unique_ptr<HubStore>> HubStore::Open(const std::string& conninfo) 
     return UnavailableError("postgresql (" + conninfo + "): " + reason);
   }
   // The server's notices ("relation ... already exists, skipping") are not the operator's business.
-  PQsetNoticeProcessor(connection, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      connection, [](void*, const char*) {}, nullptr);
   return std::unique_ptr<HubStore>(new HubStore(connection));
 }
 
@@ -124,22 +125,24 @@ StatusOr<bool> HubStore::Routed(const std::string& event_id) {
 Status HubStore::RecordRouted(const RoutedEvent& event) {
   std::lock_guard lock(mu_);
   return Exec(
-      "INSERT INTO routed_event (id, created_us, subject, sequence) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
+      "INSERT INTO routed_event (id, created_us, subject, sequence) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO "
+      "NOTHING",
       {event.id, std::to_string(event.created), event.subject, std::to_string(event.sequence)});
 }
 
 StatusOr<long long> HubStore::ForgetRoutedBefore(UnixMicros cutoff) {
   std::lock_guard lock(mu_);
   BALCAO_ASSIGN_OR_RETURN(
-      auto rows, Query("WITH gone AS (DELETE FROM routed_event WHERE created_us < $1 RETURNING 1) SELECT count(*) FROM gone",
-                       {std::to_string(cutoff)}));
+      auto rows,
+      Query("WITH gone AS (DELETE FROM routed_event WHERE created_us < $1 RETURNING 1) SELECT count(*) FROM gone",
+            {std::to_string(cutoff)}));
   return std::stoll(rows.at(0).at(0));
 }
 
 StatusOr<long long> HubStore::CountRouted(const std::string& subject_prefix) {
   std::lock_guard lock(mu_);
-  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT count(*) FROM routed_event WHERE starts_with(subject, $1)",
-                                           {subject_prefix}));
+  BALCAO_ASSIGN_OR_RETURN(auto rows,
+                          Query("SELECT count(*) FROM routed_event WHERE starts_with(subject, $1)", {subject_prefix}));
   return std::stoll(rows.at(0).at(0));
 }
 
@@ -167,7 +170,8 @@ StatusOr<std::pair<std::string, std::string>> HubStore::TakeEnrolCode(const std:
   BALCAO_ASSIGN_OR_RETURN(auto rows, Query("UPDATE enrol_code SET used = true WHERE code_sha256 = $1 AND NOT used"
                                            " AND expires_us > $2 RETURNING store, terminal",
                                            {code_sha256, std::to_string(now)}));
-  if (rows.empty()) return NotFoundError("code: unknown, used already or expired (ask for a new one: balcao hub enroll)");
+  if (rows.empty())
+    return NotFoundError("code: unknown, used already or expired (ask for a new one: balcao hub enroll)");
   return std::make_pair(rows[0][0], rows[0][1]);
 }
 
@@ -175,7 +179,8 @@ Status HubStore::PutLane(const EnrolledLane& lane) {
   std::lock_guard lock(mu_);
   return Exec(
       "INSERT INTO lane (store, terminal, nats_user, password_hash, enrolled_us) VALUES ($1, $2, $3, $4, $5)"
-      " ON CONFLICT (store, terminal) DO UPDATE SET nats_user = $3, password_hash = $4, enrolled_us = $5, revoked = false",
+      " ON CONFLICT (store, terminal) DO UPDATE SET nats_user = $3, password_hash = $4, enrolled_us = $5, revoked = "
+      "false",
       {lane.store, lane.terminal, lane.user, lane.password_hash, std::to_string(lane.enrolled)});
 }
 
@@ -200,33 +205,37 @@ StatusOr<std::vector<EnrolledLane>> HubStore::ActiveLanes() {
 Status HubStore::RecordHeartbeat(const std::string& store, const std::string& terminal, const std::string& json,
                                  UnixMicros at) {
   std::lock_guard lock(mu_);
-  return Exec("INSERT INTO heartbeat (store, terminal, body, seen_us) VALUES ($1, $2, $3, $4)"
-              " ON CONFLICT (store, terminal) DO UPDATE SET body = $3, seen_us = $4",
-              {store, terminal, json, std::to_string(at)});
+  return Exec(
+      "INSERT INTO heartbeat (store, terminal, body, seen_us) VALUES ($1, $2, $3, $4)"
+      " ON CONFLICT (store, terminal) DO UPDATE SET body = $3, seen_us = $4",
+      {store, terminal, json, std::to_string(at)});
 }
 
 StatusOr<std::optional<std::string>> HubStore::ChainHeadAt(const std::string& store, const std::string& terminal,
                                                            std::int64_t rows) {
   std::lock_guard lock(mu_);
-  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT head FROM chain_point WHERE store = $1 AND terminal = $2 AND rows = $3",
-                                            {store, terminal, std::to_string(rows)}));
+  BALCAO_ASSIGN_OR_RETURN(auto found,
+                          Query("SELECT head FROM chain_point WHERE store = $1 AND terminal = $2 AND rows = $3",
+                                {store, terminal, std::to_string(rows)}));
   if (found.empty()) return std::optional<std::string>();
   return std::optional<std::string>(found[0][0]);
 }
 
 StatusOr<std::int64_t> HubStore::MostChainRows(const std::string& store, const std::string& terminal) {
   std::lock_guard lock(mu_);
-  BALCAO_ASSIGN_OR_RETURN(auto found, Query("SELECT coalesce(max(rows), 0) FROM chain_point WHERE store = $1 AND terminal = $2",
-                                            {store, terminal}));
+  BALCAO_ASSIGN_OR_RETURN(
+      auto found,
+      Query("SELECT coalesce(max(rows), 0) FROM chain_point WHERE store = $1 AND terminal = $2", {store, terminal}));
   return std::stoll(found.at(0).at(0));
 }
 
 Status HubStore::RecordChainPoint(const std::string& store, const std::string& terminal, std::int64_t rows,
                                   const std::string& head, UnixMicros at) {
   std::lock_guard lock(mu_);
-  return Exec("INSERT INTO chain_point (store, terminal, rows, head, seen_us) VALUES ($1, $2, $3, $4, $5)"
-              " ON CONFLICT DO NOTHING",
-              {store, terminal, std::to_string(rows), head, std::to_string(at)});
+  return Exec(
+      "INSERT INTO chain_point (store, terminal, rows, head, seen_us) VALUES ($1, $2, $3, $4, $5)"
+      " ON CONFLICT DO NOTHING",
+      {store, terminal, std::to_string(rows), head, std::to_string(at)});
 }
 
 Status HubStore::RecordChainAlarm(const std::string& store, const std::string& terminal, const std::string& detail,

@@ -78,8 +78,7 @@ class HubStore {
   StatusOr<std::vector<EnrolledLane>> ActiveLanes();
 
   // A box's heartbeat (JSON as it sent it) and when it came.
-  Status RecordHeartbeat(const std::string& store, const std::string& terminal, const std::string& json,
-                         UnixMicros at);
+  Status RecordHeartbeat(const std::string& store, const std::string& terminal, const std::string& json, UnixMicros at);
   struct LaneHealth {
     std::string store, terminal, heartbeat_json;
     UnixMicros last_seen = 0;

@@ -102,7 +102,8 @@ StatusOr<std::unique_ptr<NatsLink>> NatsLink::Connect(const NatsEndpoint& endpoi
   natsStatus s = natsOptions_SetURL(options, endpoint.url.c_str());
   if (s == NATS_OK && !endpoint.user.empty())
     s = natsOptions_SetUserInfo(options, endpoint.user.c_str(), endpoint.password.c_str());
-  if (s == NATS_OK && !endpoint.ca_file.empty()) s = natsOptions_LoadCATrustedCertificates(options, endpoint.ca_file.c_str());
+  if (s == NATS_OK && !endpoint.ca_file.empty())
+    s = natsOptions_LoadCATrustedCertificates(options, endpoint.ca_file.c_str());
   if (s == NATS_OK && !endpoint.inbox_prefix.empty())
     s = natsOptions_SetCustomInboxPrefix(options, endpoint.inbox_prefix.c_str());
   if (s == NATS_OK && !endpoint.name.empty()) s = natsOptions_SetName(options, endpoint.name.c_str());
@@ -188,8 +189,9 @@ StatusOr<NatsLink::Stored> NatsLink::Publish(const std::string& subject, const s
 }
 
 Status NatsLink::PublishCore(const std::string& subject, const std::string& data) {
-  return FromNats(natsConnection_Publish(impl_->connection, subject.c_str(), data.data(), static_cast<int>(data.size())),
-                  "publish " + subject);
+  return FromNats(
+      natsConnection_Publish(impl_->connection, subject.c_str(), data.data(), static_cast<int>(data.size())),
+      "publish " + subject);
 }
 
 Status NatsLink::PublishConfirmed(const std::string& subject, const std::string& data) {
@@ -231,8 +233,8 @@ StatusOr<std::vector<PulledMsg>> NatsLink::Fetch(int batch, std::chrono::millise
 
 Status NatsLink::Subscribe(const std::string& subject,
                            std::function<void(const std::string& subject, const std::string& data)> on_message) {
-  impl_->handlers.push_back(std::make_unique<std::function<void(const std::string&, const std::string&)>>(
-      std::move(on_message)));
+  impl_->handlers.push_back(
+      std::make_unique<std::function<void(const std::string&, const std::string&)>>(std::move(on_message)));
   auto* handler = impl_->handlers.back().get();
   natsSubscription* sub = nullptr;
   const natsStatus s = natsConnection_Subscribe(

@@ -27,8 +27,8 @@ std::string LaneInbox(std::string_view store, std::string_view terminal);
 std::string BoxSubject(std::string_view store, std::string_view terminal, std::string_view kind);
 
 struct Route {
-  std::string subject;      // where it goes; empty while `brcode_uuid` waits for its lookup
-  std::string store;        // the lane's ids; empty when unclaimed
+  std::string subject;  // where it goes; empty while `brcode_uuid` waits for its lookup
+  std::string store;    // the lane's ids; empty when unclaimed
   std::string terminal;
   std::string brcode_uuid;  // a deposit: its brcode's tags decide (RouteOfTags on them)
 };

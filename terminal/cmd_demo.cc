@@ -119,35 +119,37 @@ void PayOnPhone(Demo& demo, const checkout::Sale& sale, const ScriptedSale& scri
   if (!awaiting) return;
   const std::string& uuid = awaiting->session.uuid;
   std::printf("  (the customer scans the QR, opens /pay/%s on their phone and types the card there)\n", uuid.c_str());
-  const nlohmann::json body = {
-      {"amount", sale.amount},
-      {"installmentCount", script.installments},
-      {"fundingType", checkout::Name(script.funding)},
-      {"cardNumber", script.card_number},
-      {"cardExpiration", "2035-01"},
-      {"cardSecurityCode", "123"},
-      {"holderName", "MARIA SOUZA"},
-      {"holderEmail", "maria.souza@example.com"},
-      {"holderPhone", "11987654321"},
-      {"billingStreetLine1", "Rua Augusta, 1500"},
-      {"billingStreetLine2", "apto 12"},
-      {"billingCity", "Sao Paulo"},
-      {"billingStateCode", "SP"},
-      {"billingZipCode", "01304-001"},
-      {"billingCountryCode", "BRA"},
-      {"metadata",
-       {{"userAgent", kDemoPhoneAgent}, {"userIp", "127.0.0.1"}, {"language", "pt-BR"}, {"timezoneOffset", 180},
-        {"screen", "412x915"}}}};
+  const nlohmann::json body = {{"amount", sale.amount},
+                               {"installmentCount", script.installments},
+                               {"fundingType", checkout::Name(script.funding)},
+                               {"cardNumber", script.card_number},
+                               {"cardExpiration", "2035-01"},
+                               {"cardSecurityCode", "123"},
+                               {"holderName", "MARIA SOUZA"},
+                               {"holderEmail", "maria.souza@example.com"},
+                               {"holderPhone", "11987654321"},
+                               {"billingStreetLine1", "Rua Augusta, 1500"},
+                               {"billingStreetLine2", "apto 12"},
+                               {"billingCity", "Sao Paulo"},
+                               {"billingStateCode", "SP"},
+                               {"billingZipCode", "01304-001"},
+                               {"billingCountryCode", "BRA"},
+                               {"metadata",
+                                {{"userAgent", kDemoPhoneAgent},
+                                 {"userIp", "127.0.0.1"},
+                                 {"language", "pt-BR"},
+                                 {"timezoneOffset", 180},
+                                 {"screen", "412x915"}}}};
   const std::string url = demo.bank_sandbox->credentials().base_url + "/merchant-session/" + uuid + "/purchase";
   const SimulationAnswer answer = PostJson(url, body.dump(), kDemoPhoneAgent);
   const nlohmann::json reply = nlohmann::json::parse(answer.body, nullptr, false);
-  const nlohmann::json purchase = reply.is_object() ? reply.value("purchase", nlohmann::json::object()) : nlohmann::json();
+  const nlohmann::json purchase =
+      reply.is_object() ? reply.value("purchase", nlohmann::json::object()) : nlohmann::json();
   if (answer.status != 200 || !purchase.is_object())
     return (void)std::printf("  (the bank refused the phone's purchase: HTTP %ld)\n", answer.status);
   if (purchase.value("status", "") != "pending") return;
   std::printf("  (the phone opens the bank's 3-D Secure page and the customer confirms)\n");
-  RunPayerStep(demo.bank_sandbox->port(),
-               {"challenge/pass", nlohmann::json{{"id", purchase.value("id", "")}}.dump()});
+  RunPayerStep(demo.bank_sandbox->port(), {"challenge/pass", nlohmann::json{{"id", purchase.value("id", "")}}.dump()});
 }
 
 int RunSale(Demo& demo, const ScriptedSale& script, int number) {

@@ -125,7 +125,8 @@ StatusOr<std::unique_ptr<hub::HubStore>> OpenStore(const hub::HubOptions& option
 int RunEnroll(const Args& args) {
   auto options = HubOptionsFrom(args);
   if (!options.ok()) return Fail(options.status().message());
-  if (!args.flags.count("--store") || !args.flags.count("--lane")) return Fail("enroll: --store S --lane T\n" + std::string(kUsage));
+  if (!args.flags.count("--store") || !args.flags.count("--lane"))
+    return Fail("enroll: --store S --lane T\n" + std::string(kUsage));
   auto store = OpenStore(*options);
   if (!store.ok()) return Fail(store.status().message());
   auto code = hub::Enroll(**store, args.flags.at("--store"), args.flags.at("--lane"));
@@ -147,7 +148,8 @@ int RunRevoke(const Args& args) {
   auto hash = hub::BcryptHash(options->nats.password);
   if (!hash.ok()) return Fail(hash.status().message());
   authority.hub_password_hash = *hash;
-  if (Status revoked = hub::Revoke(**store, authority, args.flags.at("--store"), args.flags.at("--lane")); !revoked.ok())
+  if (Status revoked = hub::Revoke(**store, authority, args.flags.at("--store"), args.flags.at("--lane"));
+      !revoked.ok())
     return Fail(revoked.message());
   std::printf("revoked %s/%s: its NATS user is gone and its connection closed\n", args.flags.at("--store").c_str(),
               args.flags.at("--lane").c_str());
@@ -208,12 +210,14 @@ int RunJoin(const Args& args) {
   if (!answer.ok()) return Fail(answer.status().message());
   const auto json = nlohmann::json::parse(answer->second, nullptr, false);
   if (answer->first != 200 || !json.is_object() || !json.contains("user")) {
-    const std::string rule = json.is_object() && json.contains("error") ? json["error"].value("rule", "") : answer->second;
+    const std::string rule =
+        json.is_object() && json.contains("error") ? json["error"].value("rule", "") : answer->second;
     return Fail("the hub refused the code (HTTP " + std::to_string(answer->first) + "): " + rule);
   }
-  service::HubCredentials credentials{json.value("nats_url", ""), json.value("user", ""), json.value("password", ""),
-                                      args.flags.count("--nats-ca") ? args.flags.at("--nats-ca") : "",
-                                      json.value("store", ""), json.value("terminal", "")};
+  service::HubCredentials credentials{
+      json.value("nats_url", ""), json.value("user", ""),
+      json.value("password", ""), args.flags.count("--nats-ca") ? args.flags.at("--nats-ca") : "",
+      json.value("store", ""),    json.value("terminal", "")};
   if (Status saved = service::SaveHubCredentials(*target, credentials); !saved.ok()) return Fail(saved.message());
   std::printf("joined the hub as %s/%s: credentials in %s (0600); set hub.credentials in the box's config\n",
               credentials.store.c_str(), credentials.terminal.c_str(), target->c_str());
@@ -242,7 +246,9 @@ int RunStatus(const Args& args) {
                    {"events_routed", routed.ok() ? *routed : -1},
                    {"last_seen", found == seen.end() ? "never" : FormatTimestamp(found->second.last_seen)},
                    {"silent", found == seen.end() || now - found->second.last_seen > kSilentAfter},
-                   {"chain", !alarm.ok() ? alarm.status().message() : alarm->empty() ? "ok" : *alarm}});
+                   {"chain", !alarm.ok()      ? alarm.status().message()
+                             : alarm->empty() ? "ok"
+                                              : *alarm}});
   }
   if (args.flags.count("--json")) {
     std::printf("%s\n", out.dump(2).c_str());

@@ -46,8 +46,7 @@ constexpr const char* kUsage =
 // What a started serve tells the one who started it: where it listens, its certificate, its
 // other ports, its bank, and while no operator exists what to type to add the first one.
 void PrintStarted(const service::Service& service) {
-  std::printf("balcao serve: listening on %s (data dir %s)\n", service.url().c_str(),
-              service.data_dir().c_str());
+  std::printf("balcao serve: listening on %s (data dir %s)\n", service.url().c_str(), service.data_dir().c_str());
   if (!service.tls_fingerprint().empty())
     std::printf("balcao serve: TLS certificate SHA-256 fingerprint %s\n", service.tls_fingerprint().c_str());
   if (service.nexo_port() != 0)
@@ -60,9 +59,10 @@ void PrintStarted(const service::Service& service) {
     std::printf("balcao serve: no bank configured: embedded sandbox at %s\n", service.sandbox_url().c_str());
   if (const std::string add = service.first_run_command(); !add.empty()) {
     const std::string where = service.first_run_directory();
-    std::printf("balcao serve: no operator yet; to add the first one (a supervisor; the PIN is asked twice), type%s:\n"
-                "  %s\n",
-                where.empty() ? "" : (" in " + where).c_str(), add.c_str());
+    std::printf(
+        "balcao serve: no operator yet; to add the first one (a supervisor; the PIN is asked twice), type%s:\n"
+        "  %s\n",
+        where.empty() ? "" : (" in " + where).c_str(), add.c_str());
   }
 }
 

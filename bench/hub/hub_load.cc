@@ -65,10 +65,11 @@ std::string EventBody(const std::string& id, int lane) {
   const std::string store = "loja-" + std::to_string(lane / 10), terminal = "caixa-" + std::to_string(lane % 10);
   const std::string root = "store/" + store + "/lane/" + terminal;
   const std::string now = "2030-01-01T12:00:00.000000+00:00";
-  const nlohmann::json invoice = {{"id", "inv-" + id},
-                                  {"status", "paid"},
-                                  {"amount", 1000},
-                                  {"tags", {"store/" + store, root, root + "/sale/v" + id, root + "/sale/v" + id + "/a1"}}};
+  const nlohmann::json invoice = {
+      {"id", "inv-" + id},
+      {"status", "paid"},
+      {"amount", 1000},
+      {"tags", {"store/" + store, root, root + "/sale/v" + id, root + "/sale/v" + id + "/a1"}}};
   return nlohmann::json{{"event",
                          {{"id", id},
                           {"created", now},
@@ -92,7 +93,8 @@ void Post(const std::string& url, const api::PrivateKey& key, int first, int cou
     const std::string id = "ev" + std::to_string(n) + "-" + std::to_string(::getpid());
     const std::string body = EventBody(id, n % lanes);
     const std::string signature = "Digital-Signature: " + key.Sign(body);
-    curl_slist* headers = curl_slist_append(curl_slist_append(nullptr, signature.c_str()), "Content-Type: application/json");
+    curl_slist* headers =
+        curl_slist_append(curl_slist_append(nullptr, signature.c_str()), "Content-Type: application/json");
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.c_str());
     const auto start = Steady::now();
@@ -139,8 +141,10 @@ std::vector<std::unique_ptr<hub::NatsLink>> ConnectLanes(const std::string& url,
   for (int lane = 0; lane < lanes; ++lane) {
     const std::string store = "loja-" + std::to_string(lane / 10), terminal = "caixa-" + std::to_string(lane % 10);
     auto link = hub::NatsLink::Connect({url});
-    if (!link.ok() || !(*admin)->EnsureConsumer(hub::kStreamName, hub::ConsumerName(store, terminal),
-                                                hub::LaneSubject(store, terminal)).ok() ||
+    if (!link.ok() ||
+        !(*admin)
+             ->EnsureConsumer(hub::kStreamName, hub::ConsumerName(store, terminal), hub::LaneSubject(store, terminal))
+             .ok() ||
         !(*link)->Bind(hub::kStreamName, hub::ConsumerName(store, terminal)).ok())
       break;
     links.push_back(*std::move(link));
@@ -159,8 +163,10 @@ int main(int argc, char** argv) {
     if (flag == "--rate") rate = std::max(1, value);
     if (flag == "--seconds") seconds = std::max(1, value);
   }
-  if (std::string missing = hub::testing::Missing(); !missing.empty()) return std::fprintf(stderr, "%s\n", missing.c_str()), 2;
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("balcao-hub-load-" + std::to_string(::getpid()));
+  if (std::string missing = hub::testing::Missing(); !missing.empty())
+    return std::fprintf(stderr, "%s\n", missing.c_str()), 2;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("balcao-hub-load-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   sandbox::SandboxOptions bank_options;
   bank_options.data_dir = (dir / "bank").string();
@@ -184,7 +190,8 @@ int main(int argc, char** argv) {
   std::atomic<long> acked{0};
   std::atomic<int> refused{0};
   std::vector<std::thread> pullers;
-  for (auto& link : links) pullers.emplace_back(Pull, std::ref(*link), std::ref(samples), std::ref(stop), std::ref(acked));
+  for (auto& link : links)
+    pullers.emplace_back(Pull, std::ref(*link), std::ref(samples), std::ref(stop), std::ref(acked));
   const auto [cpu_before, peak_before] = CpuAndPeak(hub_process.pid());
   (void)peak_before;
   const int posters = 4, total = rate * seconds;

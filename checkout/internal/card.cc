@@ -11,9 +11,7 @@ namespace {
 // The customer's phone posts the purchase to the bank itself (docs/adr/0009): while the session
 // is open the box looks for it by the attempt's tag (the session's tags carry over), besides
 // the webhook.
-void WatchForPhone(Out& o, UnixMicros from) {
-  o.Arm(Timer::kPoll, from + o.Seconds(o.sale.settings.poll_interval_s));
-}
+void WatchForPhone(Out& o, UnixMicros from) { o.Arm(Timer::kPoll, from + o.Seconds(o.sale.settings.poll_interval_s)); }
 AwaitingCard EnterSession(Out& o, int attempt, const SessionCreated& ev) {
   o.Remember({EntityKind::kSession, ev.session_id, attempt});
   o.Arm(Timer::kSessionExpiry, ev.expires_at);

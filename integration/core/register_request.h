@@ -69,7 +69,7 @@ struct PaymentOutcome {
   PayMethod method = PayMethod::kAsk;
   CardFunding funding = CardFunding::kAny;
   int installments = 1;
-  std::string card_mask;                      // first 6 and last 4 digits at most ("411111******1111")
+  std::string card_mask;  // first 6 and last 4 digits at most ("411111******1111")
   // How the card was entered: false, the customer's own phone posted it to the bank (the
   // default flow, docs/adr/0009); true, typed on the touchscreen ("digitado").
   bool keyed = false;
@@ -100,8 +100,8 @@ struct ReversalOutcome {
   Result result = Result::kInProgress;  // kApproved: the money went (or is queued to go) back
   std::string reason;
   std::string sale_id;
-  Cents amount = 0;     // given back
-  bool queued = false;  // the bank was unreachable: the outbox gives it back
+  Cents amount = 0;                         // given back
+  bool queued = false;                      // the bank was unreachable: the outbox gives it back
   std::vector<std::string> refund_receipt;  // the refund slip's text lines, as the box prints it
 };
 

@@ -84,8 +84,7 @@ std::optional<Caller> UnsignedPurchaseCaller(Services& s, const http::HttpReques
   Status st = s.engine->Run(caller, LangOf(request), problems, [&](Context& ctx) {
     auto session = ctx.FindBy("merchant-session", "uuid", uuid);
     if (!session) return problems.push_back(NotFound("merchant-session", uuid));
-    const UnixMicros expires =
-        session->created + session->doc["expiration"].get<std::int64_t>() * kMicrosPerSecond;
+    const UnixMicros expires = session->created + session->doc["expiration"].get<std::int64_t>() * kMicrosPerSecond;
     if (session->status() != "active" || ctx.Now() > expires) {
       const std::string now = session->status() == "active" ? "expired" : session->status();
       return problems.push_back(MakeProblem("invalidSession",
@@ -94,9 +93,9 @@ std::optional<Caller> UnsignedPurchaseCaller(Services& s, const http::HttpReques
     }
     const Json& ips = session->doc["allowedIps"];
     if (!ips.empty() && std::find(ips.begin(), ips.end(), Json(source)) == ips.end())
-      problems.push_back(MakeProblem("invalidUserIp",
-                                     "This purchase came from " + source + ", which is not in the session's allowedIps.",
-                                     "Esta compra veio de " + source + ", que não está em allowedIps da sessão."));
+      problems.push_back(MakeProblem(
+          "invalidUserIp", "This purchase came from " + source + ", which is not in the session's allowedIps.",
+          "Esta compra veio de " + source + ", que não está em allowedIps da sessão."));
   });
   if (!st.ok()) {
     status = 500;

@@ -1,9 +1,8 @@
 // Invoice pull subscriptions (API documentation, part 2, "Invoice Pull Subscription"; Pix
 // Automático): a recurring-billing contract a debtor approves. externalId is unique in the
 // workspace; referenceCode is not (docs/sandbox.md, "Where the official SDKs and the API
-// documentation differ": the SDKs' suites reuse one contract code); amount (fixed, > 0) or amountMinLimit (variable, with amount
-// 0 or absent) is needed;
-// `data` is needed except for type qrcode. Status created -> active when the debtor
+// documentation differ": the SDKs' suites reuse one contract code); amount (fixed, > 0) or amountMinLimit (variable,
+// with amount 0 or absent) is needed; `data` is needed except for type qrcode. Status created -> active when the debtor
 // approves (the sandbox debtor approves 60 s of sandbox time after creation); DELETE only
 // while active -> canceled.
 #include "sandbox/internal/family.h"

@@ -86,7 +86,8 @@ std::string Header(const std::string& title, int page, int pages) {
 }
 
 std::string Footer(const std::string& issued) {
-  std::string s = "0.6 G 0.5 w " + std::to_string(kMargin) + " 70 m " + std::to_string(kPageWidth - kMargin) + " 70 l S\n";
+  std::string s =
+      "0.6 G 0.5 w " + std::to_string(kMargin) + " 70 m " + std::to_string(kPageWidth - kMargin) + " 70 l S\n";
   s += Text(kMargin, 56, "F1", 8,
             "Issued by Balcao Sandbox, a local emulator of the bank's API v2" +
                 (issued.empty() ? std::string(".") : ", for the operation of " + issued + "."),
@@ -168,8 +169,7 @@ std::string Assemble(const std::string& title, const std::vector<std::string>& c
     objects.push_back("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 " + std::to_string(kPageWidth) + " " +
                       std::to_string(kPageHeight) + "] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents " +
                       std::to_string(first_page + 2 * i + 1) + " 0 R >>");
-    objects.push_back("<< /Length " + std::to_string(contents[i].size()) + " >>\nstream\n" + contents[i] +
-                      "endstream");
+    objects.push_back("<< /Length " + std::to_string(contents[i].size()) + " >>\nstream\n" + contents[i] + "endstream");
   }
   std::string pdf = "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n";
   std::vector<std::size_t> offsets;

@@ -64,9 +64,9 @@ class Script {
     // its current one, served by this sandbox (POST /sandbox/webhook-receiver answers 200).
     Context first = h_.Now();
     const std::string base = first.public_base_url();
-    const std::vector<std::string> urls = {"https://hooks.example.com/store/0",
-                                           base.empty() ? "https://hooks.example.com/store/1"
-                                                        : base + "/sandbox/webhook-receiver"};
+    const std::vector<std::string> urls = {
+        "https://hooks.example.com/store/0",
+        base.empty() ? "https://hooks.example.com/store/1" : base + "/sandbox/webhook-receiver"};
     for (const auto& url : urls)
       webhooks_.push_back(
           h_.Create("webhook", {{"url", url}, {"subscriptions", kSubscriptions}})["id"].get<std::string>());
@@ -77,20 +77,12 @@ class Script {
 
   // One round of the day's business, its steps 20 s apart from `t`.
   void Round(const std::string& tag, UnixMicros t) {
-    const std::vector<std::function<void()>> steps = {[&] { Deposit(tag); },
-                                                      [&] { Receiver(tag); },
-                                                      [&] { Invoice(tag); },
-                                                      [&] { DynamicBrcode(tag); },
-                                                      [&] { Boleto(tag); },
-                                                      [&] { Transfer(tag); },
-                                                      [&] { SlipPayments(tag); },
-                                                      [&] { Card(tag + "a", true); },
-                                                      [&] { Card(tag + "b", false); },
-                                                      [&] { DirectPurchase(); },
-                                                      [&] { PullSubscription(tag); },
-                                                      [&] { PaymentRequest(tag); },
-                                                      [&] { Workspace(tag); },
-                                                      [&] { Profile(tag); }};
+    const std::vector<std::function<void()>> steps = {
+        [&] { Deposit(tag); },       [&] { Receiver(tag); },         [&] { Invoice(tag); },
+        [&] { DynamicBrcode(tag); }, [&] { Boleto(tag); },           [&] { Transfer(tag); },
+        [&] { SlipPayments(tag); },  [&] { Card(tag + "a", true); }, [&] { Card(tag + "b", false); },
+        [&] { DirectPurchase(); },   [&] { PullSubscription(tag); }, [&] { PaymentRequest(tag); },
+        [&] { Workspace(tag); },     [&] { Profile(tag); }};
     for (std::size_t i = 0; i < steps.size(); ++i) {
       h_.AdvanceTo(t + static_cast<UnixMicros>(i) * 20 * kMicrosPerSecond);
       steps[i]();

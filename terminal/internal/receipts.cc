@@ -71,9 +71,8 @@ CardTerms CardTermsOf(const std::vector<checkout::Event>& events) {
       terms.keyed = true;
     }
     // Paid on the customer's phone: the purchase says what was chosen there (the box saw no card).
-    if (const auto* seen = std::get_if<checkout::PurchaseSeen>(&event); seen && seen->installments > 0 &&
-                                                                      !seen->card_mask.empty() &&
-                                                                      checkout::IsCharged(seen->status)) {
+    if (const auto* seen = std::get_if<checkout::PurchaseSeen>(&event);
+        seen && seen->installments > 0 && !seen->card_mask.empty() && checkout::IsCharged(seen->status)) {
       terms.funding = seen->funding;
       terms.installments = seen->installments;
       if (terms.card_mask.empty()) terms.card_mask = seen->card_mask;

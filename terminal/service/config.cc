@@ -255,8 +255,9 @@ Status CheckListen(const ServeConfig& config) {
 // The config's file paths, relative to the config file's folder.
 void ResolveFiles(ServeConfig& config, const std::string& path) {
   const auto folder = std::filesystem::absolute(path).parent_path();
-  for (std::string* file : {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert,
-                            &config.tls_key, &config.offline_cards.kek_path, &config.tef_dial.dir, &config.hub.credentials})
+  for (std::string* file :
+       {&config.data_dir, &config.bank_credentials, &config.log_file, &config.tls_cert, &config.tls_key,
+        &config.offline_cards.kek_path, &config.tef_dial.dir, &config.hub.credentials})
     ResolveAgainst(folder, *file);
 }
 

@@ -13,7 +13,8 @@ namespace balcao::terminal::service {
 
 Status Service::Impl::StartHubLink() {
   if (config.hub.credentials.empty()) {
-    if (!config.hub.url.empty()) return InvalidArgumentError("hub.credentials: required with hub.url (balcao hub join)");
+    if (!config.hub.url.empty())
+      return InvalidArgumentError("hub.credentials: required with hub.url (balcao hub join)");
     return OkStatus();
   }
   BALCAO_ASSIGN_OR_RETURN(HubCredentials credentials, LoadHubCredentials(config.hub.credentials));
@@ -54,7 +55,8 @@ void Service::Impl::SaveChainReported() {
   const auto file = ChainReportedFile(options.data_dir);
   std::ofstream(file.string() + ".new") << chain_reported_rows << "\n";
   std::error_code ec;
-  std::filesystem::rename(file.string() + ".new", file, ec);  // a lost note: the next check is skipped, logged by the hub
+  std::filesystem::rename(file.string() + ".new", file,
+                          ec);  // a lost note: the next check is skipped, logged by the hub
 }
 
 HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping) {

@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -33,7 +32,9 @@ StatusOr<HubCredentials> LoadHubCredentials(const std::string& path) {
   const auto json = nlohmann::json::parse(in, nullptr, false);
   if (!json.is_object()) return InvalidArgumentError("hub.credentials: " + path + " is not a JSON object");
   HubCredentials c;
-  auto text = [&json](const char* key) { return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : ""; };
+  auto text = [&json](const char* key) {
+    return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : "";
+  };
   c.nats_url = text("nats_url");
   c.user = text("user");
   c.password = text("password");
@@ -52,7 +53,10 @@ Status SaveHubCredentials(const std::string& path, const HubCredentials& c) {
 }
 
 HubLink::HubLink(hub::NatsEndpoint endpoint, std::string store, std::string terminal, Apply apply)
-    : endpoint_(std::move(endpoint)), store_(std::move(store)), terminal_(std::move(terminal)), apply_(std::move(apply)) {
+    : endpoint_(std::move(endpoint)),
+      store_(std::move(store)),
+      terminal_(std::move(terminal)),
+      apply_(std::move(apply)) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -99,7 +103,9 @@ void HubLink::Run() {
       Status bound = connected.ok() ? (*connected)->Bind(hub::kStreamName, hub::ConsumerName(store_, terminal_))
                                     : connected.status();
       if (!bound.ok()) {
-        if (!warned) logging::Warn("hub-link", "hub not reachable (retrying)", {{"url", endpoint_.url}, {"reason", bound.message()}});
+        if (!warned)
+          logging::Warn("hub-link", "hub not reachable (retrying)",
+                        {{"url", endpoint_.url}, {"reason", bound.message()}});
         warned = true;
         std::this_thread::sleep_for(kReconnectPause);
         continue;
@@ -111,7 +117,8 @@ void HubLink::Run() {
       }
       connected_ = true;
       warned = false;
-      logging::Info("hub-link", "pulling the lane's events", {{"url", endpoint_.url}, {"consumer", hub::ConsumerName(store_, terminal_)}});
+      logging::Info("hub-link", "pulling the lane's events",
+                    {{"url", endpoint_.url}, {"consumer", hub::ConsumerName(store_, terminal_)}});
     }
     auto batch = link->Fetch(16, kFetchWait);
     if (!batch.ok()) {

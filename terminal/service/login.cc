@@ -124,7 +124,8 @@ std::optional<AddOperatorHint> Service::Impl::FirstRunHint() const {
   if (!list.ok() || !list->empty()) return std::nullopt;
   std::error_code ec;
   const auto cwd = std::filesystem::current_path(ec);
-  return AddFirstOperatorHint(ProgramAsTyped(), options.data_dir, ec ? "/" : cwd.string(), !options.config_path.empty());
+  return AddFirstOperatorHint(ProgramAsTyped(), options.data_dir, ec ? "/" : cwd.string(),
+                              !options.config_path.empty());
 }
 
 }  // namespace balcao::terminal::service

@@ -118,9 +118,14 @@ void Service::Impl::ForwardHeldCards() {
     touched.insert(o.sale_id);
     if (!approved) {
       const CardTerms card = ReadCardTerms(*journal, o.sale_id);
-      printer::ForwardedDecline notice{
-          ReceiptStore().merchant, now,          o.amount, o.sale_id,
-          o.masked_pan,          card.network, o.reason, o.outcome == offline::CardOutcomeKind::kExpired};
+      printer::ForwardedDecline notice{ReceiptStore().merchant,
+                                       now,
+                                       o.amount,
+                                       o.sale_id,
+                                       o.masked_pan,
+                                       card.network,
+                                       o.reason,
+                                       o.outcome == offline::CardOutcomeKind::kExpired};
       // Logged where it failed; the decline is recorded whether or not the notice prints.
       PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config.store.options))
           .IgnoreError();

@@ -76,7 +76,9 @@ void PhonePay(Service::Impl& s, RouteCall& c) {
   }
   if (tail != "session") return c.respond(ErrorResponse(404, "path", "no such page"));
   std::optional<json> facts = SessionFacts(s, uuid, c.request);
-  if (!facts) return c.respond(ErrorResponse(404, "uuid", "no sale waits for a card on this session (paid, expired or replaced)"));
+  if (!facts)
+    return c.respond(
+        ErrorResponse(404, "uuid", "no sale waits for a card on this session (paid, expired or replaced)"));
   HttpResponse res = JsonAnswer(200, *facts);
   res.headers.emplace_back("Cache-Control", "no-store");
   c.respond(std::move(res));
@@ -87,9 +89,8 @@ void PhonePay(Service::Impl& s, RouteCall& c) {
 void PhoneLink(Service::Impl& s, RouteCall& c) {
   const std::optional<checkout::CardSession> session = s.book->OpenCardSession(c.id);
   if (!session) return c.respond(ErrorResponse(409, "state", "the sale is not waiting for a card"));
-  const std::string host = s.config.host_names.empty()
-                               ? std::string(c.request.Header("host"))
-                               : s.config.host_names.front() + ":" + std::to_string(s.port);
+  const std::string host = s.config.host_names.empty() ? std::string(c.request.Header("host"))
+                                                       : s.config.host_names.front() + ":" + std::to_string(s.port);
   const std::string url = std::string(s.tls ? "https://" : "http://") + host + "/pay/" + session->uuid;
   c.respond(JsonAnswer(200, {{"url", url},
                              {"qr_svg", QrSvg(url)},

@@ -65,7 +65,8 @@ void WebApp(Service::Impl& s, RouteCall& c) {
   std::string body(it->second);
   if (const std::string language = ScreenLanguage(s, c.request); name == "index.html" && language != "pt-BR") {
     const std::string pt = "<html lang=\"pt-BR\">";
-    if (auto at = body.find(pt); at != std::string::npos) body.replace(at, pt.size(), "<html lang=\"" + language + "\">");
+    if (auto at = body.find(pt); at != std::string::npos)
+      body.replace(at, pt.size(), "<html lang=\"" + language + "\">");
   }
   c.respond(HttpResponse{200, ContentType(name), std::move(body), {{"Cache-Control", "no-store"}}});
 }
@@ -75,11 +76,14 @@ void WebApp(Service::Impl& s, RouteCall& c) {
 // nothing of the box changes, so anyone at the screen may choose.
 void ChooseLanguage(Service::Impl& s, RouteCall& c) {
   auto body = ParseJsonObject(c.request.body);
-  const std::string language = body.ok() && (*body)["language"].is_string() ? (*body)["language"].get<std::string>() : "";
+  const std::string language =
+      body.ok() && (*body)["language"].is_string() ? (*body)["language"].get<std::string>() : "";
   if (language != "pt-BR" && language != "en-US") return c.respond(ErrorResponse(400, "language", "pt-BR or en-US"));
-  std::string cookie = std::string(kLanguageCookie) + "=" + language + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000";
+  std::string cookie =
+      std::string(kLanguageCookie) + "=" + language + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000";
   if (s.tls) cookie += "; Secure";
-  c.respond(HttpResponse{200, "application/json; charset=utf-8", json{{"language", language}}.dump(), {{"Set-Cookie", cookie}}});
+  c.respond(HttpResponse{
+      200, "application/json; charset=utf-8", json{{"language", language}}.dump(), {{"Set-Cookie", cookie}}});
 }
 
 // GET /api/status: what the touchscreen's status line and the back office read.
@@ -100,7 +104,8 @@ void ShowStatus(Service::Impl& s, RouteCall& c) {
                  {"min_installment", s.config.settings.installments.min_installment},
                  {"merchant", s.config.store.merchant.name},
                  // The receipts name no real store yet (the config's merchant is the default).
-                 {"merchant_default", s.config.store.merchant.cnpj.empty() || s.config.store.merchant.name == kDefaultMerchantName},
+                 {"merchant_default",
+                  s.config.store.merchant.cnpj.empty() || s.config.store.merchant.name == kDefaultMerchantName},
                  {"store_id", s.lane.store_id},
                  {"terminal_id", s.lane.terminal_id},
                  {"tls", s.tls},

@@ -225,12 +225,12 @@ void SubmitCard(Service::Impl& s, RouteCall& c) {
   // Each keyed sale needs a supervisor's approval ({"approval": {"supervisor", "pin"}}).
   auto approver = body->value.contains("approval")
                       ? s.Approve(body->value["approval"])
-                      : StatusOr<std::string>(PermissionDeniedError(
-                            R"(missing: {"approval": {"supervisor": NAME, "pin": DIGITS}})"));
+                      : StatusOr<std::string>(
+                            PermissionDeniedError(R"(missing: {"approval": {"supervisor": NAME, "pin": DIGITS}})"));
   if (!approver.ok()) {
     Wipe(body->value);
-    return c.respond(ErrorResponse(403, "approval",
-                                   "a keyed card needs a supervisor's approval: " + approver.status().message()));
+    return c.respond(
+        ErrorResponse(403, "approval", "a keyed card needs a supervisor's approval: " + approver.status().message()));
   }
   logging::Info("serve", "keyed card approved", {{"sale", c.id}, {"supervisor", *approver}});
   auto card = std::make_shared<checkout::CardData>();

@@ -1,5 +1,6 @@
 #include "terminal/service/service.h"
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 #include <thread>
 
 #include "checkout/journal_codec.h"

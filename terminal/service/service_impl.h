@@ -44,9 +44,9 @@
 #include "sandbox/sandbox.h"
 #include "terminal/service/access.h"
 #include "terminal/service/config.h"
-#include "terminal/service/hub_link.h"
 #include "terminal/service/driver_loop.h"
 #include "terminal/service/first_run.h"
+#include "terminal/service/hub_link.h"
 #include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
@@ -108,7 +108,7 @@ struct Service::Impl {
   std::unique_ptr<integration::Counter> counter;  // the box as cash registers see it (register_counter.cc)
   std::unique_ptr<http::Server> nexo_server;      // its own HTTPS port (nexo_listener.cc)
   unsigned short nexo_port = 0;
-  std::unique_ptr<HubLink> hub_link;  // the chain's hub (hub_intake.cc); null without one
+  std::unique_ptr<HubLink> hub_link;                        // the chain's hub (hub_intake.cc); null without one
   std::unique_ptr<integration::tefdial::Manager> tef_dial;  // TEF Dial folders (tef_dial.cc); null when off
   std::string tef_dial_dir;                                 // its folder, absolute; "" when off
   std::atomic<bool> stopping{false};
@@ -131,20 +131,20 @@ struct Service::Impl {
   // --sandbox-autopay: Pix QRs to pay, by when (driver thread; paid from Tick).
   std::map<std::string, UnixMicros> autopay_due;
 
-  std::set<std::string> open_sales;                // driver thread: open in the driver
-  std::set<std::string> touched;                   // driver thread: changed since the last Publish
-  std::string webhook_url;                         // ours at the bank; "" for a real bank without webhook_url
-  bool webhook_registered = false;                 // driver thread
-  int webhook_refusals = 0;                        // driver thread: in a row, for the back-off
-  UnixMicros webhook_retry_at = 0;                 // driver thread: the next registration attempt
-  mutable std::mutex webhook_mu;                   // guards webhook_state (read by /readyz's thread)
-  std::string webhook_state;                       // guarded: why the last registration failed ("" none did)
-  std::atomic<bool> webhook_live{false};           // registered at the bank (read by /readyz's thread)
-  bool told_to_name_lane = false;                  // driver thread: the warning is logged once
+  std::set<std::string> open_sales;                      // driver thread: open in the driver
+  std::set<std::string> touched;                         // driver thread: changed since the last Publish
+  std::string webhook_url;                               // ours at the bank; "" for a real bank without webhook_url
+  bool webhook_registered = false;                       // driver thread
+  int webhook_refusals = 0;                              // driver thread: in a row, for the back-off
+  UnixMicros webhook_retry_at = 0;                       // driver thread: the next registration attempt
+  mutable std::mutex webhook_mu;                         // guards webhook_state (read by /readyz's thread)
+  std::string webhook_state;                             // guarded: why the last registration failed ("" none did)
+  std::atomic<bool> webhook_live{false};                 // registered at the bank (read by /readyz's thread)
+  bool told_to_name_lane = false;                        // driver thread: the warning is logged once
   std::map<std::string, std::string> purchase_networks;  // driver thread: purchase id -> bank's network
-  UnixMicros next_catch_up = 0;                    // driver thread
-  std::map<std::string, UnixMicros> next_tick_at;  // driver thread: sale -> when its timers are looked at
-  UnixMicros next_forward = 0;                     // driver thread: the next look at the sealed cards
+  UnixMicros next_catch_up = 0;                          // driver thread
+  std::map<std::string, UnixMicros> next_tick_at;        // driver thread: sale -> when its timers are looked at
+  UnixMicros next_forward = 0;                           // driver thread: the next look at the sealed cards
 
   // A cash register's payment running as a sale (driver thread).
   struct RegisterSale {
@@ -222,8 +222,8 @@ struct Service::Impl {
   // event pulled from the lane's consumer, taken on the driver's thread like a webhook's.
   Status StartHubLink();
   HubVerdict TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping);
-  void SendHeartbeat(UnixMicros now);  // Tick: every hub.heartbeat_s, while linked
-  UnixMicros next_heartbeat = 0;       // driver thread
+  void SendHeartbeat(UnixMicros now);    // Tick: every hub.heartbeat_s, while linked
+  UnixMicros next_heartbeat = 0;         // driver thread
   std::int64_t chain_reported_rows = 0;  // driver thread: the journal head last reported (rows)
   void LoadChainReported();
   void SaveChainReported();

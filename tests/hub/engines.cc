@@ -118,7 +118,8 @@ bool Nats::Start(const std::filesystem::path& dir, const std::string& config) {
   if (config.empty()) {
     argv.insert(argv.end(), {"-js", "-a", "127.0.0.1", "-p", std::to_string(port_), "-sd", (dir / "js").string()});
   } else {
-    std::ofstream(dir / "nats.conf") << Replace(Replace(config, "{PORT}", std::to_string(port_)), "{DIR}", dir.string());
+    std::ofstream(dir / "nats.conf") << Replace(Replace(config, "{PORT}", std::to_string(port_)), "{DIR}",
+                                                dir.string());
     argv.insert(argv.end(), {"-c", (dir / "nats.conf").string()});
   }
   return child_.Start(argv, dir / "nats.log") && WaitForPort(port_, 20);
@@ -179,10 +180,10 @@ bool Caddy::Start(const std::filesystem::path& dir, int upstream_port) {
   const int http_port = test_util::ClosedLoopbackPort();
   // Production uses a public name and automatic HTTPS (docs/hub.md); here Caddy's own CA.
   std::ofstream(dir / "Caddyfile") << "{\n  admin off\n  auto_https disable_redirects\n  skip_install_trust\n"
-                                   << "  http_port " << http_port << "\n  https_port " << port_ << "\n  storage file_system "
-                                   << (dir / "storage").string() << "\n}\n"
-                                   << "https://127.0.0.1:" << port_ << " {\n  tls internal\n  reverse_proxy 127.0.0.1:"
-                                   << upstream_port << "\n}\n";
+                                   << "  http_port " << http_port << "\n  https_port " << port_
+                                   << "\n  storage file_system " << (dir / "storage").string() << "\n}\n"
+                                   << "https://127.0.0.1:" << port_
+                                   << " {\n  tls internal\n  reverse_proxy 127.0.0.1:" << upstream_port << "\n}\n";
   const std::map<std::string, std::string> env = {{"HOME", dir.string()},
                                                   {"XDG_DATA_HOME", (dir / "data").string()},
                                                   {"XDG_CONFIG_HOME", (dir / "config").string()}};

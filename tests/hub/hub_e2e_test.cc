@@ -4,7 +4,6 @@
 // and three boxes (`balcao serve`) of two stores that registered no webhook of their own:
 // every event reaches a box only through the hub and its lane's JetStream consumer.
 #include <gtest/gtest.h>
-
 #include <sqlite3.h>
 #include <sys/stat.h>
 
@@ -93,7 +92,7 @@ class HubE2E : public ::testing::Test {
                                          {"checkout", {{"poll_interval_s", 3600}}},
                                          {"connectivity", test_util::FastConnectivity()},
                                          {"hub", {{"credentials", credentials}, {"heartbeat_s", 1}}}}
-                                            .dump(2);
+                                        .dump(2);
       boxes_.push_back(std::move(box));
     }
   }
@@ -101,8 +100,8 @@ class HubE2E : public ::testing::Test {
   void StartNats() {
     std::filesystem::create_directories(dir_ / "nats");
     std::ofstream(dir_ / "nats" / "hub-password") << kHubPassword << "\n";
-    NatsAuthority authority{(dir_ / "nats" / "users.conf").string(), (dir_ / "nats" / "nats.pid").string(), "hub",
-                            "", ""};
+    NatsAuthority authority{(dir_ / "nats" / "users.conf").string(), (dir_ / "nats" / "nats.pid").string(), "hub", "",
+                            ""};
     auto hash = BcryptHash(kHubPassword);
     ASSERT_OK(hash);
     authority.hub_password_hash = *hash;
@@ -129,7 +128,8 @@ class HubE2E : public ::testing::Test {
   }
   // balcao hub enroll on the hub, balcao hub join on the box (through Caddy, trusting its CA).
   void Join(Box& box, const std::string& credentials) {
-    const std::string code = RunCli({"hub", "enroll", "--store", box.store, "--lane", box.terminal, "--config", hub_config_});
+    const std::string code =
+        RunCli({"hub", "enroll", "--store", box.store, "--lane", box.terminal, "--config", hub_config_});
     ASSERT_FALSE(code.empty()) << "balcao hub enroll printed no code";
     const std::string joined = RunCli({"hub", "join", code.substr(0, code.find('\n')), "--hub", caddy_.url(), "--ca",
                                        caddy_.root_ca(), "--out", credentials});
@@ -285,7 +285,9 @@ TEST_F(HubE2E, StoppedBoxCatchesUpAndAKilledHubLosesNothing) {
   }
   payer.join();
   for (int retry = 0; retry < 3; ++retry) {  // the retries after 5, 30 and 120 minutes
-    ASSERT_EQ(Http("POST", sandbox_url_ + "/sandbox/clock", Json{{"advance", 60 * (retry == 0 ? 5 : 90) + 1}}.dump()).status, 200);
+    ASSERT_EQ(
+        Http("POST", sandbox_url_ + "/sandbox/clock", Json{{"advance", 60 * (retry == 0 ? 5 : 90) + 1}}.dump()).status,
+        200);
     ASSERT_EQ(Sim("flush", Json::object()).status, 200);
   }
   for (const Sale& sale : paid_during_kills) ExpectPaidOnce(sale);
@@ -353,7 +355,8 @@ TEST_F(HubE2E, ARevokedLaneIsCutOffAtOnce) {
   const Sale before = Sell(box, "pix", 5100);
   Pay(before);
   ExpectPaidOnce(before);
-  const std::string revoked = RunCli({"hub", "revoke", "--store", box.store, "--lane", box.terminal, "--config", hub_config_});
+  const std::string revoked =
+      RunCli({"hub", "revoke", "--store", box.store, "--lane", box.terminal, "--config", hub_config_});
   ASSERT_NE(revoked.find("revoked"), std::string::npos) << revoked;
   auto own = terminal::service::LoadHubCredentials((box.dir / "hub.json").string());
   ASSERT_OK(own);
@@ -424,7 +427,9 @@ TEST_F(HubE2E, ATamperedJournalIsFlaggedAtTheBoxsNextHead) {
   Pay(sale);
   ExpectPaidOnce(sale);
   // The hub has seen a head covering the sale's rows (heartbeats every second in this test).
-  auto status = [this] { return Json::parse(RunCli({"hub", "status", "--json", "--config", hub_config_}), nullptr, false); };
+  auto status = [this] {
+    return Json::parse(RunCli({"hub", "status", "--json", "--config", hub_config_}), nullptr, false);
+  };
   auto lane_of = [&box](const Json& lanes) {
     for (const Json& lane : lanes)
       if (lane["store"] == box.store && lane["terminal"] == box.terminal) return lane;

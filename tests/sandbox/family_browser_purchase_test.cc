@@ -106,9 +106,9 @@ class BrowserPurchaseTest : public FamilyHarness {
 
 TEST_F(BrowserPurchaseTest, PreflightAllowsThePurchaseRouteOnly) {
   Json session = Session();
-  BrowserReply pre = BrowserSend("OPTIONS", PurchaseUrl(session), "",
-                                 {"Access-Control-Request-Method: POST",
-                                  "Access-Control-Request-Headers: content-type, accept-language"});
+  BrowserReply pre = BrowserSend(
+      "OPTIONS", PurchaseUrl(session), "",
+      {"Access-Control-Request-Method: POST", "Access-Control-Request-Headers: content-type, accept-language"});
   EXPECT_EQ(pre.status, 204) << pre.headers;
   EXPECT_EQ(pre.Header("access-control-allow-origin"), "*");
   EXPECT_NE(pre.Header("access-control-allow-methods").find("post"), std::string::npos);

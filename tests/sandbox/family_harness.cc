@@ -171,7 +171,8 @@ void FamilyHarness::ExpectReceipt(const std::string& path, const std::vector<std
   EXPECT_GE(r.body.size(), 4096u) << path << ": a bank receipt is several kilobytes";
   const std::string text = PdfText(path, sign);
   EXPECT_NE(text.find("Authentication code"), std::string::npos) << path << "\n" << text;
-  for (const auto& field : fields) EXPECT_NE(text.find(field), std::string::npos) << path << ": " << field << "\n" << text;
+  for (const auto& field : fields)
+    EXPECT_NE(text.find(field), std::string::npos) << path << ": " << field << "\n" << text;
   // The authentication QR code decodes (pdftoppm renders the last page, zbarimg reads it).
   if (std::system("command -v pdftoppm >/dev/null && command -v zbarimg >/dev/null") != 0) {
     std::printf("skipped the receipt QR check: pdftoppm or zbarimg missing\n");

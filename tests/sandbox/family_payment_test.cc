@@ -340,14 +340,17 @@ TEST_F(PaymentTest, TheSdkUtilityLineWithStaleCheckDigitsIsTakenThenDeleted) {
   const std::string sdk_line = "83640000001 1 08740138007 0 61053026111 0 08067159411 9";
   Json p = Ok("POST", "/utility-payment",
               {{"payments",
-                {{{"line", sdk_line}, {"description", "Utility line of the SDK suite"}, {"scheduled", "2099-01-02"},
+                {{{"line", sdk_line},
+                  {"description", "Utility line of the SDK suite"},
+                  {"scheduled", "2099-01-02"},
                   {"tags", {"utility", "payment"}}}}}})["payments"][0];
   EXPECT_EQ(p["amount"], 10'874);
   EXPECT_EQ(p["line"], "836400000011087401380070610530261110080671594119");
   EXPECT_EQ(Ok("DELETE", "/utility-payment/" + p["id"].get<std::string>())["payment"]["status"], "canceled");
   EXPECT_EQ(Api("POST", "/utility-payment",
-                {{"payments", {{{"line", "83540000001 1 08740138007 0 61053026111 0 08067159411 9"},
-                                {"description", "A line of no value identifier"}}}}})
+                {{"payments",
+                  {{{"line", "83540000001 1 08740138007 0 61053026111 0 08067159411 9"},
+                    {"description", "A line of no value identifier"}}}}})
                 .code(),
             "invalidLine");
 }

@@ -78,12 +78,8 @@ TEST_F(SeededAccount, TheCardTheNodeSuiteChargesIsSavedByAnApprovedPurchaseAndCh
   Reply card = Get(std::string("/v2/merchant-card/") + kSuiteCardId);
   ASSERT_EQ(card.status, 200) << card.body;
   EXPECT_EQ(card.json["card"]["status"], "active");
-  Json direct = {{"amount", 10000},
-                 {"installmentCount", 5},
-                 {"cardId", kSuiteCardId},
-                 {"fundingType", "credit"},
-                 {"challengeMode", "disabled"},
-                 {"holderId", "424242"}};
+  Json direct = {{"amount", 10000},         {"installmentCount", 5},       {"cardId", kSuiteCardId},
+                 {"fundingType", "credit"}, {"challengeMode", "disabled"}, {"holderId", "424242"}};
   Reply charged = client_->Post("/v2/merchant-purchase", direct);
   ASSERT_EQ(charged.status, 200) << charged.body;
   const Json purchase = charged.json["purchase"];
@@ -277,8 +273,8 @@ void ListFilters::CheckValueFilter(const std::string& route, const Target& t, co
   for (const auto& item : all) narrower += ValuesOf(t, item, filter) == std::vector<std::string>{value} ? 0 : 1;
   for (const auto& item : got) {
     auto values = ValuesOf(t, item, filter);
-    EXPECT_NE(std::find(values.begin(), values.end(), value), values.end()) << filter << "=" << value << ": "
-                                                                            << item.dump().substr(0, 300);
+    EXPECT_NE(std::find(values.begin(), values.end(), value), values.end())
+        << filter << "=" << value << ": " << item.dump().substr(0, 300);
   }
   if (narrower > 0 && all.size() < 100) {
     EXPECT_LT(got.size(), all.size()) << filter;
@@ -326,7 +322,8 @@ void ListFilters::CheckFilter(const std::string& route, const Json& all, const s
 TEST_F(ListFilters, EveryDocumentedFilterIsInTheResourceTableAndNarrowsTheList) {
   for (const auto& list : Documented()) {
     const bool is_log = list.route.find("/log") != std::string::npos;
-    const api::ResourceSpec* spec = api::FindResource(is_log ? list.route.substr(0, list.route.size() - 4) : list.route);
+    const api::ResourceSpec* spec =
+        api::FindResource(is_log ? list.route.substr(0, list.route.size() - 4) : list.route);
     ASSERT_NE(spec, nullptr) << list.route;
     const Json all = Items(list.route, "");
     ASSERT_FALSE(all.empty()) << list.route << " is empty in the seeded account";

@@ -108,7 +108,6 @@ TEST_F(NightE2E, ChangesBehindTheBoxsBackAreEachFlagged) {
       << pt.out;
   EXPECT_NE(pt.out.find("estornado no banco: R$ 3,00"), std::string::npos) << pt.out;
 
-
   const CliRun lane = Settle("--json");
   EXPECT_EQ(lane.code, 1) << lane.out;
   const json doc = json::parse(lane.out, nullptr, false);

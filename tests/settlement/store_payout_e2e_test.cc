@@ -10,6 +10,7 @@
 // sends it once it does. Per-lane payouts, a config choice, each carry their own externalId.
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -128,7 +129,7 @@ class StorePayoutE2E : public SettleE2E {
   std::vector<std::string> made_;
 };
 
-// A child `balcao settle` (fork then exec at once: nothing but exec runs in the child).
+// A child `balcao settle`, spawned (posix_spawn: no fork of this threaded test process).
 struct Child {
   pid_t pid = -1;
   std::string out_path;
@@ -139,16 +140,13 @@ Child Spawn(const std::vector<std::string>& args, const std::string& out_path) {
   all.insert(all.end(), args.begin(), args.end());
   for (std::string& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-    }
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ::posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = -1;
+  if (::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), ::environ) != 0) pid = -1;
+  ::posix_spawn_file_actions_destroy(&actions);
   return {pid, out_path};
 }
 int Wait(const Child& child) {

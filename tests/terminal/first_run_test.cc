@@ -70,8 +70,8 @@ TEST(FirstRun, TheHintNamesTheCommandThatAddsTheOperatorWhereServeRuns) {
 
   // Every local tool typed there finds the store serve made, and the bank it talks to.
   const std::string cli = BALCAO_CLI;
-  for (const std::string tool : {"operator list", "queue list", "queue metrics", "journal verify", "print jobs",
-                                 "settle --list", "pos list"}) {
+  for (const std::string tool :
+       {"operator list", "queue list", "queue metrics", "journal verify", "print jobs", "settle --list", "pos list"}) {
     const Typed run = TypeIn(dir, cli + " " + tool);
     EXPECT_EQ(run.output.find("which store?"), std::string::npos) << tool << ": " << run.output;
     EXPECT_EQ(run.exit_code, 0) << tool << ": " << run.output;

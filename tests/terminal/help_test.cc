@@ -31,7 +31,8 @@ std::string Slurp(const std::filesystem::path& path) {
 CliRun Balcao(const std::string& args, const std::filesystem::path& dir) {
   const std::string line = "cd '" + dir.string() +
                            "' && env -u BALCAO_DB -u BALCAO_CONFIG -u BALCAO_CREDENTIALS -u BALCAO_BANK_URL "
-                           "-u BALCAO_LOG_FILE " BALCAO_CLI " " + args + " > out.txt 2> err.txt < /dev/null";
+                           "-u BALCAO_LOG_FILE " BALCAO_CLI " " +
+                           args + " > out.txt 2> err.txt < /dev/null";
   const int status = std::system(line.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(dir / "out.txt"), Slurp(dir / "err.txt")};
 }
@@ -43,7 +44,8 @@ const std::map<std::string, std::vector<std::string>> kSubcommands = {
     {"demo", {""}},
     {"event", {"", "verify"}},
     {"format", {"", "check 123"}},
-    {"hub", {"", "serve", "enroll --store loja --lane caixa-1", "join CODE", "revoke --store loja --lane caixa-1", "status"}},
+    {"hub",
+     {"", "serve", "enroll --store loja --lane caixa-1", "join CODE", "revoke --store loja --lane caixa-1", "status"}},
     {"journal", {"", "verify"}},
     {"keys", {"", "create", "show"}},
     {"operator", {"", "add ana --role cashier", "list", "disable ana", "reset-pin ana"}},

@@ -71,8 +71,9 @@ TEST(ServePhone, KeyedEntryIsOffAndThePhonePaysStraightToTheBank) {
   EXPECT_EQ(facts.json.size(), 9u) << "only the page's facts: " << facts.body;
   EXPECT_EQ(Http("GET", serve.url() + "/pay/" + std::string(32, 'a') + "/session").status, 404);
   EXPECT_EQ(Http("GET", serve.url() + "/pay/not-a-uuid").status, 404);
-  EXPECT_EQ(Http("POST", serve.url() + "/pay/" + uuid + "/session", "{}", {{"Content-Type", "application/json"}}).status,
-            405);
+  EXPECT_EQ(
+      Http("POST", serve.url() + "/pay/" + uuid + "/session", "{}", {{"Content-Type", "application/json"}}).status,
+      405);
 
   // The phone posts the purchase to the bank itself; the box follows it to paid.
   const Json purchase = {
@@ -93,8 +94,8 @@ TEST(ServePhone, KeyedEntryIsOffAndThePhonePaysStraightToTheBank) {
       {"billingCountryCode", "BRA"},
       {"metadata",
        {{"userAgent", kPhoneAgent}, {"userIp", "127.0.0.1"}, {"language", "pt-BR"}, {"timezoneOffset", 180}}}};
-  const Reply bought = Http("POST", purchase_url, purchase.dump(),
-                            {{"Content-Type", "application/json"}, {"User-Agent", kPhoneAgent}});
+  const Reply bought =
+      Http("POST", purchase_url, purchase.dump(), {{"Content-Type", "application/json"}, {"User-Agent", kPhoneAgent}});
   ASSERT_EQ(bought.status, 200) << bought.body;
   const Json paid = serve.WaitFor(id, "paid");
   EXPECT_EQ(paid["collected"], 4990) << paid.dump();
