@@ -270,6 +270,14 @@ bool Driver::Close(const std::string& sale_id) {
   return true;
 }
 
+std::optional<UnixMicros> Driver::NextTimer(const std::string& sale_id) const {
+  auto it = sales_.find(sale_id);
+  if (it == sales_.end() || it->second.timers.empty()) return std::nullopt;
+  UnixMicros next = it->second.timers.begin()->second;
+  for (const auto& [timer, at] : it->second.timers) next = std::min(next, at);
+  return next;
+}
+
 StatusOr<Sale> Driver::Get(const std::string& sale_id) const {
   auto it = sales_.find(sale_id);
   if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");

@@ -83,6 +83,9 @@ class Driver {
   StatusOr<Sale> RunUntilSettled(const std::string& sale_id, UnixMicros deadline);
   // After a restart: replays the sale's journal and resumes what was in flight.
   StatusOr<Sale> Resume(const std::string& sale_id);
+  // When the sale's earliest timer is due (a poll, a countdown); nullopt when none is armed or
+  // the sale is not open here. RunUntilSettled fires it.
+  std::optional<UnixMicros> NextTimer(const std::string& sale_id) const;
   // The sale as the driver has it (kNotFound when not open in this driver).
   StatusOr<Sale> Get(const std::string& sale_id) const;
   // Lets go of a sale that ended (Paid, Refunded or Voided): a busy day's finished sales are

@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "common/qr.h"
 #include "terminal/internal/receipts.h"
@@ -235,15 +236,36 @@ std::optional<checkout::Sale> SaleBook::Copy(const std::string& sale_id) const {
 }
 
 void SaleBook::Put(const checkout::Sale& sale) {
+  // The driver's thread puts every sale it ticked, changed or not: only a change moves its version.
+  Change(sale.id, [&](Entry& entry) {
+    if (entry.sale && *entry.sale == sale) return false;
+    if (entry.opened_at == 0) entry.amount = sale.amount;
+    if (entry.sale)
+      *entry.sale = sale;
+    else
+      entry.sale = std::make_unique<checkout::Sale>(sale);
+    entry.ended.reset();
+    if (checkout::IsTerminal(sale.state)) NoteEndedLocked(sale.id, entry);
+    return true;
+  });
+}
+
+void SaleBook::OnChange(std::function<void(const std::string&)> changed) { on_change_ = std::move(changed); }
+
+std::uint64_t SaleBook::Version(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
-  Entry& entry = entries_[sale.id];
-  if (entry.opened_at == 0) entry.amount = sale.amount;
-  if (entry.sale)
-    *entry.sale = sale;
-  else
-    entry.sale = std::make_unique<checkout::Sale>(sale);
-  entry.ended.reset();
-  if (checkout::IsTerminal(sale.state)) NoteEndedLocked(sale.id, entry);
+  auto it = entries_.find(sale_id);
+  return it == entries_.end() ? 0 : it->second.version;
+}
+
+void SaleBook::Change(const std::string& sale_id, const std::function<bool(Entry&)>& edit) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Entry& entry = entries_[sale_id];
+    if (!edit(entry)) return;
+    entry.version = ++last_version_;
+  }
+  if (on_change_) on_change_(sale_id);  // unlocked: the watcher reads the book again
 }
 
 void SaleBook::NoteEndedLocked(const std::string& id, Entry& entry) {
@@ -268,23 +290,25 @@ void SaleBook::NoteEndedLocked(const std::string& id, Entry& entry) {
 }
 
 void SaleBook::SetMessage(const std::string& sale_id, const std::string& message) {
-  std::lock_guard<std::mutex> lock(mu_);
-  entries_[sale_id].message = message;
+  Change(sale_id, [&](Entry& entry) { return std::exchange(entry.message, message) != message; });
 }
 
 void SaleBook::AddFlag(const std::string& sale_id, const std::string& flag) {
-  std::lock_guard<std::mutex> lock(mu_);
-  entries_[sale_id].flags.push_back(flag);
+  Change(sale_id, [&](Entry& entry) {
+    entry.flags.push_back(flag);
+    return true;
+  });
 }
 
 void SaleBook::AddReceipt(const std::string& sale_id, const std::string& text) {
-  std::lock_guard<std::mutex> lock(mu_);
-  entries_[sale_id].receipts.push_back(text);
+  Change(sale_id, [&](Entry& entry) {
+    entry.receipts.push_back(text);
+    return true;
+  });
 }
 
 void SaleBook::SetInstallments(const std::string& sale_id, int installments) {
-  std::lock_guard<std::mutex> lock(mu_);
-  entries_[sale_id].installments = installments;
+  Change(sale_id, [&](Entry& entry) { return std::exchange(entry.installments, installments) != installments; });
 }
 
 int SaleBook::Installments(const std::string& sale_id) const {
@@ -294,13 +318,11 @@ int SaleBook::Installments(const std::string& sale_id) const {
 }
 
 void SaleBook::SetRegister(const std::string& sale_id, const std::string& register_name) {
-  std::lock_guard<std::mutex> lock(mu_);
-  entries_[sale_id].register_name = register_name;
+  Change(sale_id, [&](Entry& entry) { return std::exchange(entry.register_name, register_name) != register_name; });
 }
 
 void SaleBook::SetReversalRequested(const std::string& sale_id, checkout::Cents amount) {
-  std::lock_guard<std::mutex> lock(mu_);
-  entries_[sale_id].reversal_requested = amount;
+  Change(sale_id, [&](Entry& entry) { return std::exchange(entry.reversal_requested, amount) != amount; });
 }
 
 std::vector<std::string> SaleBook::Receipts(const std::string& sale_id) const {
@@ -323,7 +345,10 @@ std::optional<std::string> SaleBook::ViewJson(const std::string& sale_id) const 
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
   if (it == entries_.end() || (!it->second.sale && !it->second.ended)) return std::nullopt;
-  return ViewLocked(sale_id, it->second);
+  // The version read with the view it belongs to (never kept in an ended sale's cached row).
+  const std::string view = ViewLocked(sale_id, it->second);
+  const std::string version = "{\"version\":" + std::to_string(it->second.version);
+  return view.size() > 2 ? version + "," + view.substr(1) : version + "}";
 }
 
 std::string SaleBook::QrText(const std::string& sale_id) const {

@@ -9,7 +9,9 @@
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +47,11 @@ class SaleBook {
   static constexpr std::size_t kFullCopiesKept = 32;
 
   void Put(const checkout::Sale& sale);  // the sale as it is now
+  // Each sale's version moves on when its view changes (Put of an unchanged sale does not move
+  // it); `changed` is then called with its id, on the changing thread, outside the book's lock.
+  // Set before the first change.
+  void OnChange(std::function<void(const std::string&)> changed);
+  std::uint64_t Version(const std::string& sale_id) const;  // 0: no change yet
   void SetMessage(const std::string& sale_id, const std::string& message);
   void AddFlag(const std::string& sale_id, const std::string& flag);
   void AddReceipt(const std::string& sale_id, const std::string& text);
@@ -56,7 +63,8 @@ class SaleBook {
   // A register's reversal waiting for a supervisor on the screen (0: none), in the view.
   void SetReversalRequested(const std::string& sale_id, checkout::Cents amount);
 
-  // The sale as the web app reads it (docs/terminal.md, "JSON API"); nullopt when no view. An
+  // The sale as the web app reads it (docs/terminal.md, "JSON API"), its "version" first;
+  // nullopt when no view. An
   // ended sale past the last kFullCopiesKept answers its list row (no receipts).
   std::optional<std::string> ViewJson(const std::string& sale_id) const;
   // The text of the sale's current QR (Pix code, 3-D Secure URL, invoice code); "" for none.
@@ -102,7 +110,11 @@ class SaleBook {
     int installments = 1;
     std::string register_name;  // "" for the touchscreen's own sales
     checkout::Cents reversal_requested = 0;
+    std::uint64_t version = 0;
   };
+  // Applies `edit` under the lock; when it says it changed the entry, moves the version on
+  // and tells on_change_.
+  void Change(const std::string& sale_id, const std::function<bool(Entry&)>& edit);
   std::string ViewLocked(const std::string& id, const Entry& entry, bool with_receipts = true) const;
   // Counts a sale that just ended; lets go of the copy of the one that ended kFullCopiesKept ago.
   void NoteEndedLocked(const std::string& id, Entry& entry);
@@ -111,6 +123,8 @@ class SaleBook {
   mutable std::mutex mu_;
   std::map<std::string, Entry> entries_;  // guarded by mu_
   std::deque<std::string> ended_order_;   // guarded by mu_: sales that ended, with their copy, oldest first
+  std::uint64_t last_version_ = 0;        // guarded by mu_
+  std::function<void(const std::string&)> on_change_;
 };
 
 }  // namespace balcao::terminal::service

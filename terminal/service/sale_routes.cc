@@ -3,6 +3,7 @@
 // Card data: the body of POST /api/sales/{sale}/card is read into checkout::CardData, then the
 // body and the parsed JSON are overwritten; neither is logged.
 #include <cctype>
+#include <charconv>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -181,9 +182,31 @@ StatusOr<checkout::Sale> SubmitHeldCard(Service::Impl& s, const std::string& id,
   return s.driver->SubmitCard(id, std::move(held), funding, installments, std::move(browser));
 }
 
+// `?wait=<version>`: the version the screen has (the view's "version"), for a long poll.
+std::optional<std::uint64_t> WaitedVersion(std::string_view query, bool& malformed) {
+  malformed = false;
+  if (query.rfind("wait=", 0) != 0) return std::nullopt;
+  const std::string_view digits = query.substr(5);
+  std::uint64_t version = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), version);
+  malformed = digits.empty() || error != std::errc{} || end != digits.data() + digits.size();
+  return malformed ? std::nullopt : std::optional(version);
+}
+
 }  // namespace
 
 void GetSale(Service::Impl& s, RouteCall& c) {
+  bool malformed = false;
+  const std::optional<std::uint64_t> seen = WaitedVersion(c.request.query, malformed);
+  if (malformed) return c.respond(ErrorResponse(400, "wait", "a version the sale's view gave, digits only"));
+  if (seen && s.book->ViewJson(c.id)) {
+    // Answered when the sale changes (from the thread that changed it) or after kHold.
+    auto wake = [&s, id = c.id, respond = c.respond] {
+      auto view = s.book->ViewJson(id);
+      respond(view ? JsonTextAnswer(200, *view) : NoSaleHere(id));
+    };
+    if (s.watch->Hold(c.id, *seen, SaleWatch::Clock::now(), wake)) return;
+  }
   if (auto view = s.book->ViewJson(c.id)) return c.respond(JsonTextAnswer(200, *view));
   s.OnDriver(
       [&s, id = c.id] {

@@ -175,16 +175,19 @@ void Service::Impl::Tick() {
     if (!open_sales.count(id)) continue;
     UnixMicros& next = next_tick_at[id];
     if (now < next) continue;
-    next = now + kSaleTickInterval;
     // Fires the sale's due timers (polls, countdowns, lookup retries) and returns: the
     // deadline is 1 ms away, so a sale with nothing due costs at most that sleep.
     auto sale = driver->RunUntilSettled(id, bank_clock->Now() + 1000);
+    // Back at its next timer (a phone's payment is seen at its poll, not up to a tick later),
+    // and at least every kSaleTickInterval: an event fed since may have armed an earlier one.
+    next = std::min(now + kSaleTickInterval, driver->NextTimer(id).value_or(now + kSaleTickInterval));
     // A timer whose event the disk refused fires again shortly (checkout::Driver): the poll
     // goes on, and sees the payment once the disk takes writes again.
     if (!sale.ok() && offline::IsDiskFailure(sale.status())) NoteStoreFailure("timer", sale.status());
     touched.insert(id);
   }
   ForwardHeldCards();
+  watch->Expire(SaleWatch::Clock::now());
   if (now >= next_health_check) {
     next_health_check = now + kHealthCheckInterval;
     CheckHealth();
@@ -368,6 +371,8 @@ Status Service::Impl::OpenStore(const std::filesystem::path& dir) {
                                                             std::chrono::hours(24 * config.webhook_retention_days));
   book = std::make_unique<SaleBook>((dir / "sales.idx").string());
   BALCAO_RETURN_IF_ERROR(book->Load());
+  watch = std::make_unique<SaleWatch>(*book);
+  book->OnChange([this](const std::string& sale_id) { watch->Changed(sale_id); });
   return OkStatus();
 }
 
@@ -574,6 +579,8 @@ void Service::Stop() {
   if (s.monitor) s.monitor->Stop();
   if (s.spooler) s.spooler->Stop();
   if (s.server) s.server->Stop();
+  // The long polls held answer now: none keeps a connection past its server.
+  if (s.watch) s.watch->Expire(SaleWatch::Clock::time_point::max());
   s.nexo_server.reset();
   s.drainer.reset();
   s.monitor.reset();

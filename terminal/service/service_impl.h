@@ -50,6 +50,7 @@
 #include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/sale_book.h"
+#include "terminal/service/sale_watch.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
 #include "terminal/service/sessions.h"
@@ -101,6 +102,7 @@ struct Service::Impl {
   std::unique_ptr<offline::BankCardAuthorizer> card_authorizer;
   std::unique_ptr<DriverLoop> loop;
   std::unique_ptr<SaleBook> book;
+  std::unique_ptr<SaleWatch> watch;  // the touchscreen's long polls on the book
   std::unique_ptr<offline::Operators> operators;
   std::unique_ptr<Sessions> sessions;
   std::unique_ptr<AccessPolicy> access;

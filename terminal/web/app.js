@@ -65,6 +65,7 @@ const app = { cents: 0, sale: null, online: true, sandbox: false, maxInstallment
               clockOffset: 0, qrKey: '', busy: false,
               operator: null,  // { name, role } while logged in
               idleTimeoutS: 0, lastActivity: Date.now() };
+const watch = { id: null, stop: null };  // the long poll on the sale on screen (watchSale)
 
 // Money as the screen's language writes it, as the receipts do (common/money.h): pt-BR
 // "R$ 1.234,56", en-US "R$ 1,234.56".
@@ -115,13 +116,13 @@ function errorText(answer) {
 
 // `background`: a poll the screen makes by itself, not the cashier's action; the server does
 // not count it as activity, so an untouched screen's session still ends after the idle time.
-async function api(method, path, body, background) {
+async function api(method, path, body, background, signal) {
   let answer;
   const headers = body ? { 'Content-Type': 'application/json' } : {};
   if (background) headers['X-Balcao-Background'] = '1';
   try {
     const res = await fetch(path, {
-      method, headers,
+      method, headers, signal,
       body: body ? JSON.stringify(body) : undefined, cache: 'no-store', credentials: 'same-origin',
     });
     let json = null;
@@ -363,6 +364,7 @@ function countdown() {
 setInterval(countdown, 1000);
 
 function render(view) {
+  if (watch.stop && watch.id !== view.id) watch.stop.abort();
   if (!app.operator) return;  // an answer that came back after the session ended
   app.sale = view;
   $$('.sale-amount').forEach((el) => { el.textContent = money(view.amount); });
@@ -430,17 +432,33 @@ function render(view) {
   }
 }
 
-async function poll() {
-  if (!app.operator || !app.sale || app.busy || FINAL.has(app.sale.status)) return;
-  const id = app.sale.id;
-  const answer = await api('GET', '/api/sales/' + id, undefined, true);
-  if (answer.ok && app.sale && app.sale.id === id && !app.busy) {
-    const screenNow = $$('.screen').find((s) => !s.hidden);
-    if (screenNow && screenNow.id === 'screen-sales') { app.sale = answer.json; return; }
-    render(answer.json);
+// The sale on screen is watched by a long poll (docs/terminal.md): the box answers
+// GET /api/sales/{id}?wait=<version> when the sale changes (or after 20 s), so the screen turns
+// as soon as the box learns of the payment. One watch at a time; a watch for a sale no longer on
+// screen is let go.
+async function watchSale() {
+  for (;;) {
+    const sale = app.sale;
+    if (!app.operator || !sale || app.busy || FINAL.has(sale.status)) {
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    const stop = new AbortController();
+    Object.assign(watch, { id: sale.id, stop });
+    // A row of the day's list has no version: the sale's own view brings it.
+    const wait = sale.version === undefined ? '' : '?wait=' + sale.version;
+    const answer = await api('GET', '/api/sales/' + sale.id + wait, undefined, true, stop.signal);
+    watch.stop = null;
+    if (answer.ok && app.sale && app.sale.id === sale.id && !app.busy) {
+      const screenNow = $$('.screen').find((s) => !s.hidden);
+      if (screenNow && screenNow.id === 'screen-sales') app.sale = answer.json;
+      else render(answer.json);
+    } else if (!answer.ok && !stop.signal.aborted) {
+      await new Promise((r) => setTimeout(r, 1000));  // the box is restarting: ask again shortly
+    }
   }
 }
-setInterval(poll, 1000);
+watchSale();
 
 // A cash register's payment (docs/integration.md) starts without the cashier: when the
 // screen has no sale in progress, the register's sale that runs is taken on screen.
