@@ -28,6 +28,9 @@ struct ConnectivityMonitor::Impl : std::enable_shared_from_this<Impl> {
   std::atomic<bool> running{false};
   std::atomic<bool> is_online;
   std::atomic<bool> probing{false};
+  // A probe asked for while one was in flight (a call not sent meanwhile): that probe may have
+  // started before the outage and answer "reachable", so another one follows it at once.
+  bool probe_again = false;  // io thread only
   std::atomic<int> probe_count{0};
   int failures = 0;  // io thread only
   std::chrono::milliseconds backoff{0};
@@ -44,7 +47,11 @@ struct ConnectivityMonitor::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void Probe() {
-    if (!running || probing.exchange(true)) return;
+    if (!running) return;
+    if (probing.exchange(true)) {
+      probe_again = true;
+      return;
+    }
     ++probe_count;
     boost::asio::post(*pool, [self = shared_from_this()] {
       auto answer = self->bank.Call("GET", self->options.probe_path, {}, "");
@@ -59,11 +66,12 @@ struct ConnectivityMonitor::Impl : std::enable_shared_from_this<Impl> {
   void Observed(bool reachable, const std::string& why) {
     probing = false;
     if (!running) return;
+    const bool again = std::exchange(probe_again, false);
     if (reachable) {
       failures = 0;
       backoff = options.backoff_initial;
       Change(true, "");
-      Schedule(options.online_interval);
+      Schedule(again ? std::chrono::milliseconds(0) : options.online_interval);
       return;
     }
     ++failures;

@@ -19,148 +19,6 @@ namespace {
 using checkout::Sale;
 using nlohmann::json;
 
-// What the counter shows for a sale: the web app's screen and its data.
-struct Screen {
-  const char* status = "working";
-  std::string message;
-  std::string qr;
-  std::string link;
-  UnixMicros deadline = 0;
-  std::string method;
-  std::string card_mask;
-};
-
-template <typename T>
-const T* As(const Sale& sale) {
-  return std::get_if<T>(&sale.state);
-}
-
-Screen ScreenOf(const Sale& sale) {
-  namespace co = checkout;
-  Screen s;
-  if (const auto* choosing = As<co::ChoosingMethod>(sale)) {
-    // Back at the choice because the bank could not be reached or refused the box's clock is
-    // not a decline: nothing was asked of the customer's bank (the notice says which).
-    const bool not_refused = choosing->notice.find("the bank cannot be reached") != std::string::npos ||
-                             choosing->notice.find("relógio do caixa") != std::string::npos;
-    s.status = sale.attempts > 0 && !choosing->notice.empty() && !not_refused ? "declined" : "choosing";
-    s.message = choosing->notice;
-    if (choosing->last_method) s.method = co::Name(*choosing->last_method);
-  } else if (const auto* awaiting = As<co::AwaitingCard>(sale)) {
-    s.status = "enter-card";
-    s.method = "card";
-    s.message = awaiting->notice;
-    // The customer's phone page for this session (GET /api/sales/{id}/phone-link: the full URL).
-    s.link = "/pay/" + awaiting->session.uuid;
-    s.deadline = awaiting->session.expires_at;
-  } else if (const auto* challenge = As<co::Challenge>(sale)) {
-    s.status = "challenge";
-    s.method = "card";
-    // The phone that made the purchase opened the bank's page itself: nothing to scan then.
-    if (!challenge->on_phone) s.qr = s.link = challenge->challenge_url;
-    s.card_mask = challenge->card_mask;
-    s.deadline = challenge->session.expires_at;
-  } else if (const auto* pix = As<co::ShowingPix>(sale)) {
-    s.status = "pix";
-    s.method = "pix";
-    s.qr = pix->brcode.text;
-    s.deadline = pix->brcode.expires_at;
-  } else if (const auto* invoice = As<co::ShowingInvoice>(sale)) {
-    s.status = "invoice";
-    s.method = "invoice";
-    s.qr = invoice->invoice.brcode.empty() ? invoice->invoice.link : invoice->invoice.brcode;
-    s.link = invoice->invoice.link;
-  } else if (const auto* later = As<co::PayLater>(sale)) {
-    s.status = "pay-later";
-    s.method = "invoice";
-    s.qr = later->invoice.brcode.empty() ? later->invoice.link : later->invoice.brcode;
-    s.link = later->invoice.link;
-  } else if (const auto* held = As<co::CardHeld>(sale)) {
-    s.status = "provisional";
-    s.method = "card";
-    s.card_mask = held->card_mask;
-    s.message = "sem conexão com o banco: venda de cartão provisória, enviada ao banco quando a conexão voltar";
-  } else if (As<co::InvoiceQueued>(sale)) {
-    s.status = "queued";
-    s.method = "invoice";
-    s.message = "sem conexão com o banco: o boleto foi enfileirado e será emitido quando a conexão voltar";
-  } else if (const auto* canceling = As<co::CancelingInvoice>(sale)) {
-    s.status = "canceling";
-    s.method = "invoice";
-    if (!canceling->queued_key.empty()) s.message = "cancelamento pedido, na fila até o banco responder";
-  } else if (const auto* paid = As<co::Paid>(sale)) {
-    s.status = "paid";
-    s.method = co::Name(paid->payment.method);
-  } else if (const auto* reversing = As<co::Reversing>(sale)) {
-    s.status = "refunding";
-    s.method = co::Name(reversing->payment.method);
-    if (!reversing->queued_key.empty()) s.message = "estorno pedido, na fila até o banco responder";
-  } else if (const auto* refunded = As<co::Refunded>(sale)) {
-    s.status = "refunded";
-    s.method = co::Name(refunded->payment.method);
-  } else if (const auto* voided = As<co::Voided>(sale)) {
-    s.status = "voided";
-    s.message = voided->reason;
-  } else if (const auto* charging = As<co::Charging>(sale)) {
-    s.method = "card";
-    s.card_mask = charging->card_mask;
-  }
-  return s;
-}
-
-json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, const Sale& sale,
-          const std::string& message, const std::vector<std::string>& flags, const std::vector<std::string>& receipts,
-          int installments) {
-  const Screen screen = ScreenOf(sale);
-  json bank_ids = json::array();
-  for (const checkout::EntityRef& ref : sale.created)
-    bank_ids.push_back(std::string(checkout::Name(ref.kind)) + "/" + ref.id);
-  const std::string status = screen.status;
-  const bool paid = status == "paid";
-  json view = {{"id", id},
-               {"amount", amount},
-               {"opened_at", FormatTimestamp(opened_at)},
-               {"day", StoreDay(opened_at)},
-               {"state", checkout::StateName(static_cast<int>(sale.state.index()))},
-               {"status", status},
-               {"method", screen.method},
-               {"message", screen.message.empty() ? message : screen.message},
-               {"has_qr", !screen.qr.empty()},
-               {"link", screen.link},
-               {"deadline_ms", screen.deadline / 1000},
-               {"collected", sale.collected()},
-               {"installments", installments},
-               {"bank_ids", bank_ids},
-               {"flags", flags},
-               {"receipts", receipts}};
-  if (const auto* pix = As<checkout::ShowingPix>(sale)) view["pix_code"] = pix->brcode.text;
-  // The invoice is a Pix charge with a due date: its copia-e-cola code and the date, on screen.
-  const checkout::InvoiceInfo* invoice = nullptr;
-  if (const auto* showing = As<checkout::ShowingInvoice>(sale)) invoice = &showing->invoice;
-  if (const auto* later = As<checkout::PayLater>(sale)) invoice = &later->invoice;
-  if (invoice != nullptr) {
-    view["pix_code"] = invoice->brcode;
-    view["due_ms"] = invoice->due / 1000;
-  }
-  // What went back of the payment (a partial refund leaves the sale paid): the list says so.
-  const checkout::Money* payment = sale.payment_line();
-  view["returned"] = payment != nullptr ? payment->returned : 0;
-  if (const auto* p = As<checkout::Paid>(sale)) {
-    if (const checkout::Money* line = sale.payment_line()) view["payment_id"] = line->ref.id;
-    (void)p;
-  }
-  view["can"] = {{"cancel", status == "choosing" || status == "declined" || status == "enter-card" || status == "pix" ||
-                                status == "invoice" || status == "pay-later" || status == "queued"},
-                 {"refund", paid && sale.collected() > 0},
-                 {"keep_open", status == "invoice"},
-                 {"print", status == "pix" || status == "invoice" || status == "pay-later" || status == "queued" ||
-                               status == "provisional"},
-                 {"retry", status == "declined" && !screen.method.empty() && screen.method != "invoice"},
-                 {"fallback", status == "declined"},
-                 {"reprint", ReprintOf(sale, {}).has_value()}};
-  return view;
-}
-
 }  // namespace
 
 std::string StoreDay(UnixMicros at) { return BusinessDayOf(at); }
@@ -279,12 +137,8 @@ void SaleBook::NoteEndedLocked(const std::string& id, Entry& entry) {
     oldest.among_ended = false;
     // Opened again since (a refund under way), or a cash register's (its receipts answer it): kept.
     if (!oldest.sale || !checkout::IsTerminal(oldest.sale->state) || !oldest.register_name.empty()) continue;
-    const Screen screen = ScreenOf(*oldest.sale);
-    oldest.ended = Ended{ViewLocked(oldest_id, oldest, false), screen.method, screen.status, oldest.sale->collected()};
+    oldest.ended = EndedRow(*oldest.sale);
     oldest.sale.reset();
-    oldest.message.clear();
-    oldest.message.shrink_to_fit();
-    oldest.flags = {};
     oldest.receipts = {};
   }
 }
@@ -332,20 +186,24 @@ std::vector<std::string> SaleBook::Receipts(const std::string& sale_id) const {
 }
 
 std::string SaleBook::ViewLocked(const std::string& id, const Entry& entry, bool with_receipts) const {
-  if (!entry.sale) return entry.ended ? entry.ended->view : "";
-  json view = Json(id, entry.amount, entry.opened_at, *entry.sale, entry.message, entry.flags,
-                   with_receipts ? entry.receipts : std::vector<std::string>{}, entry.installments);
-  // A cash register's sale: the screen names the register and offers no amount editing.
-  view["register"] = entry.register_name;
-  view["reversal_requested"] = entry.reversal_requested;
-  return view.dump(-1, ' ', false, json::error_handler_t::replace);
+  static const std::vector<std::string> kNone;
+  if (!entry.sale && !entry.ended) return "";
+  const BookFacts facts{entry.amount,
+                        entry.opened_at,
+                        entry.message,
+                        entry.flags,
+                        with_receipts && entry.sale ? entry.receipts : kNone,
+                        entry.installments,
+                        entry.register_name,
+                        entry.reversal_requested};
+  return ViewText(id, entry.sale ? RowOf(*entry.sale) : *entry.ended, facts);
 }
 
 std::optional<std::string> SaleBook::ViewJson(const std::string& sale_id) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(sale_id);
   if (it == entries_.end() || (!it->second.sale && !it->second.ended)) return std::nullopt;
-  // The version read with the view it belongs to (never kept in an ended sale's cached row).
+  // The version read with the view it belongs to, under the same lock.
   const std::string view = ViewLocked(sale_id, it->second);
   const std::string version = "{\"version\":" + std::to_string(it->second.version);
   return view.size() > 2 ? version + "," + view.substr(1) : version + "}";
@@ -391,7 +249,7 @@ std::vector<std::string> SaleBook::IdsOfDay(const std::string& day) const {
 std::string SaleBook::DayJson(const std::string& day) const {
   const std::vector<std::string> ids = IdsOfDay(day);
   std::lock_guard<std::mutex> lock(mu_);
-  std::string sales;  // the views, as text: an ended sale's is kept as text
+  std::string sales;  // the views, as text
   std::size_t count = 0;
   checkout::Cents collected = 0;
   int paid = 0;
@@ -400,7 +258,7 @@ std::string SaleBook::DayJson(const std::string& day) const {
     if (!entry.sale && !entry.ended) continue;
     sales += (count++ == 0 ? "" : ",") + ViewLocked(*it, entry, false);
     collected += entry.sale ? entry.sale->collected() : entry.ended->collected;
-    if ((entry.sale ? ScreenOf(*entry.sale).status : entry.ended->status) == std::string("paid")) ++paid;
+    if (std::string(entry.sale ? ScreenOf(*entry.sale).status : entry.ended->status) == "paid") ++paid;
   }
   const json totals = {{"count", count}, {"paid", paid}, {"collected", collected}};
   return "{\"day\":" + json(day).dump() + ",\"sales\":[" + sales + "],\"totals\":" + totals.dump() + "}";
@@ -431,7 +289,8 @@ std::vector<std::string> SaleBook::Unsettled() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> ids;
   for (const auto& [id, entry] : entries_)
-    if (entry.sale && !checkout::IsTerminal(entry.sale->state) && !As<checkout::PayLater>(*entry.sale))
+    if (entry.sale && !checkout::IsTerminal(entry.sale->state) &&
+        !std::holds_alternative<checkout::PayLater>(entry.sale->state))
       ids.push_back(id);
   return ids;
 }

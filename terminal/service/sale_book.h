@@ -22,6 +22,7 @@
 #include "checkout/checkout.h"
 #include "common/status.h"
 #include "common/time.h"
+#include "terminal/service/sale_view.h"
 
 namespace balcao::terminal::service {
 
@@ -90,20 +91,14 @@ class SaleBook {
   std::vector<std::string> Unsettled() const;
 
  private:
-  // What an ended sale leaves once its copy is let go: its list row, and what the tally counts.
-  struct Ended {
-    std::string view;  // ViewLocked without receipts
-    std::string method, status;
-    checkout::Cents collected = 0;
-  };
   struct Entry {
     checkout::Cents amount = 0;
     UnixMicros opened_at = 0;
     // The latest copy; null before the first, and once let go (behind a pointer: an ended
     // sale's entry does not keep a Sale's room).
     std::unique_ptr<checkout::Sale> sale;
-    std::optional<Ended> ended;  // instead of `sale`, once let go
-    bool among_ended = false;    // in ended_order_
+    std::optional<SaleRow> ended;  // instead of `sale`, once let go
+    bool among_ended = false;      // in ended_order_
     std::string message;
     std::vector<std::string> flags;
     std::vector<std::string> receipts;

@@ -1,15 +1,17 @@
-// The touchscreen's long poll (terminal/service/sale_watch.h) over a real SaleBook: a held
-// answer wakes at the sale's next change, not at a put that changed nothing, nor at another
-// sale's change; it wakes at its deadline; a version already gone past is answered at once.
-#include "terminal/service/sale_watch.h"
-
+// The sale book's views (terminal/service/sale_book.h, sale_view.h): an ended sale let go
+// answers the same row as before; and the touchscreen's long poll (sale_watch.h) over a real
+// book: a held answer wakes at the sale's next change, not at a put that changed nothing, nor
+// at another sale's change; it wakes at its deadline; a version already gone past is answered
+// at once.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "checkout/checkout.h"
+#include "terminal/service/sale_watch.h"
 #include "tests/testing/status_matchers.h"
 
 namespace balcao::terminal::service {
@@ -78,6 +80,46 @@ TEST_F(SaleWatchTest, NoMoreThanKMaxHeld) {
   EXPECT_FALSE(watch_.Hold("v-a", book_.Version("v-a"), now_, [] {}));
   book_.SetInstallments("v-a", 3);
   EXPECT_EQ(woken, static_cast<int>(SaleWatch::kMaxHeld));
+}
+
+// A paid Pix sale, as the driver would put it.
+checkout::Sale PaidPix(const std::string& id, checkout::Cents amount) {
+  checkout::Sale sale;
+  sale.id = id;
+  sale.amount = amount;
+  const checkout::EntityRef deposit{checkout::EntityKind::kDeposit, "5" + id.substr(2), 0};
+  sale.created = {{checkout::EntityKind::kBrcode, "pix" + id, 1}, deposit};
+  sale.ledger = {checkout::Money{deposit, amount, 0, checkout::MoneyRole::kPayment}};
+  sale.state = checkout::Paid{{checkout::Method::kPix, deposit, true}};
+  return sale;
+}
+
+// The view without its version and receipts: what a sale let go must still answer.
+std::string RowWithoutVersion(const SaleBook& book, const std::string& id) {
+  std::string view = book.ViewJson(id).value_or("");
+  view.erase(1, view.find(',') - 1 + 1);
+  return view;
+}
+
+TEST(SaleBookMemory, AnEndedSaleLetGoAnswersTheSameRowAsItsCopyDid) {
+  const auto index = std::filesystem::temp_directory_path() / ("balcao-sale-book-" + std::to_string(getpid()));
+  std::filesystem::remove(index);
+  SaleBook book(index.string());
+  const UnixMicros noon = *ParseTimestamp("2026-11-27T15:00:00+00:00");
+  for (std::size_t i = 0; i <= SaleBook::kFullCopiesKept; ++i) ASSERT_OK(book.Add("v-" + std::to_string(i), 100, noon));
+  book.Put(PaidPix("v-0", 4990));
+  book.SetMessage("v-0", "Pix recebido");
+  book.AddFlag("v-0", "late-money");
+  const std::string before = RowWithoutVersion(book, "v-0");
+  ASSERT_NE(before.find("\"status\":\"paid\""), std::string::npos) << before;
+  for (std::size_t i = 1; i <= SaleBook::kFullCopiesKept; ++i) book.Put(PaidPix("v-" + std::to_string(i), 100));
+  EXPECT_FALSE(book.HasCopy("v-0"));
+  EXPECT_TRUE(book.HasView("v-0"));
+  EXPECT_EQ(RowWithoutVersion(book, "v-0"), before);
+  const std::string day = book.DayJson("2026-11-27");
+  EXPECT_NE(day.find("\"id\":\"v-0\""), std::string::npos) << day;
+  EXPECT_NE(day.find("\"count\":33"), std::string::npos) << day;
+  std::filesystem::remove(index);
 }
 
 }  // namespace
