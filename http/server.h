@@ -60,7 +60,7 @@ struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
-  Headers headers;  // extra headers; they replace ServerOptions::response_headers of the same name
+  Headers headers;  // extra headers, a name may repeat; they replace ServerOptions::response_headers of that name
   Disposition disposition = Disposition::kRespond;
   std::chrono::milliseconds delay{0};  // hold the answer this long (the sandbox's delay fault)
 };

@@ -15,7 +15,7 @@ using internal::Stmt;
 using internal::Txn;
 
 constexpr const char* kColumns =
-    "SELECT id, name, role, disabled, failed_attempts, locked_until, created_at FROM operators ";
+    "SELECT id, name, role, disabled, failed_attempts, locked_until, created_at, language FROM operators ";
 constexpr std::int64_t kFirstLockMs = 30'000;
 constexpr std::int64_t kLongestLockMs = 3'600'000;
 
@@ -28,6 +28,7 @@ StatusOr<Operator> ReadOperator(const Stmt& row) {
   op.failed_attempts = static_cast<int>(row.Int(4));
   op.locked_until_ms = row.Int(5);
   op.created_at_ms = row.Int(6);
+  op.language = row.Text(7);
   return op;
 }
 
@@ -63,7 +64,7 @@ StatusOr<Operator> GetIn(Txn& txn, const std::string& name, std::string* pin_has
             std::string(kColumns).replace(std::string(kColumns).find(" FROM"), 0, ", pin_hash") + "WHERE name = ?1");
   BALCAO_ASSIGN_OR_RETURN(bool found, stmt.Bind(1, name).Step());
   if (!found) return NotFoundError("no operator named '" + name + "'");
-  if (pin_hash) *pin_hash = stmt.Text(7);
+  if (pin_hash) *pin_hash = stmt.Text(8);
   return ReadOperator(stmt);
 }
 
@@ -149,6 +150,13 @@ Status Operators::Disable(const std::string& name) {
       UpdateByName(store_, name, "UPDATE operators SET disabled = 1, updated_at = ?2 WHERE name = ?1", [](Stmt&) {}));
   logging::Info("operators", "operator disabled", {{"operator", name}});
   return OkStatus();
+}
+
+Status Operators::SetLanguage(const std::string& name, const std::string& language) {
+  if (language != "pt-BR" && language != "en-US")
+    return InvalidArgumentError("language: pt-BR or en-US, not '" + language + "'");
+  return UpdateByName(store_, name, "UPDATE operators SET language = ?3, updated_at = ?2 WHERE name = ?1",
+                      [&](Stmt& stmt) { stmt.Bind(3, language); });
 }
 
 Status Operators::ResetPin(const std::string& name, const std::string& pin) {

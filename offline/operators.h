@@ -29,6 +29,7 @@ struct Operator {
   int failed_attempts = 0;
   std::int64_t locked_until_ms = 0;  // 0: not locked
   std::int64_t created_at_ms = 0;
+  std::string language;  // the touchscreen's language they chose: "pt-BR", "en-US"; "" not yet
 };
 
 // The PIN rules: digits only; a cashier's 4 to 8, a supervisor's 6 to 12.
@@ -50,6 +51,9 @@ class Operators {
   Status Disable(const std::string& name);
   // A new PIN; also clears the wrong-PIN count and the lock.
   Status ResetPin(const std::string& name, const std::string& pin);
+  // Remembers the screen's language the operator chose. kInvalidArgument naming "language"
+  // for anything but "pt-BR" and "en-US"; kNotFound for no such operator.
+  Status SetLanguage(const std::string& name, const std::string& language);
 
   // The operator when `pin` is theirs. kPermissionDenied for an unknown name or a wrong PIN
   // (the same message: a name is not confirmed to a guesser); kFailedPrecondition when

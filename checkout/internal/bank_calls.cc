@@ -302,7 +302,15 @@ StatusOr<std::int64_t> AmountOf(const StatusOr<Entity>& answer, std::int64_t abs
 // The PATCH down to the target; the entity's amount after it.
 StatusOr<std::int64_t> PatchAmount(const api::Bank& bank, const ReduceAmount& c) {
   if (c.kind == EntityKind::kPurchase) {
-    return AmountOf(bank.merchant_purchase().Patch(c.entity_id, PurchaseChange(c)), c.new_amount);
+    // The bank captures an approved purchase by itself (docs/checkout.md, "Refunds"): the sale
+    // may not know it yet. A captured (confirmed) purchase is reversed, not canceled, so the
+    // bank is asked first and the PATCH is one it takes.
+    ReduceAmount change = c;
+    if (c.cancel_authorization) {
+      auto purchase = bank.merchant_purchase().Get(c.entity_id);
+      if (purchase.ok() && purchase->status.value_or("") == "confirmed") change.cancel_authorization = false;
+    }
+    return AmountOf(bank.merchant_purchase().Patch(c.entity_id, PurchaseChange(change)), c.new_amount);
   }
   if (c.kind == EntityKind::kDeposit)
     return AmountOf(bank.deposit().Patch(c.entity_id, DepositChange(c)), c.new_amount);

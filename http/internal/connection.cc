@@ -244,7 +244,9 @@ class Session final : public Connection, public std::enable_shared_from_this<Ses
     out->set(bhttp::field::date, HttpDateNow());
     out->set(bhttp::field::content_type, response.content_type);
     for (const auto& [name, value] : options().response_headers) out->set(name, value);
-    for (const auto& [name, value] : response.headers) out->set(name, value);
+    // A handler's header replaces the server's of that name; its own may repeat (two Set-Cookie).
+    for (const auto& [name, value] : response.headers) out->erase(name);
+    for (const auto& [name, value] : response.headers) out->insert(name, value);
     out->keep_alive(keep_alive_);
     if (head_) {
       out->content_length(response.body.size());  // the length of what GET would send, no body

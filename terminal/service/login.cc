@@ -7,6 +7,7 @@
 
 #include "common/log.h"
 #include "terminal/service/json_body.h"
+#include "terminal/service/routes.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
@@ -72,16 +73,33 @@ HttpResponse Service::Impl::Login(HttpRequest& request) {
   json body = parsed.ok() ? *std::move(parsed) : json();
   if (!body.is_object() || !body["operator"].is_string() || !body["pin"].is_string())
     return ErrorResponse(400, "body", R"(a JSON object {"operator": NAME, "pin": DIGITS})");
+  // The screen's language chosen on this login screen, if the switch was used: it becomes the
+  // operator's (docs/terminal.md, "Language").
+  const bool chose_language = body.contains("language");
+  const std::string language =
+      chose_language && body["language"].is_string() ? body["language"].get<std::string>() : "";
+  if (chose_language && language != "pt-BR" && language != "en-US")
+    return ErrorResponse(400, "language", "pt-BR or en-US, or left out");
   std::string pin = body["pin"].get<std::string>();
   Wipe(body["pin"].get_ref<std::string&>());
   auto op = operators->Authenticate(body["operator"].get<std::string>(), pin);
   Wipe(pin);
   if (!op.ok()) return Refusal(op.status(), "pin");
+  if (chose_language && language != op->language) {
+    if (Status kept = operators->SetLanguage(op->name, language); !kept.ok())
+      logging::Warn("operators", "language not kept", {{"operator", op->name}, {"reason", kept.message()}});
+    op->language = language;
+  }
   const std::string token = sessions->Open(*op);
+  std::vector<std::pair<std::string, std::string>> headers = {{"Set-Cookie", sessions->Cookie(token, request.tls)},
+                                                              {"Cache-Control", "no-store"}};
+  // The operator's language turns this screen to it (the page reloads when it differs).
+  if (!op->language.empty()) headers.emplace_back("Set-Cookie", LanguageCookie(op->language, request.tls));
   return JsonOk({{"operator", op->name},
                  {"role", offline::OperatorRoleName(op->role)},
+                 {"language", op->language},
                  {"idle_timeout_s", config.session_idle_s}},
-                {{"Set-Cookie", sessions->Cookie(token, request.tls)}, {"Cache-Control", "no-store"}});
+                std::move(headers));
 }
 
 HttpResponse Service::Impl::Logout(const HttpRequest& request) {

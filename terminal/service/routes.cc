@@ -49,9 +49,18 @@ void Metrics(Service::Impl& s, RouteCall& c) { c.respond(s.MetricsPage()); }
 void Webhook(Service::Impl& s, RouteCall& c) { s.OnWebhook(std::move(c.request), std::move(c.respond)); }
 void DevicePage(Service::Impl& s, RouteCall& c) { c.respond(s.DevicePage(c.request)); }
 
-// The touchscreen's language: the one chosen on its login screen (a cookie of this browser),
-// else the config's `touchscreen.language`.
+}  // namespace
+
+// The touchscreen's language: the one chosen on its login screen or by the operator who
+// logged in last (a cookie of this browser), else the config's `touchscreen.language`.
 constexpr const char* kLanguageCookie = "balcao_language";
+std::string LanguageCookie(const std::string& language, bool tls) {
+  return std::string(kLanguageCookie) + "=" + language + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000" +
+         (tls ? "; Secure" : "");
+}
+
+namespace {
+
 std::string ScreenLanguage(const Service::Impl& s, const HttpRequest& request) {
   const std::string chosen = Sessions::CookieIn(request.Header("cookie"), kLanguageCookie);
   return chosen == "pt-BR" || chosen == "en-US" ? chosen : s.config.touchscreen_language;
@@ -79,11 +88,15 @@ void ChooseLanguage(Service::Impl& s, RouteCall& c) {
   const std::string language =
       body.ok() && (*body)["language"].is_string() ? (*body)["language"].get<std::string>() : "";
   if (language != "pt-BR" && language != "en-US") return c.respond(ErrorResponse(400, "language", "pt-BR or en-US"));
-  std::string cookie =
-      std::string(kLanguageCookie) + "=" + language + "; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000";
-  if (s.tls) cookie += "; Secure";
-  c.respond(HttpResponse{
-      200, "application/json; charset=utf-8", json{{"language", language}}.dump(), {{"Set-Cookie", cookie}}});
+  // Chosen while logged in: the operator's too (their next login turns the screen to it).
+  if (c.session) {
+    if (Status kept = s.operators->SetLanguage(c.session->operator_name, language); !kept.ok())
+      return c.respond(ErrorResponse(503, "store", kept.message()));
+  }
+  c.respond(HttpResponse{200,
+                         "application/json; charset=utf-8",
+                         json{{"language", language}}.dump(),
+                         {{"Set-Cookie", LanguageCookie(language, s.tls)}}});
 }
 
 // GET /api/status: what the touchscreen's status line and the back office read.

@@ -51,6 +51,8 @@ struct RouteMatch {
 RouteMatch FindRoute(std::span<const Route> routes, std::string_view method, std::string_view path);
 
 // --- helpers of the handlers (routes.cc) ---
+// The cookie that keeps this browser's screen in `language` ("pt-BR", "en-US").
+std::string LanguageCookie(const std::string& language, bool tls);
 HttpResponse JsonAnswer(int status, const nlohmann::json& body);
 HttpResponse JsonTextAnswer(int status, std::string body);
 // What a driver call that did not go through answers: a refusal of the sale's state machine

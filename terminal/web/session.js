@@ -39,7 +39,9 @@ async function login(pin) {
   }
   loggingIn = true;
   error.textContent = '';
-  const answer = await api('POST', '/api/login', { operator: name, pin });
+  // The language chosen on this login screen becomes the operator's (docs/terminal.md).
+  const chosen = sessionStorage.getItem('balcao-language-chosen');
+  const answer = await api('POST', '/api/login', chosen ? { operator: name, pin, language: chosen } : { operator: name, pin });
   loginPad.clear();  // right or wrong, the next attempt starts from nothing
   loggingIn = false;
   if (!answer.ok) {
@@ -50,6 +52,12 @@ async function login(pin) {
     return;
   }
   showFirstRun(null);
+  sessionStorage.removeItem('balcao-language-chosen');
+  // The operator chose another language before: the page comes back in it, still logged in.
+  if (answer.json.language && answer.json.language !== document.documentElement.lang) {
+    location.reload();
+    return;
+  }
   const session = await api('GET', '/api/session');  // for the idle timeout
   enterSession(session.ok ? session.json : answer.json);
 }
@@ -116,12 +124,16 @@ setInterval(() => {
 }, 5000);
 
 // The language switch: the service remembers it for this screen (a cookie it sets) and serves
-// the page again in it.
+// the page again in it; the operator who logs in next keeps it as theirs.
 $$('#language-switch button').forEach((b) => {
   b.setAttribute('aria-pressed', String(b.dataset.language === document.documentElement.lang));
   b.addEventListener('click', async () => {
-    if (b.dataset.language === document.documentElement.lang) return;
+    if (b.dataset.language === document.documentElement.lang) {
+      sessionStorage.setItem('balcao-language-chosen', b.dataset.language);  // chosen all the same
+      return;
+    }
     const answer = await api('POST', '/api/language', { language: b.dataset.language });
+    if (answer.ok) sessionStorage.setItem('balcao-language-chosen', b.dataset.language);
     if (answer.ok) location.reload();
     else $('#login-error').textContent = errorText(answer);
   });

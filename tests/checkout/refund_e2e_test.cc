@@ -121,6 +121,27 @@ TEST_F(RefundE2E, ApprovedUnconfirmedPurchaseIsCanceled) {
   EXPECT_EQ(Prints(id, Slip::kRefundReceipt).size(), 1u);
 }
 
+// The bank captured the purchase by itself after the sale was paid (the sandbox confirms 30 s
+// after approval): the sale still holds it as approved, and its refund is a reversal all the same.
+TEST_F(RefundE2E, APurchaseTheBankCapturedMeanwhileIsReversedNotCanceled) {
+  const std::string id = NewSaleId();
+  ASSERT_OK(driver_->Open(id, 2590, settings_));
+  Fed(id, ChooseMethod{Method::kCard, {}, Now()});
+  auto sale = driver_->SubmitCard(id, Card("4242424242424242"), FundingType::kCredit, 1, e2e::TestBrowser());
+  ASSERT_OK(sale);
+  ASSERT_TRUE(std::holds_alternative<Paid>(sale->state)) << StateOf(*sale);
+  ASSERT_FALSE(std::get<Paid>(sale->state).payment.confirmed);
+  AdvanceSandbox(31);
+  ASSERT_EQ(Listed("merchant-purchase", SaleTag(id))[0]["status"], "confirmed");
+  Sale refunded = Fed(id, Reverse{2590, "op-4", "cliente devolveu", Now()});
+  EXPECT_TRUE(std::holds_alternative<Refunded>(refunded.state)) << StateOf(refunded);
+  EXPECT_EQ(refunded.collected(), 0);
+  const Json purchase = Listed("merchant-purchase", SaleTag(id))[0];
+  EXPECT_NE(purchase["status"], "canceled") << purchase.dump();
+  EXPECT_EQ(purchase["amount"], 0) << purchase.dump();
+  EXPECT_EQ(Prints(id, Slip::kRefundReceipt).size(), 1u);
+}
+
 TEST_F(RefundE2E, ExpiredBrcodeThenCancelVoidsTheSale) {
   clock_.SetSpeed(1);  // the bank must see the QR expire when the counter does
   const std::string id = NewSaleId();

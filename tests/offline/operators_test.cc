@@ -91,6 +91,21 @@ TEST_F(OperatorsTest, TheRightPinLogsInAndThePinIsNowhereInTheStore) {
   EXPECT_NE(bytes.find("$argon2id$"), std::string::npos);
 }
 
+TEST_F(OperatorsTest, TheScreensLanguageIsKeptPerOperatorAndCheckedByName) {
+  ASSERT_OK(operators_->Add("Ana", OperatorRole::kCashier, "4821").status());
+  EXPECT_EQ(operators_->Get("Ana")->language, "");  // none chosen yet
+  ASSERT_OK(operators_->SetLanguage("Ana", "en-US"));
+  EXPECT_EQ(operators_->Get("Ana")->language, "en-US");
+  auto in = operators_->Authenticate("Ana", "4821");  // the PIN still checks with the new column
+  ASSERT_OK(in.status());
+  EXPECT_EQ(in->language, "en-US");
+  const Status bad = operators_->SetLanguage("Ana", "fr-FR");
+  EXPECT_THAT(bad, StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_NE(bad.message().find("language"), std::string::npos);
+  EXPECT_THAT(operators_->SetLanguage("Nobody", "pt-BR"), StatusIs(StatusCode::kNotFound));
+  EXPECT_EQ(operators_->Get("Ana")->language, "en-US");
+}
+
 TEST_F(OperatorsTest, FiveWrongPinsLockEvenTheRightPinUntilTheLockExpiresAndLocksGrow) {
   ASSERT_OK(operators_->Add("ana", OperatorRole::kCashier, "4821"));
   for (int i = 0; i < kFreeAttempts; ++i)

@@ -225,3 +225,31 @@ for (const size of SIZES) {
     }));
   }
 }
+
+// The language chosen at the login screen sticks for the operator: on a fresh browser (the
+// store's language, no cookie) their next login turns the screen to it, still logged in.
+test('the language an operator chose comes back at their next login, on any screen', { timeout: 60000 }, async () => {
+  const size = SIZES[1];
+  await session(size, async (page) => {
+    await page.click('#language-switch button[data-language="en-US"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'en-US', null, WAIT);
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    await login(page, SUPERVISOR, SUPERVISOR_PIN);
+    await page.click('#switch-operator');
+  });
+  await session(size, async (page) => {
+    assert.strictEqual(await page.evaluate(() => document.documentElement.lang), 'pt-BR', 'a fresh browser: the store\'s');
+    await login(page, SUPERVISOR, SUPERVISOR_PIN);
+    await page.waitForFunction(() => document.documentElement.lang === 'en-US', null, WAIT);
+    await page.waitForSelector('#screen-keypad:not([hidden])', WAIT);
+    assert.strictEqual(await page.textContent('#operator-shown'), SUPERVISOR);
+    // Chosen again while logged in? The switch is the login screen's: back there, Português.
+    await page.click('#switch-operator');
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    await page.click('#language-switch button[data-language="pt-BR"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'pt-BR', null, WAIT);
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+    await login(page, SUPERVISOR, SUPERVISOR_PIN);
+    assert.strictEqual(await page.evaluate(() => document.documentElement.lang), 'pt-BR');
+  });
+});
