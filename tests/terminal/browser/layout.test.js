@@ -7,7 +7,8 @@
 // debit one offers credit and installments again), a partial refund shows in the list and on
 // the sale ("Paga — R$ 20,00 estornado"), the queue says "Fila vazia". A screenshot of each
 // screen per size and language lands in SCREENSHOT_DIR (docs/screens/ keeps a copy).
-// The card/phone and 3-D Secure screens are the phone-card issue's (their own test).
+// The card screen's phone QR is checked here; the phone-only card screen (keyed entry off, as
+// shipped) and the 3-D Secure screen in phone.test.js, at both sizes.
 // Waits on selectors only (no fixed sleeps).
 'use strict';
 const { test } = require('node:test');
@@ -194,6 +195,10 @@ for (const size of SIZES) {
         await page.waitForSelector('#screen-method:not([hidden])', WAIT);
         await page.click('#method-card');
         await page.waitForSelector('#screen-card:not([hidden])', WAIT);
+        // The card is paid on the customer's phone: its QR and the amount first (the keyed form,
+        // the store's exception turned on for this test, follows below them).
+        await page.waitForFunction(() => document.querySelector('#phone-qr').naturalWidth > 0, null, WAIT);
+        await checkScreen(page, lang, size, 'card-phone', ['#phone-qr', '#screen-card .sale-amount', '#phone-countdown']);
         await page.selectOption('#card-funding', 'debit');
         assert.strictEqual(await page.$$eval('#card-installments option', (o) => o.length), 1);
         await page.click('#nav-new');  // the sale left open; the next one starts

@@ -95,6 +95,32 @@ async function fillByAutofill(page, number) {
   };
   for (const [token, value] of Object.entries(fields)) await page.fill(`[autocomplete="${token}"]`, value);
 }
+// The counter screens (800x480, the common 7" panel, and 1024x768): `selectors` (the first
+// visible match of each) wholly inside the viewport, the page not scrolled; a screenshot of each.
+async function wholeOnCounterScreens(till, name, selectors) {
+  for (const size of [{ width: 800, height: 480 }, { width: 1024, height: 768 }]) {
+    await till.setViewportSize(size);
+    const facts = await till.evaluate((sels) => {
+      const visible = (el) => el && el.checkVisibility() && el.getClientRects().length > 0;
+      return {
+        scrolled: window.scrollY,
+        boxes: sels.map((sel) => {
+          const el = Array.from(document.querySelectorAll(sel)).find(visible);
+          if (!el) return { sel, missing: true };
+          const r = el.getBoundingClientRect();
+          return { sel, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+        }),
+      };
+    }, selectors);
+    assert.strictEqual(facts.scrolled, 0, `${name} at ${size.width}x${size.height}: opened at its top`);
+    for (const b of facts.boxes) {
+      assert.ok(!b.missing && b.top >= 0 && b.bottom <= size.height && b.left >= 0 && b.right <= size.width,
+                `${name} at ${size.width}x${size.height}: ${b.sel} inside the viewport (${JSON.stringify(b)})`);
+    }
+    await till.screenshot({ path: path.join(SHOTS, `phone-${name}-${size.width}x${size.height}.png`) });
+  }
+  await till.setViewportSize({ width: 1024, height: 768 });
+}
 async function tillOutcome(till) {
   await till.waitForSelector('#screen-outcome:not([hidden])', WAIT);
   return till.textContent('#outcome-title');
@@ -125,6 +151,8 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     // 1. R$ 120,00 in 3 installments by credit, through the issuer's challenge on the phone.
     const url1 = await startCardSale(till, ['1', '2', '0', '0', '0']);
     await till.screenshot({ path: path.join(SHOTS, 'phone-touchscreen-qr.png') });
+    await wholeOnCounterScreens(till, 'touchscreen-qr', ['#phone-qr', '#screen-card .sale-amount', '#phone-countdown',
+                                                         '#screen-card .cancel-sale']);
     const p1 = await openOnPhone(phone, url1);
     assert.strictEqual(await p1.textContent('#amount'), 'R$ 120,00');
     assert.deepStrictEqual(await p1.$$eval('input[name=funding]', (r) => r.map((x) => x.value)), ['credit', 'debit']);
@@ -143,6 +171,7 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     await p1.click('#pay');
     await p1.waitForURL(/\/sandbox\/challenge\//, WAIT);  // the phone goes to the bank's page itself
     await till.waitForFunction(() => /celular/.test(document.querySelector('#qr-title').textContent), null, WAIT);
+    await wholeOnCounterScreens(till, 'touchscreen-challenge', ['#qr-title', '#screen-qr .sale-amount']);
     // Both moments on the machine's clock, as the pages saw them (not when this script's
     // polling noticed): the bank's answer to the phone's confirmation, the touchscreen's turn.
     await till.evaluate(() => {
