@@ -87,6 +87,7 @@ void ServeProcess::Start(const std::filesystem::path& data_dir, const std::vecto
   if (!url_.empty()) {
     const Reply in = LogIn(kCashier, kCashierPin);
     EXPECT_EQ(in.status, 200) << in.body;
+    if (in.status == 0) Alive();  // no answer: says so if the service ended, and how
   }
 }
 
@@ -294,8 +295,18 @@ bool ServeProcess::Alive() {
 void ServeProcess::Kill() {
   if (pid_ <= 0) return;
   Drain();
-  ::kill(pid_, SIGKILL);
-  ::waitpid(pid_, nullptr, 0);
+  // How it ended when it ended before the kill (a fault-injection exit, or a crash: the log
+  // kept on failure says which).
+  int status = 0;
+  if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+    output_ += "\n[the test] balcao serve had ended before the kill: " +
+               (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                    : "exit " + std::to_string(WEXITSTATUS(status))) +
+               "\n";
+  } else {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
   pid_ = -1;
   ::close(out_fd_);
   out_fd_ = -1;
