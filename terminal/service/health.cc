@@ -101,12 +101,12 @@ Check ClockCheck(const api::BankClock& clock, int warn_s) {
 }
 
 // The bank's webhook: a refused registration is shown (payments are still seen, by polling).
-Check WebhookCheck(const Service::Impl& s) {
-  if (s.webhook_url.empty()) return {true, "none configured (webhook_url): payments seen by polling and the catch-up"};
-  std::lock_guard<std::mutex> lock(s.webhook_mu);
-  if (!s.webhook_state.empty()) return {false, s.webhook_state};
-  if (!s.webhook_live.load()) return {true, "being registered at the bank"};
-  return {true, "deposit and invoice events to " + s.webhook_url};
+Check WebhookCheck(const WebhookRegistration* webhook) {
+  if (webhook == nullptr || webhook->url().empty())
+    return {true, "none configured (webhook_url): payments seen by polling and the catch-up"};
+  if (std::string failure = webhook->failure(); !failure.empty()) return {false, std::move(failure)};
+  if (!webhook->live()) return {true, "being registered at the bank"};
+  return {true, "deposit and invoice events to " + webhook->url()};
 }
 
 }  // namespace
@@ -158,7 +158,7 @@ json Service::Impl::HealthJson() {
                  {"disk", item(disk)},
                  {"printer", item(PrinterCheck(*print_jobs))}};
   health["clock"]["offset_s"] = bank_clock->offset_micros() / kMicrosPerSecond;
-  health["webhook"] = item(WebhookCheck(*this));
+  health["webhook"] = item(WebhookCheck(webhook.get()));
   return health;
 }
 
@@ -210,9 +210,9 @@ HttpResponse Service::Impl::Readyz() {
   body["checks"]["clock"] = {{"ok", true}, {"detail", clock.text}};
   if (!clock.ok) body["checks"]["clock"]["warning"] = clock.text;
   // Shown, never failing either: without the webhook, payments are seen by polling (later).
-  const Check webhook = WebhookCheck(*this);
-  body["checks"]["webhook"] = {{"ok", true}, {"detail", webhook.text}};
-  if (!webhook.ok) body["checks"]["webhook"]["warning"] = webhook.text;
+  const Check webhook_check = WebhookCheck(webhook.get());
+  body["checks"]["webhook"] = {{"ok", true}, {"detail", webhook_check.text}};
+  if (!webhook_check.ok) body["checks"]["webhook"]["warning"] = webhook_check.text;
   body["status"] = failing.empty() ? "ready" : "not-ready";
   body["failing"] = failing;
   return Plain(failing.empty() ? 200 : 503, "application/json; charset=utf-8",

@@ -3,7 +3,6 @@
 // by the same intake as a webhook delivery. The hub checked the bank's signature before it
 // published: only the hub may publish under balcao.events (NATS permissions, docs/hub.md).
 #include <filesystem>
-#include <fstream>
 #include <future>
 
 #include "common/log.h"
@@ -30,33 +29,15 @@ Status Service::Impl::StartHubLink() {
   endpoint.ca_file = credentials.ca_file;
   endpoint.inbox_prefix = hub::LaneInbox(lane.store_id, lane.terminal_id);
   endpoint.name = "balcao-box-" + lane.store_id + "-" + lane.terminal_id;
-  LoadChainReported();
-  hub_link = std::make_unique<HubLink>(endpoint, lane.store_id, lane.terminal_id,
-                                       [this](const std::string& body, const std::atomic<bool>& link_stopping) {
-                                         return TakeFromHub(body, link_stopping);
-                                       });
+  // The head last reported to the hub, kept across restarts (HubLink::SendHeartbeat).
+  const std::string chain_file = (std::filesystem::path(options.data_dir) / "hub-chain-reported").string();
+  hub_link = std::make_unique<HubLink>(
+      endpoint, lane.store_id, lane.terminal_id,
+      [this](const std::string& body, const std::atomic<bool>& link_stopping) {
+        return TakeFromHub(body, link_stopping);
+      },
+      config.hub.heartbeat_s * kMicrosPerSecond, chain_file);
   return OkStatus();
-}
-
-namespace {
-std::filesystem::path ChainReportedFile(const std::string& data_dir) {
-  return std::filesystem::path(data_dir) / "hub-chain-reported";
-}
-}  // namespace
-
-// The row count of the last head reported to the hub, kept across restarts: the next report
-// proves the journal still holds what the hub saw then.
-void Service::Impl::LoadChainReported() {
-  std::ifstream in(ChainReportedFile(options.data_dir));
-  if (!(in >> chain_reported_rows) || chain_reported_rows < 0) chain_reported_rows = 0;
-}
-
-void Service::Impl::SaveChainReported() {
-  const auto file = ChainReportedFile(options.data_dir);
-  std::ofstream(file.string() + ".new") << chain_reported_rows << "\n";
-  std::error_code ec;
-  std::filesystem::rename(file.string() + ".new", file,
-                          ec);  // a lost note: the next check is skipped, logged by the hub
 }
 
 HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping) {
@@ -97,33 +78,16 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
   return answered.get();
 }
 
-}  // namespace balcao::terminal::service
-
-namespace balcao::terminal::service {
-
 void Service::Impl::SendHeartbeat(UnixMicros now) {
-  if (!hub_link || now < next_heartbeat) return;
-  next_heartbeat = now + config.hub.heartbeat_s * kMicrosPerSecond;
-  const nlohmann::json beat = {{"version", BALCAO_VERSION},
-                               {"store_id", lane.store_id},
-                               {"terminal_id", lane.terminal_id},
-                               {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
-                               {"open_sales", book->Unsettled().size()},
-                               {"events_taken", hub_link->taken()},
-                               {"health", HealthJson()}};
-  nlohmann::json with_chain = beat;
-  // The journal's head, and its hash now at the head reported last (chain_watch.h).
-  auto chain = journal->ReportChain(chain_reported_rows);
-  if (chain.ok())
-    with_chain["chain"] = {{"rows", chain->rows},
-                           {"head", offline::HexOf(chain->head)},
-                           {"prev_rows", chain_reported_rows},
-                           {"prev_at", offline::HexOf(chain->at)}};
-  // Not connected: the hub sees the gap in the heartbeats, which is the point of them.
-  if (hub_link->PublishHeartbeat(with_chain.dump()).ok() && chain.ok() && chain->rows != chain_reported_rows) {
-    chain_reported_rows = chain->rows;
-    SaveChainReported();
-  }
+  if (!hub_link || !hub_link->HeartbeatDue(now)) return;
+  hub_link->SendHeartbeat({{"version", BALCAO_VERSION},
+                           {"store_id", lane.store_id},
+                           {"terminal_id", lane.terminal_id},
+                           {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
+                           {"open_sales", book->Unsettled().size()},
+                           {"events_taken", hub_link->taken()},
+                           {"health", HealthJson()}},
+                          *journal);
 }
 
 }  // namespace balcao::terminal::service

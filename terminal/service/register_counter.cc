@@ -273,18 +273,7 @@ CardTerms Service::Impl::CardTermsFor(const std::string& sale_id, const checkout
   CardTerms terms = ReadCardTerms(*journal, sale_id);
   const checkout::Money* line = sale.payment_line();
   if (line == nullptr || line->ref.kind != checkout::EntityKind::kPurchase) return terms;
-  return WithBankNetwork(std::move(terms), PurchaseNetwork(line->ref.id));
-}
-
-std::string Service::Impl::PurchaseNetwork(const std::string& purchase_id) {
-  if (auto known = purchase_networks.find(purchase_id); known != purchase_networks.end()) return known->second;
-  auto purchase = bank->merchant_purchase().Get(purchase_id);
-  if (!purchase.ok()) {
-    logging::Warn("serve", "purchase's network not read: the BIN table names the brand",
-                  {{"purchase", purchase_id}, {"reason", purchase.status().message()}});
-    return "";  // not kept: asked again next time
-  }
-  return purchase_networks[purchase_id] = purchase->network.value_or("");
+  return WithBankNetwork(std::move(terms), purchase_networks->Of(line->ref.id));
 }
 
 std::vector<std::string> Service::Impl::RefundSlipLines(const checkout::Sale& sale, checkout::Cents amount) {

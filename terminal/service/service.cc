@@ -41,39 +41,6 @@ bool BankConfiguredInEnvironment() {
   return false;
 }
 
-// The webhook pointing at this service: registered (once per URL) so that the bank creates
-// events for the checkout's subscriptions; in the embedded sandbox, hooks left by earlier runs
-// on other ports are removed (they would only collect failed deliveries).
-Status RegisterWebhook(const api::Bank& bank, const std::string& url, bool remove_stale) {
-  auto listed = bank.client().Call("GET", "/v2/webhook", api::Query().Add("limit", std::int64_t{100}));
-  if (!listed.ok()) return listed.status();
-  const auto page = nlohmann::json::parse(listed->body, nullptr, false);
-  bool found = false;
-  if (page.is_object() && page.contains("webhooks") && page["webhooks"].is_array()) {
-    for (const auto& hook : page["webhooks"]) {
-      if (!hook.is_object() || !hook.contains("url") || !hook["url"].is_string() || !hook.contains("id") ||
-          !hook["id"].is_string())
-        continue;
-      const std::string hook_url = hook["url"].get<std::string>();
-      if (hook_url == url) {
-        found = true;
-      } else if (remove_stale && hook_url.find(kWebhookPath) != std::string::npos) {
-        const std::string id = hook["id"].get<std::string>();
-        // Best effort: a stale hook left behind only collects failed deliveries.
-        if (auto removed = bank.client().Call("DELETE", "/v2/webhook/" + id); !removed.ok())
-          logging::Warn("serve", "stale webhook not removed", {{"id", id}, {"error", removed.status().ToString()}});
-      }
-    }
-  }
-  if (found) return OkStatus();
-  // Only what the API documents (api::Subscriptions(); a bank refuses the whole registration
-  // for one unknown name): Pix deposits and invoices. Card outcomes come from polling the
-  // purchase, and from the event catch-up should the bank ever send card events.
-  const nlohmann::json body = {{"url", url}, {"subscriptions", nlohmann::json::array({"deposit", "invoice"})}};
-  auto created = bank.client().Call("POST", "/v2/webhook", {}, body.dump());
-  return created.ok() ? OkStatus() : created.status();
-}
-
 }  // namespace
 
 // --- the driver's thread ---
@@ -199,7 +166,7 @@ void Service::Impl::Tick() {
   } else if (*forgotten > 0) {
     logging::Info("serve", "applied events pruned", {{"forgotten", *forgotten}});
   }
-  if (online.load()) EnsureWebhook();  // at its back-off's pace until registered
+  if (online.load()) webhook->Ensure();  // at its back-off's pace until registered
   if (now >= next_catch_up && online.load()) {
     next_catch_up = now + config.catch_up_interval_s * kMicrosPerSecond;
     // Events the webhook missed (the bank delivers again, but not soon): the sales they
@@ -220,38 +187,6 @@ void Service::Impl::Tick() {
     }
   }
   Publish();
-}
-
-void Service::Impl::EnsureWebhook() {
-  if (webhook_registered || webhook_url.empty()) return;
-  const UnixMicros now = bank_clock->Now();
-  if (now < webhook_retry_at) return;
-  const Status hooked = RegisterWebhook(*bank, webhook_url, sandbox != nullptr);
-  webhook_registered = hooked.ok();
-  webhook_live = hooked.ok();
-  std::string state;
-  if (hooked.ok()) {
-    logging::Info("serve", "webhook registered", {{"url", webhook_url}, {"subscriptions", "deposit,invoice"}});
-    webhook_refusals = 0;
-  } else if (hooked.delivery() != Delivery::kAnswered) {
-    // The bank was not reached: no refusal to back off from. The next tick while online tries
-    // again (the connectivity probe paces it), so a box back online registers at once: the bank
-    // makes events only for the webhooks it has when a payment happens.
-    state = "webhook not registered yet: the bank was not reached (" + hooked.message() + ")";
-    logging::Warn("serve", "webhook not registered", {{"url", webhook_url}, {"reason", hooked.message()}});
-  } else {
-    // Back-off: 5 s, 10 s, 20 s... up to 10 min; payments are still seen by polling and the catch-up.
-    const std::int64_t wait_s = std::min<std::int64_t>(600, std::int64_t{5} << std::min(webhook_refusals, 7));
-    ++webhook_refusals;
-    webhook_retry_at = now + wait_s * kMicrosPerSecond;
-    state = "webhook not registered at the bank (" + hooked.message() + "); retried in " + std::to_string(wait_s) +
-            " s; payments are seen by polling meanwhile";
-    logging::Warn(
-        "serve", "webhook not registered",
-        {{"url", webhook_url}, {"reason", hooked.message()}, {"retry_in_s", wait_s}, {"attempts", webhook_refusals}});
-  }
-  std::lock_guard<std::mutex> lock(webhook_mu);
-  webhook_state = std::move(state);
 }
 
 void Service::Impl::EnsureCopy(const std::string& sale_id) {
@@ -343,6 +278,7 @@ StatusOr<api::Client> Service::Impl::ConnectBank(const std::filesystem::path& di
   }
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(credentials_path));
   bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank).WithBankClock(bank_clock));
+  purchase_networks = std::make_unique<PurchaseNetworks>(*bank);
   return client;
 }
 
@@ -452,6 +388,17 @@ void Service::Impl::StartThreads() {
   spooler->Start();
 }
 
+namespace {
+// The URL the box's webhook registers: the embedded sandbox delivers over loopback (a wildcard
+// listener takes it too), without checking the certificate (docs/sandbox.md); with a hub, none:
+// the hub holds the account's one webhook (docs/hub.md).
+std::string OwnWebhookUrl(const Service::Impl& s) {
+  if (s.hub_link) return "";
+  if (!s.sandbox) return s.config.webhook_url;
+  return std::string(s.tls ? "https" : "http") + "://127.0.0.1:" + std::to_string(s.port) + kWebhookPath;
+}
+}  // namespace
+
 StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
@@ -498,20 +445,14 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.MakeDriver();
   BALCAO_RETURN_IF_ERROR(s.Listen(tls ? &*tls : nullptr));
   BALCAO_RETURN_IF_ERROR(s.MakeBackgroundWork(observe_bank));
-  // The embedded sandbox delivers over loopback (a wildcard listener takes it too), without
-  // checking the certificate (docs/sandbox.md).
-  const std::string webhook_url =
-      s.sandbox ? std::string(s.tls ? "https" : "http") + "://127.0.0.1:" + std::to_string(s.port) + kWebhookPath
-                : s.config.webhook_url;
-  s.webhook_url = webhook_url;
   BALCAO_RETURN_IF_ERROR(s.StartHubLink());
-  if (s.hub_link) s.webhook_url.clear();  // the hub holds the account's one webhook (docs/hub.md)
+  s.webhook = std::make_unique<WebhookRegistration>(*s.bank, *s.bank_clock, OwnWebhookUrl(s), s.sandbox != nullptr);
   // Resume first: the open sales must not wait for a bank that may be unreachable. A real
   // bank's webhook is registered by the first tick (retried with the catch-up until it is).
   s.loop->Post([&s] {
     s.CheckHealth();  // the disk's free space before the first sale
     s.Resume();
-    if (s.sandbox) s.EnsureWebhook();  // in-process: before any sale the API opens
+    if (s.sandbox) s.webhook->Ensure();  // in-process: before any sale the API opens
   });
   s.counter = MakeBoxCounter(s);
   BALCAO_RETURN_IF_ERROR(s.StartNexo(tls ? &*tls : nullptr));

@@ -49,11 +49,13 @@
 #include "terminal/service/hub_link.h"
 #include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
+#include "terminal/service/purchase_networks.h"
 #include "terminal/service/sale_book.h"
 #include "terminal/service/sale_watch.h"
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
 #include "terminal/service/sessions.h"
+#include "terminal/service/webhook_registration.h"
 
 namespace balcao::terminal::service {
 
@@ -133,20 +135,14 @@ struct Service::Impl {
   // --sandbox-autopay: Pix QRs to pay, by when (driver thread; paid from Tick).
   std::map<std::string, UnixMicros> autopay_due;
 
-  std::set<std::string> open_sales;                      // driver thread: open in the driver
-  std::set<std::string> touched;                         // driver thread: changed since the last Publish
-  std::string webhook_url;                               // ours at the bank; "" for a real bank without webhook_url
-  bool webhook_registered = false;                       // driver thread
-  int webhook_refusals = 0;                              // driver thread: in a row, for the back-off
-  UnixMicros webhook_retry_at = 0;                       // driver thread: the next registration attempt
-  mutable std::mutex webhook_mu;                         // guards webhook_state (read by /readyz's thread)
-  std::string webhook_state;                             // guarded: why the last registration failed ("" none did)
-  std::atomic<bool> webhook_live{false};                 // registered at the bank (read by /readyz's thread)
-  bool told_to_name_lane = false;                        // driver thread: the warning is logged once
-  std::map<std::string, std::string> purchase_networks;  // driver thread: purchase id -> bank's network
-  UnixMicros next_catch_up = 0;                          // driver thread
-  std::map<std::string, UnixMicros> next_tick_at;        // driver thread: sale -> when its timers are looked at
-  UnixMicros next_forward = 0;                           // driver thread: the next look at the sealed cards
+  std::set<std::string> open_sales;                     // driver thread: open in the driver
+  std::set<std::string> touched;                        // driver thread: changed since the last Publish
+  std::unique_ptr<WebhookRegistration> webhook;         // ours at the bank (made once the URL is known)
+  bool told_to_name_lane = false;                       // driver thread: the warning is logged once
+  std::unique_ptr<PurchaseNetworks> purchase_networks;  // driver thread
+  UnixMicros next_catch_up = 0;                         // driver thread
+  std::map<std::string, UnixMicros> next_tick_at;       // driver thread: sale -> when its timers are looked at
+  UnixMicros next_forward = 0;                          // driver thread: the next look at the sealed cards
 
   // A cash register's payment running as a sale (driver thread).
   struct RegisterSale {
@@ -178,10 +174,9 @@ struct Service::Impl {
   void StartThreads();                                               // every loop, listener and watcher made above
   // --- driver thread (service.cc) ---
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
-  void Publish();        // copies every touched sale into the book
-  void Tick();           // due timers of sales waiting for the bank or the customer; catch-up
-  void Resume();         // at start: open sales from the journal, today's sales from the index
-  void EnsureWebhook();  // registers webhook_url at the bank once
+  void Publish();  // copies every touched sale into the book
+  void Tick();     // due timers of sales waiting for the bank or the customer; catch-up
+  void Resume();   // at start: open sales from the journal, today's sales from the index
   // Free space, a store that works again after failing, the clock's offset: every few seconds.
   void CheckHealth();
   // The sale's copy in the book, from the driver or, when not open there, the journal.
@@ -224,11 +219,7 @@ struct Service::Impl {
   // event pulled from the lane's consumer, taken on the driver's thread like a webhook's.
   Status StartHubLink();
   HubVerdict TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping);
-  void SendHeartbeat(UnixMicros now);    // Tick: every hub.heartbeat_s, while linked
-  UnixMicros next_heartbeat = 0;         // driver thread
-  std::int64_t chain_reported_rows = 0;  // driver thread: the journal head last reported (rows)
-  void LoadChainReported();
-  void SaveChainReported();
+  void SendHeartbeat(UnixMicros now);  // Tick: every hub.heartbeat_s, while linked
 
   // TEF Dial (tef_dial.cc): opens the folders and the exchange log when a dir is configured.
   Status OpenTefDial();
@@ -264,9 +255,6 @@ struct Service::Impl {
   // The sale's card terms from its journal, with the network the bank recorded for its purchase
   // (PurchaseNetwork) when it gave one; else the BIN table's, marked as such.
   CardTerms CardTermsFor(const std::string& sale_id, const checkout::Sale& sale);
-  // GET /v2/merchant-purchase/{id}'s `network` ("" when the bank gives none or cannot be asked),
-  // asked once per purchase (purchase_networks).
-  std::string PurchaseNetwork(const std::string& purchase_id);
   // The text lines of the refund slip a cash register gets with its reversal's answer.
   std::vector<std::string> RefundSlipLines(const checkout::Sale& sale, checkout::Cents amount);
   bool IsRegisterSale(const std::string& sale_id) const;
