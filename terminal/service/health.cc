@@ -226,7 +226,7 @@ HttpResponse Service::Impl::MetricsPage() {
   int store_errors = 0;
 
   std::map<std::string, checkout::Cents> by_method;
-  for (const SaleBook::Tally& tally : book->TallyOfDay(StoreDay(bank_clock->Now()))) {
+  for (const SaleBook::Tally& tally : sales->book().TallyOfDay(StoreDay(bank_clock->Now()))) {
     const std::string method = tally.method.empty() ? "none" : tally.method;
     g.sales->With({method, tally.status}).Set(static_cast<double>(tally.sales));
     by_method[method] += tally.collected;

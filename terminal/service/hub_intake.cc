@@ -52,7 +52,7 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
   }
   auto verdict = std::make_shared<std::promise<HubVerdict>>();
   std::future<HubVerdict> answered = verdict->get_future();
-  loop->Post([this, verdict, event = *std::move(event)] {
+  sales->loop().Post([this, verdict, event = *std::move(event)] {
     auto taken = intake->Take(event);
     metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
     HubVerdict v = HubVerdict::kAck;
@@ -67,9 +67,9 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
       v = HubVerdict::kTerminate;
     } else {
       if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++webhooks_applied;
-      if (!taken->sale_id.empty()) touched.insert(taken->sale_id);
+      if (!taken->sale_id.empty()) sales->Touch(taken->sale_id);
     }
-    Publish();
+    sales->Publish();
     verdict->set_value(v);
   });
   // The journal committed before the verdict is set: only then is the event acked.
@@ -84,7 +84,7 @@ void Service::Impl::SendHeartbeat(UnixMicros now) {
                            {"store_id", lane.store_id},
                            {"terminal_id", lane.terminal_id},
                            {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
-                           {"open_sales", book->Unsettled().size()},
+                           {"open_sales", sales->book().Unsettled().size()},
                            {"events_taken", hub_link->taken()},
                            {"health", HealthJson()}},
                           *journal);

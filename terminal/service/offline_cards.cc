@@ -61,16 +61,16 @@ Status Service::Impl::OpenSealedCards() {
 
 bool Service::Impl::TakesCardsOffline(const std::string& sale_id) const {
   if (!sealed_cards || online.load()) return false;
-  auto sale = driver->Get(sale_id);
+  auto sale = sales->driver().Get(sale_id);
   return sale.ok() && std::holds_alternative<checkout::ChoosingMethod>(sale->state);
 }
 
 StatusOr<checkout::Sale> Service::Impl::HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
                                                         checkout::FundingType funding, int installments) {
-  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, driver->Get(sale_id));
+  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, sales->driver().Get(sale_id));
   const std::string mask = printer::MaskPan(card.number).str();
   const checkout::CardHeldOffline held{mask, funding, installments, SystemClock::Instance().Now()};
-  BALCAO_RETURN_IF_ERROR(Acceptable(sale_id, held));
+  BALCAO_RETURN_IF_ERROR(sales->Acceptable(sale_id, held));
   offline::CardData sealed;
   sealed.number = card.number;
   sealed.security_code = card.security_code;
@@ -80,7 +80,7 @@ StatusOr<checkout::Sale> Service::Impl::HoldCardOffline(const std::string& sale_
   sealed.installments = installments;
   // The caps (per sale, in total) answer here, with the reason for the cashier.
   BALCAO_RETURN_IF_ERROR(sealed_cards->Accept(sale_id, sale.amount, sealed).status());
-  return driver->Feed(sale_id, held);
+  return sales->driver().Feed(sale_id, held);
 }
 
 void Service::Impl::ForwardHeldCards() {
@@ -101,24 +101,25 @@ void Service::Impl::ForwardHeldCards() {
   auto outcomes = sealed_cards->UnreportedOutcomes();
   if (!outcomes.ok()) return;
   for (const offline::CardOutcome& o : *outcomes) {
-    if (!book->Knows(o.sale_id)) continue;
-    if (!open_sales.count(o.sale_id) && !driver->Get(o.sale_id).ok() && !driver->Resume(o.sale_id).ok()) continue;
-    auto sale = driver->Get(o.sale_id);
+    if (!sales->book().Knows(o.sale_id)) continue;
+    if (!sales->IsOpen(o.sale_id) && !sales->driver().Get(o.sale_id).ok() && !sales->driver().Resume(o.sale_id).ok())
+      continue;
+    auto sale = sales->driver().Get(o.sale_id);
     if (!sale.ok() || !std::holds_alternative<checkout::CardHeld>(sale->state)) continue;
     const bool approved = o.outcome == offline::CardOutcomeKind::kApproved;
     const std::string reason =
         o.outcome == offline::CardOutcomeKind::kExpired ? "too old: declined locally: " + o.reason : o.reason;
     const checkout::CardForwarded forwarded{approved, o.bank_id, o.amount, reason, now};
-    auto fed = FeedIfAccepted(o.sale_id, forwarded);
+    auto fed = sales->FeedIfAccepted(o.sale_id, forwarded);
     if (!fed.ok()) {
       logging::Warn("serve", "offline card outcome not applied",
                     {{"sale", o.sale_id}, {"reason", fed.status().message()}});
       continue;
     }
-    touched.insert(o.sale_id);
+    sales->Touch(o.sale_id);
     if (!approved) {
       const CardTerms card = ReadCardTerms(*journal, o.sale_id);
-      printer::ForwardedDecline notice{ReceiptStore().merchant,
+      printer::ForwardedDecline notice{receipts->store().merchant,
                                        now,
                                        o.amount,
                                        o.sale_id,
@@ -127,7 +128,8 @@ void Service::Impl::ForwardHeldCards() {
                                        o.reason,
                                        o.outcome == offline::CardOutcomeKind::kExpired};
       // Logged where it failed; the decline is recorded whether or not the notice prints.
-      PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config.store.options))
+      receipts
+          ->PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config.store.options))
           .IgnoreError();
     }
   }

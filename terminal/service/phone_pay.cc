@@ -37,7 +37,7 @@ HttpResponse Asset(const char* name, const char* type) {
 
 // What the phone's page may know of the session `uuid` (nullopt: no sale waits for it).
 std::optional<json> SessionFacts(Service::Impl& s, const std::string& uuid, const HttpRequest& request) {
-  std::optional<checkout::Sale> sale = s.book->AwaitingPhone(uuid);
+  std::optional<checkout::Sale> sale = s.sales->book().AwaitingPhone(uuid);
   if (!sale) return std::nullopt;
   const auto& awaiting = std::get<checkout::AwaitingCard>(sale->state);
   const checkout::CreateSession terms = checkout::SessionTerms(*sale, awaiting.attempt);
@@ -87,7 +87,7 @@ void PhonePay(Service::Impl& s, RouteCall& c) {
 // GET /api/sales/{sale}/phone-link: the URL of the phone page of the sale's open card session,
 // as the phone reaches the box (its configured name on the store network), and its QR.
 void PhoneLink(Service::Impl& s, RouteCall& c) {
-  const std::optional<checkout::CardSession> session = s.book->OpenCardSession(c.id);
+  const std::optional<checkout::CardSession> session = s.sales->book().OpenCardSession(c.id);
   if (!session) return c.respond(ErrorResponse(409, "state", "the sale is not waiting for a card"));
   const std::string host = s.config.host_names.empty() ? std::string(c.request.Header("host"))
                                                        : s.config.host_names.front() + ":" + std::to_string(s.port);

@@ -129,14 +129,14 @@ void ListSales(Service::Impl& s, RouteCall& c) {
   if (c.request.query.rfind("day=", 0) == 0) day = c.request.query.substr(4);
   static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
   if (day.size() != 10 || !std::regex_match(day, kDay)) return c.respond(ErrorResponse(400, "day", "YYYY-MM-DD"));
-  const std::vector<std::string> ids = s.book->IdsOfDay(day);
-  if (std::all_of(ids.begin(), ids.end(), [&s](const std::string& id) { return s.book->HasView(id); }))
-    return c.respond(JsonTextAnswer(200, s.book->DayJson(day)));  // no need to wait for the driver thread
+  const std::vector<std::string> ids = s.sales->book().IdsOfDay(day);
+  if (std::all_of(ids.begin(), ids.end(), [&s](const std::string& id) { return s.sales->book().HasView(id); }))
+    return c.respond(JsonTextAnswer(200, s.sales->book().DayJson(day)));  // no need to wait for the driver thread
   s.OnDriver(
       [&s, day] {
-        for (const std::string& id : s.book->IdsOfDay(day))
-          if (!s.book->HasView(id)) s.EnsureCopy(id);
-        return JsonTextAnswer(200, s.book->DayJson(day));
+        for (const std::string& id : s.sales->book().IdsOfDay(day))
+          if (!s.sales->book().HasView(id)) s.sales->EnsureCopy(id);
+        return JsonTextAnswer(200, s.sales->book().DayJson(day));
       },
       std::move(c.respond));
 }
@@ -160,10 +160,10 @@ void OpenSale(Service::Impl& s, RouteCall& c) {
                                "at least " + std::to_string(s.config.disk_free_floor_mb) +
                                    " MB free in the data dir to open a sale (" + std::to_string(free >> 20) +
                                    " MB free)");
-        if (auto refused = s.OpenNewSale(id, cents, now))
+        if (auto refused = s.sales->OpenNewSale(id, cents, s.config.settings, now))
           return refused->in_book ? ErrorResponse(507, "store", refused->status.message())
                                   : DriverError(refused->status);
-        s.Publish();
+        s.sales->Publish();
         return SaleAnswer(s, 201, id);
       },
       std::move(c.respond));
@@ -282,7 +282,7 @@ HttpResponse ErrorResponse(int status, const std::string& field, const std::stri
   return JsonAnswer(status, {{"error", {{"field", field}, {"rule", rule}}}});
 }
 HttpResponse SaleAnswer(Service::Impl& service, int status, const std::string& sale_id) {
-  return JsonTextAnswer(status, service.book->ViewJson(sale_id).value_or("{}"));
+  return JsonTextAnswer(status, service.sales->book().ViewJson(sale_id).value_or("{}"));
 }
 
 HttpResponse DriverError(const Status& status) {
@@ -295,17 +295,6 @@ HttpResponse DriverError(const Status& status) {
   // The store-and-forward's caps (offline card sales, kOutOfRange): the limit, for the cashier.
   if (status.code() == StatusCode::kOutOfRange) return ErrorResponse(409, "offline_cards", status.message());
   return ErrorResponse(503, "bank", status.message());
-}
-
-Status Service::Impl::Acceptable(const std::string& sale_id, const checkout::Event& event) const {
-  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, driver->Get(sale_id));
-  const checkout::Step step = checkout::Next(sale, event);
-  return step.accepted() ? OkStatus() : step.rejection;
-}
-
-StatusOr<checkout::Sale> Service::Impl::FeedIfAccepted(const std::string& sale_id, const checkout::Event& event) {
-  BALCAO_RETURN_IF_ERROR(Acceptable(sale_id, event));
-  return driver->Feed(sale_id, event);
 }
 
 void Service::Impl::Handle(HttpRequest request, Respond respond) {

@@ -10,11 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "checkout/journal_codec.h"
 #include "common/log.h"
-#include "printer/render.h"
 #include "terminal/internal/receipts.h"
-#include "terminal/internal/sale_events.h"
 #include "terminal/service/first_run.h"
 #include "terminal/service/listener_tls.h"
 #include "terminal/service/service_impl.h"
@@ -26,9 +23,6 @@ constexpr sqlite3_int64 kSqliteHeapLimitBytes = 6 << 20;
 namespace {
 
 constexpr std::chrono::milliseconds kTickInterval{100};
-// Each sale's timers are looked at this often (timers are seconds apart: polls every
-// poll_interval_s, countdowns, lookup retries), so many open sales cost little.
-constexpr UnixMicros kSaleTickInterval = 500'000;
 // Free space, a failing store and the clock's offset are looked at this often.
 constexpr UnixMicros kHealthCheckInterval = 2 * kMicrosPerSecond;
 
@@ -46,115 +40,21 @@ bool BankConfiguredInEnvironment() {
 // --- the driver's thread ---
 
 void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect& effect) {
-  touched.insert(sale_id);
   if (const auto* show = std::get_if<checkout::Show>(&effect)) {
-    book->SetMessage(sale_id, show->message);
+    sales->book().SetMessage(sale_id, show->message);
   } else if (const auto* flag = std::get_if<checkout::FlagOperator>(&effect)) {
-    book->AddFlag(sale_id, flag->reason + (flag->entity_id.empty() ? "" : " (" + flag->entity_id + ")"));
+    sales->book().AddFlag(sale_id, flag->reason + (flag->entity_id.empty() ? "" : " (" + flag->entity_id + ")"));
   } else if (const auto* print = std::get_if<checkout::Print>(&effect)) {
-    auto sale = driver->Get(sale_id);
-    if (!sale.ok()) return;
-    const UnixMicros now = bank_clock->Now();
-    auto doc = ReceiptFor(*sale, *print, ReceiptStore(), now, CardTermsFor(sale_id, *sale));
-    if (!doc) return;
-    // A cash register prints the receipts it received; the box prints what nexo.print says.
-    if (IsRegisterSale(sale_id)) {
-      const bool customer_slip = print->slip == checkout::Slip::kSaleReceipt ||
-                                 print->slip == checkout::Slip::kPixCode ||
-                                 print->slip == checkout::Slip::kRefundReceipt;
-      if (config.nexo.print == "none" || (config.nexo.print == "customer" && !customer_slip)) {
-        book->AddReceipt(sale_id, printer::RenderText(*doc, *profile, {.placeholders = true}));
-        return;
-      }
-    }
-    PrintReceipt(sale_id, checkout::Name(print->slip), *doc).IgnoreError();  // logged where it failed
-  }
-}
-
-Status Service::Impl::PrintReceipt(const std::string& sale_id, const std::string& kind, const printer::Document& doc) {
-  book->AddReceipt(sale_id, printer::RenderText(doc, *profile, {.placeholders = true}));
-  auto bytes = printer::RenderEscPos(doc, *profile);
-  if (!bytes.ok()) {
-    logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
-    return bytes.status();
-  }
-  auto job = print_jobs->Enqueue(sale_id, kind, printer_target, *bytes);
-  if (!job.ok()) {
-    logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
-    return job.status();
-  }
-  return OkStatus();
-}
-
-StatusOr<checkout::Sale> Service::Impl::Reprint(const std::string& sale_id) {
-  const UnixMicros now = SystemClock::Instance().Now();
-  const std::vector<std::string> today = book->IdsOfDay(StoreDay(now));
-  if (std::find(today.begin(), today.end(), sale_id) == today.end())
-    return NotFoundError("no sale " + sale_id + " of today (" + StoreDay(now) + ") on this box");
-  EnsureCopy(sale_id);
-  std::optional<checkout::Sale> sale = book->Copy(sale_id);
-  if (!sale) return NotFoundError("no sale " + sale_id + " on this box");
-  const CardTerms card = CardTermsFor(sale_id, *sale);
-  const std::optional<checkout::Print> print = ReprintOf(*sale, card);
-  if (!print)
-    return FailedPreconditionError(std::string("the sale has no receipt to print again (it is ") +
-                                   checkout::StateName(static_cast<int>(sale->state.index())) + ")");
-  StoreIdentity store = ReceiptStore();
-  store.options.duplicate = true;
-  store.options.drawer_kick = false;
-  const std::optional<printer::Document> doc = ReceiptFor(*sale, *print, store, now, card);
-  if (!doc) return FailedPreconditionError("the sale has no receipt to print again");
-  BALCAO_RETURN_IF_ERROR(PrintReceipt(sale_id, std::string("reprint-") + checkout::Name(print->slip), *doc));
-  logging::Info("serve", "receipt reprinted", {{"sale", sale_id}, {"slip", checkout::Name(print->slip)}});
-  return *sale;
-}
-
-void Service::Impl::Publish() {
-  auto put_touched = [this] {
-    for (const std::string& id : touched) {
-      auto sale = driver->Get(id);
-      if (!sale.ok()) continue;
-      book->Put(*sale);
-      // A sale that ended leaves the driver (its journal keeps it; EnsureOpen resumes it for a
-      // refund): a busy day's memory stays flat. A cash register's stays while it may ask.
-      if (checkout::IsTerminal(sale->state) && !IsRegisterSale(id) && driver->Close(id)) {
-        open_sales.erase(id);
-        next_tick_at.erase(id);
-      } else {
-        open_sales.insert(id);
-      }
-    }
-    touched.clear();
-  };
-  // The book first: a cash register told "paid" may ask the touchscreen's API at once, and
-  // must find the sale paid there. Settling may touch sales again (a cancel): those follow.
-  put_touched();
-  if (registers) {
-    SettleRegisterSales();
-    put_touched();
+    receipts->OnPrint(sale_id, *print, counter->IsRegisterSale(sale_id), bank_clock->Now());
   }
 }
 
 void Service::Impl::Tick() {
   const UnixMicros now = bank_clock->Now();
-  if (!autopay_due.empty()) PayDueAutopays(now);
-  for (const std::string& id : book->Unsettled()) {
-    if (!open_sales.count(id)) continue;
-    UnixMicros& next = next_tick_at[id];
-    if (now < next) continue;
-    // Fires the sale's due timers (polls, countdowns, lookup retries) and returns: the
-    // deadline is 1 ms away, so a sale with nothing due costs at most that sleep.
-    auto sale = driver->RunUntilSettled(id, bank_clock->Now() + 1000);
-    // Back at its next timer (a phone's payment is seen at its poll, not up to a tick later),
-    // and at least every kSaleTickInterval: an event fed since may have armed an earlier one.
-    next = std::min(now + kSaleTickInterval, driver->NextTimer(id).value_or(now + kSaleTickInterval));
-    // A timer whose event the disk refused fires again shortly (checkout::Driver): the poll
-    // goes on, and sees the payment once the disk takes writes again.
-    if (!sale.ok() && offline::IsDiskFailure(sale.status())) NoteStoreFailure("timer", sale.status());
-    touched.insert(id);
-  }
+  if (payer) payer->PayDue(now);
+  sales->TickSales(now, [this](const Status& refused) { NoteStoreFailure("timer", refused); });
   ForwardHeldCards();
-  watch->Expire(SaleWatch::Clock::now());
+  sales->watch().Expire(SaleWatch::Clock::now());
   if (now >= next_health_check) {
     next_health_check = now + kHealthCheckInterval;
     CheckHealth();
@@ -176,7 +76,7 @@ void Service::Impl::Tick() {
       logging::Warn("serve", "event catch-up failed", {{"reason", applied.status().message()}});
     } else if (*applied > 0) {
       logging::Info("serve", "event catch-up applied events", {{"applied", *applied}});
-      for (const std::string& id : book->Unsettled()) touched.insert(id);
+      sales->TouchUnsettled();
     }
     // Other boxes share the account: a terminal id made up by each box is unique only by
     // chance (docs/stores.md), so the installer is told once to name it.
@@ -186,40 +86,18 @@ void Service::Impl::Tick() {
                     {{"terminal_id", lane.terminal_id}, {"other_lane_events", intake->foreign_left()}});
     }
   }
-  Publish();
-}
-
-void Service::Impl::EnsureCopy(const std::string& sale_id) {
-  if (book->HasCopy(sale_id)) return;
-  if (auto open = driver->Get(sale_id); open.ok()) return book->Put(*open);
-  auto events = ReadSaleEvents(*journal, sale_id);
-  if (events.ok()) book->Put(checkout::Replay(*events));
+  sales->Publish();
 }
 
 void Service::Impl::Resume() {
-  auto open = journal->OpenSales();
-  if (!open.ok()) {
-    logging::Error("serve", "cannot list open sales", {{"reason", open.status().message()}});
-  } else {
-    for (const std::string& id : *open) {
-      auto sale = driver->Resume(id);
-      if (!sale.ok()) {
-        logging::Error("serve", "sale not resumed", {{"sale", id}, {"reason", sale.status().message()}});
-        continue;
-      }
-      logging::Info("serve", "sale resumed", {{"sale", id}});
-      touched.insert(id);
-    }
-  }
-  ResumeRegisterSales();
-  Publish();
-  const UnixMicros now = bank_clock->Now();
-  for (UnixMicros day : {now, now - 86400 * kMicrosPerSecond})
-    for (const std::string& id : book->IdsOfDay(StoreDay(day))) EnsureCopy(id);
+  sales->ResumeFromJournal();
+  counter->Resume();
+  sales->Publish();
+  sales->CopyRecentDays(bank_clock->Now());
 }
 
 void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond) {
-  loop->Post([this, work = std::move(work), respond = std::move(respond)] {
+  sales->loop().Post([this, work = std::move(work), respond = std::move(respond)] {
     HttpResponse response;
     try {
       response = work();
@@ -228,7 +106,7 @@ void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond
       response = HttpResponse{
           500, "application/json; charset=utf-8", R"({"error":{"field":"service","rule":"internal error"}})", {}};
     }
-    Publish();
+    sales->Publish();
     if (response.status == 507) {
       const auto body = nlohmann::json::parse(response.body, nullptr, false);
       const std::string rule = body.is_object() ? body["error"].value("rule", "") : "";
@@ -278,7 +156,6 @@ StatusOr<api::Client> Service::Impl::ConnectBank(const std::filesystem::path& di
   }
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(credentials_path));
   bank = std::make_unique<api::Bank>(client.WithObserver(observe_bank).WithBankClock(bank_clock));
-  purchase_networks = std::make_unique<PurchaseNetworks>(*bank);
   return client;
 }
 
@@ -305,24 +182,31 @@ Status Service::Impl::OpenStore(const std::filesystem::path& dir) {
   print_jobs = std::make_unique<offline::PrintJobs>(*store);
   applied_events = std::make_unique<offline::AppliedEvents>(*store, *bank_clock,
                                                             std::chrono::hours(24 * config.webhook_retention_days));
-  book = std::make_unique<SaleBook>((dir / "sales.idx").string());
+  auto book = std::make_unique<SaleBook>((dir / "sales.idx").string());
   BALCAO_RETURN_IF_ERROR(book->Load());
-  watch = std::make_unique<SaleWatch>(*book);
-  book->OnChange([this](const std::string& sale_id) { watch->Changed(sale_id); });
+  sales = std::make_unique<SaleDesk>(*bank, *journal, *bank_clock, std::move(book), kTickInterval, [this] { Tick(); });
   return OkStatus();
 }
 
 void Service::Impl::MakeDriver() {
-  driver = std::make_unique<checkout::Driver>(
-      *bank, *journal, *bank_clock,
-      [this](const std::string& sale_id, const checkout::Effect& effect) { OnEffect(sale_id, effect); });
-  driver->SetOutbox(outbox.get());
-  driver->OnNotSent([this] {
+  receipts = std::make_unique<ReceiptPrinter>(*sales, *journal, *print_jobs, *bank, *profile, ReceiptStore(),
+                                              printer_target, config.nexo.print);
+  counter = std::make_unique<RegisterCounter>(*sales, *registers, *journal, *receipts, *bank_clock, config);
+  sales->SetHooks(
+      {.on_effect = [this](const std::string& sale_id, const checkout::Effect& effect) { OnEffect(sale_id, effect); },
+       .stays_open = [this](const std::string& sale_id) { return counter->IsRegisterSale(sale_id); },
+       .after_publish =
+           [this] {
+             counter->Settle();
+             if (payer) payer->Schedule(sales->book());
+           }});
+  sales->driver().SetOutbox(outbox.get());
+  sales->driver().OnNotSent([this] {
     if (monitor) monitor->ReportNotSent();
   });
-  driver->OnUnknownResolved(
+  sales->driver().OnUnknownResolved(
       [this](checkout::EntityKind, bool found) { metrics->CountUnknownResolved("checkout", found); });
-  intake = std::make_unique<checkout::Intake>(*driver, *bank, *bank_clock);
+  intake = std::make_unique<checkout::Intake>(sales->driver(), *bank, *bank_clock);
   intake->SetAppliedEvents(applied_events.get());
   intake->SetLane(config.settings.lane);
   intake->SetFirstWindowDays(config.webhook_retention_days);  // what the record of applied events keeps
@@ -353,39 +237,37 @@ Status Service::Impl::MakeBackgroundWork(const api::CallObserver& observe_bank) 
   drainer = std::make_unique<offline::Drainer>(server->io(), *store, *outbox, *gateway);
   BALCAO_RETURN_IF_ERROR(OpenSealedCards());
   monitor = std::make_unique<offline::ConnectivityMonitor>(server->io(), *gateway, config.connectivity);
-  loop = std::make_unique<DriverLoop>(kTickInterval, [this] { Tick(); });
-  simulations = std::make_unique<DriverLoop>(std::chrono::hours(1), [] {});
+  if (sandbox) payer = std::make_unique<SandboxPayer>(sandbox->port(), *bank_clock, config.sandbox_autopay_s);
   monitor->Subscribe([this](bool online) {
     this->online = online;
     drainer->SetOnline(online);
     logging::Info("serve", online ? "bank reachable" : "bank unreachable: offline");
-    loop->Post([this, online] { driver->SetBankOnline(online); });
+    sales->loop().Post([this, online] { sales->driver().SetBankOnline(online); });
   });
   drainer->OnLookupAnswered(
       [this](const offline::OutboxItem&, bool found) { metrics->CountUnknownResolved("outbox", found); });
   drainer->OnSettled([this](const offline::OutboxItem& item) {
     if (item.request.sale_id.empty()) return;
-    loop->Post([this, id = item.request.sale_id] {
-      auto sale = driver->Reconcile(id);
+    sales->loop().Post([this, id = item.request.sale_id] {
+      auto sale = sales->driver().Reconcile(id);
       if (!sale.ok())
         logging::Warn("serve", "outbox outcome not applied", {{"sale", id}, {"reason", sale.status().message()}});
-      touched.insert(id);
-      Publish();
+      sales->Touch(id);
+      sales->Publish();
     });
   });
-  spooler = std::make_unique<offline::Spooler>(*print_jobs);
   return OkStatus();
 }
 
 void Service::Impl::StartThreads() {
-  loop->Start();
-  simulations->Start();
+  sales->loop().Start();
+  if (payer) payer->Start();
   server->Start();
   if (nexo_server) nexo_server->Start();
   if (tef_dial) tef_dial->Start();
   drainer->Start();
   monitor->Start();
-  spooler->Start();
+  receipts->Start();
 }
 
 namespace {
@@ -449,12 +331,11 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   s.webhook = std::make_unique<WebhookRegistration>(*s.bank, *s.bank_clock, OwnWebhookUrl(s), s.sandbox != nullptr);
   // Resume first: the open sales must not wait for a bank that may be unreachable. A real
   // bank's webhook is registered by the first tick (retried with the catch-up until it is).
-  s.loop->Post([&s] {
+  s.sales->loop().Post([&s] {
     s.CheckHealth();  // the disk's free space before the first sale
     s.Resume();
     if (s.sandbox) s.webhook->Ensure();  // in-process: before any sale the API opens
   });
-  s.counter = MakeBoxCounter(s);
   BALCAO_RETURN_IF_ERROR(s.StartNexo(tls ? &*tls : nullptr));
   BALCAO_RETURN_IF_ERROR(s.OpenTefDial());
   s.StartThreads();
@@ -512,22 +393,24 @@ void Service::Stop() {
   Impl& s = *impl_;
   s.stopping = true;
   if (s.nexo_server) s.nexo_server->Stop();
-  if (s.tef_dial) s.tef_dial->Stop();  // before the driver's loop: its counter posts there
-  if (s.hub_link) s.hub_link->Stop();  // likewise: it waits on the loop for each event
-  if (s.loop) s.loop->Stop();          // finishes the driver's task in progress
-  if (s.simulations) s.simulations->Stop();
+  if (s.tef_dial) s.tef_dial->Stop();   // before the driver's loop: its counter posts there
+  if (s.hub_link) s.hub_link->Stop();   // likewise: it waits on the loop for each event
+  if (s.sales) s.sales->loop().Stop();  // finishes the driver's task in progress
+  if (s.payer) s.payer->Stop();
   if (s.drainer) s.drainer->Stop();
   if (s.monitor) s.monitor->Stop();
-  if (s.spooler) s.spooler->Stop();
+  if (s.receipts) s.receipts->Stop();
   if (s.server) s.server->Stop();
   // The long polls held answer now: none keeps a connection past its server.
-  if (s.watch) s.watch->Expire(SaleWatch::Clock::time_point::max());
+  if (s.sales) s.sales->watch().Expire(SaleWatch::Clock::time_point::max());
   s.nexo_server.reset();
   s.drainer.reset();
   s.monitor.reset();
   s.server.reset();
   s.intake.reset();
-  s.driver.reset();
+  s.counter.reset();
+  s.receipts.reset();
+  s.sales.reset();
   if (s.sandbox) s.sandbox->Stop();
   impl_.reset();
 }

@@ -56,7 +56,7 @@ Status Service::Impl::OpenTefDial() {
   // deadlines neither follow the box's wall clock when it is wrong nor jump when it is set.
   BALCAO_ASSIGN_OR_RETURN(tef_dial, tef::Manager::Open(m, *counter, *bank_clock,
                                                        [this](const std::string& sale_id, const std::string& text) {
-                                                         book->AddFlag(sale_id, text);
+                                                         sales->book().AddFlag(sale_id, text);
                                                          logging::Warn("tefdial", text, {{"sale", sale_id}});
                                                        }));
   tef_dial_dir = m.folder.dir;

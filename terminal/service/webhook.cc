@@ -66,7 +66,7 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
         if (taken->outcome == checkout::IntakeOutcome::kReplayed) {
           logging::Info("serve", "webhook replayed: nothing done", {{"event", event.id}, {"sale", taken->sale_id}});
         } else if (!taken->sale_id.empty()) {
-          touched.insert(taken->sale_id);
+          sales->Touch(taken->sale_id);
         }
         if (taken->outcome == checkout::IntakeOutcome::kNotYet) return ErrorResponse(409, "event", taken->reason);
         // Another lane's: a 200 would mark it delivered for every box (docs/adr/0006-lane-event-intake.md).
