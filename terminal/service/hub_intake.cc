@@ -57,7 +57,7 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
     metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
     HubVerdict v = HubVerdict::kAck;
     if (!taken.ok()) {
-      if (offline::IsDiskFailure(taken.status())) NoteStoreFailure("hub", taken.status());
+      if (offline::IsDiskFailure(taken.status())) health->NoteStoreFailure("hub", taken.status());
       v = HubVerdict::kRetry;
     } else if (taken->outcome == checkout::IntakeOutcome::kNotYet) {
       v = HubVerdict::kRetry;
@@ -86,7 +86,7 @@ void Service::Impl::SendHeartbeat(UnixMicros now) {
                            {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
                            {"open_sales", sales->book().Unsettled().size()},
                            {"events_taken", hub_link->taken()},
-                           {"health", HealthJson()}},
+                           {"health", health->HealthJson()}},
                           *journal);
 }
 

@@ -43,9 +43,9 @@ const char* ContentType(std::string_view name) {
 void LogIn(Service::Impl& s, RouteCall& c) { c.respond(s.Login(c.request)); }
 void LogOut(Service::Impl& s, RouteCall& c) { c.respond(s.Logout(c.request)); }
 void ShowSession(Service::Impl& s, RouteCall& c) { c.respond(s.SessionInfo(c.session)); }
-void Healthz(Service::Impl& s, RouteCall& c) { c.respond(s.Healthz()); }
-void Readyz(Service::Impl& s, RouteCall& c) { c.respond(s.Readyz()); }
-void Metrics(Service::Impl& s, RouteCall& c) { c.respond(s.MetricsPage()); }
+void Healthz(Service::Impl& s, RouteCall& c) { c.respond(s.health->Healthz()); }
+void Readyz(Service::Impl& s, RouteCall& c) { c.respond(s.health->Readyz()); }
+void Metrics(Service::Impl& s, RouteCall& c) { c.respond(s.health->MetricsPage()); }
 void Webhook(Service::Impl& s, RouteCall& c) { s.OnWebhook(std::move(c.request), std::move(c.respond)); }
 void DevicePage(Service::Impl& s, RouteCall& c) { c.respond(s.DevicePage(c.request)); }
 
@@ -89,7 +89,7 @@ void ChooseLanguage(Service::Impl& s, RouteCall& c) {
 // GET /api/status: what the touchscreen's status line and the back office read.
 void ShowStatus(Service::Impl& s, RouteCall& c) {
   json status = {{"online", s.online.load()},
-                 {"health", s.HealthJson()},
+                 {"health", s.health->HealthJson()},
                  {"bank", s.sandbox ? "sandbox" : "configured"},
                  {"sandbox_url", s.sandbox ? "http://127.0.0.1:" + std::to_string(s.sandbox->port()) : ""},
                  {"now_ms", s.bank_clock->Now() / 1000},
@@ -154,7 +154,8 @@ void OpenSale(Service::Impl& s, RouteCall& c) {
         const std::string id = MintSaleId('v', now);
         // New sales wait for space (open ones keep finishing): a sale begun on a full disk
         // could not journal its payment.
-        const long long free = s.free_bytes.load(), floor = static_cast<long long>(s.config.disk_free_floor_mb) << 20;
+        const long long free = s.health->free_bytes(), floor = static_cast<long long>(s.config.disk_free_floor_mb)
+                                                               << 20;
         if (free >= 0 && free < floor)
           return ErrorResponse(507, "store",
                                "at least " + std::to_string(s.config.disk_free_floor_mb) +

@@ -23,8 +23,6 @@ constexpr sqlite3_int64 kSqliteHeapLimitBytes = 6 << 20;
 namespace {
 
 constexpr std::chrono::milliseconds kTickInterval{100};
-// Free space, a failing store and the clock's offset are looked at this often.
-constexpr UnixMicros kHealthCheckInterval = 2 * kMicrosPerSecond;
 
 bool BankConfiguredInEnvironment() {
   for (const char* name : {"BALCAO_CREDENTIALS", "BALCAO_BANK_URL", "BALCAO_ACCESS_ID", "BALCAO_PROJECT_ID",
@@ -52,13 +50,10 @@ void Service::Impl::OnEffect(const std::string& sale_id, const checkout::Effect&
 void Service::Impl::Tick() {
   const UnixMicros now = bank_clock->Now();
   if (payer) payer->PayDue(now);
-  sales->TickSales(now, [this](const Status& refused) { NoteStoreFailure("timer", refused); });
+  sales->TickSales(now, [this](const Status& refused) { health->NoteStoreFailure("timer", refused); });
   ForwardHeldCards();
   sales->watch().Expire(SaleWatch::Clock::now());
-  if (now >= next_health_check) {
-    next_health_check = now + kHealthCheckInterval;
-    CheckHealth();
-  }
+  health->CheckIfDue(now);
   SendHeartbeat(now);
   // The ids of events gone past the replay window (at the first tick, then hourly).
   if (auto forgotten = applied_events->PruneIfDue(); !forgotten.ok()) {
@@ -110,7 +105,7 @@ void Service::Impl::OnDriver(std::function<HttpResponse()> work, Respond respond
     if (response.status == 507) {
       const auto body = nlohmann::json::parse(response.body, nullptr, false);
       const std::string rule = body.is_object() ? body["error"].value("rule", "") : "";
-      NoteStoreFailure("api", Status(StatusCode::kResourceExhausted, rule));
+      health->NoteStoreFailure("api", Status(StatusCode::kResourceExhausted, rule));
     }
     respond(std::move(response));
   });
@@ -329,10 +324,12 @@ StatusOr<std::unique_ptr<Service>> Service::Start(const ServeOptions& options) {
   BALCAO_RETURN_IF_ERROR(s.MakeBackgroundWork(observe_bank));
   BALCAO_RETURN_IF_ERROR(s.StartHubLink());
   s.webhook = std::make_unique<WebhookRegistration>(*s.bank, *s.bank_clock, OwnWebhookUrl(s), s.sandbox != nullptr);
+  s.health = std::make_unique<Health>(s.config, s.options.data_dir, *s.store, *s.outbox, *s.print_jobs, s.sales->book(),
+                                      *s.monitor, *s.bank_clock, *s.webhook, *s.metrics);
   // Resume first: the open sales must not wait for a bank that may be unreachable. A real
   // bank's webhook is registered by the first tick (retried with the catch-up until it is).
   s.sales->loop().Post([&s] {
-    s.CheckHealth();  // the disk's free space before the first sale
+    s.health->CheckHealth();  // the disk's free space before the first sale
     s.Resume();
     if (s.sandbox) s.webhook->Ensure();  // in-process: before any sale the API opens
   });

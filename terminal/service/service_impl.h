@@ -46,6 +46,7 @@
 #include "terminal/service/config.h"
 #include "terminal/service/driver_loop.h"
 #include "terminal/service/first_run.h"
+#include "terminal/service/health.h"
 #include "terminal/service/hub_link.h"
 #include "terminal/service/lane_identity.h"
 #include "terminal/service/listener_tls.h"
@@ -113,19 +114,15 @@ struct Service::Impl {
   std::string tef_dial_dir;                                 // its folder, absolute; "" when off
   std::atomic<bool> stopping{false};
   std::atomic<bool> online{true};
-  // The disk (CheckHealth, on the driver thread; read from any thread): free bytes in the data
-  // dir (-1 before the first look), and whether a store write failed since the last success.
-  std::atomic<long long> free_bytes{-1};
-  std::atomic<bool> store_failing{false};
-  UnixMicros next_health_check = 0;  // driver thread
-  bool clock_warned = false;         // driver thread: the offset's warning is in the log
   std::atomic<long long> webhooks_applied{0}, webhooks_refused{0};
 
   std::mutex device_mu;
   std::map<std::string, std::string> device_tokens;      // guarded by device_mu: link token -> sale id
   std::map<std::string, checkout::BrowserData> devices;  // guarded by device_mu: sale id -> its device
 
-  std::unique_ptr<SandboxPayer> payer;  // the embedded sandbox's only (sandbox_payer.h)
+  std::unique_ptr<SandboxPayer> payer;
+  std::unique_ptr<Health>
+      health;  // the box's health, probes and metrics page (health.h)  // the embedded sandbox's only (sandbox_payer.h)
 
   std::unique_ptr<WebhookRegistration> webhook;  // ours at the bank (made once the URL is known)
   bool told_to_name_lane = false;                // driver thread: the warning is logged once
@@ -143,8 +140,6 @@ struct Service::Impl {
   void OnEffect(const std::string& sale_id, const checkout::Effect& effect);
   void Tick();    // due timers of sales waiting for the bank or the customer; catch-up
   void Resume();  // at start: open sales from the journal, today's sales from the index
-  // Free space, a store that works again after failing, the clock's offset: every few seconds.
-  void CheckHealth();
   // --- card sales while offline (offline_cards.cc) ---
   Status OpenSealedCards();  // at start, when offline_cards.enabled
   // Whether a card for this sale is taken offline now: the store takes cards offline, the bank
@@ -173,14 +168,6 @@ struct Service::Impl {
   void OnNexo(HttpRequest request, Respond respond);
   // Starts the nexo listener when a port is given or a register is registered.
   Status StartNexo(const ListenerTls* tls);
-  // --- failures (health.cc), any thread ---
-  // A store write the disk refused: counted, and logged (the first of a run of failures as an
-  // error naming the write and the system's reason; later ones until it works again at debug).
-  void NoteStoreFailure(std::string_view where, const Status& status);
-  // The box's health in one place (bank, clock, disk, printer): /api/status's "health" and the
-  // touchscreen's status line; /readyz adds the probes that write.
-  nlohmann::json HealthJson();
-
   // --- HTTP (routes.cc), any io thread ---
   // Finds the request's row in the route table (routes.h), applies who may call it, runs it.
   void Handle(HttpRequest request, Respond respond);
@@ -206,10 +193,6 @@ struct Service::Impl {
   // The supervisor named in `approval` ({"supervisor", "pin"}, the PIN wiped) when their PIN
   // is right; kPermissionDenied with the reason otherwise.
   StatusOr<std::string> Approve(nlohmann::json& approval);
-  // --- probes and metrics (health.cc), any io thread ---
-  HttpResponse Healthz() const;  // 200 {"status":"ok"}
-  HttpResponse Readyz();         // 200, or 503 naming each failing check
-  HttpResponse MetricsPage();    // Prometheus text format 0.0.4
 };
 
 }  // namespace balcao::terminal::service

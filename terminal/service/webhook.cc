@@ -59,7 +59,7 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
         auto taken = intake->Take(event);
         metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
         if (!taken.ok() && offline::IsDiskFailure(taken.status())) {
-          NoteStoreFailure("webhook", taken.status());  // the bank delivers it again later
+          health->NoteStoreFailure("webhook", taken.status());  // the bank delivers it again later
           return ErrorResponse(507, "store", taken.status().message());
         }
         if (!taken.ok()) return ErrorResponse(503, "event", taken.status().message());
