@@ -11,32 +11,32 @@
 namespace balcao::terminal::service {
 
 Status Service::Impl::StartHubLink() {
-  if (config.hub.credentials.empty()) {
-    if (!config.hub.url.empty())
+  if (setup.config.hub.credentials.empty()) {
+    if (!setup.config.hub.url.empty())
       return InvalidArgumentError("hub.credentials: required with hub.url (balcao hub join)");
     return OkStatus();
   }
-  BALCAO_ASSIGN_OR_RETURN(HubCredentials credentials, LoadHubCredentials(config.hub.credentials));
-  if ((!credentials.store.empty() && credentials.store != lane.store_id) ||
-      (!credentials.terminal.empty() && credentials.terminal != lane.terminal_id))
+  BALCAO_ASSIGN_OR_RETURN(HubCredentials credentials, LoadHubCredentials(setup.config.hub.credentials));
+  if ((!credentials.store.empty() && credentials.store != setup.lane.store_id) ||
+      (!credentials.terminal.empty() && credentials.terminal != setup.lane.terminal_id))
     return InvalidArgumentError("hub.credentials: made for lane " + credentials.store + "/" + credentials.terminal +
-                                ", this box is " + lane.store_id + "/" + lane.terminal_id);
+                                ", this box is " + setup.lane.store_id + "/" + setup.lane.terminal_id);
   hub::NatsEndpoint endpoint;
-  endpoint.url = config.hub.url.empty() ? credentials.nats_url : config.hub.url;
+  endpoint.url = setup.config.hub.url.empty() ? credentials.nats_url : setup.config.hub.url;
   if (endpoint.url.empty()) return InvalidArgumentError("hub.url: required (the credentials file names none)");
   endpoint.user = credentials.user;
   endpoint.password = credentials.password;
   endpoint.ca_file = credentials.ca_file;
-  endpoint.inbox_prefix = hub::LaneInbox(lane.store_id, lane.terminal_id);
-  endpoint.name = "balcao-box-" + lane.store_id + "-" + lane.terminal_id;
+  endpoint.inbox_prefix = hub::LaneInbox(setup.lane.store_id, setup.lane.terminal_id);
+  endpoint.name = "balcao-box-" + setup.lane.store_id + "-" + setup.lane.terminal_id;
   // The head last reported to the hub, kept across restarts (HubLink::SendHeartbeat).
-  const std::string chain_file = (std::filesystem::path(options.data_dir) / "hub-chain-reported").string();
-  hub_link = std::make_unique<HubLink>(
-      endpoint, lane.store_id, lane.terminal_id,
+  const std::string chain_file = (std::filesystem::path(setup.options.data_dir) / "hub-chain-reported").string();
+  events.hub_link = std::make_unique<HubLink>(
+      endpoint, setup.lane.store_id, setup.lane.terminal_id,
       [this](const std::string& body, const std::atomic<bool>& link_stopping) {
         return TakeFromHub(body, link_stopping);
       },
-      config.hub.heartbeat_s * kMicrosPerSecond, chain_file);
+      setup.config.hub.heartbeat_s * kMicrosPerSecond, chain_file);
   return OkStatus();
 }
 
@@ -46,14 +46,14 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
     logging::Error("serve", "hub event unreadable: dropped", {{"reason", event.status().message()}});
     return HubVerdict::kTerminate;
   }
-  if (applied_events->OlderThanWindow(event->created)) {  // its id may be forgotten: never taken again
+  if (storage->applied_events().OlderThanWindow(event->created)) {  // its id may be forgotten: never taken again
     logging::Warn("serve", "hub event older than the replay window: dropped", {{"event", event->id}});
     return HubVerdict::kTerminate;
   }
   auto verdict = std::make_shared<std::promise<HubVerdict>>();
   std::future<HubVerdict> answered = verdict->get_future();
   sales->loop().Post([this, verdict, event = *std::move(event)] {
-    auto taken = intake->Take(event);
+    auto taken = events.intake->Take(event);
     metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
     HubVerdict v = HubVerdict::kAck;
     if (!taken.ok()) {
@@ -66,7 +66,7 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
                      {{"event", event.id}, {"reason", taken->reason}});
       v = HubVerdict::kTerminate;
     } else {
-      if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++webhooks_applied;
+      if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++events.applied;
       if (!taken->sale_id.empty()) sales->Touch(taken->sale_id);
     }
     sales->Publish();
@@ -74,20 +74,20 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
   });
   // The journal committed before the verdict is set: only then is the event acked.
   while (answered.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready)
-    if (stopping || link_stopping) return HubVerdict::kRetry;
+    if (events.stopping || link_stopping) return HubVerdict::kRetry;
   return answered.get();
 }
 
 void Service::Impl::SendHeartbeat(UnixMicros now) {
-  if (!hub_link || !hub_link->HeartbeatDue(now)) return;
-  hub_link->SendHeartbeat({{"version", BALCAO_VERSION},
-                           {"store_id", lane.store_id},
-                           {"terminal_id", lane.terminal_id},
-                           {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
-                           {"open_sales", sales->book().Unsettled().size()},
-                           {"events_taken", hub_link->taken()},
-                           {"health", health->HealthJson()}},
-                          *journal);
+  if (!events.hub_link || !events.hub_link->HeartbeatDue(now)) return;
+  events.hub_link->SendHeartbeat({{"version", BALCAO_VERSION},
+                                  {"store_id", setup.lane.store_id},
+                                  {"terminal_id", setup.lane.terminal_id},
+                                  {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
+                                  {"open_sales", sales->book().Unsettled().size()},
+                                  {"events_taken", events.hub_link->taken()},
+                                  {"health", health->HealthJson()}},
+                                 storage->journal());
 }
 
 }  // namespace balcao::terminal::service

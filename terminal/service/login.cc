@@ -38,13 +38,13 @@ std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std:
                                                 std::optional<Session>& session) {
   const std::string token = Sessions::TokenIn(request.Header("cookie"));
   // The touchscreen marks its own polls: they keep the screen current, not the session alive.
-  session = sessions->Touch(token, request.Header("x-balcao-background") != "1");
+  session = doors.sessions->Touch(token, request.Header("x-balcao-background") != "1");
   // `balcao operator disable` runs in another process: a disabled operator's session ends at
   // their next request.
   if (session) {
-    auto op = operators->Get(session->operator_name);
+    auto op = storage->operators().Get(session->operator_name);
     if (!op.ok() || op->disabled) {
-      sessions->CloseAllOf(session->operator_name);
+      doors.sessions->CloseAllOf(session->operator_name);
       session.reset();
     }
   }
@@ -56,7 +56,7 @@ std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std:
   facts.content_type = request.Header("content-type");
   facts.has_session = session.has_value();
   facts.audience = audience;
-  auto denial = access->Check(facts);
+  auto denial = doors.access->Check(facts);
   if (!denial) return std::nullopt;
   if (denial->status != 401)
     logging::Warn("serve", "request refused",
@@ -74,19 +74,19 @@ HttpResponse Service::Impl::Login(HttpRequest& request) {
     return ErrorResponse(400, "body", R"(a JSON object {"operator": NAME, "pin": DIGITS})");
   std::string pin = body["pin"].get<std::string>();
   Wipe(body["pin"].get_ref<std::string&>());
-  auto op = operators->Authenticate(body["operator"].get<std::string>(), pin);
+  auto op = storage->operators().Authenticate(body["operator"].get<std::string>(), pin);
   Wipe(pin);
   if (!op.ok()) return Refusal(op.status(), "pin");
-  const std::string token = sessions->Open(*op);
+  const std::string token = doors.sessions->Open(*op);
   return JsonOk({{"operator", op->name},
                  {"role", offline::OperatorRoleName(op->role)},
-                 {"idle_timeout_s", config.session_idle_s}},
-                {{"Set-Cookie", sessions->Cookie(token, request.tls)}, {"Cache-Control", "no-store"}});
+                 {"idle_timeout_s", setup.config.session_idle_s}},
+                {{"Set-Cookie", doors.sessions->Cookie(token, request.tls)}, {"Cache-Control", "no-store"}});
 }
 
 HttpResponse Service::Impl::Logout(const HttpRequest& request) {
-  sessions->Close(Sessions::TokenIn(request.Header("cookie")));
-  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", sessions->Cookie("", request.tls)}});
+  doors.sessions->Close(Sessions::TokenIn(request.Header("cookie")));
+  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", doors.sessions->Cookie("", request.tls)}});
 }
 
 HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) const {
@@ -102,7 +102,7 @@ HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) c
   }
   return JsonOk({{"operator", session->operator_name},
                  {"role", offline::OperatorRoleName(session->role)},
-                 {"idle_timeout_s", config.session_idle_s}});
+                 {"idle_timeout_s", setup.config.session_idle_s}});
 }
 
 StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
@@ -111,7 +111,7 @@ StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
         R"(a supervisor's PIN is needed to give money back: {"supervisor": NAME, "pin": DIGITS})");
   std::string pin = approval["pin"].get<std::string>();
   Wipe(approval["pin"].get_ref<std::string&>());
-  auto supervisor = operators->Authenticate(approval["supervisor"].get<std::string>(), pin);
+  auto supervisor = storage->operators().Authenticate(approval["supervisor"].get<std::string>(), pin);
   Wipe(pin);
   if (!supervisor.ok()) return PermissionDeniedError("approval: " + supervisor.status().message());
   if (supervisor->role != offline::OperatorRole::kSupervisor)
@@ -120,12 +120,12 @@ StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
 }
 
 std::optional<AddOperatorHint> Service::Impl::FirstRunHint() const {
-  auto list = operators->List();
+  auto list = storage->operators().List();
   if (!list.ok() || !list->empty()) return std::nullopt;
   std::error_code ec;
   const auto cwd = std::filesystem::current_path(ec);
-  return AddFirstOperatorHint(ProgramAsTyped(), options.data_dir, ec ? "/" : cwd.string(),
-                              !options.config_path.empty());
+  return AddFirstOperatorHint(ProgramAsTyped(), setup.options.data_dir, ec ? "/" : cwd.string(),
+                              !setup.options.config_path.empty());
 }
 
 }  // namespace balcao::terminal::service

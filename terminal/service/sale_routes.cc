@@ -164,14 +164,14 @@ StatusOr<checkout::Sale> SubmitHeldCard(Service::Impl& s, const std::string& id,
                                         checkout::BrowserData& browser, checkout::FundingType funding,
                                         int installments) {
   checkout::CardData held = std::move(card);
-  if (s.TakesCardsOffline(id)) {
-    auto sale = s.HoldCardOffline(id, held, funding, installments);
+  if (s.offline_cards && s.offline_cards->TakesCardsOffline(id)) {
+    auto sale = s.offline_cards->HoldCardOffline(id, held, funding, installments);
     Wipe(held.number);
     Wipe(held.security_code);
     return sale;
   }
   if (Status refused =
-          s.sales->Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, s.bank_clock->Now()});
+          s.sales->Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, s.bank_side->clock().Now()});
       !refused.ok()) {
     Wipe(held.number);
     Wipe(held.security_code);
@@ -233,12 +233,12 @@ void ChooseMethod(Service::Impl& s, RouteCall& c) {
   checkout::Customer customer;
   if (method == checkout::Method::kInvoice)
     if (auto bad = ReadCustomer(*body, customer)) return c.respond(*bad);
-  FeedEvent(s, c, checkout::ChooseMethod{method, customer, s.bank_clock->Now()});
+  FeedEvent(s, c, checkout::ChooseMethod{method, customer, s.bank_side->clock().Now()});
 }
 
 void SubmitCard(Service::Impl& s, RouteCall& c) {
   // The customer pays on their own phone (phone_pay.cc); a card typed here is the exception.
-  if (!s.config.card.keyed_entry) {
+  if (!s.setup.config.card.keyed_entry) {
     Wipe(c.request.body);
     return c.respond(ErrorResponse(403, "card.keyed_entry",
                                    "keyed card entry is off in this store (card.keyed_entry in the config): the "
@@ -261,18 +261,18 @@ void SubmitCard(Service::Impl& s, RouteCall& c) {
   checkout::FundingType funding = checkout::FundingType::kCredit;
   int installments = 1;
   auto browser = std::make_shared<checkout::BrowserData>();
-  auto bad = ReadCard(*body, s.config.settings, *card, funding, installments);
+  auto bad = ReadCard(*body, s.setup.config.settings, *card, funding, installments);
   // Offline, a sealed card is sent later in a session without the challenge: the customer
   // details are not required then.
-  const bool may_go_offline = s.sealed_cards && !s.online.load();
+  const bool may_go_offline = s.offline_cards && !s.reach->online();
   if (!bad) {
-    if (auto refused = ReadCardCustomer(body->value, c.request, s.config.settings.challenge_enabled && !may_go_offline,
-                                        *card, *browser))
+    if (auto refused = ReadCardCustomer(body->value, c.request,
+                                        s.setup.config.settings.challenge_enabled && !may_go_offline, *card, *browser))
       bad = ErrorResponse(400, refused->field, refused->rule);
   }
   Wipe(body->value);
   // The customer's phone reported its device for this sale: the purchase carries that one.
-  if (auto device = s.DeviceOf(c.id)) *browser = *device;
+  if (auto device = s.doors.devices->Of(c.id)) *browser = *device;
   if (bad) {
     Wipe(card->number);
     Wipe(card->security_code);
@@ -299,7 +299,7 @@ void CancelSale(Service::Impl& s, RouteCall& c) {
   }
   Feed(s, c,
        [&s, id = c.id, operator_id, reason = *reason, approved_by,
-        now = s.bank_clock->Now()]() -> StatusOr<checkout::Sale> {
+        now = s.bank_side->clock().Now()]() -> StatusOr<checkout::Sale> {
          BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, s.sales->driver().Get(id));
          if (sale.collected() > 0 && approved_by.empty())
            return PermissionDeniedError("a supervisor's PIN is needed to cancel a sale that collected money");
@@ -325,7 +325,7 @@ void RefundSale(Service::Impl& s, RouteCall& c) {
   }
   Feed(s, c,
        [&s, id = c.id, operator_id, reason = *reason, approved_by = *approved_by, amount,
-        now = s.bank_clock->Now()]() -> StatusOr<checkout::Sale> {
+        now = s.bank_side->clock().Now()]() -> StatusOr<checkout::Sale> {
          BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, s.sales->driver().Get(id));
          const checkout::Cents cents = amount < 0 ? sale.collected() : amount;
          if (cents > sale.collected())
@@ -345,17 +345,17 @@ void ApproveReversal(Service::Impl& s, RouteCall& c) {
 }
 
 void RetrySale(Service::Impl& s, RouteCall& c) {
-  if (ReadBody(c)) FeedEvent(s, c, checkout::Retry{s.bank_clock->Now()});
+  if (ReadBody(c)) FeedEvent(s, c, checkout::Retry{s.bank_side->clock().Now()});
 }
 
 void KeepSaleOpen(Service::Impl& s, RouteCall& c) {
-  if (ReadBody(c)) FeedEvent(s, c, checkout::KeepOpen{s.bank_clock->Now()});
+  if (ReadBody(c)) FeedEvent(s, c, checkout::KeepOpen{s.bank_side->clock().Now()});
 }
 
 void MakeDeviceLink(Service::Impl& s, RouteCall& c) {
   if (!ReadBody(c)) return;
   if (!s.sales->book().Knows(c.id)) return c.respond(NoSaleHere(c.id));
-  c.respond(s.DeviceLink(c.request, c.id));
+  c.respond(s.doors.devices->Link(c.request, c.id));
 }
 
 // Any sale of today again, marked "2ª VIA" (what it printed last: sale, refund or invoice).
@@ -364,7 +364,7 @@ void ReprintSale(Service::Impl& s, RouteCall& c) {
 }
 
 void PrintCode(Service::Impl& s, RouteCall& c) {
-  if (ReadBody(c)) FeedEvent(s, c, checkout::PrintCode{s.bank_clock->Now()});
+  if (ReadBody(c)) FeedEvent(s, c, checkout::PrintCode{s.bank_side->clock().Now()});
 }
 
 void FallBackToInvoice(Service::Impl& s, RouteCall& c) {
@@ -372,7 +372,7 @@ void FallBackToInvoice(Service::Impl& s, RouteCall& c) {
   if (!body) return;
   checkout::Customer customer;
   if (auto bad = ReadCustomer(*body, customer)) return c.respond(*bad);
-  FeedEvent(s, c, checkout::FallbackToInvoice{customer, s.bank_clock->Now()});
+  FeedEvent(s, c, checkout::FallbackToInvoice{customer, s.bank_side->clock().Now()});
 }
 
 // The embedded sandbox's payer (terminal/internal/payer.h): pays the Pix QR or the invoice, or
@@ -381,7 +381,7 @@ void FallBackToInvoice(Service::Impl& s, RouteCall& c) {
 void SimulatePayer(Service::Impl& s, RouteCall& c) {
   auto body = ReadBody(c);
   if (!body) return;
-  if (!s.payer) return c.respond(ErrorResponse(409, "bank", "only with the embedded sandbox"));
+  if (!s.bank_side->payer()) return c.respond(ErrorResponse(409, "bank", "only with the embedded sandbox"));
   const ChallengeAnswer answer = body->Text("outcome") == "fail" ? ChallengeAnswer::kFail : ChallengeAnswer::kPass;
   const std::optional<checkout::Sale> sale = s.sales->book().Copy(c.id);
   if (!sale) return c.respond(NoSaleHere(c.id));
@@ -390,10 +390,11 @@ void SimulatePayer(Service::Impl& s, RouteCall& c) {
   // Off the io and driver threads: a blocking HTTP call to the sandbox (which answers once
   // the payment is committed; its webhook to this service comes later, from its workers).
   const std::string route = step->route;
-  s.payer->Run(*std::move(step), [route, respond = std::move(c.respond)](const SimulationAnswer& answered) {
-    respond(answered.status == 200 ? JsonAnswer(200, {{"simulated", route}})
-                                   : ErrorResponse(502, "sandbox", answered.body));
-  });
+  s.bank_side->payer()->Run(*std::move(step),
+                            [route, respond = std::move(c.respond)](const SimulationAnswer& answered) {
+                              respond(answered.status == 200 ? JsonAnswer(200, {{"simulated", route}})
+                                                             : ErrorResponse(502, "sandbox", answered.body));
+                            });
 }
 
 void NoSuchSaleAction(Service::Impl&, RouteCall& c) {
