@@ -53,7 +53,7 @@ def owned_in(declaration):
     d = re.sub(r"^(public|private|protected)\s*:\s*", "", d)
     if not d or re.match(r"(using|typedef|friend|static|enum|template|class|struct|union)\b", d):
         return 0
-    if d.startswith("~") or "operator" in d:
+    if d.startswith("~") or re.search(r"\boperator\b", d):
         return 0
     d = strip_nested(d, "<", ">")
     d = re.split(r"\s*=\s*", d, maxsplit=1)[0] if "=" in d and "(" not in d.split("=")[0] else d
