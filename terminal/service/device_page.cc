@@ -1,16 +1,11 @@
-// The customer's own device for 3-D Secure (docs/terminal.md, "3-D Secure"): the touchscreen
-// shows a QR of a one-sale link (POST /api/sales/{id}/device-link); the customer's phone opens
-// it (GET /device/<token>: terminal/web/device.html), and its page reports its language, screen
-// and timezone (POST /device/<token>); the service adds the phone's User-Agent and address as
-// it sees them. The card purchase of that sale then carries the phone's data instead of the
-// touchscreen's. Links live in memory, one per sale (a new one replaces it), until the service
-// stops. Thread-safety: device_mu guards the links and the reports (io threads and the driver's).
+// The customer's device links (device_links.h).
 #include <openssl/rand.h>
 
 #include <nlohmann/json.hpp>
 
+#include "terminal/service/device_links.h"
 #include "terminal/service/json_body.h"
-#include "terminal/service/service_impl.h"
+#include "terminal/service/routes.h"
 #include "terminal/service/web_assets.h"
 
 namespace balcao::terminal::service {
@@ -27,30 +22,30 @@ std::string NewToken() {
 
 }  // namespace
 
-HttpResponse Service::Impl::DeviceLink(const HttpRequest& request, const std::string& sale_id) {
+HttpResponse DeviceLinks::Link(const HttpRequest& request, const std::string& sale_id) {
   const std::string token = NewToken();
   if (token.empty()) return ErrorResponse(503, "device", "no randomness for the link");
   {
-    std::lock_guard<std::mutex> lock(device_mu);
-    for (auto it = device_tokens.begin(); it != device_tokens.end();)
-      it = it->second == sale_id ? device_tokens.erase(it) : std::next(it);
-    device_tokens[token] = sale_id;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = tokens_.begin(); it != tokens_.end();)
+      it = it->second == sale_id ? tokens_.erase(it) : std::next(it);
+    tokens_[token] = sale_id;
   }
   // The phone reaches the box by its name on the store's network when one is configured.
-  const std::string host = config.host_names.empty() ? std::string(request.Header("host"))
-                                                     : config.host_names.front() + ":" + std::to_string(port);
-  const std::string url = std::string(tls ? "https://" : "http://") + host + "/device/" + token;
+  const std::string host =
+      host_names_.empty() ? std::string(request.Header("host")) : host_names_.front() + ":" + std::to_string(port_);
+  const std::string url = std::string(tls_ ? "https://" : "http://") + host + "/device/" + token;
   const nlohmann::json body = {{"url", url}, {"qr_svg", QrSvg(url)}};
   return HttpResponse{200, "application/json; charset=utf-8", body.dump(), {}};
 }
 
-HttpResponse Service::Impl::DevicePage(const HttpRequest& request) {
+HttpResponse DeviceLinks::Page(const HttpRequest& request) {
   const std::string token = request.path.substr(std::string("/device/").size());
   std::string sale_id;
   {
-    std::lock_guard<std::mutex> lock(device_mu);
-    auto it = device_tokens.find(token);
-    if (it != device_tokens.end()) sale_id = it->second;
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = tokens_.find(token);
+    if (it != tokens_.end()) sale_id = it->second;
   }
   if (sale_id.empty()) return ErrorResponse(404, "device", "this link is unknown or was replaced");
   if (request.method == "GET") {
@@ -78,16 +73,16 @@ HttpResponse Service::Impl::DevicePage(const HttpRequest& request) {
     return ErrorResponse(400, "timezone_offset", "minutes from -840 to 720 (Date.getTimezoneOffset())");
   device.timezone_offset_minutes = offset.get<int>();
   {
-    std::lock_guard<std::mutex> lock(device_mu);
-    devices[sale_id] = device;
+    std::lock_guard<std::mutex> lock(mu_);
+    devices_[sale_id] = device;
   }
   return HttpResponse{200, "application/json; charset=utf-8", R"({"received":true})", {}};
 }
 
-std::optional<checkout::BrowserData> Service::Impl::DeviceOf(const std::string& sale_id) {
-  std::lock_guard<std::mutex> lock(device_mu);
-  auto it = devices.find(sale_id);
-  if (it == devices.end()) return std::nullopt;
+std::optional<checkout::BrowserData> DeviceLinks::Of(const std::string& sale_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = devices_.find(sale_id);
+  if (it == devices_.end()) return std::nullopt;
   return it->second;
 }
 

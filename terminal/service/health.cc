@@ -2,6 +2,8 @@
 // the io thread, never queued behind the driver: /readyz writes one probe file and one store
 // row, /metrics reads the store with a few indexed queries; neither calls the bank (the
 // connectivity monitor's last verdict is used).
+#include "terminal/service/health.h"
+
 #include <fcntl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -18,17 +20,18 @@
 #include "common/log.h"
 #include "common/metrics.h"
 #include "offline/settlement_records.h"
-#include "terminal/service/service_impl.h"
-#include "terminal/service/service_metrics.h"
 
 namespace balcao::terminal::service {
 namespace {
 
+using http::HttpResponse;
 using nlohmann::json;
 
 // A job waiting this long for the spooler means the spooler or the printer is stuck (the
 // spooler looks every 500 ms; one job takes seconds at most).
 constexpr std::int64_t kPrintStuckMs = 60'000;
+// Free space, a failing store and the clock's offset are looked at this often.
+constexpr UnixMicros kHealthCheckInterval = 2 * kMicrosPerSecond;
 
 struct Check {
   bool ok = true;
@@ -101,103 +104,121 @@ Check ClockCheck(const api::BankClock& clock, int warn_s) {
 }
 
 // The bank's webhook: a refused registration is shown (payments are still seen, by polling).
-Check WebhookCheck(const Service::Impl& s) {
-  if (s.webhook_url.empty()) return {true, "none configured (webhook_url): payments seen by polling and the catch-up"};
-  std::lock_guard<std::mutex> lock(s.webhook_mu);
-  if (!s.webhook_state.empty()) return {false, s.webhook_state};
-  if (!s.webhook_live.load()) return {true, "being registered at the bank"};
-  return {true, "deposit and invoice events to " + s.webhook_url};
+Check WebhookCheck(const WebhookRegistration* webhook) {
+  if (webhook == nullptr || webhook->url().empty())
+    return {true, "none configured (webhook_url): payments seen by polling and the catch-up"};
+  if (std::string failure = webhook->failure(); !failure.empty()) return {false, std::move(failure)};
+  if (!webhook->live()) return {true, "being registered at the bank"};
+  return {true, "deposit and invoice events to " + webhook->url()};
 }
 
 }  // namespace
 
-void Service::Impl::NoteStoreFailure(std::string_view where, const Status& status) {
-  metrics->CountStoreFailure(where);
-  if (!store_failing.exchange(true)) {
+Health::Health(const ServeConfig& config, std::string data_dir, offline::Store& store, offline::Outbox& outbox,
+               offline::PrintJobs& print_jobs, const SaleBook& book, const offline::ConnectivityMonitor& monitor,
+               const api::BankClock& clock, const WebhookRegistration& webhook, ServiceMetrics& metrics)
+    : config_(config),
+      data_dir_(std::move(data_dir)),
+      store_(store),
+      outbox_(outbox),
+      print_jobs_(print_jobs),
+      book_(book),
+      monitor_(monitor),
+      clock_(clock),
+      webhook_(webhook),
+      metrics_(metrics) {}
+
+void Health::CheckIfDue(UnixMicros now) {
+  if (now < next_check_) return;
+  next_check_ = now + kHealthCheckInterval;
+  CheckHealth();
+}
+
+void Health::NoteStoreFailure(std::string_view where, const Status& status) {
+  metrics_.CountStoreFailure(where);
+  if (!store_failing_.exchange(true)) {
     logging::Error("serve", "store write failed", {{"where", where}, {"reason", status.message()}});
   } else {
     logging::Debug("serve", "store write failed again", {{"where", where}, {"reason", status.message()}});
   }
 }
 
-void Service::Impl::CheckHealth() {
-  const long long free = FreeBytes(options.data_dir);
-  const long long floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
-  const long long was = free_bytes.exchange(free);
+void Health::CheckHealth() {
+  const long long free = FreeBytes(data_dir_);
+  const long long floor = static_cast<long long>(config_.disk_free_floor_mb) << 20;
+  const long long was = free_bytes_.exchange(free);
   if (free >= 0 && free < floor && (was < 0 || was >= floor))
-    logging::Error("serve", "disk nearly full: new sales refused",
-                   {{"free", Megabytes(free)}, {"dir", options.data_dir}});
+    logging::Error("serve", "disk nearly full: new sales refused", {{"free", Megabytes(free)}, {"dir", data_dir_}});
   else if (free >= floor && was >= 0 && was < floor)
     logging::Info("serve", "disk space back: new sales accepted", {{"free", Megabytes(free)}});
   // After failures, one real write says whether the store works again.
-  if (store_failing.load() && free >= floor) {
-    if (Status probe = store->ProbeWrite(); probe.ok()) {
-      store_failing = false;
+  if (store_failing_.load() && free >= floor) {
+    if (Status probe = store_.ProbeWrite(); probe.ok()) {
+      store_failing_ = false;
       logging::Info("serve", "store writes work again");
     }
   }
-  const Check clock = ClockCheck(*bank_clock, config.clock_offset_warn_s);
-  if (!clock.ok && !std::exchange(clock_warned, true)) logging::Warn("serve", "clock offset", {{"reason", clock.text}});
-  if (clock.ok && bank_clock->measured() && std::exchange(clock_warned, false))
+  const Check clock = ClockCheck(clock_, config_.clock_offset_warn_s);
+  if (!clock.ok && !std::exchange(clock_warned_, true))
+    logging::Warn("serve", "clock offset", {{"reason", clock.text}});
+  if (clock.ok && clock_.measured() && std::exchange(clock_warned_, false))
     logging::Info("serve", "clock offset back within the threshold", {{"detail", clock.text}});
 }
 
-json Service::Impl::HealthJson() {
+json Health::HealthJson() {
   const auto item = [](const Check& check) { return json{{"ok", check.ok}, {"message", check.text}}; };
   Check bank{true, "online"};
-  if (!monitor->online()) bank = {false, "offline: the bank is unreachable; invoices are queued, card and Pix wait"};
-  const long long free = free_bytes.load();
-  const long long floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
+  if (!monitor_.online()) bank = {false, "offline: the bank is unreachable; invoices are queued, card and Pix wait"};
+  const long long free = free_bytes_.load();
+  const long long floor = static_cast<long long>(config_.disk_free_floor_mb) << 20;
   Check disk{true, free < 0 ? "free space not measured yet" : Megabytes(free) + " free"};
-  if (store_failing.load())
+  if (store_failing_.load())
     disk = {false, "disk full or failing: the store refused a write; sales in progress wait for it"};
   else if (free >= 0 && free < floor)
     disk = {false, "disk full: " + Megabytes(free) + " free, under " + Megabytes(floor) + ": new sales refused"};
   json health = {{"bank", item(bank)},
-                 {"clock", item(ClockCheck(*bank_clock, config.clock_offset_warn_s))},
+                 {"clock", item(ClockCheck(clock_, config_.clock_offset_warn_s))},
                  {"disk", item(disk)},
-                 {"printer", item(PrinterCheck(*print_jobs))}};
-  health["clock"]["offset_s"] = bank_clock->offset_micros() / kMicrosPerSecond;
-  health["webhook"] = item(WebhookCheck(*this));
+                 {"printer", item(PrinterCheck(print_jobs_))}};
+  health["clock"]["offset_s"] = clock_.offset_micros() / kMicrosPerSecond;
+  health["webhook"] = item(WebhookCheck(&webhook_));
   return health;
 }
 
-HttpResponse Service::Impl::Healthz() const {
-  return Plain(200, "application/json; charset=utf-8", R"({"status":"ok"})");
-}
+HttpResponse Health::Healthz() const { return Plain(200, "application/json; charset=utf-8", R"({"status":"ok"})"); }
 
-HttpResponse Service::Impl::Readyz() {
+HttpResponse Health::Readyz() {
   Check store_check;
-  const long long free = free_bytes.load();
-  const long long floor = static_cast<long long>(config.disk_free_floor_mb) << 20;
-  if (Status dir = ProbeDirectory(options.data_dir); !dir.ok()) {
+  const long long free = free_bytes_.load();
+  const long long floor = static_cast<long long>(config_.disk_free_floor_mb) << 20;
+  if (Status dir = ProbeDirectory(data_dir_); !dir.ok()) {
     store_check = {
         false, (dir.message().find(std::strerror(ENOSPC)) != std::string::npos ? "disk full: " : "") + dir.message()};
-  } else if (Status row = store->ProbeWrite(); !row.ok()) {
+  } else if (Status row = store_.ProbeWrite(); !row.ok()) {
     store_check = {false, std::string(row.code() == StatusCode::kResourceExhausted ? "disk full: " : "") +
                               "the store refused a write: " + row.message()};
   } else if (free >= 0 && free < floor) {
-    store_check = {false, "disk full: " + Megabytes(free) + " free in " + options.data_dir + ", under the floor of " +
+    store_check = {false, "disk full: " + Megabytes(free) + " free in " + data_dir_ + ", under the floor of " +
                               Megabytes(floor) + " (new sales refused)"};
   } else {
-    store_check = {true, "wrote a file in " + options.data_dir + " and a row in " + store->path()};
+    store_check = {true, "wrote a file in " + data_dir_ + " and a row in " + store_.path()};
   }
 
   Check bank_check;
-  if (monitor->online()) {
+  if (monitor_.online()) {
     bank_check = {true, "online"};
   } else if (!store_check.ok) {
     bank_check = {false, "bank unreachable and the outbox cannot take requests (" + store_check.text + ")"};
-  } else if (auto queue = outbox->Metrics(); !queue.ok()) {
+  } else if (auto queue = outbox_.Metrics(); !queue.ok()) {
     bank_check = {false, "bank unreachable and the outbox cannot be read: " + queue.status().message()};
   } else {
     bank_check = {true, "offline: the bank is unreachable; the outbox takes requests (depth " +
                             std::to_string(queue->depth) + ")"};
   }
 
-  const Check printer_check = PrinterCheck(*print_jobs);
+  const Check printer_check = PrinterCheck(print_jobs_);
   // Shown, never failing: the requests are signed with the bank's time whatever the box's is.
-  const Check clock = ClockCheck(*bank_clock, config.clock_offset_warn_s);
+  const Check clock = ClockCheck(clock_, config_.clock_offset_warn_s);
 
   json failing = json::array();
   const std::pair<const char*, const Check*> checks[] = {
@@ -210,30 +231,30 @@ HttpResponse Service::Impl::Readyz() {
   body["checks"]["clock"] = {{"ok", true}, {"detail", clock.text}};
   if (!clock.ok) body["checks"]["clock"]["warning"] = clock.text;
   // Shown, never failing either: without the webhook, payments are seen by polling (later).
-  const Check webhook = WebhookCheck(*this);
-  body["checks"]["webhook"] = {{"ok", true}, {"detail", webhook.text}};
-  if (!webhook.ok) body["checks"]["webhook"]["warning"] = webhook.text;
+  const Check webhook_check = WebhookCheck(&webhook_);
+  body["checks"]["webhook"] = {{"ok", true}, {"detail", webhook_check.text}};
+  if (!webhook_check.ok) body["checks"]["webhook"]["warning"] = webhook_check.text;
   body["status"] = failing.empty() ? "ready" : "not-ready";
   body["failing"] = failing;
   return Plain(failing.empty() ? 200 : 503, "application/json; charset=utf-8",
                body.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-HttpResponse Service::Impl::MetricsPage() {
+HttpResponse Health::MetricsPage() {
   auto created = ScrapeGauges::Create();
   if (!created.ok()) return Plain(500, "text/plain; charset=utf-8", created.status().message() + "\n");
   ScrapeGauges& g = **created;
   int store_errors = 0;
 
   std::map<std::string, checkout::Cents> by_method;
-  for (const SaleBook::Tally& tally : book->TallyOfDay(StoreDay(bank_clock->Now()))) {
+  for (const SaleBook::Tally& tally : book_.TallyOfDay(StoreDay(clock_.Now()))) {
     const std::string method = tally.method.empty() ? "none" : tally.method;
     g.sales->With({method, tally.status}).Set(static_cast<double>(tally.sales));
     by_method[method] += tally.collected;
   }
   for (const auto& [method, cents] : by_method) g.collected->With({method}).Set(static_cast<double>(cents));
 
-  if (auto queue = outbox->Metrics(); queue.ok()) {
+  if (auto queue = outbox_.Metrics(); queue.ok()) {
     g.outbox_depth->With({}).Set(static_cast<double>(queue->depth));
     g.outbox_unknown->With({}).Set(static_cast<double>(queue->unknown));
     g.outbox_failed->With({}).Set(static_cast<double>(queue->failed));
@@ -243,7 +264,7 @@ HttpResponse Service::Impl::MetricsPage() {
     ++store_errors;
   }
 
-  if (auto jobs = print_jobs->Stats(); jobs.ok()) {
+  if (auto jobs = print_jobs_.Stats(); jobs.ok()) {
     g.print_jobs->With({"queued"}).Set(static_cast<double>(jobs->queued));
     g.print_jobs->With({"printing"}).Set(static_cast<double>(jobs->printing));
     g.print_jobs->With({"printed"}).Set(static_cast<double>(jobs->printed));
@@ -253,7 +274,7 @@ HttpResponse Service::Impl::MetricsPage() {
   }
 
   // The latest run by the time it ran (a night settled late is still the last run).
-  if (auto rows = offline::ListSettlements(*store, 7); rows.ok()) {
+  if (auto rows = offline::ListSettlements(store_, 7); rows.ok()) {
     auto latest = std::max_element(rows->begin(), rows->end(),
                                    [](const auto& a, const auto& b) { return a.settled_at_ms < b.settled_at_ms; });
     if (latest != rows->end()) {
@@ -266,12 +287,12 @@ HttpResponse Service::Impl::MetricsPage() {
     ++store_errors;
   }
 
-  g.bank_online->With({}).Set(monitor->online() ? 1 : 0);
+  g.bank_online->With({}).Set(monitor_.online() ? 1 : 0);
   g.failed_accepts->With({}).Inc(static_cast<double>(http::FailedAccepts()));
-  g.clock_offset->With({}).Set(static_cast<double>(bank_clock->offset_micros()) / kMicrosPerSecond);
-  if (const long long free = free_bytes.load(); free >= 0) g.disk_free->With({}).Set(static_cast<double>(free));
+  g.clock_offset->With({}).Set(static_cast<double>(clock_.offset_micros()) / kMicrosPerSecond);
+  if (const long long free = free_bytes_.load(); free >= 0) g.disk_free->With({}).Set(static_cast<double>(free));
   g.store_errors->With({}).Set(store_errors);
-  return Plain(200, metrics::kContentType, metrics->Render() + g.registry.Render());
+  return Plain(200, metrics::kContentType, metrics_.Render() + g.registry.Render());
 }
 
 }  // namespace balcao::terminal::service

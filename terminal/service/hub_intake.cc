@@ -3,7 +3,6 @@
 // by the same intake as a webhook delivery. The hub checked the bank's signature before it
 // published: only the hub may publish under balcao.events (NATS permissions, docs/hub.md).
 #include <filesystem>
-#include <fstream>
 #include <future>
 
 #include "common/log.h"
@@ -12,51 +11,33 @@
 namespace balcao::terminal::service {
 
 Status Service::Impl::StartHubLink() {
-  if (config.hub.credentials.empty()) {
-    if (!config.hub.url.empty())
+  if (setup.config.hub.credentials.empty()) {
+    if (!setup.config.hub.url.empty())
       return InvalidArgumentError("hub.credentials: required with hub.url (balcao hub join)");
     return OkStatus();
   }
-  BALCAO_ASSIGN_OR_RETURN(HubCredentials credentials, LoadHubCredentials(config.hub.credentials));
-  if ((!credentials.store.empty() && credentials.store != lane.store_id) ||
-      (!credentials.terminal.empty() && credentials.terminal != lane.terminal_id))
+  BALCAO_ASSIGN_OR_RETURN(HubCredentials credentials, LoadHubCredentials(setup.config.hub.credentials));
+  if ((!credentials.store.empty() && credentials.store != setup.lane.store_id) ||
+      (!credentials.terminal.empty() && credentials.terminal != setup.lane.terminal_id))
     return InvalidArgumentError("hub.credentials: made for lane " + credentials.store + "/" + credentials.terminal +
-                                ", this box is " + lane.store_id + "/" + lane.terminal_id);
+                                ", this box is " + setup.lane.store_id + "/" + setup.lane.terminal_id);
   hub::NatsEndpoint endpoint;
-  endpoint.url = config.hub.url.empty() ? credentials.nats_url : config.hub.url;
+  endpoint.url = setup.config.hub.url.empty() ? credentials.nats_url : setup.config.hub.url;
   if (endpoint.url.empty()) return InvalidArgumentError("hub.url: required (the credentials file names none)");
   endpoint.user = credentials.user;
   endpoint.password = credentials.password;
   endpoint.ca_file = credentials.ca_file;
-  endpoint.inbox_prefix = hub::LaneInbox(lane.store_id, lane.terminal_id);
-  endpoint.name = "balcao-box-" + lane.store_id + "-" + lane.terminal_id;
-  LoadChainReported();
-  hub_link = std::make_unique<HubLink>(endpoint, lane.store_id, lane.terminal_id,
-                                       [this](const std::string& body, const std::atomic<bool>& link_stopping) {
-                                         return TakeFromHub(body, link_stopping);
-                                       });
+  endpoint.inbox_prefix = hub::LaneInbox(setup.lane.store_id, setup.lane.terminal_id);
+  endpoint.name = "balcao-box-" + setup.lane.store_id + "-" + setup.lane.terminal_id;
+  // The head last reported to the hub, kept across restarts (HubLink::SendHeartbeat).
+  const std::string chain_file = (std::filesystem::path(setup.options.data_dir) / "hub-chain-reported").string();
+  events.hub_link = std::make_unique<HubLink>(
+      endpoint, setup.lane.store_id, setup.lane.terminal_id,
+      [this](const std::string& body, const std::atomic<bool>& link_stopping) {
+        return TakeFromHub(body, link_stopping);
+      },
+      setup.config.hub.heartbeat_s * kMicrosPerSecond, chain_file);
   return OkStatus();
-}
-
-namespace {
-std::filesystem::path ChainReportedFile(const std::string& data_dir) {
-  return std::filesystem::path(data_dir) / "hub-chain-reported";
-}
-}  // namespace
-
-// The row count of the last head reported to the hub, kept across restarts: the next report
-// proves the journal still holds what the hub saw then.
-void Service::Impl::LoadChainReported() {
-  std::ifstream in(ChainReportedFile(options.data_dir));
-  if (!(in >> chain_reported_rows) || chain_reported_rows < 0) chain_reported_rows = 0;
-}
-
-void Service::Impl::SaveChainReported() {
-  const auto file = ChainReportedFile(options.data_dir);
-  std::ofstream(file.string() + ".new") << chain_reported_rows << "\n";
-  std::error_code ec;
-  std::filesystem::rename(file.string() + ".new", file,
-                          ec);  // a lost note: the next check is skipped, logged by the hub
 }
 
 HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic<bool>& link_stopping) {
@@ -65,18 +46,18 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
     logging::Error("serve", "hub event unreadable: dropped", {{"reason", event.status().message()}});
     return HubVerdict::kTerminate;
   }
-  if (applied_events->OlderThanWindow(event->created)) {  // its id may be forgotten: never taken again
+  if (storage->applied_events().OlderThanWindow(event->created)) {  // its id may be forgotten: never taken again
     logging::Warn("serve", "hub event older than the replay window: dropped", {{"event", event->id}});
     return HubVerdict::kTerminate;
   }
   auto verdict = std::make_shared<std::promise<HubVerdict>>();
   std::future<HubVerdict> answered = verdict->get_future();
-  loop->Post([this, verdict, event = *std::move(event)] {
-    auto taken = intake->Take(event);
+  sales->loop().Post([this, verdict, event = *std::move(event)] {
+    auto taken = events.intake->Take(event);
     metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
     HubVerdict v = HubVerdict::kAck;
     if (!taken.ok()) {
-      if (offline::IsDiskFailure(taken.status())) NoteStoreFailure("hub", taken.status());
+      if (offline::IsDiskFailure(taken.status())) health->NoteStoreFailure("hub", taken.status());
       v = HubVerdict::kRetry;
     } else if (taken->outcome == checkout::IntakeOutcome::kNotYet) {
       v = HubVerdict::kRetry;
@@ -85,45 +66,28 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
                      {{"event", event.id}, {"reason", taken->reason}});
       v = HubVerdict::kTerminate;
     } else {
-      if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++webhooks_applied;
-      if (!taken->sale_id.empty()) touched.insert(taken->sale_id);
+      if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++events.applied;
+      if (!taken->sale_id.empty()) sales->Touch(taken->sale_id);
     }
-    Publish();
+    sales->Publish();
     verdict->set_value(v);
   });
   // The journal committed before the verdict is set: only then is the event acked.
   while (answered.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready)
-    if (stopping || link_stopping) return HubVerdict::kRetry;
+    if (events.stopping || link_stopping) return HubVerdict::kRetry;
   return answered.get();
 }
 
-}  // namespace balcao::terminal::service
-
-namespace balcao::terminal::service {
-
 void Service::Impl::SendHeartbeat(UnixMicros now) {
-  if (!hub_link || now < next_heartbeat) return;
-  next_heartbeat = now + config.hub.heartbeat_s * kMicrosPerSecond;
-  const nlohmann::json beat = {{"version", BALCAO_VERSION},
-                               {"store_id", lane.store_id},
-                               {"terminal_id", lane.terminal_id},
-                               {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
-                               {"open_sales", book->Unsettled().size()},
-                               {"events_taken", hub_link->taken()},
-                               {"health", HealthJson()}};
-  nlohmann::json with_chain = beat;
-  // The journal's head, and its hash now at the head reported last (chain_watch.h).
-  auto chain = journal->ReportChain(chain_reported_rows);
-  if (chain.ok())
-    with_chain["chain"] = {{"rows", chain->rows},
-                           {"head", offline::HexOf(chain->head)},
-                           {"prev_rows", chain_reported_rows},
-                           {"prev_at", offline::HexOf(chain->at)}};
-  // Not connected: the hub sees the gap in the heartbeats, which is the point of them.
-  if (hub_link->PublishHeartbeat(with_chain.dump()).ok() && chain.ok() && chain->rows != chain_reported_rows) {
-    chain_reported_rows = chain->rows;
-    SaveChainReported();
-  }
+  if (!events.hub_link || !events.hub_link->HeartbeatDue(now)) return;
+  events.hub_link->SendHeartbeat({{"version", BALCAO_VERSION},
+                                  {"store_id", setup.lane.store_id},
+                                  {"terminal_id", setup.lane.terminal_id},
+                                  {"sent_at", FormatTimestamp(SystemClock::Instance().Now())},
+                                  {"open_sales", sales->book().Unsettled().size()},
+                                  {"events_taken", events.hub_link->taken()},
+                                  {"health", health->HealthJson()}},
+                                 storage->journal());
 }
 
 }  // namespace balcao::terminal::service

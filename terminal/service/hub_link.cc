@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/private_file.h"
 #include "hub/routing.h"
+#include "offline/journal_chain.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -52,11 +53,18 @@ Status SaveHubCredentials(const std::string& path, const HubCredentials& c) {
   return WritePrivateFile(path, json.dump(2) + "\n");
 }
 
-HubLink::HubLink(hub::NatsEndpoint endpoint, std::string store, std::string terminal, Apply apply)
+HubLink::HubLink(hub::NatsEndpoint endpoint, std::string store, std::string terminal, Apply apply,
+                 UnixMicros heartbeat_every, std::string chain_file)
     : endpoint_(std::move(endpoint)),
       store_(std::move(store)),
       terminal_(std::move(terminal)),
       apply_(std::move(apply)) {
+  heartbeat_.every = heartbeat_every;
+  heartbeat_.file = std::move(chain_file);
+  if (!heartbeat_.file.empty()) {
+    std::ifstream in(heartbeat_.file);
+    if (!(in >> heartbeat_.reported_rows) || heartbeat_.reported_rows < 0) heartbeat_.reported_rows = 0;
+  }
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -77,6 +85,29 @@ Status HubLink::PublishHeartbeat(const std::string& json) {
   }
   if (!link || !connected_) return UnavailableError("hub: not connected");
   return link->PublishCore(hub::BoxSubject(store_, terminal_, "heartbeat"), json);
+}
+
+bool HubLink::HeartbeatDue(UnixMicros now) {
+  if (now < heartbeat_.next_at) return false;
+  heartbeat_.next_at = now + heartbeat_.every;
+  return true;
+}
+
+void HubLink::SendHeartbeat(nlohmann::json beat, offline::Journal& journal) {
+  const std::int64_t reported = heartbeat_.reported_rows;
+  auto chain = journal.ReportChain(reported);
+  if (chain.ok())
+    beat["chain"] = {{"rows", chain->rows},
+                     {"head", offline::HexOf(chain->head)},
+                     {"prev_rows", reported},
+                     {"prev_at", offline::HexOf(chain->at)}};
+  if (!PublishHeartbeat(beat.dump()).ok() || !chain.ok() || chain->rows == reported) return;
+  heartbeat_.reported_rows = chain->rows;
+  if (heartbeat_.file.empty()) return;
+  std::ofstream(heartbeat_.file + ".new") << heartbeat_.reported_rows << "\n";
+  std::error_code ec;
+  // A lost note: the next check is skipped, logged by the hub.
+  std::filesystem::rename(heartbeat_.file + ".new", heartbeat_.file, ec);
 }
 
 void HubLink::Handle(hub::PulledMsg& msg) {

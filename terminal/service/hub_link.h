@@ -4,8 +4,11 @@
 // verdict: ack only after the intake took it and its journal committed, a later retry when it
 // could not be taken yet, never again for an event that is not this lane's. Without a hub the
 // box works as before (its own webhook, or polling).
-// Ownership: owns its thread and NATS connection. Thread-safety: Start/Stop from one thread;
-// `apply` runs on the link's thread.
+// The link also carries the box's heartbeat (docs/hub.md, "Heartbeats"), at its pace, with the
+// journal's chain head, and keeps the head it last reported in a file of the data dir.
+// Ownership: owns its thread, NATS connection and the heartbeat's state. Calls: the hub (NATS),
+// `apply`, the journal (its chain, read). Thread-safety: Start/Stop from one thread; `apply` runs
+// on the link's thread; the heartbeat's calls on one thread (the driver's).
 #pragma once
 
 #include <atomic>
@@ -13,12 +16,15 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
 #include "common/status.h"
+#include "common/time.h"
 #include "hub/nats.h"
 #include "hub/routing.h"
+#include "offline/journal.h"
 
 namespace balcao::terminal::service {
 
@@ -37,13 +43,24 @@ Status SaveHubCredentials(const std::string& path, const HubCredentials& credent
 
 enum class HubVerdict { kAck, kRetry, kTerminate };
 
+// The heartbeat's pace, and the journal head (its row count) it reported last, kept across
+// restarts in `file`: the next report proves the journal still holds what the hub saw then.
+struct HubHeartbeat {
+  UnixMicros every = 0;
+  UnixMicros next_at = 0;
+  std::int64_t reported_rows = 0;
+  std::string file;  // "" keeps nothing
+};
+
 class HubLink {
  public:
   // `stopping` turns true when the link stops: an apply waiting on something gives up (kRetry).
   using Apply = std::function<HubVerdict(const std::string& body, const std::atomic<bool>& stopping)>;
   // Starts the link's thread (it connects, and reconnects, by itself). `store`/`terminal` are
-  // the box's lane: its consumer and reply inbox are named after them.
-  HubLink(hub::NatsEndpoint endpoint, std::string store, std::string terminal, Apply apply);
+  // the box's lane: its consumer and reply inbox are named after them. A heartbeat is due every
+  // `heartbeat_every`; the head last reported is read from `chain_file` (written after each).
+  HubLink(hub::NatsEndpoint endpoint, std::string store, std::string terminal, Apply apply, UnixMicros heartbeat_every,
+          std::string chain_file);
   ~HubLink();  // Stop()s
   HubLink(const HubLink&) = delete;
   HubLink& operator=(const HubLink&) = delete;
@@ -52,6 +69,12 @@ class HubLink {
   long long taken() const { return taken_.load(); }
   // Publishes the box's heartbeat (JSON) on its own subject; kUnavailable while not connected.
   Status PublishHeartbeat(const std::string& json);
+  // Whether the heartbeat is due at `now`; when it is, the next one is set.
+  bool HeartbeatDue(UnixMicros now);
+  // Publishes `beat` with the journal's chain (its head, and its hash now at the head reported
+  // last: chain_watch.h); a head the hub took is remembered. Not connected: the hub sees the gap
+  // in the heartbeats, which is the point of them.
+  void SendHeartbeat(nlohmann::json beat, offline::Journal& journal);
 
  private:
   void Run();
@@ -66,6 +89,7 @@ class HubLink {
   std::mutex link_mu_;
   std::shared_ptr<hub::NatsLink> link_;  // guarded by link_mu_ (the heartbeat reads it)
   std::thread thread_;
+  HubHeartbeat heartbeat_;  // the heartbeat's thread only
 };
 
 }  // namespace balcao::terminal::service

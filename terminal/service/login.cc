@@ -39,13 +39,13 @@ std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std:
                                                 std::optional<Session>& session) {
   const std::string token = Sessions::TokenIn(request.Header("cookie"));
   // The touchscreen marks its own polls: they keep the screen current, not the session alive.
-  session = sessions->Touch(token, request.Header("x-balcao-background") != "1");
+  session = doors.sessions->Touch(token, request.Header("x-balcao-background") != "1");
   // `balcao operator disable` runs in another process: a disabled operator's session ends at
   // their next request.
   if (session) {
-    auto op = operators->Get(session->operator_name);
+    auto op = storage->operators().Get(session->operator_name);
     if (!op.ok() || op->disabled) {
-      sessions->CloseAllOf(session->operator_name);
+      doors.sessions->CloseAllOf(session->operator_name);
       session.reset();
     }
   }
@@ -57,7 +57,7 @@ std::optional<HttpResponse> Service::Impl::Gate(const HttpRequest& request, std:
   facts.content_type = request.Header("content-type");
   facts.has_session = session.has_value();
   facts.audience = audience;
-  auto denial = access->Check(facts);
+  auto denial = doors.access->Check(facts);
   if (!denial) return std::nullopt;
   if (denial->status != 401)
     logging::Warn("serve", "request refused",
@@ -82,29 +82,29 @@ HttpResponse Service::Impl::Login(HttpRequest& request) {
     return ErrorResponse(400, "language", "pt-BR or en-US, or left out");
   std::string pin = body["pin"].get<std::string>();
   Wipe(body["pin"].get_ref<std::string&>());
-  auto op = operators->Authenticate(body["operator"].get<std::string>(), pin);
+  auto op = storage->operators().Authenticate(body["operator"].get<std::string>(), pin);
   Wipe(pin);
   if (!op.ok()) return Refusal(op.status(), "pin");
   if (chose_language && language != op->language) {
-    if (Status kept = operators->SetLanguage(op->name, language); !kept.ok())
+    if (Status kept = storage->operators().SetLanguage(op->name, language); !kept.ok())
       logging::Warn("operators", "language not kept", {{"operator", op->name}, {"reason", kept.message()}});
     op->language = language;
   }
-  const std::string token = sessions->Open(*op);
-  std::vector<std::pair<std::string, std::string>> headers = {{"Set-Cookie", sessions->Cookie(token, request.tls)},
+  const std::string token = doors.sessions->Open(*op);
+  std::vector<std::pair<std::string, std::string>> headers = {{"Set-Cookie", doors.sessions->Cookie(token, request.tls)},
                                                               {"Cache-Control", "no-store"}};
   // The operator's language turns this screen to it (the page reloads when it differs).
   if (!op->language.empty()) headers.emplace_back("Set-Cookie", LanguageCookie(op->language, request.tls));
   return JsonOk({{"operator", op->name},
                  {"role", offline::OperatorRoleName(op->role)},
                  {"language", op->language},
-                 {"idle_timeout_s", config.session_idle_s}},
+                 {"idle_timeout_s", setup.config.session_idle_s}},
                 std::move(headers));
 }
 
 HttpResponse Service::Impl::Logout(const HttpRequest& request) {
-  sessions->Close(Sessions::TokenIn(request.Header("cookie")));
-  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", sessions->Cookie("", request.tls)}});
+  doors.sessions->Close(Sessions::TokenIn(request.Header("cookie")));
+  return JsonOk({{"logged_out", true}}, {{"Set-Cookie", doors.sessions->Cookie("", request.tls)}});
 }
 
 HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) const {
@@ -120,7 +120,7 @@ HttpResponse Service::Impl::SessionInfo(const std::optional<Session>& session) c
   }
   return JsonOk({{"operator", session->operator_name},
                  {"role", offline::OperatorRoleName(session->role)},
-                 {"idle_timeout_s", config.session_idle_s}});
+                 {"idle_timeout_s", setup.config.session_idle_s}});
 }
 
 StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
@@ -129,7 +129,7 @@ StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
         R"(a supervisor's PIN is needed to give money back: {"supervisor": NAME, "pin": DIGITS})");
   std::string pin = approval["pin"].get<std::string>();
   Wipe(approval["pin"].get_ref<std::string&>());
-  auto supervisor = operators->Authenticate(approval["supervisor"].get<std::string>(), pin);
+  auto supervisor = storage->operators().Authenticate(approval["supervisor"].get<std::string>(), pin);
   Wipe(pin);
   if (!supervisor.ok()) return PermissionDeniedError("approval: " + supervisor.status().message());
   if (supervisor->role != offline::OperatorRole::kSupervisor)
@@ -138,12 +138,12 @@ StatusOr<std::string> Service::Impl::Approve(nlohmann::json& approval) {
 }
 
 std::optional<AddOperatorHint> Service::Impl::FirstRunHint() const {
-  auto list = operators->List();
+  auto list = storage->operators().List();
   if (!list.ok() || !list->empty()) return std::nullopt;
   std::error_code ec;
   const auto cwd = std::filesystem::current_path(ec);
-  return AddFirstOperatorHint(ProgramAsTyped(), options.data_dir, ec ? "/" : cwd.string(),
-                              !options.config_path.empty());
+  return AddFirstOperatorHint(ProgramAsTyped(), setup.options.data_dir, ec ? "/" : cwd.string(),
+                              !setup.options.config_path.empty());
 }
 
 }  // namespace balcao::terminal::service

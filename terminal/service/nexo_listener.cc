@@ -58,7 +58,7 @@ using NexoRead = std::variant<NexoArrival, NexoRefusal>;
 NexoRead Unprotect(Service::Impl& s, const nexo::Request& outer) {
   auto refuse = [&](std::string reason) { return NexoRefusal{outer.header, std::move(reason)}; };
   const nexo::SecurityTrailer& trailer = outer.trailer;
-  auto key = s.registers->FindKey(trailer.key_identifier, trailer.key_version);
+  auto key = s.storage->registers().FindKey(trailer.key_identifier, trailer.key_version);
   if (!key.ok()) return refuse("SecurityTrailer.KeyIdentifier: unknown key or version");
   if (key->disabled) return refuse("SecurityTrailer.KeyIdentifier: the cash register is disabled");
   if (key->retired_at_ms > 0 && SystemClock::Instance().Now() / 1000 > key->retired_at_ms + kRetiredKeyGraceMs)
@@ -69,7 +69,7 @@ NexoRead Unprotect(Service::Impl& s, const nexo::Request& outer) {
   if (!keys.ok()) return refuse("the key in the store does not read");
   auto plain = nexo::Unprotect(outer.blob, trailer, *keys);
   if (!plain.ok()) return refuse(plain.status().message());
-  if (Status fresh = s.registers->RememberNonce(trailer.key_identifier, trailer.nonce); !fresh.ok())
+  if (Status fresh = s.storage->registers().RememberNonce(trailer.key_identifier, trailer.nonce); !fresh.ok())
     return refuse(fresh.message());
   auto inner = nexo::ParseRequest(*plain);
   if (!inner.ok()) return refuse(inner.status().message());
@@ -91,7 +91,7 @@ NexoRead ReadNexoRequest(Service::Impl& s, const HttpRequest& request) {
   NexoRead read;
   if (outer->is_protected) {
     read = Unprotect(s, *outer);
-  } else if (!s.config.nexo.allow_plain_loopback || !IsLoopback(request.remote_address)) {
+  } else if (!s.setup.config.nexo.allow_plain_loopback || !IsLoopback(request.remote_address)) {
     return NexoRefusal{outer->header,
                        "SecurityTrailer: required (unprotected requests only from loopback with "
                        "nexo.allow_plain_loopback)"};
@@ -100,9 +100,9 @@ NexoRead ReadNexoRequest(Service::Impl& s, const HttpRequest& request) {
     std::get<NexoArrival>(read).message.payment.message_text = request.body;
   }
   if (auto* arrival = std::get_if<NexoArrival>(&read);
-      arrival != nullptr && arrival->message.header.poi_id != s.config.store.merchant.terminal_id)
+      arrival != nullptr && arrival->message.header.poi_id != s.setup.config.store.merchant.terminal_id)
     return NexoRefusal{arrival->message.header,
-                       "MessageHeader.POIID: this box is " + s.config.store.merchant.terminal_id};
+                       "MessageHeader.POIID: this box is " + s.setup.config.store.merchant.terminal_id};
   return read;
 }
 
@@ -158,9 +158,9 @@ void GiveToCounter(integration::Counter& counter, int response_timeout_s, NexoAr
 }  // namespace
 
 Status Service::Impl::StartNexo(const ListenerTls* listener_tls) {
-  std::optional<unsigned short> port = options.nexo_port;
+  std::optional<unsigned short> port = setup.options.nexo_port;
   if (!port) {
-    auto keys = registers->List();
+    auto keys = storage->registers().List();
     if (!keys.ok() || keys->empty()) return OkStatus();  // no register: no nexo port open
     port = kDefaultNexoPort;
   }
@@ -170,8 +170,8 @@ Status Service::Impl::StartNexo(const ListenerTls* listener_tls) {
   } else {
     ListenerPlan plan;
     plan.tls = true;
-    plan.self_signed = config.tls_cert.empty();
-    BALCAO_ASSIGN_OR_RETURN(tls, PrepareListenerTls(plan, config, options.address, options.data_dir));
+    plan.self_signed = setup.config.tls_cert.empty();
+    BALCAO_ASSIGN_OR_RETURN(tls, PrepareListenerTls(plan, setup.config, setup.options.address, setup.options.data_dir));
   }
   http::ServerOptions server_options;
   server_options.threads = 2;
@@ -179,15 +179,15 @@ Status Service::Impl::StartNexo(const ListenerTls* listener_tls) {
   server_options.read_timeout = std::chrono::seconds(30);
   server_options.tls_cert_pem = tls.files.cert_pem;
   server_options.tls_key_pem = tls.files.key_pem;
-  nexo_server = std::make_unique<http::Server>(
+  doors.nexo = std::make_unique<http::Server>(
       server_options, [this](HttpRequest request, Respond respond) { OnNexo(std::move(request), std::move(respond)); });
-  auto listening = nexo_server->ListenTls(options.address, *port);
+  auto listening = doors.nexo->ListenTls(setup.options.address, *port);
   if (!listening.ok())
     return Status(listening.status().code(),
                   "--nexo-port " + std::to_string(*port) + ": " + listening.status().message());
-  nexo_port = *listening;
+  doors.nexo_port = *listening;
   logging::Info("nexo", "listening",
-                {{"url", "https://" + options.address + ":" + std::to_string(nexo_port) + "/nexo/"},
+                {{"url", "https://" + setup.options.address + ":" + std::to_string(doors.nexo_port) + "/nexo/"},
                  {"certificate", tls.cert_path}});
   return OkStatus();
 }
@@ -206,7 +206,8 @@ void Service::Impl::OnNexo(HttpRequest request, Respond respond) {
                    {"service_id", refused->header.service_id}});
     return respond(NexoJson(nexo::RejectNotification(refused->header, refused->reason, request.body, Now())));
   }
-  GiveToCounter(*counter, config.nexo.response_timeout_s, std::get<NexoArrival>(std::move(read)), std::move(respond));
+  GiveToCounter(*counter, setup.config.nexo.response_timeout_s, std::get<NexoArrival>(std::move(read)),
+                std::move(respond));
 }
 
 }  // namespace balcao::terminal::service

@@ -6,6 +6,8 @@
 // forwarded (offline/card_forwarder.h: looked up by tag before any resend, so each reaches the
 // bank once), the record destroyed, and the outcome fed to the sale (CardForwarded): paid with
 // its receipt, or voided with a flag and a printed decline notice.
+#include "terminal/service/offline_cards.h"
+
 #include <fcntl.h>
 #include <openssl/rand.h>
 #include <sys/stat.h>
@@ -16,7 +18,6 @@
 #include "common/log.h"
 #include "printer/templates.h"
 #include "terminal/internal/sale_events.h"
-#include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -40,37 +41,40 @@ Status EnsureKek(const std::string& path) {
 
 }  // namespace
 
-Status Service::Impl::OpenSealedCards() {
+StatusOr<std::unique_ptr<OfflineCards>> OfflineCards::Open(const ServeConfig& config, const std::string& data_dir,
+                                                           offline::Store& store, BankReach& reach, SaleDesk& sales,
+                                                           offline::Journal& journal, ReceiptPrinter& receipts) {
   offline::StoreAndForwardSettings settings = config.offline_cards;
-  if (!settings.enabled) return OkStatus();
+  if (!settings.enabled) return std::unique_ptr<OfflineCards>();
   // Never inside the data dir: a copy of the data dir alone must open no card. The package
   // makes /etc/balcao/keys (root:balcao 0750) and the key in it (root:balcao 0440); elsewhere
   // the key sits beside the data dir.
   if (settings.kek_path.empty()) {
     std::error_code ec;
-    const std::filesystem::path data = std::filesystem::absolute(options.data_dir).lexically_normal();
+    const std::filesystem::path data = std::filesystem::absolute(data_dir).lexically_normal();
     settings.kek_path = std::filesystem::is_directory(kPackagedKeyDir, ec)
                             ? std::string(kPackagedKeyDir) + "/card-kek"
                             : (data.parent_path() / (data.filename().string() + ".card-kek")).string();
   }
   BALCAO_RETURN_IF_ERROR(EnsureKek(settings.kek_path));
-  BALCAO_ASSIGN_OR_RETURN(sealed_cards, offline::SealedCards::Open(*store, settings));
-  card_authorizer = std::make_unique<offline::BankCardAuthorizer>(*gateway);
-  return OkStatus();
+  std::unique_ptr<OfflineCards> cards(new OfflineCards(config, reach, sales, journal, receipts));
+  BALCAO_ASSIGN_OR_RETURN(cards->sealed_, offline::SealedCards::Open(store, settings));
+  cards->authorizer_ = std::make_unique<offline::BankCardAuthorizer>(reach.gateway());
+  return cards;
 }
 
-bool Service::Impl::TakesCardsOffline(const std::string& sale_id) const {
-  if (!sealed_cards || online.load()) return false;
-  auto sale = driver->Get(sale_id);
+bool OfflineCards::TakesCardsOffline(const std::string& sale_id) const {
+  if (!sealed_ || reach_.online()) return false;
+  auto sale = sales_.driver().Get(sale_id);
   return sale.ok() && std::holds_alternative<checkout::ChoosingMethod>(sale->state);
 }
 
-StatusOr<checkout::Sale> Service::Impl::HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
-                                                        checkout::FundingType funding, int installments) {
-  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, driver->Get(sale_id));
+StatusOr<checkout::Sale> OfflineCards::HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
+                                                       checkout::FundingType funding, int installments) {
+  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, sales_.driver().Get(sale_id));
   const std::string mask = printer::MaskPan(card.number).str();
   const checkout::CardHeldOffline held{mask, funding, installments, SystemClock::Instance().Now()};
-  BALCAO_RETURN_IF_ERROR(Acceptable(sale_id, held));
+  BALCAO_RETURN_IF_ERROR(sales_.Acceptable(sale_id, held));
   offline::CardData sealed;
   sealed.number = card.number;
   sealed.security_code = card.security_code;
@@ -79,17 +83,17 @@ StatusOr<checkout::Sale> Service::Impl::HoldCardOffline(const std::string& sale_
   sealed.funding_type = checkout::Name(funding);
   sealed.installments = installments;
   // The caps (per sale, in total) answer here, with the reason for the cashier.
-  BALCAO_RETURN_IF_ERROR(sealed_cards->Accept(sale_id, sale.amount, sealed).status());
-  return driver->Feed(sale_id, held);
+  BALCAO_RETURN_IF_ERROR(sealed_->Accept(sale_id, sale.amount, sealed).status());
+  return sales_.driver().Feed(sale_id, held);
 }
 
-void Service::Impl::ForwardHeldCards() {
-  if (!sealed_cards) return;
+void OfflineCards::ForwardHeldCards() {
+  if (!sealed_) return;
   const UnixMicros now = SystemClock::Instance().Now();
-  if (now < next_forward) return;
-  next_forward = now + kForwardInterval;
-  if (online.load() && sealed_cards->PendingTotal() > 0) {
-    auto decided = sealed_cards->ForwardAll(*card_authorizer, now / 1000);
+  if (now < next_forward_) return;
+  next_forward_ = now + kForwardInterval;
+  if (reach_.online() && sealed_->PendingTotal() > 0) {
+    auto decided = sealed_->ForwardAll(*authorizer_, now / 1000);
     if (!decided.ok()) {
       logging::Warn("serve", "offline cards not forwarded yet", {{"reason", decided.status().message()}});
     } else if (*decided > 0) {
@@ -98,27 +102,28 @@ void Service::Impl::ForwardHeldCards() {
   }
   // Outcomes (forwarded, or dropped by a supervisor while offline) stay until the nightly
   // settlement reports them; a sale still held takes its own.
-  auto outcomes = sealed_cards->UnreportedOutcomes();
+  auto outcomes = sealed_->UnreportedOutcomes();
   if (!outcomes.ok()) return;
   for (const offline::CardOutcome& o : *outcomes) {
-    if (!book->Knows(o.sale_id)) continue;
-    if (!open_sales.count(o.sale_id) && !driver->Get(o.sale_id).ok() && !driver->Resume(o.sale_id).ok()) continue;
-    auto sale = driver->Get(o.sale_id);
+    if (!sales_.book().Knows(o.sale_id)) continue;
+    if (!sales_.IsOpen(o.sale_id) && !sales_.driver().Get(o.sale_id).ok() && !sales_.driver().Resume(o.sale_id).ok())
+      continue;
+    auto sale = sales_.driver().Get(o.sale_id);
     if (!sale.ok() || !std::holds_alternative<checkout::CardHeld>(sale->state)) continue;
     const bool approved = o.outcome == offline::CardOutcomeKind::kApproved;
     const std::string reason =
         o.outcome == offline::CardOutcomeKind::kExpired ? "too old: declined locally: " + o.reason : o.reason;
     const checkout::CardForwarded forwarded{approved, o.bank_id, o.amount, reason, now};
-    auto fed = FeedIfAccepted(o.sale_id, forwarded);
+    auto fed = sales_.FeedIfAccepted(o.sale_id, forwarded);
     if (!fed.ok()) {
       logging::Warn("serve", "offline card outcome not applied",
                     {{"sale", o.sale_id}, {"reason", fed.status().message()}});
       continue;
     }
-    touched.insert(o.sale_id);
+    sales_.Touch(o.sale_id);
     if (!approved) {
-      const CardTerms card = ReadCardTerms(*journal, o.sale_id);
-      printer::ForwardedDecline notice{ReceiptStore().merchant,
+      const CardTerms card = ReadCardTerms(journal_, o.sale_id);
+      printer::ForwardedDecline notice{receipts_.store().merchant,
                                        now,
                                        o.amount,
                                        o.sale_id,
@@ -127,7 +132,8 @@ void Service::Impl::ForwardHeldCards() {
                                        o.reason,
                                        o.outcome == offline::CardOutcomeKind::kExpired};
       // Logged where it failed; the decline is recorded whether or not the notice prints.
-      PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config.store.options))
+      receipts_
+          .PrintReceipt(o.sale_id, "forwarded-decline", printer::ForwardedDeclineNotice(notice, config_.store.options))
           .IgnoreError();
     }
   }

@@ -37,7 +37,7 @@ HttpResponse Asset(const char* name, const char* type) {
 
 // What the phone's page may know of the session `uuid` (nullopt: no sale waits for it).
 std::optional<json> SessionFacts(Service::Impl& s, const std::string& uuid, const HttpRequest& request) {
-  std::optional<checkout::Sale> sale = s.book->AwaitingPhone(uuid);
+  std::optional<checkout::Sale> sale = s.sales->book().AwaitingPhone(uuid);
   if (!sale) return std::nullopt;
   const auto& awaiting = std::get<checkout::AwaitingCard>(sale->state);
   const checkout::CreateSession terms = checkout::SessionTerms(*sale, awaiting.attempt);
@@ -45,14 +45,15 @@ std::optional<json> SessionFacts(Service::Impl& s, const std::string& uuid, cons
   for (const checkout::AllowedInstallment& a : terms.installments)
     installments.push_back({{"count", a.count}, {"totalAmount", a.total_amount}});
   for (checkout::FundingType f : terms.funding_types) funding.push_back(checkout::Name(f));
-  const std::string bank = s.sandbox ? s.sandbox->credentials().base_url : s.bank->client().base_url() + "/v2";
-  return json{{"store", s.config.store.merchant.name},
+  const std::string bank = s.bank_side->sandbox() ? s.bank_side->sandbox()->credentials().base_url
+                                                  : s.bank_side->bank().client().base_url() + "/v2";
+  return json{{"store", s.setup.config.store.merchant.name},
               {"amount", sale->amount},
               {"installments", installments},
               {"funding", funding},
               {"challenge", terms.challenge_enabled},
               {"expires_at_ms", awaiting.session.expires_at / 1000},
-              {"now_ms", s.bank_clock->Now() / 1000},
+              {"now_ms", s.bank_side->clock().Now() / 1000},
               {"purchase_url", bank + "/merchant-session/" + uuid + "/purchase"},
               // 3-D Secure's userIp: the phone's address as this server saw it.
               {"user_ip", request.remote_address}};
@@ -87,15 +88,16 @@ void PhonePay(Service::Impl& s, RouteCall& c) {
 // GET /api/sales/{sale}/phone-link: the URL of the phone page of the sale's open card session,
 // as the phone reaches the box (its configured name on the store network), and its QR.
 void PhoneLink(Service::Impl& s, RouteCall& c) {
-  const std::optional<checkout::CardSession> session = s.book->OpenCardSession(c.id);
+  const std::optional<checkout::CardSession> session = s.sales->book().OpenCardSession(c.id);
   if (!session) return c.respond(ErrorResponse(409, "state", "the sale is not waiting for a card"));
-  const std::string host = s.config.host_names.empty() ? std::string(c.request.Header("host"))
-                                                       : s.config.host_names.front() + ":" + std::to_string(s.port);
-  const std::string url = std::string(s.tls ? "https://" : "http://") + host + "/pay/" + session->uuid;
+  const std::string host = s.setup.config.host_names.empty()
+                               ? std::string(c.request.Header("host"))
+                               : s.setup.config.host_names.front() + ":" + std::to_string(s.setup.port);
+  const std::string url = std::string(s.setup.tls ? "https://" : "http://") + host + "/pay/" + session->uuid;
   c.respond(JsonAnswer(200, {{"url", url},
                              {"qr_svg", QrSvg(url)},
                              {"deadline_ms", session->expires_at / 1000},
-                             {"now_ms", s.bank_clock->Now() / 1000}}));
+                             {"now_ms", s.bank_side->clock().Now() / 1000}}));
 }
 
 }  // namespace balcao::terminal::service

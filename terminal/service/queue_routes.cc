@@ -61,7 +61,7 @@ void ListQueue(Service::Impl& s, RouteCall& c) {
         for (auto state :
              {offline::OutboxState::kPending, offline::OutboxState::kInflight, offline::OutboxState::kUnknown,
               offline::OutboxState::kFailed, offline::OutboxState::kDead}) {
-          auto listed = s.outbox->List(state, 200);
+          auto listed = s.storage->outbox().List(state, 200);
           if (!listed.ok()) return ErrorResponse(503, "store", listed.status().message());
           for (const offline::OutboxItem& item : *listed) {
             if (item.dropped) continue;
@@ -77,8 +77,8 @@ void ListQueue(Service::Impl& s, RouteCall& c) {
                              {"last_error", item.last_error}});
           }
         }
-        if (s.sealed_cards) {
-          auto waiting = s.sealed_cards->Pending();
+        if (s.offline_cards) {
+          auto waiting = s.offline_cards->sealed().Pending();
           if (!waiting.ok()) return ErrorResponse(503, "store", waiting.status().message());
           for (const offline::SealedCardInfo& card : *waiting) {
             at_risk += card.amount;
@@ -93,7 +93,7 @@ void ListQueue(Service::Impl& s, RouteCall& c) {
                              {"last_error", ""}});
           }
         }
-        return JsonAnswer(200, {{"items", items}, {"amount_at_risk", at_risk}, {"online", s.online.load()}});
+        return JsonAnswer(200, {{"items", items}, {"amount_at_risk", at_risk}, {"online", s.reach->online()}});
       },
       std::move(c.respond));
 }
@@ -111,8 +111,9 @@ void ActOnQueuedRequest(Service::Impl& s, RouteCall& c) {
           if (digit < '0' || digit > '9' || id > 1'000'000'000'000) return ErrorResponse(400, "id", "an outbox row id");
           id = id * 10 + (digit - '0');
         }
-        Status done = a.action == "retry" ? s.outbox->Retry(id, a.who, a.reason) : s.outbox->Drop(id, a.who, a.reason);
-        if (done.ok() && a.action == "retry") s.drainer->Kick();
+        Status done = a.action == "retry" ? s.storage->outbox().Retry(id, a.who, a.reason)
+                                          : s.storage->outbox().Drop(id, a.who, a.reason);
+        if (done.ok() && a.action == "retry") s.reach->drainer().Kick();
         return Handled(done, false, a);
       },
       std::move(c.respond));
@@ -125,15 +126,15 @@ void ActOnQueuedCard(Service::Impl& s, RouteCall& c) {
   if (!reason) return;
   s.OnDriver(
       [&s, a = QueueAction{c.id, c.action, c.session->operator_name, *reason}] {
-        if (!s.sealed_cards) return ErrorResponse(404, "card", "this store takes no cards offline");
+        if (!s.offline_cards) return ErrorResponse(404, "card", "this store takes no cards offline");
         Status done;
         if (a.action == "retry") {
-          s.next_forward = 0;  // the next tick forwards, if the bank answers
+          s.offline_cards->ForwardSoon();  // the next tick forwards, if the bank answers
         } else {
-          done = s.sealed_cards->Drop(a.item, a.who, a.reason, SystemClock::Instance().Now() / 1000);
+          done = s.offline_cards->sealed().Drop(a.item, a.who, a.reason, SystemClock::Instance().Now() / 1000);
           if (done.ok()) {
-            s.next_forward = 0;  // the outcome reaches the sale at the next tick
-            s.ForwardHeldCards();
+            s.offline_cards->ForwardSoon();  // the outcome reaches the sale at the next tick
+            s.offline_cards->ForwardHeldCards();
           }
         }
         return Handled(done, true, a);

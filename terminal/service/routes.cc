@@ -43,11 +43,11 @@ const char* ContentType(std::string_view name) {
 void LogIn(Service::Impl& s, RouteCall& c) { c.respond(s.Login(c.request)); }
 void LogOut(Service::Impl& s, RouteCall& c) { c.respond(s.Logout(c.request)); }
 void ShowSession(Service::Impl& s, RouteCall& c) { c.respond(s.SessionInfo(c.session)); }
-void Healthz(Service::Impl& s, RouteCall& c) { c.respond(s.Healthz()); }
-void Readyz(Service::Impl& s, RouteCall& c) { c.respond(s.Readyz()); }
-void Metrics(Service::Impl& s, RouteCall& c) { c.respond(s.MetricsPage()); }
+void Healthz(Service::Impl& s, RouteCall& c) { c.respond(s.health->Healthz()); }
+void Readyz(Service::Impl& s, RouteCall& c) { c.respond(s.health->Readyz()); }
+void Metrics(Service::Impl& s, RouteCall& c) { c.respond(s.health->MetricsPage()); }
 void Webhook(Service::Impl& s, RouteCall& c) { s.OnWebhook(std::move(c.request), std::move(c.respond)); }
-void DevicePage(Service::Impl& s, RouteCall& c) { c.respond(s.DevicePage(c.request)); }
+void DevicePage(Service::Impl& s, RouteCall& c) { c.respond(s.doors.devices->Page(c.request)); }
 
 }  // namespace
 
@@ -63,7 +63,7 @@ namespace {
 
 std::string ScreenLanguage(const Service::Impl& s, const HttpRequest& request) {
   const std::string chosen = Sessions::CookieIn(request.Header("cookie"), kLanguageCookie);
-  return chosen == "pt-BR" || chosen == "en-US" ? chosen : s.config.touchscreen_language;
+  return chosen == "pt-BR" || chosen == "en-US" ? chosen : s.setup.config.touchscreen_language;
 }
 
 // A file of the web app; index.html in the screen's language (i18n.js reads it).
@@ -90,66 +90,67 @@ void ChooseLanguage(Service::Impl& s, RouteCall& c) {
   if (language != "pt-BR" && language != "en-US") return c.respond(ErrorResponse(400, "language", "pt-BR or en-US"));
   // Chosen while logged in: the operator's too (their next login turns the screen to it).
   if (c.session) {
-    if (Status kept = s.operators->SetLanguage(c.session->operator_name, language); !kept.ok())
+    if (Status kept = s.storage->operators().SetLanguage(c.session->operator_name, language); !kept.ok())
       return c.respond(ErrorResponse(503, "store", kept.message()));
   }
   c.respond(HttpResponse{200,
                          "application/json; charset=utf-8",
                          json{{"language", language}}.dump(),
-                         {{"Set-Cookie", LanguageCookie(language, s.tls)}}});
+                         {{"Set-Cookie", LanguageCookie(language, s.setup.tls)}}});
 }
 
 // GET /api/status: what the touchscreen's status line and the back office read.
 void ShowStatus(Service::Impl& s, RouteCall& c) {
-  json status = {{"online", s.online.load()},
-                 {"health", s.HealthJson()},
-                 {"bank", s.sandbox ? "sandbox" : "configured"},
-                 {"sandbox_url", s.sandbox ? "http://127.0.0.1:" + std::to_string(s.sandbox->port()) : ""},
-                 {"now_ms", s.bank_clock->Now() / 1000},
-                 {"day", StoreDay(s.bank_clock->Now())},
-                 {"printer", s.printer_target},
-                 {"webhooks", {{"applied", s.webhooks_applied.load()}, {"refused", s.webhooks_refused.load()}}},
-                 {"language", s.config.touchscreen_language},
-                 {"challenge", s.config.settings.challenge_enabled},
-                 {"offline_cards", s.sealed_cards != nullptr},
-                 {"keyed_entry", s.config.card.keyed_entry},
-                 {"max_installments", s.config.settings.installments.max_count},
-                 {"min_installment", s.config.settings.installments.min_installment},
-                 {"merchant", s.config.store.merchant.name},
+  json status = {{"online", s.reach->online()},
+                 {"health", s.health->HealthJson()},
+                 {"bank", s.bank_side->sandbox() ? "sandbox" : "configured"},
+                 {"sandbox_url",
+                  s.bank_side->sandbox() ? "http://127.0.0.1:" + std::to_string(s.bank_side->sandbox()->port()) : ""},
+                 {"now_ms", s.bank_side->clock().Now() / 1000},
+                 {"day", StoreDay(s.bank_side->clock().Now())},
+                 {"printer", s.setup.printer_target},
+                 {"webhooks", {{"applied", s.events.applied.load()}, {"refused", s.events.refused.load()}}},
+                 {"language", s.setup.config.touchscreen_language},
+                 {"challenge", s.setup.config.settings.challenge_enabled},
+                 {"offline_cards", s.offline_cards != nullptr},
+                 {"keyed_entry", s.setup.config.card.keyed_entry},
+                 {"max_installments", s.setup.config.settings.installments.max_count},
+                 {"min_installment", s.setup.config.settings.installments.min_installment},
+                 {"merchant", s.setup.config.store.merchant.name},
                  // The receipts name no real store yet (the config's merchant is the default).
-                 {"merchant_default",
-                  s.config.store.merchant.cnpj.empty() || s.config.store.merchant.name == kDefaultMerchantName},
-                 {"store_id", s.lane.store_id},
-                 {"terminal_id", s.lane.terminal_id},
-                 {"tls", s.tls},
-                 {"tls_fingerprint", s.tls_fingerprint},
+                 {"merchant_default", s.setup.config.store.merchant.cnpj.empty() ||
+                                          s.setup.config.store.merchant.name == kDefaultMerchantName},
+                 {"store_id", s.setup.lane.store_id},
+                 {"terminal_id", s.setup.lane.terminal_id},
+                 {"tls", s.setup.tls},
+                 {"tls_fingerprint", s.setup.tls_fingerprint},
                  {"version", BALCAO_VERSION}};
-  if (auto metrics = s.outbox->Metrics(); metrics.ok()) {
+  if (auto metrics = s.storage->outbox().Metrics(); metrics.ok()) {
     status["queue"] = {{"depth", metrics->depth},
                        {"unknown", metrics->unknown},
                        {"failed", metrics->failed},
                        {"oldest_age_ms", metrics->oldest_age_ms},
                        {"amount_at_risk", metrics->amount_at_risk}};
   }
-  if (auto failed = s.print_jobs->List(offline::PrintJobState::kFailed, 100); failed.ok())
+  if (auto failed = s.storage->print_jobs().List(offline::PrintJobState::kFailed, 100); failed.ok())
     status["print_failed"] = failed->size();
   c.respond(JsonAnswer(200, status));
 }
 
 // GET /api/sales[?day=YYYY-MM-DD]: the day's sales, from the book when it has them all.
 void ListSales(Service::Impl& s, RouteCall& c) {
-  std::string day = StoreDay(s.bank_clock->Now());
+  std::string day = StoreDay(s.bank_side->clock().Now());
   if (c.request.query.rfind("day=", 0) == 0) day = c.request.query.substr(4);
   static const std::regex kDay(R"(^\d{4}-\d{2}-\d{2}$)");
   if (day.size() != 10 || !std::regex_match(day, kDay)) return c.respond(ErrorResponse(400, "day", "YYYY-MM-DD"));
-  const std::vector<std::string> ids = s.book->IdsOfDay(day);
-  if (std::all_of(ids.begin(), ids.end(), [&s](const std::string& id) { return s.book->HasView(id); }))
-    return c.respond(JsonTextAnswer(200, s.book->DayJson(day)));  // no need to wait for the driver thread
+  const std::vector<std::string> ids = s.sales->book().IdsOfDay(day);
+  if (std::all_of(ids.begin(), ids.end(), [&s](const std::string& id) { return s.sales->book().HasView(id); }))
+    return c.respond(JsonTextAnswer(200, s.sales->book().DayJson(day)));  // no need to wait for the driver thread
   s.OnDriver(
       [&s, day] {
-        for (const std::string& id : s.book->IdsOfDay(day))
-          if (!s.book->HasView(id)) s.EnsureCopy(id);
-        return JsonTextAnswer(200, s.book->DayJson(day));
+        for (const std::string& id : s.sales->book().IdsOfDay(day))
+          if (!s.sales->book().HasView(id)) s.sales->EnsureCopy(id);
+        return JsonTextAnswer(200, s.sales->book().DayJson(day));
       },
       std::move(c.respond));
 }
@@ -163,20 +164,21 @@ void OpenSale(Service::Impl& s, RouteCall& c) {
     return c.respond(ErrorResponse(400, "amount", "a whole number of cents from 1 to 100000000"));
   s.OnDriver(
       [&s, cents = amount.get<long long>()] {
-        const UnixMicros now = s.bank_clock->Now();
+        const UnixMicros now = s.bank_side->clock().Now();
         const std::string id = MintSaleId('v', now);
         // New sales wait for space (open ones keep finishing): a sale begun on a full disk
         // could not journal its payment.
-        const long long free = s.free_bytes.load(), floor = static_cast<long long>(s.config.disk_free_floor_mb) << 20;
+        const long long free = s.health->free_bytes(), floor = static_cast<long long>(s.setup.config.disk_free_floor_mb)
+                                                               << 20;
         if (free >= 0 && free < floor)
           return ErrorResponse(507, "store",
-                               "at least " + std::to_string(s.config.disk_free_floor_mb) +
+                               "at least " + std::to_string(s.setup.config.disk_free_floor_mb) +
                                    " MB free in the data dir to open a sale (" + std::to_string(free >> 20) +
                                    " MB free)");
-        if (auto refused = s.OpenNewSale(id, cents, now))
+        if (auto refused = s.sales->OpenNewSale(id, cents, s.setup.config.settings, now))
           return refused->in_book ? ErrorResponse(507, "store", refused->status.message())
                                   : DriverError(refused->status);
-        s.Publish();
+        s.sales->Publish();
         return SaleAnswer(s, 201, id);
       },
       std::move(c.respond));
@@ -295,7 +297,7 @@ HttpResponse ErrorResponse(int status, const std::string& field, const std::stri
   return JsonAnswer(status, {{"error", {{"field", field}, {"rule", rule}}}});
 }
 HttpResponse SaleAnswer(Service::Impl& service, int status, const std::string& sale_id) {
-  return JsonTextAnswer(status, service.book->ViewJson(sale_id).value_or("{}"));
+  return JsonTextAnswer(status, service.sales->book().ViewJson(sale_id).value_or("{}"));
 }
 
 HttpResponse DriverError(const Status& status) {
@@ -308,17 +310,6 @@ HttpResponse DriverError(const Status& status) {
   // The store-and-forward's caps (offline card sales, kOutOfRange): the limit, for the cashier.
   if (status.code() == StatusCode::kOutOfRange) return ErrorResponse(409, "offline_cards", status.message());
   return ErrorResponse(503, "bank", status.message());
-}
-
-Status Service::Impl::Acceptable(const std::string& sale_id, const checkout::Event& event) const {
-  BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, driver->Get(sale_id));
-  const checkout::Step step = checkout::Next(sale, event);
-  return step.accepted() ? OkStatus() : step.rejection;
-}
-
-StatusOr<checkout::Sale> Service::Impl::FeedIfAccepted(const std::string& sale_id, const checkout::Event& event) {
-  BALCAO_RETURN_IF_ERROR(Acceptable(sale_id, event));
-  return driver->Feed(sale_id, event);
 }
 
 void Service::Impl::Handle(HttpRequest request, Respond respond) {

@@ -120,20 +120,20 @@ HttpResponse NoSaleHere(const std::string& sale_id) {
 void Feed(Service::Impl& s, RouteCall& c, std::function<StatusOr<checkout::Sale>()> run) {
   s.OnDriver(
       [&s, id = c.id, run = std::move(run)] {
-        if (Status open = s.EnsureOpen(id); !open.ok()) return DriverError(open);
-        s.touched.insert(id);
+        if (Status open = s.sales->EnsureOpen(id); !open.ok()) return DriverError(open);
+        s.sales->Touch(id);
         auto sale = run();
-        s.Publish();
+        s.sales->Publish();
         if (!sale.ok()) return DriverError(sale.status());
         return SaleAnswer(s, 200, id);
       },
       std::move(c.respond));
 }
 
-// Feeds `event` when the sale's machine accepts it (Service::Impl::Acceptable).
+// Feeds `event` when the sale's machine accepts it (SaleDesk::Acceptable).
 template <typename Event>
 void FeedEvent(Service::Impl& s, RouteCall& c, Event event) {
-  Feed(s, c, [&s, id = c.id, event = std::move(event)] { return s.FeedIfAccepted(id, event); });
+  Feed(s, c, [&s, id = c.id, event = std::move(event)] { return s.sales->FeedIfAccepted(id, event); });
 }
 
 // The supervisor who approves `body`'s money going back, logged; nullopt once 403 is answered.
@@ -164,22 +164,23 @@ StatusOr<checkout::Sale> SubmitHeldCard(Service::Impl& s, const std::string& id,
                                         checkout::BrowserData& browser, checkout::FundingType funding,
                                         int installments) {
   checkout::CardData held = std::move(card);
-  if (s.TakesCardsOffline(id)) {
-    auto sale = s.HoldCardOffline(id, held, funding, installments);
+  if (s.offline_cards && s.offline_cards->TakesCardsOffline(id)) {
+    auto sale = s.offline_cards->HoldCardOffline(id, held, funding, installments);
     Wipe(held.number);
     Wipe(held.security_code);
     return sale;
   }
-  if (Status refused = s.Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, s.bank_clock->Now()});
+  if (Status refused =
+          s.sales->Acceptable(id, checkout::SubmitCard{"probe", "", funding, installments, s.bank_side->clock().Now()});
       !refused.ok()) {
     Wipe(held.number);
     Wipe(held.security_code);
     return refused;
   }
-  s.book->SetInstallments(id, installments);
+  s.sales->book().SetInstallments(id, installments);
   Wipe(card.number);
   Wipe(card.security_code);
-  return s.driver->SubmitCard(id, std::move(held), funding, installments, std::move(browser));
+  return s.sales->driver().SubmitCard(id, std::move(held), funding, installments, std::move(browser));
 }
 
 // `?wait=<version>`: the version the screen has (the view's "version"), for a long poll.
@@ -199,26 +200,26 @@ void GetSale(Service::Impl& s, RouteCall& c) {
   bool malformed = false;
   const std::optional<std::uint64_t> seen = WaitedVersion(c.request.query, malformed);
   if (malformed) return c.respond(ErrorResponse(400, "wait", "a version the sale's view gave, digits only"));
-  if (seen && s.book->ViewJson(c.id)) {
+  if (seen && s.sales->book().ViewJson(c.id)) {
     // Answered when the sale changes (from the thread that changed it) or after kHold.
     auto wake = [&s, id = c.id, respond = c.respond] {
-      auto view = s.book->ViewJson(id);
+      auto view = s.sales->book().ViewJson(id);
       respond(view ? JsonTextAnswer(200, *view) : NoSaleHere(id));
     };
-    if (s.watch->Hold(c.id, *seen, SaleWatch::Clock::now(), wake)) return;
+    if (s.sales->watch().Hold(c.id, *seen, SaleWatch::Clock::now(), wake)) return;
   }
-  if (auto view = s.book->ViewJson(c.id)) return c.respond(JsonTextAnswer(200, *view));
+  if (auto view = s.sales->book().ViewJson(c.id)) return c.respond(JsonTextAnswer(200, *view));
   s.OnDriver(
       [&s, id = c.id] {
-        s.EnsureCopy(id);
-        if (auto view = s.book->ViewJson(id)) return JsonTextAnswer(200, *view);
+        s.sales->EnsureCopy(id);
+        if (auto view = s.sales->book().ViewJson(id)) return JsonTextAnswer(200, *view);
         return NoSaleHere(id);
       },
       std::move(c.respond));
 }
 
 void GetSaleQr(Service::Impl& s, RouteCall& c) {
-  const std::string svg = QrSvg(s.book->QrText(c.id));
+  const std::string svg = QrSvg(s.sales->book().QrText(c.id));
   if (svg.empty()) return c.respond(ErrorResponse(404, "qr", "the sale shows no QR code now"));
   c.respond(HttpResponse{200, "image/svg+xml", svg, {}});
 }
@@ -232,12 +233,12 @@ void ChooseMethod(Service::Impl& s, RouteCall& c) {
   checkout::Customer customer;
   if (method == checkout::Method::kInvoice)
     if (auto bad = ReadCustomer(*body, customer)) return c.respond(*bad);
-  FeedEvent(s, c, checkout::ChooseMethod{method, customer, s.bank_clock->Now()});
+  FeedEvent(s, c, checkout::ChooseMethod{method, customer, s.bank_side->clock().Now()});
 }
 
 void SubmitCard(Service::Impl& s, RouteCall& c) {
   // The customer pays on their own phone (phone_pay.cc); a card typed here is the exception.
-  if (!s.config.card.keyed_entry) {
+  if (!s.setup.config.card.keyed_entry) {
     Wipe(c.request.body);
     return c.respond(ErrorResponse(403, "card.keyed_entry",
                                    "keyed card entry is off in this store (card.keyed_entry in the config): the "
@@ -260,18 +261,18 @@ void SubmitCard(Service::Impl& s, RouteCall& c) {
   checkout::FundingType funding = checkout::FundingType::kCredit;
   int installments = 1;
   auto browser = std::make_shared<checkout::BrowserData>();
-  auto bad = ReadCard(*body, s.config.settings, *card, funding, installments);
+  auto bad = ReadCard(*body, s.setup.config.settings, *card, funding, installments);
   // Offline, a sealed card is sent later in a session without the challenge: the customer
   // details are not required then.
-  const bool may_go_offline = s.sealed_cards && !s.online.load();
+  const bool may_go_offline = s.offline_cards && !s.reach->online();
   if (!bad) {
-    if (auto refused = ReadCardCustomer(body->value, c.request, s.config.settings.challenge_enabled && !may_go_offline,
-                                        *card, *browser))
+    if (auto refused = ReadCardCustomer(body->value, c.request,
+                                        s.setup.config.settings.challenge_enabled && !may_go_offline, *card, *browser))
       bad = ErrorResponse(400, refused->field, refused->rule);
   }
   Wipe(body->value);
   // The customer's phone reported its device for this sale: the purchase carries that one.
-  if (auto device = s.DeviceOf(c.id)) *browser = *device;
+  if (auto device = s.doors.devices->Of(c.id)) *browser = *device;
   if (bad) {
     Wipe(card->number);
     Wipe(card->security_code);
@@ -298,11 +299,11 @@ void CancelSale(Service::Impl& s, RouteCall& c) {
   }
   Feed(s, c,
        [&s, id = c.id, operator_id, reason = *reason, approved_by,
-        now = s.bank_clock->Now()]() -> StatusOr<checkout::Sale> {
-         BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, s.driver->Get(id));
+        now = s.bank_side->clock().Now()]() -> StatusOr<checkout::Sale> {
+         BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, s.sales->driver().Get(id));
          if (sale.collected() > 0 && approved_by.empty())
            return PermissionDeniedError("a supervisor's PIN is needed to cancel a sale that collected money");
-         return s.FeedIfAccepted(id, checkout::Cancel{operator_id, reason, now, approved_by});
+         return s.sales->FeedIfAccepted(id, checkout::Cancel{operator_id, reason, now, approved_by});
        });
 }
 
@@ -324,13 +325,13 @@ void RefundSale(Service::Impl& s, RouteCall& c) {
   }
   Feed(s, c,
        [&s, id = c.id, operator_id, reason = *reason, approved_by = *approved_by, amount,
-        now = s.bank_clock->Now()]() -> StatusOr<checkout::Sale> {
-         BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, s.driver->Get(id));
+        now = s.bank_side->clock().Now()]() -> StatusOr<checkout::Sale> {
+         BALCAO_ASSIGN_OR_RETURN(checkout::Sale sale, s.sales->driver().Get(id));
          const checkout::Cents cents = amount < 0 ? sale.collected() : amount;
          if (cents > sale.collected())
            return FailedPreconditionError("amount: at most what the sale collected (" +
                                           std::to_string(sale.collected()) + " cents)");
-         return s.FeedIfAccepted(id, checkout::Reverse{cents, operator_id, reason, now, approved_by});
+         return s.sales->FeedIfAccepted(id, checkout::Reverse{cents, operator_id, reason, now, approved_by});
        });
 }
 
@@ -340,30 +341,30 @@ void ApproveReversal(Service::Impl& s, RouteCall& c) {
   if (!body) return;
   const auto supervisor = ApproveMoneyBack(s, c, *body);
   if (!supervisor) return;
-  Feed(s, c, [&s, id = c.id, supervisor = *supervisor] { return s.ApproveRegisterReversal(id, supervisor); });
+  Feed(s, c, [&s, id = c.id, supervisor = *supervisor] { return s.counter->ApproveReversal(id, supervisor); });
 }
 
 void RetrySale(Service::Impl& s, RouteCall& c) {
-  if (ReadBody(c)) FeedEvent(s, c, checkout::Retry{s.bank_clock->Now()});
+  if (ReadBody(c)) FeedEvent(s, c, checkout::Retry{s.bank_side->clock().Now()});
 }
 
 void KeepSaleOpen(Service::Impl& s, RouteCall& c) {
-  if (ReadBody(c)) FeedEvent(s, c, checkout::KeepOpen{s.bank_clock->Now()});
+  if (ReadBody(c)) FeedEvent(s, c, checkout::KeepOpen{s.bank_side->clock().Now()});
 }
 
 void MakeDeviceLink(Service::Impl& s, RouteCall& c) {
   if (!ReadBody(c)) return;
-  if (!s.book->Knows(c.id)) return c.respond(NoSaleHere(c.id));
-  c.respond(s.DeviceLink(c.request, c.id));
+  if (!s.sales->book().Knows(c.id)) return c.respond(NoSaleHere(c.id));
+  c.respond(s.doors.devices->Link(c.request, c.id));
 }
 
 // Any sale of today again, marked "2ª VIA" (what it printed last: sale, refund or invoice).
 void ReprintSale(Service::Impl& s, RouteCall& c) {
-  if (ReadBody(c)) Feed(s, c, [&s, id = c.id] { return s.Reprint(id); });
+  if (ReadBody(c)) Feed(s, c, [&s, id = c.id] { return s.receipts->Reprint(id); });
 }
 
 void PrintCode(Service::Impl& s, RouteCall& c) {
-  if (ReadBody(c)) FeedEvent(s, c, checkout::PrintCode{s.bank_clock->Now()});
+  if (ReadBody(c)) FeedEvent(s, c, checkout::PrintCode{s.bank_side->clock().Now()});
 }
 
 void FallBackToInvoice(Service::Impl& s, RouteCall& c) {
@@ -371,7 +372,7 @@ void FallBackToInvoice(Service::Impl& s, RouteCall& c) {
   if (!body) return;
   checkout::Customer customer;
   if (auto bad = ReadCustomer(*body, customer)) return c.respond(*bad);
-  FeedEvent(s, c, checkout::FallbackToInvoice{customer, s.bank_clock->Now()});
+  FeedEvent(s, c, checkout::FallbackToInvoice{customer, s.bank_side->clock().Now()});
 }
 
 // The embedded sandbox's payer (terminal/internal/payer.h): pays the Pix QR or the invoice, or
@@ -380,19 +381,20 @@ void FallBackToInvoice(Service::Impl& s, RouteCall& c) {
 void SimulatePayer(Service::Impl& s, RouteCall& c) {
   auto body = ReadBody(c);
   if (!body) return;
-  if (!s.sandbox) return c.respond(ErrorResponse(409, "bank", "only with the embedded sandbox"));
+  if (!s.bank_side->payer()) return c.respond(ErrorResponse(409, "bank", "only with the embedded sandbox"));
   const ChallengeAnswer answer = body->Text("outcome") == "fail" ? ChallengeAnswer::kFail : ChallengeAnswer::kPass;
-  const std::optional<checkout::Sale> sale = s.book->Copy(c.id);
+  const std::optional<checkout::Sale> sale = s.sales->book().Copy(c.id);
   if (!sale) return c.respond(NoSaleHere(c.id));
   std::optional<PayerStep> step = PayerStepFor(*sale, {.pix = kSandboxPayerName, .invoice = ""}, answer);
   if (!step) return c.respond(ErrorResponse(409, "state", "nothing for the customer to pay now"));
   // Off the io and driver threads: a blocking HTTP call to the sandbox (which answers once
   // the payment is committed; its webhook to this service comes later, from its workers).
-  s.simulations->Post([port = s.sandbox->port(), step = *std::move(step), respond = std::move(c.respond)] {
-    const SimulationAnswer answered = RunPayerStep(port, step);
-    respond(answered.status == 200 ? JsonAnswer(200, {{"simulated", step.route}})
-                                   : ErrorResponse(502, "sandbox", answered.body));
-  });
+  const std::string route = step->route;
+  s.bank_side->payer()->Run(*std::move(step),
+                            [route, respond = std::move(c.respond)](const SimulationAnswer& answered) {
+                              respond(answered.status == 200 ? JsonAnswer(200, {{"simulated", route}})
+                                                             : ErrorResponse(502, "sandbox", answered.body));
+                            });
 }
 
 void NoSuchSaleAction(Service::Impl&, RouteCall& c) {

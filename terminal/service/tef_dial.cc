@@ -36,30 +36,31 @@ std::string Ascii(const std::string& text) {
 }  // namespace
 
 Status Service::Impl::OpenTefDial() {
-  if (options.tef_dial_dir.empty()) return OkStatus();
+  if (setup.options.tef_dial_dir.empty()) return OkStatus();
   namespace tef = integration::tefdial;
   tef::ManagerOptions m;
   std::error_code ec;
-  const auto dir = std::filesystem::absolute(options.tef_dial_dir, ec);
-  if (ec) return InvalidArgumentError("--tef-dial-dir " + options.tef_dial_dir + ": " + ec.message());
+  const auto dir = std::filesystem::absolute(setup.options.tef_dial_dir, ec);
+  if (ec) return InvalidArgumentError("--tef-dial-dir " + setup.options.tef_dial_dir + ": " + ec.message());
   m.folder.dir = dir.lexically_normal().string();
-  m.folder.group = config.tef_dial.group;
-  m.log_path = (std::filesystem::path(options.data_dir) / "tefdial.jsonl").string();
-  integration::ParsePayMethod(options.tef_dial_method, m.method);
-  m.unresolved = config.tef_dial.unresolved == "confirm" ? tef::Unresolved::kConfirm : tef::Unresolved::kUndo;
-  m.unresolved_after_s = config.tef_dial.unresolved_after_s;
-  m.merchant = tef::Merchant{Ascii(config.store.merchant.name), config.store.merchant.cnpj, "BALCAO",
-                             config.nexo.institution_cnpj};
+  m.folder.group = setup.config.tef_dial.group;
+  m.log_path = (std::filesystem::path(setup.options.data_dir) / "tefdial.jsonl").string();
+  integration::ParsePayMethod(setup.options.tef_dial_method, m.method);
+  m.unresolved = setup.config.tef_dial.unresolved == "confirm" ? tef::Unresolved::kConfirm : tef::Unresolved::kUndo;
+  m.unresolved_after_s = setup.config.tef_dial.unresolved_after_s;
+  m.merchant = tef::Merchant{Ascii(setup.config.store.merchant.name), setup.config.store.merchant.cnpj, "BALCAO",
+                             setup.config.nexo.institution_cnpj};
   // Fault injection for the kill tests only (docs/integration.md, "Power cuts").
   if (const char* step = std::getenv("BALCAO_TEF_DIAL_CRASH_AT"); step != nullptr) m.crash_at = step;
   // The bank's time (docs/adr/0005-bank-time.md): the journal's times and the unresolved-sale
   // deadlines neither follow the box's wall clock when it is wrong nor jump when it is set.
-  BALCAO_ASSIGN_OR_RETURN(tef_dial, tef::Manager::Open(m, *counter, *bank_clock,
-                                                       [this](const std::string& sale_id, const std::string& text) {
-                                                         book->AddFlag(sale_id, text);
-                                                         logging::Warn("tefdial", text, {{"sale", sale_id}});
-                                                       }));
-  tef_dial_dir = m.folder.dir;
+  BALCAO_ASSIGN_OR_RETURN(
+      doors.tef_dial,
+      tef::Manager::Open(m, *counter, bank_side->clock(), [this](const std::string& sale_id, const std::string& text) {
+        sales->book().AddFlag(sale_id, text);
+        logging::Warn("tefdial", text, {{"sale", sale_id}});
+      }));
+  doors.tef_dial_dir = m.folder.dir;
   return OkStatus();
 }
 

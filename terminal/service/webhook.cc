@@ -23,7 +23,7 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
     return respond(std::move(refused));
   }
   auto refuse = [this](const char* result, const std::string& reason) {
-    ++webhooks_refused;
+    ++events.refused;
     metrics->CountWebhook(result);
     logging::Warn("serve", "webhook refused", {{"result", result}, {"reason", reason}});
   };
@@ -32,7 +32,7 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
     refuse("rejected", "no Digital-Signature header");
     return respond(ErrorResponse(401, "Digital-Signature", "required: the bank signs every delivery"));
   }
-  if (Status verified = verifier->Verify(request.body, signature); !verified.ok()) {
+  if (Status verified = bank_side->verifier().Verify(request.body, signature); !verified.ok()) {
     const bool bad =
         verified.code() == StatusCode::kPermissionDenied || verified.code() == StatusCode::kInvalidArgument;
     if (!bad) {  // the bank's key could not be read: it delivers again later
@@ -48,30 +48,30 @@ void Service::Impl::OnWebhook(HttpRequest request, Respond respond) {
     refuse("rejected", event.status().message());
     return respond(ErrorResponse(400, "event", event.status().message()));
   }
-  if (applied_events->OlderThanWindow(event->created)) {
-    const std::string rule =
-        "older than the " + std::to_string(applied_events->retention().count() / 86400) + "-day replay window";
+  if (storage->applied_events().OlderThanWindow(event->created)) {
+    const std::string rule = "older than the " + std::to_string(storage->applied_events().retention().count() / 86400) +
+                             "-day replay window";
     refuse("too-old", rule + ": event " + event->id + " of " + FormatTimestamp(event->created));
     return respond(ErrorResponse(422, "event", rule));
   }
   OnDriver(
       [this, event = *std::move(event)] {
-        auto taken = intake->Take(event);
+        auto taken = events.intake->Take(event);
         metrics->CountWebhook(taken.ok() ? checkout::Name(taken->outcome) : "unavailable");
         if (!taken.ok() && offline::IsDiskFailure(taken.status())) {
-          NoteStoreFailure("webhook", taken.status());  // the bank delivers it again later
+          health->NoteStoreFailure("webhook", taken.status());  // the bank delivers it again later
           return ErrorResponse(507, "store", taken.status().message());
         }
         if (!taken.ok()) return ErrorResponse(503, "event", taken.status().message());
         if (taken->outcome == checkout::IntakeOutcome::kReplayed) {
           logging::Info("serve", "webhook replayed: nothing done", {{"event", event.id}, {"sale", taken->sale_id}});
         } else if (!taken->sale_id.empty()) {
-          touched.insert(taken->sale_id);
+          sales->Touch(taken->sale_id);
         }
         if (taken->outcome == checkout::IntakeOutcome::kNotYet) return ErrorResponse(409, "event", taken->reason);
         // Another lane's: a 200 would mark it delivered for every box (docs/adr/0006-lane-event-intake.md).
         if (taken->outcome == checkout::IntakeOutcome::kForeign) return ErrorResponse(421, "event", taken->reason);
-        if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++webhooks_applied;
+        if (taken->outcome != checkout::IntakeOutcome::kReplayed) ++events.applied;
         const nlohmann::json answer = {{"outcome", checkout::Name(taken->outcome)}, {"sale", taken->sale_id}};
         return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};
       },
