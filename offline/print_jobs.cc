@@ -122,14 +122,7 @@ StatusOr<std::vector<PrintJob>> PrintJobs::List(std::optional<PrintJobState> sta
   Txn txn(store_.impl(), Txn::kRead);
   Stmt stmt(txn, std::string(kColumns) + "WHERE (?1='' OR state=?1) ORDER BY id LIMIT ?2");
   stmt.Bind(1, state ? PrintJobStateName(*state) : "").Bind(2, limit);
-  std::vector<PrintJob> jobs;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    BALCAO_ASSIGN_OR_RETURN(PrintJob job, ReadJob(stmt));
-    jobs.push_back(std::move(job));
-  }
-  return jobs;
+  return sqlite::ReadAll(stmt, ReadJob);
 }
 
 StatusOr<PrintJobStats> PrintJobs::Stats() {
