@@ -22,6 +22,7 @@
 #include "checkout/checkout.h"
 #include "checkout/driver.h"
 #include "checkout/intake.h"
+#include "checkout/sale_id.h"
 #include "http/server.h"
 #include "integration/core/counter.h"
 #include "integration/core/register_request.h"
@@ -61,9 +62,7 @@ using http::HttpRequest;
 using http::HttpResponse;
 using http::Respond;
 
-// A new sale's id (sales.cc): `prefix` ('v' the touchscreen's, 'c' a cash register's), then the
-// time in UTC and a counter, digits kept apart by letters so that no id looks like a card number.
-std::string MintSaleId(char prefix, UnixMicros now);
+using checkout::MintSaleId;  // a new sale's id: 'v' the touchscreen's, 'c' a cash register's
 
 // {"error": {"field", "rule"}} with `status` (routes.cc): every refusal of the API.
 HttpResponse ErrorResponse(int status, const std::string& field, const std::string& rule);
