@@ -145,13 +145,6 @@ StatusOr<std::unique_ptr<EntityStore>> EntityStore::Open(const std::string& path
   return store;
 }
 
-Status EntityStore::Begin() { return sqlite::Exec(connection_.db, "BEGIN IMMEDIATE"); }
-Status EntityStore::Commit() { return sqlite::Exec(connection_.db, "COMMIT"); }
-void EntityStore::Rollback() {
-  // Fails only when no transaction is open (a failed BEGIN or COMMIT already ended it).
-  sqlite::Exec(connection_.db, "ROLLBACK").IgnoreError();
-}
-
 StatusOr<std::optional<Entity>> EntityStore::Get(std::string_view resource, std::string_view scope,
                                                  std::string_view id) {
   Stmt s(connection_, std::string("SELECT ") + kEntityCols + " FROM entities WHERE resource=? AND id=? AND scope=?");
