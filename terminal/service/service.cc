@@ -111,7 +111,7 @@ Status Service::Impl::PrintReceipt(const std::string& sale_id, const std::string
     logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
     return bytes.status();
   }
-  auto job = print_jobs->Enqueue(sale_id, kind, printer_target, *bytes);
+  auto job = print_jobs->Enqueue(sale_id, kind, printer_target, *bytes, printer::OpensDrawer(doc, *profile));
   if (!job.ok()) {
     logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
     return job.status();
