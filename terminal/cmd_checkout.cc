@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "api/bank.h"
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "checkout/sale_id.h"
 #include "common/log.h"
 #include "offline/journal.h"
