@@ -12,6 +12,9 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "common/status.h"
 
@@ -109,5 +112,34 @@ class Stmt {
   bool owned_ = false;  // prepared for this use only (the cache was full): finalized here
   Status status_;
 };
+
+namespace internal {
+template <typename T>
+struct RowOf {
+  using type = T;
+  static StatusOr<T> Lift(T value) { return value; }
+};
+template <typename T>
+struct RowOf<StatusOr<T>> {
+  using type = T;
+  static StatusOr<T> Lift(StatusOr<T> value) { return value; }
+};
+}  // namespace internal
+
+// Every row `stmt` yields, each made by `read(stmt)`: a row type, or a StatusOr of one when
+// a row can be refused (an unknown state name). The first error (the step's or the row's) is
+// returned instead.
+template <typename Read>
+auto ReadAll(Stmt& stmt, Read read)
+    -> StatusOr<std::vector<typename internal::RowOf<std::invoke_result_t<Read&, const Stmt&>>::type>> {
+  using Made = std::invoke_result_t<Read&, const Stmt&>;
+  std::vector<typename internal::RowOf<Made>::type> rows;
+  while (true) {
+    BALCAO_ASSIGN_OR_RETURN(const bool more, stmt.Step());
+    if (!more) return rows;
+    BALCAO_ASSIGN_OR_RETURN(auto row, internal::RowOf<Made>::Lift(read(static_cast<const Stmt&>(stmt))));
+    rows.push_back(std::move(row));
+  }
+}
 
 }  // namespace balcao::sqlite

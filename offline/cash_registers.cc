@@ -83,13 +83,7 @@ StatusOr<std::vector<PosKey>> CashRegisters::List() {
   Txn txn(store_.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt select(txn, std::string(kKeyColumns) + "ORDER BY register_id, key_version");
-  std::vector<PosKey> keys;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(const bool row, select.Step());
-    if (!row) break;
-    keys.push_back(ReadKey(select));
-  }
-  return keys;
+  return sqlite::ReadAll(select, ReadKey);
 }
 
 StatusOr<PosKey> CashRegisters::FindKey(const std::string& key_identifier, int key_version) {
@@ -173,13 +167,7 @@ StatusOr<std::vector<RegisterRequestRow>> CashRegisters::Running(const std::stri
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt select(txn, std::string(kRequestColumns) + "WHERE kind = ?1 AND outcome = '' ORDER BY created_at");
   select.Bind(1, kind);
-  std::vector<RegisterRequestRow> rows;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(const bool row, select.Step());
-    if (!row) break;
-    rows.push_back(ReadRequest(select));
-  }
-  return rows;
+  return sqlite::ReadAll(select, ReadRequest);
 }
 
 }  // namespace balcao::offline

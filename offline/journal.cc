@@ -71,23 +71,15 @@ StatusOr<std::vector<JournalEntry>> Journal::Read(const std::string& sale_id) {
   Txn txn(store_.impl(), Txn::kRead);
   Stmt stmt(txn, "SELECT seq, kind, payload, created_at FROM sale_journal WHERE sale_id=?1 ORDER BY seq");
   stmt.Bind(1, sale_id);
-  std::vector<JournalEntry> entries;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return entries;
-    entries.push_back({sale_id, stmt.Int(0), stmt.Text(1), stmt.Text(2), stmt.Int(3)});
-  }
+  return sqlite::ReadAll(stmt, [&](const Stmt& row) {
+    return JournalEntry{sale_id, row.Int(0), row.Text(1), row.Text(2), row.Int(3)};
+  });
 }
 
 StatusOr<std::vector<std::string>> Journal::OpenSales() {
   Txn txn(store_.impl(), Txn::kRead);
   Stmt stmt(txn, "SELECT sale_id FROM sales WHERE closed_at IS NULL ORDER BY opened_at, sale_id");
-  std::vector<std::string> sales;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return sales;
-    sales.push_back(stmt.Text(0));
-  }
+  return sqlite::ReadAll(stmt, [](const Stmt& row) { return row.Text(0); });
 }
 
 StatusOr<SaleSummary> Journal::Sale(const std::string& sale_id) {

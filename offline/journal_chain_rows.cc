@@ -62,12 +62,7 @@ StatusOr<std::vector<ChainAnchor>> ReadAnchors(Store& store) {
   Stmt stmt(txn,
             "SELECT business_day, journal_rows, journal_head FROM settlements WHERE journal_rows IS NOT NULL "
             "ORDER BY journal_rows, business_day");
-  std::vector<ChainAnchor> anchors;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return anchors;
-    anchors.push_back({stmt.Text(0), stmt.Int(1), stmt.Blob(2)});
-  }
+  return sqlite::ReadAll(stmt, [](const Stmt& row) { return ChainAnchor{row.Text(0), row.Int(1), row.Blob(2)}; });
 }
 
 // Rows after position `after`, at most kBatchRows, in chain order; rows without a position

@@ -129,14 +129,7 @@ StatusOr<std::vector<Operator>> Operators::List() {
   Txn txn(store_.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn, std::string(kColumns) + "ORDER BY name");
-  std::vector<Operator> out;
-  for (;;) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    BALCAO_ASSIGN_OR_RETURN(Operator op, ReadOperator(stmt));
-    out.push_back(std::move(op));
-  }
-  return out;
+  return sqlite::ReadAll(stmt, ReadOperator);
 }
 
 StatusOr<Operator> Operators::Get(const std::string& name) {

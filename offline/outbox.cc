@@ -61,16 +61,6 @@ StatusOr<OutboxItem> ReadItem(const Stmt& row) {
   return item;
 }
 
-StatusOr<std::vector<OutboxItem>> ReadAll(Stmt& stmt) {
-  std::vector<OutboxItem> items;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return items;
-    BALCAO_ASSIGN_OR_RETURN(OutboxItem item, ReadItem(stmt));
-    items.push_back(std::move(item));
-  }
-}
-
 bool IsKeyChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == ':' || c == '/' || c == '-';
 }
@@ -247,7 +237,7 @@ StatusOr<std::vector<OutboxItem>> Outbox::List(std::optional<OutboxState> state,
   Stmt stmt(txn,
             std::string(kSelect) + "WHERE (?1='' OR state=?1) AND (?2='' OR sale_id=?2) ORDER BY id DESC LIMIT ?3");
   stmt.Bind(1, state ? OutboxStateName(*state) : "").Bind(2, sale_id).Bind(3, limit);
-  return ReadAll(stmt);
+  return sqlite::ReadAll(stmt, ReadItem);
 }
 
 StatusOr<OutboxMetrics> Outbox::Metrics() {
@@ -290,7 +280,7 @@ StatusOr<std::vector<OutboxWork>> Outbox::ClaimDue(std::int64_t now_ms, int limi
                     "EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id=o.sale_id AND p.id<o.id AND p.state IN "
                     "('pending','inflight','unknown'))) ORDER BY o.next_attempt_at, o.id LIMIT ?2");
   due.Bind(1, now_ms).Bind(2, limit + static_cast<std::int64_t>(busy_lanes.size())).Bind(3, policy_.unknown_settle_ms);
-  BALCAO_ASSIGN_OR_RETURN(std::vector<OutboxItem> candidates, ReadAll(due));
+  BALCAO_ASSIGN_OR_RETURN(std::vector<OutboxItem> candidates, sqlite::ReadAll(due, ReadItem));
 
   std::vector<OutboxWork> work;
   for (OutboxItem& item : candidates) {

@@ -10,7 +10,8 @@ using internal::Stmt;
 using internal::Txn;
 
 constexpr const char* kColumns =
-    "SELECT id, sale_id, kind, target, payload, state, attempts, last_error, created_at, updated_at FROM print_jobs ";
+    "SELECT id, sale_id, kind, target, payload, state, attempts, last_error, created_at, updated_at, opens_drawer "
+    "FROM print_jobs ";
 
 StatusOr<PrintJobState> ParseState(const std::string& s) {
   for (auto state : {PrintJobState::kQueued, PrintJobState::kPrinting, PrintJobState::kPrinted, PrintJobState::kFailed})
@@ -30,6 +31,7 @@ StatusOr<PrintJob> ReadJob(const Stmt& row) {
   job.last_error = row.Text(7);
   job.created_at_ms = row.Int(8);
   job.updated_at_ms = row.Int(9);
+  job.opens_drawer = row.Int(10) != 0;
   return job;
 }
 
@@ -58,14 +60,15 @@ const char* PrintJobStateName(PrintJobState s) {
 PrintJobs::PrintJobs(Store& store) : store_(store) {}
 
 StatusOr<std::int64_t> PrintJobs::Enqueue(const std::string& sale_id, const std::string& kind,
-                                          const std::string& target, const std::string& payload) {
+                                          const std::string& target, const std::string& payload, bool opens_drawer) {
   if (kind.empty()) return InvalidArgumentError("print job kind: must not be empty");
   if (payload.empty()) return InvalidArgumentError("print job payload: must not be empty (nothing to print)");
   Txn txn(store_.impl(), Txn::kWrite);
   Stmt stmt(txn,
-            "INSERT INTO print_jobs (sale_id, kind, target, payload, created_at, updated_at) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id");
+            "INSERT INTO print_jobs (sale_id, kind, target, payload, created_at, updated_at, opens_drawer) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) RETURNING id");
   stmt.Bind(1, sale_id).Bind(2, kind).Bind(3, target).BindBlob(4, payload).Bind(5, store_.impl().NowMs());
+  stmt.Bind(6, opens_drawer ? 1 : 0);
   BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row) return InternalError("print job insert returned no id");
   const std::int64_t id = stmt.Int(0);
@@ -122,14 +125,7 @@ StatusOr<std::vector<PrintJob>> PrintJobs::List(std::optional<PrintJobState> sta
   Txn txn(store_.impl(), Txn::kRead);
   Stmt stmt(txn, std::string(kColumns) + "WHERE (?1='' OR state=?1) ORDER BY id LIMIT ?2");
   stmt.Bind(1, state ? PrintJobStateName(*state) : "").Bind(2, limit);
-  std::vector<PrintJob> jobs;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) break;
-    BALCAO_ASSIGN_OR_RETURN(PrintJob job, ReadJob(stmt));
-    jobs.push_back(std::move(job));
-  }
-  return jobs;
+  return sqlite::ReadAll(stmt, ReadJob);
 }
 
 StatusOr<PrintJobStats> PrintJobs::Stats() {

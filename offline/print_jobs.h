@@ -24,6 +24,9 @@ struct PrintJob {
   std::string kind;     // "card", "pix", "invoice", "refund", "offline", "summary", "test"...
   std::string target;   // printer address: "tcp://host:9100", "file:/dev/usb/lp0"...
   std::string payload;  // the rendered bytes (ESC/POS)
+  // The bytes open the cash drawer (printer::OpensDrawer): never printed again without an
+  // operator, or the drawer would open by itself.
+  bool opens_drawer = false;
   PrintJobState state = PrintJobState::kQueued;
   int attempts = 0;
   std::string last_error;  // e.g. "paper out", "connection refused"
@@ -44,9 +47,10 @@ class PrintJobs {
  public:
   explicit PrintJobs(Store& store);
 
-  // Durable when it returns OK.
+  // Durable when it returns OK. `opens_drawer`: whether `payload` kicks the cash drawer
+  // (printer::OpensDrawer of the document it was rendered from).
   StatusOr<std::int64_t> Enqueue(const std::string& sale_id, const std::string& kind, const std::string& target,
-                                 const std::string& payload);
+                                 const std::string& payload, bool opens_drawer);
   // Oldest queued job (optionally for one target), moved to kPrinting; nullopt when none.
   // Jobs found in kPrinting at Open (a crash mid-print) are queued again.
   StatusOr<std::optional<PrintJob>> ClaimNext(const std::string& target = "");

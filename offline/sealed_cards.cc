@@ -146,12 +146,7 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
 StatusOr<std::vector<SealedCardInfo>> SealedCards::Pending() {
   Txn txn(store_.impl(), Txn::kRead);
   Stmt stmt(txn, std::string(kInfoColumns) + "ORDER BY id");
-  std::vector<SealedCardInfo> out;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return out;
-    out.push_back(ReadInfo(stmt));
-  }
+  return sqlite::ReadAll(stmt, ReadInfo);
 }
 
 std::int64_t SealedCards::PendingTotal() {
@@ -292,24 +287,21 @@ StatusOr<std::vector<CardOutcome>> SealedCards::UnreportedOutcomes() {
   Stmt stmt(txn,
             "SELECT sale_id, amount, masked_pan, outcome, reason, bank_id, accepted_at, decided_at FROM card_outcomes "
             "WHERE reported_at IS NULL ORDER BY decided_at, sale_id");
-  std::vector<CardOutcome> out;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return out;
+  return sqlite::ReadAll(stmt, [](const Stmt& row) {
     CardOutcome o;
-    o.sale_id = stmt.Text(0);
-    o.amount = stmt.Int(1);
-    o.masked_pan = stmt.Text(2);
-    const std::string kind = stmt.Text(3);
+    o.sale_id = row.Text(0);
+    o.amount = row.Int(1);
+    o.masked_pan = row.Text(2);
+    const std::string kind = row.Text(3);
     o.outcome = kind == "approved"  ? CardOutcomeKind::kApproved
                 : kind == "expired" ? CardOutcomeKind::kExpired
                                     : CardOutcomeKind::kDeclined;
-    o.reason = stmt.Text(4);
-    o.bank_id = stmt.Text(5);
-    o.accepted_at_ms = stmt.Int(6);
-    o.decided_at_ms = stmt.Int(7);
-    out.push_back(std::move(o));
-  }
+    o.reason = row.Text(4);
+    o.bank_id = row.Text(5);
+    o.accepted_at_ms = row.Int(6);
+    o.decided_at_ms = row.Int(7);
+    return o;
+  });
 }
 
 Status SealedCards::MarkReported(const std::string& sale_id) {

@@ -84,13 +84,11 @@ StatusOr<std::vector<SettlementRow>> ListSettlements(Store& store, int limit) {
             "SELECT business_day, settled_at, status, attention, sales, gross, refunds FROM settlements "
             "ORDER BY business_day DESC LIMIT ?1");
   stmt.Bind(1, limit);
-  std::vector<SettlementRow> rows;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return rows;
-    rows.push_back({stmt.Text(0), stmt.Int(1), stmt.Text(2), static_cast<int>(stmt.Int(3)),
-                    static_cast<int>(stmt.Int(4)), stmt.Int(5), stmt.Int(6)});
-  }
+  return sqlite::ReadAll(stmt, [](const Stmt& row) {
+    return SettlementRow{
+        row.Text(0), row.Int(1), row.Text(2), static_cast<int>(row.Int(3)), static_cast<int>(row.Int(4)),
+        row.Int(5),  row.Int(6)};
+  });
 }
 
 namespace {
@@ -102,7 +100,7 @@ constexpr const char* kScopedSelect =
     "coalesce(t.refunds_counted, 0), coalesce(t.late_returned_counted, 0), t.sale_id IS NULL "
     "FROM sales s LEFT JOIN settlement_sales t ON t.sale_id = s.sale_id ";
 
-ScopedSale ScopedOf(Stmt& stmt) {
+ScopedSale ScopedOf(const Stmt& stmt) {
   ScopedSale sale{{stmt.Text(0), stmt.Int(1), stmt.Int(2), stmt.Int(3), stmt.Text(4)}, stmt.Int(5) != 0, stmt.Int(6)};
   const bool legacy = stmt.Int(7) != 0 && stmt.Int(10) == 0;  // a row kept before migration 0003
   if (!legacy) {
@@ -121,12 +119,7 @@ StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_m
                      "WHERE s.opened_at < ?2 AND (s.opened_at >= ?1 OR coalesce(t.done, 0) = 0 OR "
                      "s.last_seq > t.seen_seq) ORDER BY s.opened_at, s.sale_id");
   stmt.Bind(1, from_ms).Bind(2, to_ms);
-  std::vector<ScopedSale> sales;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
-    if (!row) return sales;
-    sales.push_back(ScopedOf(stmt));
-  }
+  return sqlite::ReadAll(stmt, ScopedOf);
 }
 
 StatusOr<std::optional<ScopedSale>> ScopedSaleOf(Store& store, const std::string& sale_id) {

@@ -3,22 +3,8 @@
 #include <map>
 
 #include "common/log.h"
-#include "printer/interpreter.h"
 
 namespace balcao::offline {
-namespace {
-
-// A job that kicks the drawer is never reprinted without an operator.
-bool KicksDrawer(const std::string& payload) {
-  printer::InterpreterOptions o;
-  o.draw = false;
-  for (const printer::VirtualPage& p : printer::Interpret(payload, o)) {
-    if (p.drawer_kicks > 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 Spooler::Spooler(PrintJobs& jobs, SpoolerOptions options) : jobs_(jobs), options_(std::move(options)) {}
 
@@ -48,7 +34,8 @@ StatusOr<int> Spooler::RequeueWhereBack() {
   std::map<std::string, bool> back;  // one probe per printer per pass
   int requeued = 0;
   for (const PrintJob& job : failed) {
-    if (job.attempts >= options_.max_auto_attempts || KicksDrawer(job.payload)) continue;
+    if (job.attempts >= options_.max_auto_attempts || job.opens_drawer)
+      continue;  // never reprinted without an operator
     auto it = back.find(job.target);
     if (it == back.end()) {
       bool ok = false;

@@ -18,6 +18,9 @@ namespace balcao::printer {
 // that header after every cut that is followed by more content. kInvalidArgument when a
 // QR payload does not fit a QR code or a barcode holds non-ASCII data.
 StatusOr<std::string> RenderEscPos(const Document& doc, const PrinterProfile& profile);
+// Whether RenderEscPos(doc, profile) opens the cash drawer: a DrawerKick block, on a profile
+// with a drawer. Known when the job is queued, so the spooler need not read the bytes again.
+bool OpensDrawer(const Document& doc, const PrinterProfile& profile);
 
 struct TextOptions {
   // Show QR codes, barcodes, cuts and drawer kicks as bracketed lines ("[QR] ...").

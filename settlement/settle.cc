@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "checkout/journal_codec.h"
 #include "common/log.h"
 #include "integration/tefdial/exchange_log.h"

@@ -10,13 +10,12 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "api/bank.h"
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
+#include "checkout/sale_id.h"
 #include "common/log.h"
 #include "offline/journal.h"
 #include "offline/store.h"
@@ -45,13 +44,6 @@ struct Args {
   bool autopay = false, json = false;
   int timeout_s = 120;
 };
-
-std::string MintSaleId() {
-  std::random_device rd;
-  std::ostringstream id;
-  id << "cli-" << std::hex << std::chrono::system_clock::now().time_since_epoch().count() << "-" << (rd() & 0xffff);
-  return id.str();
-}
 
 // A whole decimal number, nothing else ("12abc" and "" are refused).
 bool ParseInteger(const std::string& text, long long& out) {
@@ -232,19 +224,18 @@ int RunCheckout(const std::vector<std::string>& argv) {
   }
   if (a.autopay && !embedded) return Fail("--autopay needs the embedded sandbox (no bank configured)", 1);
 
+  const Clock& clock = SystemClock::Instance();
+  const std::string id = checkout::MintSaleId('l', clock.Now());
   const std::string journal_path =
-      a.journal.empty()
-          ? (std::filesystem::temp_directory_path() / ("balcao-checkout-" + MintSaleId() + ".db")).string()
-          : a.journal;
+      a.journal.empty() ? (std::filesystem::temp_directory_path() / ("balcao-checkout-" + id + ".db")).string()
+                        : a.journal;
   TemporaryFile temporary{a.journal.empty() ? journal_path : std::string()};
   auto store = offline::Store::Open(journal_path);
   if (!store.ok()) return Fail(store.status().ToString());
   offline::Journal journal(**store);
-  const Clock& clock = SystemClock::Instance();
   checkout::Driver driver(api::Bank(*client), journal, clock,
                           [](const std::string&, const checkout::Effect& e) { ShowEffect(e); });
 
-  const std::string id = MintSaleId();
   StatusOr<checkout::Sale> sale = NotFoundError("not opened");
   if (auto exit = StartSale(driver, id, a, embedded != nullptr, sale)) return *exit;
   if (a.autopay && sale.ok())

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "api/bank.h"
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "common/log.h"
 #include "offline/journal.h"
 #include "offline/store.h"

@@ -124,26 +124,24 @@ int ResetPin(offline::Operators& operators, const std::string& name) {
   return 0;
 }
 
+int Disable(offline::Operators& operators, const std::string& name) {
+  if (Status s = operators.Disable(name); !s.ok()) return FailWith(s);
+  std::printf("operator %s disabled\n", name.c_str());
+  return 0;
+}
+
 int RunOperator(const std::vector<std::string>& raw) {
-  auto args = internal::ParseSubcommandArgs(raw, {{"--json"}, {"--role", "--db", "--config"}, kUsage});
-  if (!args.ok()) return FailWith(args.status());
-  if (args->help) return std::fputs(kUsage, stdout), 0;
-  if (args->positional.empty()) return std::fputs(kUsage, stderr), 1;
-  const std::string& verb = args->positional[0];
-  auto opened = internal::OpenBoxStore(args->Get("--db"), args->Get("--config"));
-  if (!opened.ok()) return FailWith(opened.status());
-  offline::Operators operators(*opened->store);
-  if (verb == "list") return List(operators, args->Has("--json"));
-  if (args->positional.size() != 2) return Fail(1, verb + ": which operator? (one NAME)\n" + kUsage);
-  const std::string& name = args->positional[1];
-  if (verb == "add") return Add(operators, name, args->Get("--role"));
-  if (verb == "reset-pin") return ResetPin(operators, name);
-  if (verb == "disable") {
-    if (Status s = operators.Disable(name); !s.ok()) return FailWith(s);
-    std::printf("operator %s disabled\n", name.c_str());
-    return 0;
-  }
-  return Fail(1, "unknown subcommand '" + verb + "'\n" + kUsage);
+  internal::StoreCommand command =
+      internal::StartStoreCommand(raw, {{"--json"}, {"--role", "--db", "--config"}, kUsage}, FailWith);
+  if (command.exit >= 0) return command.exit;
+  const internal::SubcommandArgs& args = command.args;
+  offline::Operators operators(*command.box.store);
+  const std::vector<internal::StoreVerb> verbs = {
+      {"list", false, [&](const std::string&) { return List(operators, args.Has("--json")); }},
+      {"add", true, [&](const std::string& name) { return Add(operators, name, args.Get("--role")); }},
+      {"reset-pin", true, [&](const std::string& name) { return ResetPin(operators, name); }},
+      {"disable", true, [&](const std::string& name) { return Disable(operators, name); }}};
+  return internal::RunStoreVerb(args, verbs, "which operator? (one NAME)", kUsage, Fail);
 }
 
 }  // namespace

@@ -92,29 +92,27 @@ int Rotate(offline::CashRegisters& registers, const std::string& sale_id, const 
   return 0;
 }
 
+int Disable(offline::CashRegisters& registers, const std::string& sale_id) {
+  if (Status s = registers.Disable(sale_id); !s.ok()) return FailWith(s);
+  std::printf("cash register %s disabled\n", sale_id.c_str());
+  return 0;
+}
+
 int RunPos(const std::vector<std::string>& raw) {
-  auto args = internal::ParseSubcommandArgs(raw, {{"--json"}, {"--db", "--config", "--data-dir"}, kUsage});
-  if (!args.ok()) return FailWith(args.status());
-  if (args->help) return std::fputs(kUsage, stdout), 0;
-  if (args->positional.empty()) return std::fputs(kUsage, stderr), 1;
-  auto opened = internal::OpenBoxStore(args->Get("--db"), args->Get("--config"), args->Get("--data-dir"));
-  if (!opened.ok()) return FailWith(opened.status());
-  auto loaded = service::LoadServeConfig(opened->box.config_path);
+  internal::StoreCommand command =
+      internal::StartStoreCommand(raw, {{"--json"}, {"--db", "--config", "--data-dir"}, kUsage}, FailWith);
+  if (command.exit >= 0) return command.exit;
+  const internal::SubcommandArgs& args = command.args;
+  auto loaded = service::LoadServeConfig(command.box.box.config_path);
   if (!loaded.ok()) return FailWith(loaded.status());
   const std::string poi_id = loaded->store.merchant.terminal_id;
-  offline::CashRegisters registers(*opened->store);
-  const std::string& verb = args->positional[0];
-  if (verb == "list") return List(registers, args->Has("--json"));
-  if (args->positional.size() != 2) return Fail(1, verb + ": which cash register? (one SALE_ID)\n" + kUsage);
-  const std::string& sale_id = args->positional[1];
-  if (verb == "add") return Add(registers, sale_id, poi_id);
-  if (verb == "rotate") return Rotate(registers, sale_id, poi_id);
-  if (verb == "disable") {
-    if (Status s = registers.Disable(sale_id); !s.ok()) return FailWith(s);
-    std::printf("cash register %s disabled\n", sale_id.c_str());
-    return 0;
-  }
-  return Fail(1, "unknown subcommand '" + verb + "'\n" + kUsage);
+  offline::CashRegisters registers(*command.box.store);
+  const std::vector<internal::StoreVerb> verbs = {
+      {"list", false, [&](const std::string&) { return List(registers, args.Has("--json")); }},
+      {"add", true, [&](const std::string& sale_id) { return Add(registers, sale_id, poi_id); }},
+      {"rotate", true, [&](const std::string& sale_id) { return Rotate(registers, sale_id, poi_id); }},
+      {"disable", true, [&](const std::string& sale_id) { return Disable(registers, sale_id); }}};
+  return internal::RunStoreVerb(args, verbs, "which cash register? (one SALE_ID)", kUsage, Fail);
 }
 
 }  // namespace

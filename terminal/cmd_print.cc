@@ -100,11 +100,12 @@ int WithQueue(const Args& a, const std::function<int(offline::PrintJobs&)>& fn) 
 
 // --queue: the job goes into the box's print queue instead of straight to the printer;
 // `balcao print spool` (or the service's spooler) prints it, retries it, shows failures.
-int Enqueue(const Args& a, const std::string& bytes) {
+int Enqueue(const Args& a, const std::string& bytes, bool opens_drawer) {
   if (!a.flags.count("to")) return Fail(1, "--queue needs --to TARGET (the printer the job is for)");
   if (!OpenTransport(Flag(a, "to")).ok()) return Fail(1, OpenTransport(Flag(a, "to")).status().message());
   return WithQueue(a, [&](offline::PrintJobs& jobs) {
-    StatusOr<std::int64_t> id = jobs.Enqueue(Flag(a, "sale"), Flag(a, "kind", "test"), Flag(a, "to"), bytes);
+    StatusOr<std::int64_t> id =
+        jobs.Enqueue(Flag(a, "sale"), Flag(a, "kind", "test"), Flag(a, "to"), bytes, opens_drawer);
     if (!id.ok()) return Fail(2, id.status().ToString());
     std::printf("queued job %lld for %s\n", static_cast<long long>(*id), Flag(a, "to").c_str());
     return 0;
@@ -120,7 +121,7 @@ int Deliver(const Document& doc, const PrinterProfile& profile, const Args& a) {
     if (!png.ok()) return Fail(2, png.status().ToString());
     if (!WriteFile(Flag(a, "png"), *png)) return Fail(2, "cannot write " + Flag(a, "png"));
   }
-  if (a.flags.count("queue")) return Enqueue(a, *bytes);
+  if (a.flags.count("queue")) return Enqueue(a, *bytes, OpensDrawer(doc, profile));
   if (a.flags.count("out")) {
     if (!WriteFile(Flag(a, "out"), *bytes)) return Fail(2, "cannot write " + Flag(a, "out"));
     std::printf("wrote %zu bytes to %s\n", bytes->size(), Flag(a, "out").c_str());

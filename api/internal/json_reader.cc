@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "common/hex.h"
+
 namespace balcao::api::internal {
 namespace {
 
@@ -165,16 +167,9 @@ std::uint32_t JsonReader::ReadHex4() {
   if (pos_ + 4 > text_.size()) Fail("truncated \\u escape");
   std::uint32_t v = 0;
   for (int i = 0; i < 4; ++i) {
-    const char h = text_[pos_++];
-    v <<= 4;
-    if (h >= '0' && h <= '9')
-      v |= static_cast<std::uint32_t>(h - '0');
-    else if (h >= 'a' && h <= 'f')
-      v |= static_cast<std::uint32_t>(h - 'a' + 10);
-    else if (h >= 'A' && h <= 'F')
-      v |= static_cast<std::uint32_t>(h - 'A' + 10);
-    else
-      Fail("bad \\u escape");
+    const int digit = HexValue(text_[pos_++]);
+    if (digit < 0) Fail("bad \\u escape");
+    v = (v << 4) | static_cast<std::uint32_t>(digit);
   }
   return v;
 }

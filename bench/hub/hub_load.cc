@@ -26,7 +26,7 @@
 #include "hub/routing.h"
 #include "sandbox/sandbox.h"
 #include "tests/hub/engines.h"
-#include "tests/loopback.h"
+#include "tests/testing/loopback.h"
 
 namespace {
 

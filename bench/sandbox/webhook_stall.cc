@@ -7,10 +7,7 @@
 //   balcao_sandbox_webhook_stall [rounds=3] [payments=20]
 // Prints the slowest and median answer of each kind; exit 1 when a payment took over 50 ms
 // or a signed GET over 20 ms.
-#include <arpa/inet.h>
 #include <curl/curl.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +22,7 @@
 
 #include "api/client.h"
 #include "sandbox/sandbox.h"
+#include "tests/testing/loopback.h"
 
 namespace {
 
@@ -64,14 +62,8 @@ int main(int argc, char** argv) {
   curl_global_init(CURL_GLOBAL_DEFAULT);
 
   // The receiver that hangs: the kernel completes each handshake, nobody ever reads.
-  const int hang = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(hang, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  ::listen(hang, 1024);
-  socklen_t len = sizeof addr;
-  ::getsockname(hang, reinterpret_cast<sockaddr*>(&addr), &len);
+  const balcao::test_util::LoopbackListener hang(1024);
+  if (!hang.ok()) return std::fprintf(stderr, "no loopback listener\n"), 2;
 
   balcao::sandbox::SandboxOptions options;
   options.https = false;
@@ -79,7 +71,7 @@ int main(int argc, char** argv) {
   if (!sandbox.ok()) return std::fprintf(stderr, "%s\n", sandbox.status().ToString().c_str()), 2;
   auto client = balcao::api::Client::FromEnvironment((*sandbox)->credentials().credentials_path);
   if (!client.ok()) return std::fprintf(stderr, "%s\n", client.status().ToString().c_str()), 2;
-  const std::string hook_url = "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/hook";
+  const std::string hook_url = hang.url("/hook");
   if (!client->Call("POST", "/v2/webhook", {}, Json{{"url", hook_url}, {"subscriptions", {"deposit"}}}.dump()).ok())
     return std::fprintf(stderr, "webhook not registered\n"), 2;
   const std::string pay_url = "http://127.0.0.1:" + std::to_string((*sandbox)->port()) + "/sandbox/dynamic-brcode/pay";
@@ -128,7 +120,6 @@ int main(int argc, char** argv) {
               pay_max);
   std::printf("  signed GET /v2/balance (%zu during them): median %.1f ms, slowest %.1f ms (budget 20 ms)\n",
               gets.size(), Median(gets), get_max);
-  (*sandbox)->Stop();  // the hanging attempts end within their 5 s timeout
-  ::close(hang);
+  (*sandbox)->Stop();  // the hanging attempts end within their 5 s timeout (then `hang` closes)
   return pay_max <= 50 && get_max <= 20 ? 0 : 1;
 }

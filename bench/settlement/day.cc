@@ -26,7 +26,7 @@
 
 #include "api/bank.h"
 #include "checkout/checkout.h"
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "common/log.h"
 #include "offline/journal.h"
 #include "offline/store.h"

@@ -7,6 +7,8 @@
 
 #include <memory>
 
+#include "common/hex.h"
+
 namespace balcao::integration::nexo {
 namespace {
 
@@ -56,18 +58,11 @@ std::string DerivedKeys::ToHex() const {
   return out;
 }
 
-StatusOr<DerivedKeys> DerivedKeys::FromHex(std::string_view hex) {
-  if (hex.size() != 160) return InvalidArgumentError("derived keys: 160 hex digits");
-  unsigned char bytes[80];
-  for (std::size_t i = 0; i < 80; ++i) {
-    int value = 0;
-    for (char c : hex.substr(2 * i, 2)) {
-      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-      if (digit < 0) return InvalidArgumentError("derived keys: 160 lowercase hex digits");
-      value = value * 16 + digit;
-    }
-    bytes[i] = static_cast<unsigned char>(value);
-  }
+namespace {
+
+// The 80 bytes of key material split into the HMAC key, the AES key and the IV; `bytes` is
+// wiped.
+DerivedKeys SplitAndWipe(unsigned char (&bytes)[80]) {
   DerivedKeys keys;
   std::copy(bytes, bytes + 32, keys.hmac_key.begin());
   std::copy(bytes + 32, bytes + 64, keys.cipher_key.begin());
@@ -76,17 +71,32 @@ StatusOr<DerivedKeys> DerivedKeys::FromHex(std::string_view hex) {
   return keys;
 }
 
+}  // namespace
+
+StatusOr<DerivedKeys> DerivedKeys::FromHex(std::string_view hex) {
+  if (hex.size() != 160) return InvalidArgumentError("derived keys: 160 hex digits");
+  unsigned char bytes[80];
+  for (std::size_t i = 0; i < 80; ++i) {
+    int value = 0;
+    for (char c : hex.substr(2 * i, 2)) {
+      const int digit = c >= 'A' && c <= 'F' ? -1 : HexValue(c);  // ToHex writes lowercase only
+      if (digit < 0) {
+        OPENSSL_cleanse(bytes, sizeof bytes);
+        return InvalidArgumentError("derived keys: 160 lowercase hex digits");
+      }
+      value = value * 16 + digit;
+    }
+    bytes[i] = static_cast<unsigned char>(value);
+  }
+  return SplitAndWipe(bytes);
+}
+
 DerivedKeys DeriveKeys(std::string_view passphrase) {
   unsigned char bytes[80];
   PKCS5_PBKDF2_HMAC(passphrase.data(), static_cast<int>(passphrase.size()),
                     reinterpret_cast<const unsigned char*>(kKeySalt.data()), static_cast<int>(kKeySalt.size()),
                     kKeyIterations, EVP_sha1(), sizeof bytes, bytes);
-  DerivedKeys keys;
-  std::copy(bytes, bytes + 32, keys.hmac_key.begin());
-  std::copy(bytes + 32, bytes + 64, keys.cipher_key.begin());
-  std::copy(bytes + 64, bytes + 80, keys.iv.begin());
-  OPENSSL_cleanse(bytes, sizeof bytes);
-  return keys;
+  return SplitAndWipe(bytes);
 }
 
 StatusOr<Protected> ProtectWithNonce(std::string_view plaintext, const DerivedKeys& keys,

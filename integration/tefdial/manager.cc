@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <condition_variable>
+#include <mutex>
 
 #include "common/log.h"
 #include "integration/tefdial/intpos.h"
@@ -12,7 +13,8 @@
 namespace balcao::integration::tefdial {
 namespace {
 
-constexpr UnixMicros kTickEvery = 1'000'000;
+constexpr std::chrono::milliseconds kTickEvery{1000};
+constexpr std::chrono::milliseconds kLookEvery{200};  // how often an idle manager reads the clock (it may jump)
 constexpr UnixMicros kRetryAfter = 2'000'000;  // an in-progress sale, an undo or a CNC the counter could not take
 constexpr const char* kRegister = "tef-dial";  // the register id of every TEF Dial request at the counter
 
@@ -69,7 +71,11 @@ void RemoveHandled(Folder& folder, const RequestFile& file) {
 }  // namespace
 
 Manager::Manager(ManagerOptions options, Counter& counter, const Clock& clock, Notice notice)
-    : options_(std::move(options)), counter_(counter), clock_(clock), notice_(std::move(notice)) {}
+    : options_(std::move(options)),
+      counter_(counter),
+      clock_(clock),
+      notice_(std::move(notice)),
+      loop_(TaskLoopOptions{kTickEvery, &clock_, kLookEvery, /*tick_at_start=*/true}, [this] { Tick(); }) {}
 
 StatusOr<std::unique_ptr<Manager>> Manager::Open(ManagerOptions options, Counter& counter, const Clock& clock,
                                                  Notice notice) {
@@ -85,7 +91,7 @@ StatusOr<std::unique_ptr<Manager>> Manager::Open(ManagerOptions options, Counter
 Manager::~Manager() { Stop(); }
 
 void Manager::Start() {
-  thread_ = std::thread([this] { Run(); });
+  loop_.Start();
   Post([this] { Resume(); });
   folder_->Start([this](const RequestFile& file, std::string text) { OnFile(file, std::move(text)); });
   logging::Info("tefdial", "TEF Dial manager watching",
@@ -94,12 +100,7 @@ void Manager::Start() {
 
 void Manager::Stop() {
   if (folder_) folder_->Stop();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stopping_ = true;
-  }
-  wakeup_.Wake();
-  if (thread_.joinable()) thread_.join();
+  loop_.Stop();
 }
 
 Exchange Manager::Snapshot() {
@@ -118,37 +119,7 @@ Exchange Manager::Snapshot() {
   return copy;
 }
 
-void Manager::Post(std::function<void()> task) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (stopping_) return;
-    tasks_.push_back(std::move(task));
-  }
-  wakeup_.Wake();
-}
-
-void Manager::Run() {
-  for (;;) {
-    std::function<void()> task;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (stopping_) return;
-      if (!tasks_.empty()) {
-        task = std::move(tasks_.front());
-        tasks_.pop_front();
-      }
-    }
-    if (task) {
-      task();
-    } else {
-      wakeup_.Wait(std::chrono::milliseconds(200));
-    }
-    if (clock_.Now() >= next_tick_) {
-      next_tick_ = clock_.Now() + kTickEvery;
-      Tick();
-    }
-  }
-}
+void Manager::Post(std::function<void()> task) { loop_.Post(std::move(task)); }
 
 void Manager::CrashPoint(const char* step) const {
   if (options_.crash_at == step) {

@@ -10,18 +10,15 @@
 #pragma once
 
 #include <chrono>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 
 #include "common/status.h"
+#include "common/task_loop.h"
 #include "common/time.h"
-#include "common/wakeup.h"
 #include "integration/core/counter.h"
 #include "integration/tefdial/exchange.h"
 #include "integration/tefdial/exchange_log.h"
@@ -70,7 +67,6 @@ class Manager {
  private:
   Manager(ManagerOptions options, Counter& counter, const Clock& clock, Notice notice);
   void Post(std::function<void()> task);
-  void Run();
   void OnFile(const RequestFile& file, std::string text);  // the watcher's thread
   void Handle(const RequestFile& file, const std::string& text);
   void Resume();
@@ -91,15 +87,10 @@ class Manager {
   std::unique_ptr<ExchangeLog> log_;
   Exchange exchange_;  // manager thread
 
-  std::mutex mu_;
-  Wakeup wakeup_;                            // Post and Stop end the thread's wait (a Wakeup: common/wakeup.h says why)
-  std::deque<std::function<void()>> tasks_;  // guarded by mu_
-  bool stopping_ = false;                    // guarded by mu_
-  std::thread thread_;
-  UnixMicros next_tick_ = 0;                 // manager thread
   UnixMicros retry_at_ = 0;                  // manager thread: when undos and cancellations are asked again
   std::map<std::string, UnixMicros> reask_;  // manager thread: CRT key -> when to ask the counter again
   std::set<std::string> in_flight_;          // manager thread: undos and cancellations the counter has
+  TaskLoop loop_;                            // the manager's thread: ticks every second on clock_
 };
 
 }  // namespace balcao::integration::tefdial

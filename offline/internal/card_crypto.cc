@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 
+#include "common/hex.h"
 #include "offline/card_data.h"
 
 namespace balcao::offline::internal {
@@ -23,13 +24,6 @@ constexpr int kNonce = 12;
 constexpr int kTag = 16;
 
 using CipherCtx = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 }  // namespace
 

@@ -161,4 +161,10 @@ StatusOr<std::string> RenderEscPos(const Document& doc, const PrinterProfile& pr
   return w.Take();
 }
 
+bool OpensDrawer(const Document& doc, const PrinterProfile& profile) {
+  return profile.drawer && std::any_of(doc.blocks().begin(), doc.blocks().end(), [](const Block& block) {
+           return std::holds_alternative<DrawerKickBlock>(block);
+         });
+}
+
 }  // namespace balcao::printer

@@ -341,32 +341,28 @@ std::string Engine::NewUuid() {
 
 Status Engine::RunLocked(const Caller& caller, Lang lang, UnixMicros now, Problems& problems,
                          const std::function<void(Context&)>& fn) {
-  BALCAO_RETURN_IF_ERROR(store_->Begin());
+  sqlite::Txn txn = store_->Write();
+  BALCAO_RETURN_IF_ERROR(txn.status());
   new_deliveries_ = false;
   store_failure_ = OkStatus();
   Context ctx(*this, caller, lang, now);
   try {
     fn(ctx);
   } catch (const std::exception& e) {
-    store_->Rollback();
-    return InternalError(std::string("sandbox fault: ") + e.what());
+    return InternalError(std::string("sandbox fault: ") + e.what());  // txn rolls back
   }
-  if (store_failure_.ok() && !problems.empty()) {
-    store_->Rollback();
-    return OkStatus();
-  }
-  return FinishTransaction(OkStatus());
+  if (store_failure_.ok() && !problems.empty()) return OkStatus();  // refused: txn rolls back
+  return FinishTransaction(txn, OkStatus());
 }
 
-Status Engine::FinishTransaction(Status outcome) {
+Status Engine::FinishTransaction(sqlite::Txn& txn, Status outcome) {
   if (outcome.ok() && !store_failure_.ok()) outcome = InternalError("sandbox fault: " + store_failure_.message());
   if (outcome.ok() && id_counter_dirty_) {
     outcome = store_->SetMeta("counter:id", std::to_string(id_counter_));
     id_counter_dirty_ = false;
   }
-  if (outcome.ok()) outcome = store_->Commit();
-  if (!outcome.ok()) store_->Rollback();
-  return outcome;
+  if (outcome.ok()) outcome = txn.Commit();
+  return outcome;  // not committed: the caller's txn rolls back as it goes out of scope
 }
 
 Status Engine::Run(const Caller& caller, Lang lang, Problems& problems, const std::function<void(Context&)>& fn) {
@@ -429,7 +425,8 @@ Status Engine::RunDueJobs() {
 
 Status Engine::RunHistory(const std::function<Status()>& fn) {
   std::lock_guard lock(mu_);
-  BALCAO_RETURN_IF_ERROR(store_->Begin());
+  sqlite::Txn txn = store_->Write();
+  BALCAO_RETURN_IF_ERROR(txn.status());
   store_failure_ = OkStatus();
   Status st;
   try {
@@ -437,7 +434,7 @@ Status Engine::RunHistory(const std::function<Status()>& fn) {
   } catch (const std::exception& e) {
     st = InternalError(std::string("sandbox history: ") + e.what());
   }
-  st = FinishTransaction(std::move(st));
+  st = FinishTransaction(txn, std::move(st));
   if (!st.ok()) {
     id_counter_ = -1;  // re-read from the database: the rolled-back ids were never stored
     id_counter_dirty_ = false;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "api/crypto.h"
+#include "common/sqlite.h"
 #include "common/status.h"
 #include "sandbox/internal/engine.h"
 #include "sandbox/internal/entity_store.h"
@@ -100,8 +101,8 @@ class Engine {
   Status RunLocked(const Caller& caller, Lang lang, UnixMicros now, Problems& problems,
                    const std::function<void(Context&)>& fn);
   // Ends the transaction RunLocked or RunHistory began: commits when nothing failed (persisting
-  // the id counter first), else rolls back and says why.
-  Status FinishTransaction(Status outcome);
+  // the id counter first), else says why (`txn` rolls back as it goes out of scope).
+  Status FinishTransaction(sqlite::Txn& txn, Status outcome);
   void Signal();
 
   EngineOptions options_;

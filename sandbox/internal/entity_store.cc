@@ -44,14 +44,7 @@ Entity ReadEntity(const Stmt& s) {
   return e;
 }
 
-StatusOr<std::vector<Entity>> ReadEntities(Stmt& s) {
-  std::vector<Entity> out;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, s.Step());
-    if (!row) return out;
-    out.push_back(ReadEntity(s));
-  }
-}
+StatusOr<std::vector<Entity>> ReadEntities(Stmt& s) { return sqlite::ReadAll(s, ReadEntity); }
 
 // The first column of the one row `s` yields, or `absent` when there is none.
 StatusOr<std::int64_t> ReadInt(Stmt& s, std::int64_t absent) {
@@ -111,26 +104,23 @@ void BindList(Stmt& s, const ListQuery& q) {
   s.Bind(++i, static_cast<std::int64_t>(q.limit + 1));
 }
 
-StatusOr<std::vector<WebhookDelivery>> ReadDeliveries(Stmt& s) {
-  std::vector<WebhookDelivery> out;
-  while (true) {
-    BALCAO_ASSIGN_OR_RETURN(bool row, s.Step());
-    if (!row) return out;
-    WebhookDelivery d;
-    d.id = s.Int(0);
-    d.scope = s.Text(1);
-    d.event_id = s.Text(2);
-    d.webhook_id = s.Text(3);
-    d.url = s.Text(4);
-    d.body = s.Text(5);
-    d.due = s.Int(6);
-    d.attempt = static_cast<int>(s.Int(7));
-    d.state = s.Text(8);
-    d.last_status = static_cast<int>(s.Int(9));
-    d.last_error = s.Text(10);
-    out.push_back(std::move(d));
-  }
+WebhookDelivery ReadDelivery(const Stmt& s) {
+  WebhookDelivery d;
+  d.id = s.Int(0);
+  d.scope = s.Text(1);
+  d.event_id = s.Text(2);
+  d.webhook_id = s.Text(3);
+  d.url = s.Text(4);
+  d.body = s.Text(5);
+  d.due = s.Int(6);
+  d.attempt = static_cast<int>(s.Int(7));
+  d.state = s.Text(8);
+  d.last_status = static_cast<int>(s.Int(9));
+  d.last_error = s.Text(10);
+  return d;
 }
+
+StatusOr<std::vector<WebhookDelivery>> ReadDeliveries(Stmt& s) { return sqlite::ReadAll(s, ReadDelivery); }
 constexpr const char* kDeliveryCols =
     "SELECT id, scope, event_id, webhook_id, url, body, due, attempt, state, last_status, last_error FROM deliveries";
 
@@ -153,13 +143,6 @@ StatusOr<std::unique_ptr<EntityStore>> EntityStore::Open(const std::string& path
   if (init.ok()) init = sqlite::Exec(c.db, kSchema);
   if (!init.ok()) return InternalError("cannot initialise sandbox database: " + init.message());
   return store;
-}
-
-Status EntityStore::Begin() { return sqlite::Exec(connection_.db, "BEGIN IMMEDIATE"); }
-Status EntityStore::Commit() { return sqlite::Exec(connection_.db, "COMMIT"); }
-void EntityStore::Rollback() {
-  // Fails only when no transaction is open (a failed BEGIN or COMMIT already ended it).
-  sqlite::Exec(connection_.db, "ROLLBACK").IgnoreError();
 }
 
 StatusOr<std::optional<Entity>> EntityStore::Get(std::string_view resource, std::string_view scope,

@@ -69,10 +69,9 @@ class EntityStore {
  public:
   static StatusOr<std::unique_ptr<EntityStore>> Open(const std::string& path);
 
-  // The engine's transaction around one request, job or simulation action.
-  Status Begin();
-  Status Commit();
-  void Rollback();  // also after a failed Commit; nothing left to report
+  // The engine's transaction around one request, job or simulation action (BEGIN IMMEDIATE;
+  // rolled back unless committed). Check its status() before use.
+  sqlite::Txn Write() { return sqlite::Txn(connection_, sqlite::Txn::kWrite); }
 
   StatusOr<std::optional<Entity>> Get(std::string_view resource, std::string_view scope, std::string_view id);
   StatusOr<std::vector<Entity>> FindByKey(std::string_view resource, std::string_view scope, std::string_view key,

@@ -2,16 +2,9 @@
 
 #include <cctype>
 
-namespace balcao::sandbox::internal {
-namespace {
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-}  // namespace
+#include "common/hex.h"
 
+namespace balcao::sandbox::internal {
 std::string PercentDecode(std::string_view text, bool plus_is_space) {
   std::string out;
   out.reserve(text.size());

@@ -8,7 +8,7 @@
 #include <thread>
 #include <utility>
 
-#include "checkout/intake.h"
+#include "checkout/driver/intake.h"
 #include "checkout/types.h"
 
 namespace balcao::settlement::internal {

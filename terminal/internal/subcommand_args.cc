@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -33,6 +34,46 @@ StatusOr<SubcommandArgs> ParseSubcommandArgs(const std::vector<std::string>& arg
     }
   }
   return out;
+}
+
+StoreCommand StartStoreCommand(const std::vector<std::string>& raw, const SubcommandSpec& spec,
+                               const std::function<int(const Status&)>& fail_with) {
+  StoreCommand command;
+  auto args = ParseSubcommandArgs(raw, spec);
+  if (!args.ok()) {
+    command.exit = fail_with(args.status());
+    return command;
+  }
+  command.args = std::move(*args);
+  if (command.args.help) {
+    std::fputs(spec.usage.c_str(), stdout);
+    command.exit = 0;
+    return command;
+  }
+  if (command.args.positional.empty()) {
+    std::fputs(spec.usage.c_str(), stderr);
+    command.exit = 1;
+    return command;
+  }
+  auto opened = OpenBoxStore(command.args.Get("--db"), command.args.Get("--config"), command.args.Get("--data-dir"));
+  if (!opened.ok()) {
+    command.exit = fail_with(opened.status());
+    return command;
+  }
+  command.box = std::move(*opened);
+  return command;
+}
+
+int RunStoreVerb(const SubcommandArgs& args, const std::vector<StoreVerb>& verbs, const std::string& which,
+                 const std::string& usage, const std::function<int(int code, const std::string& message)>& fail) {
+  const std::string& verb = args.positional.front();
+  const StoreVerb* found = nullptr;
+  for (const StoreVerb& v : verbs)
+    if (v.name == verb) found = &v;
+  if (found != nullptr && !found->takes_operand) return found->run("");
+  if (args.positional.size() != 2) return fail(1, verb + ": " + which + "\n" + usage);
+  if (found == nullptr) return fail(1, "unknown subcommand '" + verb + "'\n" + usage);
+  return found->run(args.positional[1]);
 }
 
 StatusOr<BoxStore> OpenBoxStore(const std::string& db, const std::string& config, const std::string& data_dir) {

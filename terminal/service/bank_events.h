@@ -11,7 +11,7 @@
 #include <atomic>
 #include <memory>
 
-#include "checkout/intake.h"
+#include "checkout/driver/intake.h"
 #include "common/time.h"
 #include "terminal/service/hub_link.h"
 #include "terminal/service/webhook_registration.h"

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "http/server.h"
 
 namespace balcao::terminal::service {

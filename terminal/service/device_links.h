@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "http/server.h"
 
 namespace balcao::terminal::service {

@@ -47,7 +47,7 @@ Status ReceiptPrinter::PrintReceipt(const std::string& sale_id, const std::strin
     logging::Error("serve", "receipt not rendered", {{"sale", sale_id}, {"reason", bytes.status().message()}});
     return bytes.status();
   }
-  auto job = print_jobs_.Enqueue(sale_id, kind, printer_target_, *bytes);
+  auto job = print_jobs_.Enqueue(sale_id, kind, printer_target_, *bytes, printer::OpensDrawer(doc, profile_));
   if (!job.ok()) {
     logging::Error("serve", "receipt not queued", {{"sale", sale_id}, {"reason", job.status().message()}});
     return job.status();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checkout/journal_codec.h"
+#include "checkout/sale_id.h"
 #include "common/log.h"
 #include "terminal/internal/receipts.h"
 #include "terminal/internal/sale_events.h"
@@ -126,7 +127,7 @@ void RegisterCounter::PayFromRegister(const integration::PaymentRequest& request
     return answer(Result::kNotAllowed,
                   "installments: at most " + std::to_string(config_.settings.installments.max_count) + " on this box");
   const UnixMicros now = clock_.Now();
-  const std::string sale_id = MintSaleId('c', now);
+  const std::string sale_id = checkout::MintSaleId('c', now);
   offline::RegisterRequestRow row{id.register_id, id.service_id, id.transaction_id,
                                   "payment",      sale_id,       request.message_text};
   if (Status begun = registers_.BeginRequest(row); !begun.ok())

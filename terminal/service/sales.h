@@ -20,7 +20,7 @@
 
 #include "api/bank.h"
 #include "checkout/checkout.h"
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "common/status.h"
 #include "common/time.h"
 #include "offline/journal.h"
@@ -29,10 +29,6 @@
 #include "terminal/service/sale_watch.h"
 
 namespace balcao::terminal::service {
-
-// A new sale's id (sales.cc): `prefix` ('v' the touchscreen's, 'c' a cash register's), then the
-// time in UTC and a counter, digits kept apart by letters so that no id looks like a card number.
-std::string MintSaleId(char prefix, UnixMicros now);
 
 class SaleDesk {
  public:

@@ -19,6 +19,7 @@
 
 #include "api/events.h"
 #include "checkout/checkout.h"
+#include "checkout/sale_id.h"
 #include "http/server.h"
 #include "integration/core/counter.h"
 #include "terminal/service/access.h"
@@ -51,6 +52,8 @@ namespace balcao::terminal::service {
 using http::HttpRequest;
 using http::HttpResponse;
 using http::Respond;
+
+using checkout::MintSaleId;  // a new sale's id: 'v' the touchscreen's, 'c' a cash register's
 
 // {"error": {"field", "rule"}} with `status` (routes.cc): every refusal of the API.
 HttpResponse ErrorResponse(int status, const std::string& field, const std::string& rule);

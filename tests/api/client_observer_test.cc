@@ -11,7 +11,7 @@
 #include "api/bank.h"
 #include "api/resources.h"
 #include "tests/api/client_test_util.h"
-#include "tests/loopback.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 
 using ::balcao::test_util::IsOk;

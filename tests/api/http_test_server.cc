@@ -50,25 +50,13 @@ std::string Lower(std::string s) {
 }  // namespace
 
 HttpTestServer::HttpTestServer(Handler handler) : handler_(std::move(handler)) {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-  int one = 1;
-  ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  ::listen(listen_fd_, 64);
-  socklen_t len = sizeof addr;
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-  port_ = ntohs(addr.sin_port);
+  port_ = listener_.port();
   acceptor_ = std::thread([this] { AcceptLoop(); });
 }
 
 HttpTestServer::~HttpTestServer() {
   stopping_ = true;
-  ::shutdown(listen_fd_, SHUT_RDWR);
-  ::close(listen_fd_);
+  listener_.Shutdown();
   acceptor_.join();
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -94,9 +82,9 @@ void HttpTestServer::ClearRequests() {
 
 void HttpTestServer::AcceptLoop() {
   while (!stopping_) {
-    pollfd p{listen_fd_, POLLIN, 0};
+    pollfd p{listener_.fd(), POLLIN, 0};
     if (::poll(&p, 1, 100) <= 0) continue;
-    int fd = ::accept(listen_fd_, nullptr, nullptr);
+    int fd = listener_.Accept();
     if (fd < 0) continue;
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

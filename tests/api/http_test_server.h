@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/testing/loopback.h"
+
 namespace balcao::api::testing {
 
 struct RecordedRequest {
@@ -60,7 +62,7 @@ class HttpTestServer {
   void Serve(int fd, int connection);
 
   Handler handler_;
-  int listen_fd_ = -1;
+  test_util::LoopbackListener listener_{64};
   int port_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<int> connections_{0};

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "api/bank.h"
-#include "checkout/driver.h"
-#include "checkout/intake.h"
+#include "checkout/driver/driver.h"
+#include "checkout/driver/intake.h"
 #include "offline/journal.h"
 #include "offline/store.h"
 #include "tests/sandbox/sandbox_client.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "api/events.h"
-#include "checkout/intake.h"
+#include "checkout/driver/intake.h"
 #include "offline/applied_events.h"
 #include "tests/checkout/driver_fixture.h"
 #include "tests/testing/status_matchers.h"

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "api/bank.h"
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "tests/sandbox/sandbox_client.h"
 
 namespace balcao::checkout::e2e {

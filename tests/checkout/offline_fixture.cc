@@ -4,7 +4,7 @@
 
 #include "api/credentials.h"
 #include "offline/api_gateway.h"
-#include "tests/loopback.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 
 namespace balcao::checkout::e2e {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "checkout/driver.h"
-#include "checkout/intake.h"
+#include "checkout/driver/driver.h"
+#include "checkout/driver/intake.h"
 #include "printer/interpreter.h"
 #include "printer/profile.h"
 #include "printer/render.h"

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace balcao::sqlite {
 namespace {
@@ -78,6 +79,31 @@ TEST_F(SqliteTest, PastTheCacheLimitStatementsStillRun) {
   }
   EXPECT_EQ(connection_.statements.size(), Connection::kMaxCachedStatements);
   EXPECT_EQ(Rows(), static_cast<std::int64_t>(Connection::kMaxCachedStatements + 10));
+}
+
+TEST_F(SqliteTest, ReadAllReturnsEveryRowOrTheFirstRowItRefuses) {
+  {
+    Txn txn(connection_, Txn::kWrite);
+    ASSERT_TRUE(txn.status().ok());
+    for (const char* name : {"ana", "bruno", "carla"})
+      ASSERT_TRUE(Stmt(txn, "INSERT INTO t(name) VALUES(?1)").Bind(1, name).Run().ok());
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  Txn txn(connection_, Txn::kRead);
+  ASSERT_TRUE(txn.status().ok());
+  Stmt all(txn, "SELECT name FROM t ORDER BY id");
+  auto names = ReadAll(all, [](const Stmt& row) { return row.Text(0); });
+  ASSERT_TRUE(names.ok()) << names.status().ToString();
+  EXPECT_EQ(*names, (std::vector<std::string>{"ana", "bruno", "carla"}));
+
+  Stmt again(txn, "SELECT name FROM t WHERE id > ?1 ORDER BY id");
+  again.Bind(1, 1);
+  auto refused = ReadAll(again, [](const Stmt& row) -> StatusOr<std::string> {
+    if (row.Text(0) == "carla") return InvalidArgumentError("name: carla is refused");
+    return row.Text(0);
+  });
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "name: carla is refused");
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <thread>
 
-#include "tests/loopback.h"
+#include "tests/testing/loopback.h"
 
 extern char** environ;
 

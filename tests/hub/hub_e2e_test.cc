@@ -20,8 +20,8 @@
 #include "sandbox/sandbox.h"
 #include "terminal/service/hub_link.h"
 #include "tests/hub/engines.h"
-#include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/test_bank.h"
 

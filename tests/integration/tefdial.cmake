@@ -14,7 +14,7 @@ balcao_test(balcao_tefdial_manager_tests
 # TEF Dial end to end: the real `balcao serve --tef-dial-dir` and its embedded sandbox, the
 # repository's TEF Dial client, and a power cut at each step of the exchange.
 balcao_test(balcao_tefdial_serve_tests
-  SOURCES tefdial_serve_test.cc ../terminal/serve_fixture.cc
-  LIBS balcao_tefdial_client balcao_tefdial balcao_sandbox balcao_offline balcao_api balcao_common CURL::libcurl
+  SOURCES tefdial_serve_test.cc
+  LIBS balcao_serve_fixture balcao_tefdial_client balcao_tefdial balcao_sandbox balcao_offline balcao_api balcao_common CURL::libcurl
        nlohmann_json::nlohmann_json
   NEEDS_CLI)

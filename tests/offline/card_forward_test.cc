@@ -59,7 +59,7 @@ class BoxPrinter {
     ASSERT_NE(profile, nullptr);
     auto bytes = printer::RenderEscPos(doc, *profile);
     ASSERT_OK(bytes);
-    ASSERT_OK(jobs_.Enqueue(sale_id, kind, target_, *bytes));
+    ASSERT_OK(jobs_.Enqueue(sale_id, kind, target_, *bytes, printer::OpensDrawer(doc, *profile)));
     auto pass = spooler_.RunOnce();
     ASSERT_OK(pass);
     EXPECT_EQ(pass->printed, 1) << sale_id;

@@ -1,8 +1,10 @@
 // The print-job queue: durable jobs, claim order, failure stays visible, reprint,
-// a job interrupted mid-print queued again when the store is reopened, and the stats by state.
+// a job interrupted mid-print queued again when the store is reopened, whether a job opens the
+// cash drawer (recorded, or inferred for jobs queued before it was), and the stats by state.
 #include "offline/print_jobs.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "tests/offline/test_util.h"
 #include "tests/testing/status_matchers.h"
@@ -18,8 +20,8 @@ TEST(PrintJobs, ClaimsInOrderAndMarksPrinted) {
   auto store = Store::Open(":memory:");
   ASSERT_OK(store);
   PrintJobs jobs(**store);
-  auto a = jobs.Enqueue("sale-1", "card", "tcp://127.0.0.1:9100", std::string("\x1b@hello\n\x1dV\x00", 10));
-  auto b = jobs.Enqueue("", "test", "file:/tmp/x", "page");
+  auto a = jobs.Enqueue("sale-1", "card", "tcp://127.0.0.1:9100", std::string("\x1b@hello\n\x1dV\x00", 10), false);
+  auto b = jobs.Enqueue("", "test", "file:/tmp/x", "page", false);
   ASSERT_OK(a);
   ASSERT_OK(b);
   auto first = jobs.ClaimNext();
@@ -46,7 +48,7 @@ TEST(PrintJobs, FailureStaysVisibleAndCanBeReprinted) {
   auto store = Store::Open(":memory:");
   ASSERT_OK(store);
   PrintJobs jobs(**store);
-  auto id = jobs.Enqueue("sale-2", "pix", "tcp://10.0.0.9:9100", "receipt");
+  auto id = jobs.Enqueue("sale-2", "pix", "tcp://10.0.0.9:9100", "receipt", false);
   ASSERT_OK(id);
   ASSERT_OK(jobs.ClaimNext());
   EXPECT_THAT(jobs.MarkFailed(*id, ""), StatusIs(StatusCode::kInvalidArgument));
@@ -69,8 +71,8 @@ TEST(PrintJobs, RejectsEmptyJobs) {
   auto store = Store::Open(":memory:");
   ASSERT_OK(store);
   PrintJobs jobs(**store);
-  EXPECT_THAT(jobs.Enqueue("s", "", "t", "x"), StatusIs(StatusCode::kInvalidArgument));
-  EXPECT_THAT(jobs.Enqueue("s", "card", "t", ""), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(jobs.Enqueue("s", "", "t", "x", false), StatusIs(StatusCode::kInvalidArgument));
+  EXPECT_THAT(jobs.Enqueue("s", "card", "t", "", false), StatusIs(StatusCode::kInvalidArgument));
   EXPECT_THAT(jobs.List(std::nullopt, 0), StatusIs(StatusCode::kInvalidArgument));
 }
 
@@ -82,7 +84,7 @@ TEST(PrintJobs, AJobInterruptedMidPrintIsQueuedAgainOnReopen) {
     auto store = Store::Open(path);
     ASSERT_OK(store);
     PrintJobs jobs(**store);
-    id = *jobs.Enqueue("sale-3", "card", "", "receipt");
+    id = *jobs.Enqueue("sale-3", "card", "", "receipt", false);
     ASSERT_OK(jobs.ClaimNext());
     EXPECT_EQ(jobs.Get(id)->state, PrintJobState::kPrinting);
   }
@@ -90,6 +92,41 @@ TEST(PrintJobs, AJobInterruptedMidPrintIsQueuedAgainOnReopen) {
   ASSERT_OK(store);
   PrintJobs jobs(**store);
   EXPECT_EQ(jobs.Get(id)->state, PrintJobState::kQueued);
+}
+
+// Whether a job opens the drawer is recorded when it is queued; a job a box queued before the
+// record existed (schema 7: the later migrations undone) is taken as opening it when its bytes hold a kick command.
+TEST(PrintJobs, RecordsWhetherAJobOpensTheDrawerAndInfersItForOlderJobs) {
+  TempDir dir;
+  const std::string path = dir.File("box.db");
+  const std::string kick("\x1b@\x1bp\x00\x19\xfa", 7);
+  std::int64_t kicks = 0, plain = 0;
+  {
+    auto store = Store::Open(path);
+    ASSERT_OK(store);
+    PrintJobs jobs(**store);
+    kicks = *jobs.Enqueue("sale-1", "pix-paid", "", kick, true);
+    plain = *jobs.Enqueue("sale-2", "pix", "", "receipt", false);
+    EXPECT_TRUE(jobs.Get(kicks)->opens_drawer);
+    EXPECT_FALSE(jobs.Get(plain)->opens_drawer);
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* error = nullptr;
+  const int rc =
+      sqlite3_exec(db,
+                   "ALTER TABLE print_jobs DROP COLUMN opens_drawer; ALTER TABLE operators DROP COLUMN language; "
+                   "PRAGMA user_version=7;",
+                   nullptr, nullptr, &error);
+  const std::string why = error ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << why;
+  auto store = Store::Open(path);
+  ASSERT_OK(store);
+  PrintJobs jobs(**store);
+  EXPECT_TRUE(jobs.Get(kicks)->opens_drawer);
+  EXPECT_FALSE(jobs.Get(plain)->opens_drawer);
 }
 
 // Stats: what /readyz and /metrics read about the printer, from the index by state.
@@ -103,9 +140,9 @@ TEST(PrintJobs, StatsCountByStateAndTellWhetherTheNewestFinishedJobFailed) {
   EXPECT_EQ(empty->oldest_waiting_created_at_ms, 0);
   EXPECT_FALSE(empty->last_failed);
 
-  auto a = jobs.Enqueue("sale-1", "card", "file:/tmp/p", "one");
-  auto b = jobs.Enqueue("sale-2", "pix", "file:/tmp/p", "two");
-  auto c = jobs.Enqueue("sale-3", "pix", "file:/tmp/p", "three");
+  auto a = jobs.Enqueue("sale-1", "card", "file:/tmp/p", "one", false);
+  auto b = jobs.Enqueue("sale-2", "pix", "file:/tmp/p", "two", false);
+  auto c = jobs.Enqueue("sale-3", "pix", "file:/tmp/p", "three", false);
   ASSERT_OK(a);
   ASSERT_OK(b);
   ASSERT_OK(c);

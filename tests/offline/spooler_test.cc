@@ -60,7 +60,7 @@ TEST(Spooler, PrinterDisappearingMidJobLeavesItFailedThenPrintsWhenItReturns) {
   const std::string job = *RenderEscPos(*SampleDocument("pix"), *FindProfile("80mm"));
   ASSERT_GT(job.size(), 1000u);
   auto printer = f.Printer(0, /*die_after=*/job.size() / 2);  // power lost half-way through
-  StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-1", "pix", f.target(), job);
+  StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-1", "pix", f.target(), job, false);
   ASSERT_OK(id);
 
   Spooler spooler(*f.jobs, f.Options());
@@ -102,7 +102,7 @@ TEST(Spooler, PaperOutFailsWithAClearErrorAndRetriesWhenRefilled) {
   auto printer = f.Printer(0);
   printer->set_state({.paper_out = true});
   const std::string job = *RenderEscPos(*SampleDocument("card"), *FindProfile("80mm"));
-  StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-2", "card", f.target(), job);
+  StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-2", "card", f.target(), job, false);
   ASSERT_OK(id);
   Spooler spooler(*f.jobs, f.Options());
   ASSERT_OK(spooler.RunOnce());
@@ -125,9 +125,11 @@ TEST(Spooler, DrawerKickJobsAreNotReprintedAutomatically) {
   printer->set_state({.cover_open = true});
   ReceiptOptions ro;
   ro.drawer_kick = true;
-  const std::string job =
-      *RenderEscPos(PixPaidReceipt({{"Loja"}, 0, 100, "E12345678202611211527abcdef12345"}, ro), *FindProfile("80mm"));
-  StatusOr<std::int64_t> id = f.jobs->Enqueue("sale-3", "pix-paid", f.target(), job);
+  const Document receipt = PixPaidReceipt({{"Loja"}, 0, 100, "E12345678202611211527abcdef12345"}, ro);
+  const std::string job = *RenderEscPos(receipt, *FindProfile("80mm"));
+  ASSERT_TRUE(OpensDrawer(receipt, *FindProfile("80mm")));
+  StatusOr<std::int64_t> id =
+      f.jobs->Enqueue("sale-3", "pix-paid", f.target(), job, OpensDrawer(receipt, *FindProfile("80mm")));
   Spooler spooler(*f.jobs, f.Options());
   ASSERT_OK(spooler.RunOnce());
   printer->set_state({});
@@ -152,7 +154,7 @@ TEST(Spooler, BackgroundThreadPrintsWhatIsQueued) {
   for (int i = 0; i < 5; ++i) {
     Document d;
     d.Text("job " + std::to_string(i)).Cut();
-    ASSERT_OK(f.jobs->Enqueue("", "test", f.target(), *RenderEscPos(d, *FindProfile("80mm"))));
+    ASSERT_OK(f.jobs->Enqueue("", "test", f.target(), *RenderEscPos(d, *FindProfile("80mm")), false));
   }
   EXPECT_TRUE(testing::WaitForJob(f.dir / "paper", 5));
   spooler.Stop();

@@ -15,6 +15,7 @@
 #include "printer/render.h"
 #include "printer/samples.h"
 #include "tests/printer/testing_util.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/temp_dir.h"
 
@@ -132,22 +133,15 @@ TEST(Tcp, ConnectionRefusedIsUnavailable) {
 
 TEST(Tcp, SilentPrinterGivesUnknownStatusNotOk) {
   // A listener that accepts (kernel backlog) but never answers.
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(::listen(fd, 4), 0);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  auto t = OpenTransport("tcp://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)));
+  test_util::LoopbackListener silent(4);
+  ASSERT_TRUE(silent.ok());
+  auto t = OpenTransport("tcp://127.0.0.1:" + std::to_string(silent.port()));
   SendOptions o;
   o.status_timeout = std::chrono::milliseconds(100);
   StatusOr<PrinterStatus> s = (*t)->Probe(o);
   ASSERT_OK(s);
   EXPECT_FALSE(s->known);
   EXPECT_EQ(s->Describe(), "unknown");
-  ::close(fd);
 }
 
 TEST(Tcp, ThousandReceiptsArriveCompleteAndInOrder) {

@@ -1,8 +1,5 @@
 // Webhook deliveries: signed with the key /v2/public-key serves, Python-style sorted body,
 // retries after 5/30/120 minutes of sandbox time, attempts recorded, isDelivered kept.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,6 +10,7 @@
 
 #include "api/resources.h"
 #include "tests/sandbox/sandbox_client.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 
 namespace balcao::sandbox::testing {
@@ -21,25 +19,15 @@ namespace {
 // A minimal HTTP receiver on 127.0.0.1 answering every POST with `status`.
 class Receiver {
  public:
-  explicit Receiver(int status) : status_(status) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(fd_, 16);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+  explicit Receiver(int status) : status_(status), listener_(16) {
     thread_ = std::thread([this] { Loop(); });
   }
   ~Receiver() {
     stop_ = true;
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
+    listener_.Shutdown();
     thread_.join();
   }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/hook"; }
+  std::string url() const { return listener_.url("/hook"); }
   struct Hit {
     std::string signature, body;
   };
@@ -51,7 +39,7 @@ class Receiver {
  private:
   void Loop() {
     while (!stop_) {
-      int c = ::accept(fd_, nullptr, nullptr);
+      int c = listener_.Accept();
       if (c < 0) continue;
       std::string data;
       char buf[4096];
@@ -91,8 +79,7 @@ class Receiver {
     }
   }
   int status_;
-  int fd_;
-  unsigned short port_ = 0;
+  test_util::LoopbackListener listener_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
   std::mutex mu_;

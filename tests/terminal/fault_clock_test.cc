@@ -16,8 +16,8 @@
 #include <set>
 #include <thread>
 
-#include "tests/loopback.h"
 #include "tests/terminal/fault_fixture.h"
+#include "tests/testing/loopback.h"
 
 namespace balcao::terminal::testing {
 namespace {

@@ -23,34 +23,23 @@
 
 #include "sandbox/sandbox.h"
 #include "tests/terminal/fault_fixture.h"
+#include "tests/testing/loopback.h"
 
 namespace balcao::terminal::testing {
 namespace {
 
 class FlappingProxy {
  public:
-  FlappingProxy(unsigned short upstream, std::uint64_t seed) : upstream_(upstream), rng_(seed) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int one = 1;
-    ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 128);
-    socklen_t n = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &n);
-    port_ = ntohs(a.sin_port);
+  FlappingProxy(unsigned short upstream, std::uint64_t seed) : upstream_(upstream), listener_(128), rng_(seed) {
     acceptor_ = std::thread([this] { Accept(); });
   }
   ~FlappingProxy() {
     stop_ = true;
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
+    listener_.Shutdown();
     acceptor_.join();
     for (std::thread& t : pumps_) t.join();
   }
-  unsigned short port() const { return port_; }
+  unsigned short port() const { return listener_.port(); }
   // Connections dropped, reset or held so far.
   int faults() {
     std::lock_guard lock(mu_);
@@ -80,7 +69,7 @@ class FlappingProxy {
 
   void Accept() {
     while (!stop_) {
-      const int client = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      const int client = listener_.Accept();
       if (client < 0) continue;
       // 0 pass, then close after `after_ms` (so that no keep-alive connection outlives the
       // flapping), 1 close at once, 2 pass then reset after `after_ms`, 3 hang: swallow the
@@ -155,8 +144,7 @@ class FlappingProxy {
   }
 
   unsigned short upstream_;
-  unsigned short port_ = 0;
-  int fd_ = -1;
+  test_util::LoopbackListener listener_;
   std::atomic<bool> stop_{false};
   std::mutex mu_;
   std::mt19937_64 rng_;             // guarded by mu_

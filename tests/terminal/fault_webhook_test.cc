@@ -18,32 +18,20 @@
 #include <vector>
 
 #include "api/client.h"
-#include "tests/loopback.h"
 #include "tests/terminal/fault_fixture.h"
+#include "tests/testing/loopback.h"
 
 namespace balcao::terminal::testing {
 namespace {
 
 // Accepts connections and never answers (nor reads): the receiver that hangs.
+// The kernel completes the handshakes; nobody ever reads.
 class HangingReceiver {
  public:
-  HangingReceiver() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 512);  // the kernel completes the handshakes; nobody ever reads
-    socklen_t n = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &n);
-    port_ = ntohs(a.sin_port);
-  }
-  ~HangingReceiver() { ::close(fd_); }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/hook"; }
+  std::string url() const { return listener_.url("/hook"); }
 
  private:
-  int fd_ = -1;
-  unsigned short port_ = 0;
+  test_util::LoopbackListener listener_{512};
 };
 
 long long MillisOf(const std::function<void()>& work) {

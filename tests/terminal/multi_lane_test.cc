@@ -23,8 +23,8 @@
 #include "api/bank.h"
 #include "common/time.h"
 #include "sandbox/sandbox.h"
-#include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/test_bank.h"
 

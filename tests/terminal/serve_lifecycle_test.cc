@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "sandbox/sandbox.h"
-#include "tests/loopback.h"
 #include "tests/terminal/serve_fixture.h"
 #include "tests/testing/config_file.h"
 #include "tests/testing/eventually.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/test_bank.h"
 

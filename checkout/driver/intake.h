@@ -22,7 +22,7 @@
 
 #include "api/bank.h"
 #include "api/events.h"
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "common/status.h"
 #include "common/time.h"
 #include "offline/applied_events.h"

@@ -1,11 +1,11 @@
-#include "checkout/intake.h"
+#include "checkout/driver/intake.h"
 
 #include <algorithm>
 #include <optional>
 #include <string_view>
 #include <utility>
 
-#include "checkout/internal/bank_calls.h"
+#include "checkout/driver/bank_calls.h"
 
 namespace balcao::checkout {
 namespace {

@@ -25,7 +25,7 @@ api::Invoice InvoiceChange(const ReduceAmount& call);
 Event InvoiceCreatedEvent(const api::Invoice& invoice, int attempt, UnixMicros now);
 Event InvoiceEvent(const api::Invoice& invoice, UnixMicros now);
 // The bank's view of a purchase (attempt from its tags, else `attempt`); also what the event
-// intake (checkout/intake.h) feeds for a merchant-purchase event.
+// intake (checkout/driver/intake.h) feeds for a merchant-purchase event.
 Event PurchaseEvent(const Sale& sale, const api::MerchantPurchase& purchase, int attempt, UnixMicros now);
 
 // `card`/`browser`: the card held for a CreatePurchase (null when no longer in memory).

@@ -1,4 +1,4 @@
-#include "checkout/internal/queued_calls.h"
+#include "checkout/driver/queued_calls.h"
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "checkout/internal/bank_calls.h"
+#include "checkout/driver/bank_calls.h"
 #include "checkout/internal/rules.h"
 
 namespace balcao::checkout::internal {

@@ -1,10 +1,10 @@
-#include "checkout/internal/bank_calls.h"
+#include "checkout/driver/bank_calls.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 #include "common/card_digits.h"
 
 namespace balcao::checkout::internal {

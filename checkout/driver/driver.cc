@@ -1,12 +1,12 @@
-#include "checkout/driver.h"
+#include "checkout/driver/driver.h"
 
 #include <chrono>
 #include <deque>
 #include <thread>
 #include <utility>
 
-#include "checkout/internal/bank_calls.h"
-#include "checkout/internal/queued_calls.h"
+#include "checkout/driver/bank_calls.h"
+#include "checkout/driver/queued_calls.h"
 #include "checkout/journal_codec.h"
 #include "checkout/resume.h"
 #include "common/log.h"
