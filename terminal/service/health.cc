@@ -13,10 +13,12 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <utility>
 
 #include "common/log.h"
 #include "common/metrics.h"
+#include "offline/night_runs.h"
 #include "offline/settlement_records.h"
 #include "terminal/service/service_impl.h"
 #include "terminal/service/service_metrics.h"
@@ -109,6 +111,43 @@ Check WebhookCheck(const Service::Impl& s) {
   return {true, "deposit and invoice events to " + s.webhook_url};
 }
 
+// By then the night of the day before has run: balcao-settle.timer starts it at 02:30 São
+// Paulo and balcao-settle.service gives it 30 minutes (deploy/systemd/).
+constexpr UnixMicros kNightDueAfterMidnight = 6LL * 3600 * kMicrosPerSecond;
+
+// The nightly settlement (docs/settlement.md, "The night on the box's health"): a run that
+// could not settle its day (offline/night_runs.h) until the day is settled; else, once the
+// morning came, no settlement of yesterday on a box that has settled a day before (the timer
+// did not run, or ran elsewhere). Shown, never failing readiness: sales go on.
+Check NightCheck(offline::Store& store, UnixMicros now) {
+  auto rows = offline::ListSettlements(store, 62);
+  if (!rows.ok()) return {false, "cannot read the settlements: " + rows.status().message()};
+  std::map<std::string, const offline::SettlementRow*> settled;
+  for (const offline::SettlementRow& row : *rows) settled.emplace(row.business_day, &row);
+  auto failed = offline::ReadFailedNights(std::filesystem::path(store.path()).parent_path().string());
+  if (!failed.ok()) return {false, "cannot read the failed nights: " + failed.status().message()};
+  for (auto night = failed->rbegin(); night != failed->rend(); ++night) {
+    if (settled.count(night->day)) continue;
+    return {false, "the settlement of " + night->day + " failed at " + FormatTimestamp(night->at_ms * 1000) +
+                       " (nothing recorded): " + night->reason + "; run `balcao settle --day " + night->day + "`"};
+  }
+  const std::string yesterday = PreviousBusinessDay(now);
+  if (auto row = settled.find(yesterday); row != settled.end()) {
+    const offline::SettlementRow& r = *row->second;
+    return {true, yesterday + " settled: " +
+                      (r.status == "reconciled" ? std::string("reconciled")
+                                                : std::to_string(r.attention) + " item(s) to look at")};
+  }
+  if (settled.empty()) return {true, "no day settled yet"};
+  const std::string last = rows->front().business_day;
+  if (now - BusinessDayStartOf(now) < kNightDueAfterMidnight)
+    return {true, "last settled " + last + "; the night of " + yesterday + " runs at 02:30"};
+  return {false, "no settlement of " + yesterday + " (last settled " + last +
+                     "): the nightly run did not run for its day; see `systemctl status balcao-settle` and run "
+                     "`balcao settle --day " +
+                     yesterday + "`"};
+}
+
 }  // namespace
 
 void Service::Impl::NoteStoreFailure(std::string_view where, const Status& status) {
@@ -159,6 +198,7 @@ json Service::Impl::HealthJson() {
                  {"printer", item(PrinterCheck(*print_jobs))}};
   health["clock"]["offset_s"] = bank_clock->offset_micros() / kMicrosPerSecond;
   health["webhook"] = item(WebhookCheck(*this));
+  health["settlement"] = item(NightCheck(*store, bank_clock->Now()));
   return health;
 }
 
@@ -213,6 +253,11 @@ HttpResponse Service::Impl::Readyz() {
   const Check webhook = WebhookCheck(*this);
   body["checks"]["webhook"] = {{"ok", true}, {"detail", webhook.text}};
   if (!webhook.ok) body["checks"]["webhook"]["warning"] = webhook.text;
+  // Shown, never failing either: a night that did not settle its day wants the operator, the
+  // counter still sells.
+  const Check night = NightCheck(*store, bank_clock->Now());
+  body["checks"]["settlement"] = {{"ok", true}, {"detail", night.text}};
+  if (!night.ok) body["checks"]["settlement"]["warning"] = night.text;
   body["status"] = failing.empty() ? "ready" : "not-ready";
   body["failing"] = failing;
   return Plain(failing.empty() ? 200 : 503, "application/json; charset=utf-8",

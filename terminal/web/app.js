@@ -564,7 +564,7 @@ async function status() {
   if (s.health) showHealth(s.health);
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
 }
-// One line, five parts: a part that is not well says what is wrong, in the cashier's words
+// One line, five parts (and the night's settlement when it needs someone): a part that is not well says what is wrong, in the cashier's words
 // (the clock is "relógio do caixa": sales still go through, it is never a refusal).
 function showHealth(health) {
   const words = {
@@ -582,11 +582,16 @@ function showHealth(health) {
       : 'Impressora com falha: verifique a impressora e imprima a 2ª via em Vendas de hoje'),
     // The bank's webhook refused: payments are still seen, by polling, a few seconds later.
     webhook: (h) => (h.ok ? 'Avisos do banco ✓' : 'Avisos do banco recusados: pagamentos vistos por consulta (mais lento)'),
+    // The nightly settlement: shown only when a night did not settle its day.
+    settlement: (h) => (h.ok ? 'Fechamento ✓' : /did not run/.test(h.message)
+      ? 'Fechamento de ontem não rodou: avise o responsável'
+      : 'Fechamento da noite falhou: avise o responsável'),
   };
   $$('#health [data-part]').forEach((el) => {
     const part = health[el.dataset.part];
     if (!part) return;
     el.dataset.ok = String(part.ok);
+    if (el.dataset.part === 'settlement') el.hidden = part.ok;
     el.textContent = words[el.dataset.part](part);
     el.title = part.message;
   });

@@ -32,6 +32,9 @@ const EN_US = new Map(Object.entries({
   'Avisos do banco': 'Bank notices', 'Avisos do banco ✓': 'Bank notices ✓',
   'Avisos do banco recusados: pagamentos vistos por consulta (mais lento)':
       'Bank notices refused: payments seen by polling (slower)',
+  'Fechamento': 'Settlement', 'Fechamento ✓': 'Settlement ✓',
+  'Fechamento de ontem não rodou: avise o responsável': "Yesterday's settlement did not run: tell the person in charge",
+  'Fechamento da noite falhou: avise o responsável': "The night's settlement failed: tell the person in charge",
   // amount, method
   'Apagar': 'Delete', 'Cobrar': 'Charge', 'Cartão': 'Card', 'Pix': 'Pix', 'Boleto': 'Invoice',
   'Cartão e Pix precisam do banco agora e a loja está sem conexão: o boleto pode ser emitido depois (fica na fila).':

@@ -1,0 +1,128 @@
+// The night on the box's health (docs/settlement.md, "The night on the box's health"): the
+// nightly `balcao settle` that could not settle its day (exit 2: here the bank unreachable)
+// shows the next morning on /readyz (a warning: the counter still sells, 200) and on the
+// touchscreen's health line (GET /api/status "health"), with its reason and what to run; the
+// night run again with the bank back settles the day, and both clear. A box that has settled
+// before and has no night for yesterday says so once the morning came (06:00 São Paulo).
+// The real `balcao serve` and `balcao settle` on one store, against an in-test sandbox.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "common/time.h"
+#include "tests/loopback.h"
+#include "tests/terminal/serve_fixture.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/test_bank.h"
+
+namespace balcao::terminal::testing {
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+CliRun Shell(const std::string& cmd) {
+  CliRun run;
+  FILE* pipe = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+UnixMicros Now() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string Text(const Json& doc, const char* key) { return doc.contains(key) ? doc[key].get<std::string>() : ""; }
+
+TEST(ServeNight, AFailedNightShowsOnReadyzAndTheHealthLineUntilItsDayIsSettled) {
+  const auto dir = FreshDir("serve-night");
+  auto bank = test_util::StartTestBank(dir / "bank");
+  ASSERT_OK(bank);
+  const std::string credentials = (*bank)->credentials().credentials_path;
+  ServeProcess serve;
+  serve.Start(dir / "data", {}, {{"BALCAO_CREDENTIALS", credentials}});
+  const std::string db = (dir / "data" / "balcao.db").string();
+  const auto settle = [&](const std::string& day, const std::string& bank_url) {
+    return Shell("BALCAO_CREDENTIALS='" + credentials + "' " +
+                 (bank_url.empty() ? "" : "BALCAO_BANK_URL=" + bank_url + " ") + "'" + BALCAO_CLI +
+                 "' settle --lang en-US --db '" + db + "' --day " + day);
+  };
+
+  Reply ready = serve.Get("/readyz");
+  EXPECT_EQ(ready.status, 200) << ready.body;
+  EXPECT_EQ(Text(ready.json["checks"]["settlement"], "detail"), "no day settled yet") << ready.body;
+
+  // The timer's run of yesterday, with the bank unreachable: exit 2, nothing recorded.
+  const std::string day = PreviousBusinessDay(Now());
+  const std::string closed = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2";
+  const CliRun failed = settle(day, closed);
+  ASSERT_EQ(failed.code, 2) << failed.out;
+
+  ready = serve.Get("/readyz");
+  EXPECT_EQ(ready.status, 200) << "the counter still sells: " << ready.body;
+  const std::string warning = Text(ready.json["checks"]["settlement"], "warning");
+  EXPECT_NE(warning.find("the settlement of " + day + " failed at "), std::string::npos) << ready.body;
+  EXPECT_NE(warning.find("run `balcao settle --day " + day + "`"), std::string::npos) << ready.body;
+  EXPECT_EQ(ready.json["status"], "ready") << ready.body;
+  Json health = serve.Get("/api/status").json["health"]["settlement"];
+  EXPECT_FALSE(health["ok"].get<bool>()) << health.dump();
+  EXPECT_EQ(health["message"], warning);
+  EXPECT_TRUE(std::filesystem::exists(dir / "data" / "settle-failed.json"));
+
+  // The night again with the bank back: the day is settled (no sales: reconciled), both clear.
+  const CliRun settled = settle(day, "");
+  ASSERT_EQ(settled.code, 0) << settled.out;
+  ready = serve.Get("/readyz");
+  EXPECT_FALSE(ready.json["checks"]["settlement"].contains("warning")) << ready.body;
+  EXPECT_EQ(Text(ready.json["checks"]["settlement"], "detail"), day + " settled: reconciled") << ready.body;
+  health = serve.Get("/api/status").json["health"]["settlement"];
+  EXPECT_TRUE(health["ok"].get<bool>()) << health.dump();
+  EXPECT_FALSE(std::filesystem::exists(dir / "data" / "settle-failed.json"));
+  serve.Stop();
+}
+
+TEST(ServeNight, NoNightForYesterdayOnABoxThatSettlesIsShownOnceTheMorningCame) {
+  const auto dir = FreshDir("serve-night-missed");
+  auto bank = test_util::StartTestBank(dir / "bank");
+  ASSERT_OK(bank);
+  const std::string credentials = (*bank)->credentials().credentials_path;
+  ServeProcess serve;
+  serve.Start(dir / "data", {}, {{"BALCAO_CREDENTIALS", credentials}});
+  // The box settled the day before yesterday; nothing ran for yesterday.
+  const UnixMicros now = Now();
+  const std::string yesterday = PreviousBusinessDay(now);
+  const std::string before = PreviousBusinessDay(*BusinessDayStart(yesterday));
+  const CliRun settled = Shell("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI + "' settle --db '" +
+                               (dir / "data" / "balcao.db").string() + "' --day " + before);
+  ASSERT_EQ(settled.code, 0) << settled.out;
+
+  const Reply ready = serve.Get("/readyz");
+  EXPECT_EQ(ready.status, 200) << ready.body;
+  const Json& night = ready.json["checks"]["settlement"];
+  const bool morning = Now() - BusinessDayStartOf(Now()) >= 6LL * 3600 * kMicrosPerSecond;
+  if (morning) {
+    EXPECT_NE(Text(night, "warning")
+                  .find("no settlement of " + yesterday + " (last settled " + before +
+                        "): the nightly run did not run for its day"),
+              std::string::npos)
+        << ready.body;
+  } else {
+    EXPECT_EQ(Text(night, "detail"), "last settled " + before + "; the night of " + yesterday + " runs at 02:30")
+        << ready.body;
+  }
+  EXPECT_EQ(serve.Get("/api/status").json["health"]["settlement"]["ok"].get<bool>(), !morning);
+  serve.Stop();
+}
+
+}  // namespace
+}  // namespace balcao::terminal::testing
