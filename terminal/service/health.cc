@@ -18,6 +18,7 @@
 
 #include "common/log.h"
 #include "common/metrics.h"
+#include "common/money.h"
 #include "offline/night_runs.h"
 #include "offline/settlement_records.h"
 #include "terminal/service/service_impl.h"
@@ -119,8 +120,7 @@ constexpr UnixMicros kNightDueAfterMidnight = 6LL * 3600 * kMicrosPerSecond;
 // could not settle its day (offline/night_runs.h) until the day is settled; else, once the
 // morning came, no settlement of yesterday on a box that has settled a day before (the timer
 // did not run, or ran elsewhere). Shown, never failing readiness: sales go on.
-Check NightCheck(offline::Store& store, UnixMicros now) {
-  auto rows = offline::ListSettlements(store, 62);
+Check NightCheck(offline::Store& store, const StatusOr<std::vector<offline::SettlementRow>>& rows, UnixMicros now) {
   if (!rows.ok()) return {false, "cannot read the settlements: " + rows.status().message()};
   std::map<std::string, const offline::SettlementRow*> settled;
   for (const offline::SettlementRow& row : *rows) settled.emplace(row.business_day, &row);
@@ -146,6 +146,28 @@ Check NightCheck(offline::Store& store, UnixMicros now) {
                      "): the nightly run did not run for its day; see `systemctl status balcao-settle` and run "
                      "`balcao settle --day " +
                      yesterday + "`"};
+}
+
+// The night, then the money the bank took back outside Balcão since the last night ran
+// (docs/terminal.md, "estornado no banco"): on the health line until a night has run since
+// the box saw it (that night reads the bank and flags it). `bank_reversed`: its cents.
+Check SettlementCheck(offline::Store& store, const SaleBook& book, UnixMicros now, checkout::Cents& bank_reversed) {
+  const auto rows = offline::ListSettlements(store, 62);
+  const Check night = NightCheck(store, rows, now);
+  bank_reversed = 0;
+  if (!night.ok) return night;
+  std::int64_t last_night_ms = 0;
+  for (const offline::SettlementRow& row : *rows) last_night_ms = std::max(last_night_ms, row.settled_at_ms);
+  std::string sales;
+  int count = 0;
+  for (const SaleBook::LoweredAtBank& lowered : book.LoweredAtBankSales()) {
+    if (lowered.seen_at / 1000 <= last_night_ms) continue;
+    bank_reversed += lowered.amount;
+    sales += (count++ == 0 ? "" : ", ") + lowered.sale_id;
+  }
+  if (count == 0) return night;
+  return {false, "reversed at the bank outside Balcão: " + FormatBrl(bank_reversed) + " of " + std::to_string(count) +
+                     " sale(s) (" + sales + "); the next night's settlement flags it"};
 }
 
 }  // namespace
@@ -198,7 +220,9 @@ json Service::Impl::HealthJson() {
                  {"printer", item(PrinterCheck(*print_jobs))}};
   health["clock"]["offset_s"] = bank_clock->offset_micros() / kMicrosPerSecond;
   health["webhook"] = item(WebhookCheck(*this));
-  health["settlement"] = item(NightCheck(*store, bank_clock->Now()));
+  checkout::Cents bank_reversed = 0;
+  health["settlement"] = item(SettlementCheck(*store, *book, bank_clock->Now(), bank_reversed));
+  health["settlement"]["bank_reversed"] = bank_reversed;
   return health;
 }
 
@@ -255,7 +279,8 @@ HttpResponse Service::Impl::Readyz() {
   if (!webhook.ok) body["checks"]["webhook"]["warning"] = webhook.text;
   // Shown, never failing either: a night that did not settle its day wants the operator, the
   // counter still sells.
-  const Check night = NightCheck(*store, bank_clock->Now());
+  checkout::Cents bank_reversed = 0;
+  const Check night = SettlementCheck(*store, *book, bank_clock->Now(), bank_reversed);
   body["checks"]["settlement"] = {{"ok", true}, {"detail", night.text}};
   if (!night.ok) body["checks"]["settlement"]["warning"] = night.text;
   body["status"] = failing.empty() ? "ready" : "not-ready";

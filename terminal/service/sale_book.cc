@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -29,6 +30,16 @@ struct Screen {
   std::string method;
   std::string card_mask;
 };
+
+// What the bank took back of the sale's money outside Balcão, and when the box saw it last.
+SaleBook::LoweredAtBank LoweredOf(const Sale& sale) {
+  SaleBook::LoweredAtBank lowered{sale.id};
+  for (const checkout::Money& line : sale.ledger) {
+    lowered.amount += line.bank_lowered;
+    lowered.seen_at = std::max(lowered.seen_at, line.bank_lowered_at);
+  }
+  return lowered;
+}
 
 template <typename T>
 const T* As(const Sale& sale) {
@@ -145,6 +156,8 @@ json Json(const std::string& id, checkout::Cents amount, UnixMicros opened_at, c
   // What went back of the payment (a partial refund leaves the sale paid): the list says so.
   const checkout::Money* payment = sale.payment_line();
   view["returned"] = payment != nullptr ? payment->returned : 0;
+  // Taken back at the bank outside Balcão (the dashboard): "estornado no banco" on screen.
+  view["bank_reversed"] = LoweredOf(sale).amount;
   if (const auto* p = As<checkout::Paid>(sale)) {
     if (const checkout::Money* line = sale.payment_line()) view["payment_id"] = line->ref.id;
     (void)p;
@@ -245,6 +258,10 @@ void SaleBook::Put(const checkout::Sale& sale) {
     else
       entry.sale = std::make_unique<checkout::Sale>(sale);
     entry.ended.reset();
+    if (LoweredAtBank lowered = LoweredOf(sale); lowered.amount > 0)
+      lowered_[sale.id] = std::move(lowered);
+    else
+      lowered_.erase(sale.id);
     if (checkout::IsTerminal(sale.state)) NoteEndedLocked(sale.id, entry);
     return true;
   });
@@ -434,6 +451,13 @@ std::vector<std::string> SaleBook::Unsettled() const {
     if (entry.sale && !checkout::IsTerminal(entry.sale->state) && !As<checkout::PayLater>(*entry.sale))
       ids.push_back(id);
   return ids;
+}
+
+std::vector<SaleBook::LoweredAtBank> SaleBook::LoweredAtBankSales() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<LoweredAtBank> sales;
+  for (const auto& [id, lowered] : lowered_) sales.push_back(lowered);
+  return sales;
 }
 
 }  // namespace balcao::terminal::service

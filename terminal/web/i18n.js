@@ -151,6 +151,8 @@ const EN_US = new Map(Object.entries({
 }));
 
 const EN_US_PATTERNS = [
+  [/^(.+) — estornado no banco: (R\$ [^ ]+)$/, (m, rest, amount) => trEnUs(rest) + ' — reversed at the bank: ' + amount],
+  [/^Estornado no banco: (R\$ [^ ]+) — o fechamento da noite aponta$/, "Reversed at the bank: $1 — the night's settlement flags it"],
   [/^Relógio do caixa (.+) (atrasado|adiantado) em relação ao banco: acerte a hora$/,
    (m, amount, way) => "The till's clock is " + amount + (way === 'atrasado' ? ' behind' : ' ahead') + ' of the bank: set the time'],
   [/^Impressora com falha: (.*)$/, 'Printer failing: $1'],

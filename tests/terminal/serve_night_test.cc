@@ -4,13 +4,19 @@
 // touchscreen's health line (GET /api/status "health"), with its reason and what to run; the
 // night run again with the bank back settles the day, and both clear. A box that has settled
 // before and has no night for yesterday says so once the morning came (06:00 São Paulo).
-// The real `balcao serve` and `balcao settle` on one store, against an in-test sandbox.
+// The screen follows the bank: a Pix deposit lowered at the bank with the account's
+// credentials (`balcao api patch deposit`, behind the box's back) shows on the sale's view and
+// the day's list (`bank_reversed`, "estornado no banco" in the web app) and on the health line
+// until a night has run since; the money the box collected stays what it collected, and the
+// night flags the difference (exit 1).
+// The real `balcao serve` and `balcao settle` on one store, against a sandbox.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "common/time.h"
 #include "tests/loopback.h"
@@ -121,6 +127,62 @@ TEST(ServeNight, NoNightForYesterdayOnABoxThatSettlesIsShownOnceTheMorningCame) 
         << ready.body;
   }
   EXPECT_EQ(serve.Get("/api/status").json["health"]["settlement"]["ok"].get<bool>(), !morning);
+  serve.Stop();
+}
+
+TEST(ServeNight, ADepositLoweredAtTheBankShowsOnTheSaleAndTheHealthLineUntilANightRuns) {
+  const auto dir = FreshDir("serve-night-lowered");
+  ServeProcess serve;
+  serve.Start(dir / "data");  // the embedded sandbox, whose seeded webhook tells the box
+  const std::string db = (dir / "data" / "balcao.db").string();
+  const std::string id = serve.NewSale(1250)["id"].get<std::string>();
+  const Reply chosen = serve.Post("/api/sales/" + id + "/method", {{"method", "pix"}});
+  ASSERT_EQ(chosen.status, 200) << chosen.body;
+  ASSERT_EQ(serve.Simulate("dynamic-brcode/pay", {{"uuid", BankId(chosen.json, "brcode")}}).status, 200);
+  const Json paid = serve.WaitFor(id, "paid");
+  ASSERT_TRUE(paid.contains("payment_id")) << paid.dump();
+  EXPECT_EQ(paid["bank_reversed"], 0) << paid.dump();
+
+  // Behind the box's back, with the account's credentials: R$ 12,50 lowered to R$ 9,50.
+  const CliRun lowered = Shell("BALCAO_DB='" + db + "' '" + BALCAO_CLI + "' api patch deposit " +
+                               paid["payment_id"].get<std::string>() + " --json '{\"amount\":950}'");
+  ASSERT_EQ(lowered.code, 0) << lowered.out;
+  Json view;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    view = serve.Get("/api/sales/" + id).json;
+    if (view.value("bank_reversed", 0) != 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  EXPECT_EQ(view["bank_reversed"], 300) << view.dump();
+  EXPECT_EQ(view["collected"], 1250) << "what the box collected stays: " << view.dump();
+  EXPECT_EQ(view["status"], "paid") << view.dump();
+  const Json list = serve.Get("/api/sales").json;
+  bool listed = false;
+  for (const Json& row : list["sales"])
+    if (row["id"] == id) listed = row["bank_reversed"] == 300;
+  EXPECT_TRUE(listed) << list.dump();
+  Json health = serve.Get("/api/status").json["health"]["settlement"];
+  EXPECT_FALSE(health["ok"].get<bool>()) << health.dump();
+  EXPECT_EQ(health["bank_reversed"], 300) << health.dump();
+  EXPECT_EQ(health["message"], "reversed at the bank outside Balcão: R$ 3,00 of 1 sale(s) (" + id +
+                                   "); the next night's settlement flags it");
+  EXPECT_NE(Text(serve.Get("/readyz").json["checks"]["settlement"], "warning").find("R$ 3,00"), std::string::npos);
+
+  // The night (yesterday's and today's) reads the bank and flags it: the health line clears,
+  // the sale keeps saying what the bank took back.
+  const UnixMicros now = Now();
+  for (const std::string& day : {PreviousBusinessDay(now), BusinessDayOf(now)}) {
+    const CliRun night = Shell("'" + std::string(BALCAO_CLI) + "' settle --lang en-US --db '" + db + "' --day " + day);
+    EXPECT_EQ(night.code, day == BusinessDayOf(now) ? 1 : 0) << night.out;
+    if (day == BusinessDayOf(now)) {
+      EXPECT_NE(night.out.find("the bank holds R$ 9,50, the journal says R$ 12,50"), std::string::npos) << night.out;
+    }
+  }
+  health = serve.Get("/api/status").json["health"]["settlement"];
+  EXPECT_TRUE(health["ok"].get<bool>()) << health.dump();
+  EXPECT_EQ(health["bank_reversed"], 0) << health.dump();
+  EXPECT_EQ(serve.Get("/api/sales/" + id).json["bank_reversed"], 300);
   serve.Stop();
 }
 
