@@ -209,7 +209,8 @@ struct Service::Impl {
   // is kResourceExhausted)
   // and tells the sale (CardHeldOffline); the caller wipes `card`.
   StatusOr<checkout::Sale> HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
-                                           checkout::FundingType funding, int installments);
+                                           const checkout::BrowserData& browser, checkout::FundingType funding,
+                                           int installments);
   // Every few seconds: forwards the sealed cards (while online) and feeds their outcomes.
   void ForwardHeldCards();
   // Renders `doc`, keeps its text for the sale's view and queues its bytes for the printer.
