@@ -11,10 +11,8 @@
 // night flags the difference (exit 1).
 // The real `balcao serve` and `balcao settle` on one store, against a sandbox.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <thread>
 
@@ -26,22 +24,6 @@
 
 namespace balcao::terminal::testing {
 namespace {
-
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-CliRun Shell(const std::string& cmd) {
-  CliRun run;
-  FILE* pipe = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
 
 UnixMicros Now() {
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -59,9 +41,9 @@ TEST(ServeNight, AFailedNightShowsOnReadyzAndTheHealthLineUntilItsDayIsSettled) 
   serve.Start(dir / "data", {}, {{"BALCAO_CREDENTIALS", credentials}});
   const std::string db = (dir / "data" / "balcao.db").string();
   const auto settle = [&](const std::string& day, const std::string& bank_url) {
-    return Shell("BALCAO_CREDENTIALS='" + credentials + "' " +
-                 (bank_url.empty() ? "" : "BALCAO_BANK_URL=" + bank_url + " ") + "'" + BALCAO_CLI +
-                 "' settle --lang en-US --db '" + db + "' --day " + day);
+    return RunShell("BALCAO_CREDENTIALS='" + credentials + "' " +
+                    (bank_url.empty() ? "" : "BALCAO_BANK_URL=" + bank_url + " ") + "'" + BALCAO_CLI +
+                    "' settle --lang en-US --db '" + db + "' --day " + day);
   };
 
   Reply ready = serve.Get("/readyz");
@@ -71,7 +53,7 @@ TEST(ServeNight, AFailedNightShowsOnReadyzAndTheHealthLineUntilItsDayIsSettled) 
   // The timer's run of yesterday, with the bank unreachable: exit 2, nothing recorded.
   const std::string day = PreviousBusinessDay(Now());
   const std::string closed = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2";
-  const CliRun failed = settle(day, closed);
+  const ShellRun failed = settle(day, closed);
   ASSERT_EQ(failed.code, 2) << failed.out;
 
   ready = serve.Get("/readyz");
@@ -86,7 +68,7 @@ TEST(ServeNight, AFailedNightShowsOnReadyzAndTheHealthLineUntilItsDayIsSettled) 
   EXPECT_TRUE(std::filesystem::exists(dir / "data" / "settle-failed.json"));
 
   // The night again with the bank back: the day is settled (no sales: reconciled), both clear.
-  const CliRun settled = settle(day, "");
+  const ShellRun settled = settle(day, "");
   ASSERT_EQ(settled.code, 0) << settled.out;
   ready = serve.Get("/readyz");
   EXPECT_FALSE(ready.json["checks"]["settlement"].contains("warning")) << ready.body;
@@ -108,8 +90,8 @@ TEST(ServeNight, NoNightForYesterdayOnABoxThatSettlesIsShownOnceTheMorningCame) 
   const UnixMicros now = Now();
   const std::string yesterday = PreviousBusinessDay(now);
   const std::string before = PreviousBusinessDay(*BusinessDayStart(yesterday));
-  const CliRun settled = Shell("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI + "' settle --db '" +
-                               (dir / "data" / "balcao.db").string() + "' --day " + before);
+  const ShellRun settled = RunShell("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI + "' settle --db '" +
+                                    (dir / "data" / "balcao.db").string() + "' --day " + before);
   ASSERT_EQ(settled.code, 0) << settled.out;
 
   const Reply ready = serve.Get("/readyz");
@@ -144,8 +126,8 @@ TEST(ServeNight, ADepositLoweredAtTheBankShowsOnTheSaleAndTheHealthLineUntilANig
   EXPECT_EQ(paid["bank_reversed"], 0) << paid.dump();
 
   // Behind the box's back, with the account's credentials: R$ 12,50 lowered to R$ 9,50.
-  const CliRun lowered = Shell("BALCAO_DB='" + db + "' '" + BALCAO_CLI + "' api patch deposit " +
-                               paid["payment_id"].get<std::string>() + " --json '{\"amount\":950}'");
+  const ShellRun lowered = RunShell("BALCAO_DB='" + db + "' '" + BALCAO_CLI + "' api patch deposit " +
+                                    paid["payment_id"].get<std::string>() + " --json '{\"amount\":950}'");
   ASSERT_EQ(lowered.code, 0) << lowered.out;
   Json view;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -173,7 +155,8 @@ TEST(ServeNight, ADepositLoweredAtTheBankShowsOnTheSaleAndTheHealthLineUntilANig
   // the sale keeps saying what the bank took back.
   const UnixMicros now = Now();
   for (const std::string& day : {PreviousBusinessDay(now), BusinessDayOf(now)}) {
-    const CliRun night = Shell("'" + std::string(BALCAO_CLI) + "' settle --lang en-US --db '" + db + "' --day " + day);
+    const ShellRun night =
+        RunShell("'" + std::string(BALCAO_CLI) + "' settle --lang en-US --db '" + db + "' --day " + day);
     EXPECT_EQ(night.code, day == BusinessDayOf(now) ? 1 : 0) << night.out;
     if (day == BusinessDayOf(now)) {
       EXPECT_NE(night.out.find("the bank holds R$ 9,50, the journal says R$ 12,50"), std::string::npos) << night.out;

@@ -11,11 +11,9 @@
 // and the lane's night matches it like any card sale (exit 0).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <thread>
 
@@ -157,18 +155,6 @@ TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenT
   (*bank)->Stop();
 }
 
-std::string RunCli(const std::string& cmd, int& code) {
-  std::string out;
-  FILE* pipe = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
-
 TEST(ServeOfflineCards, AForwardedCardCarriesItsLaneAndCustomerAndTheLanesNightMatchesIt) {
   const auto dir = FreshDir("offline-cards-settle");
   auto bank = test_util::StartTestBank(dir / "bank");
@@ -198,13 +184,11 @@ TEST(ServeOfflineCards, AForwardedCardCarriesItsLaneAndCustomerAndTheLanesNightM
   serve.Stop();
 
   // At the bank: the lane's and the sale's tags, the store's challenge mode, the device data.
-  int code = -1;
-  const std::string listed = RunCli(
-      "BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI + "' api list merchant-purchase --tags saf-" + id,
-      code);
-  ASSERT_EQ(code, 0) << listed;
-  const Json page = Json::parse(listed, nullptr, false);
-  ASSERT_TRUE(page.contains("purchases") && page["purchases"].size() == 1) << listed;
+  const ShellRun listed = RunShell("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI +
+                                   "' api list merchant-purchase --tags saf-" + id);
+  ASSERT_EQ(listed.code, 0) << listed.out;
+  const Json page = Json::parse(listed.out, nullptr, false);
+  ASSERT_TRUE(page.contains("purchases") && page["purchases"].size() == 1) << listed.out;
   const Json& purchase = page["purchases"][0];
   const Json tags = purchase["tags"];
   for (const std::string& tag :
@@ -222,17 +206,15 @@ TEST(ServeOfflineCards, AForwardedCardCarriesItsLaneAndCustomerAndTheLanesNightM
   const std::string day = FormatDate(std::chrono::duration_cast<std::chrono::microseconds>(
                                          std::chrono::system_clock::now().time_since_epoch() - std::chrono::hours(3))
                                          .count());
-  const std::string night =
-      RunCli("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI + "' settle --json --db '" +
-                 (dir / "data" / "balcao.db").string() + "' --config '" + config + "' --day " + day,
-             code);
-  EXPECT_EQ(code, 0) << night;
-  const Json report = Json::parse(night, nullptr, false);
-  ASSERT_TRUE(report.is_object()) << night;
-  ASSERT_EQ(report["sales"].size(), 1u) << night;
+  const ShellRun night = RunShell("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI + "' settle --json --db '" +
+                                  (dir / "data" / "balcao.db").string() + "' --config '" + config + "' --day " + day);
+  EXPECT_EQ(night.code, 0) << night.out;
+  const Json report = Json::parse(night.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << night.out;
+  ASSERT_EQ(report["sales"].size(), 1u) << night.out;
   EXPECT_EQ(report["sales"][0]["id"], id);
-  EXPECT_EQ(report["sales"][0]["class"], "matched") << night;
-  EXPECT_EQ(report["orphans"].size(), 0u) << night;
+  EXPECT_EQ(report["sales"][0]["class"], "matched") << night.out;
+  EXPECT_EQ(report["orphans"].size(), 0u) << night.out;
 }
 
 }  // namespace
