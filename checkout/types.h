@@ -155,6 +155,11 @@ struct Money {
   MoneyRole role = MoneyRole::kPayment;
   bool flagged = false;    // an operator was told to return it (late money)
   bool returning = false;  // a return was requested and the bank has not confirmed it yet
+  // What the bank took back outside Balcão (a deposit lowered or reversed at the dashboard), as
+  // the box last saw it: not in net(), which stays what the box collected (the night flags
+  // the difference); the screen shows it ("estornado no banco").
+  Cents bank_lowered = 0;
+  UnixMicros bank_lowered_at = 0;  // when the box saw bank_lowered change (0: never)
   Cents net() const { return received - returned; }
   auto operator<=>(const Money&) const = default;
 };

@@ -26,6 +26,7 @@ void CardData::Wipe() {
   WipeString(security_code);
   WipeString(expiration);
   WipeString(holder_name);
+  WipeString(forward);
 }
 
 CardData::~CardData() { Wipe(); }
@@ -42,6 +43,7 @@ CardData& CardData::operator=(CardData&& other) noexcept {
   holder_name.assign(other.holder_name);
   funding_type = other.funding_type;
   installments = other.installments;
+  forward.assign(other.forward);
   other.Wipe();
   return *this;
 }

@@ -16,6 +16,10 @@ struct CardData {
   std::string holder_name;
   std::string funding_type = "credit";  // "credit" or "debit"
   int installments = 1;
+  // What the forward carries besides the card, captured when it was sealed (one line of JSON,
+  // card_forwarder.h; "" for a record sealed before): the sale's tags, whether the store asks
+  // for the 3-D Secure challenge, the holder's contact and billing address, the device data.
+  std::string forward;
 
   CardData() = default;
   ~CardData();

@@ -32,6 +32,30 @@ void AppendJsonString(std::string& out, const std::string& text) {
   out += '"';
 }
 
+// What the card's forward carries besides it (CardData::forward, sealed with it): the sale's
+// tags, the store's challenge mode, and the customer's part of the purchase as the bank
+// spells it. A record sealed before these were kept: the sale id's tags, challenge disabled,
+// empty metadata.
+struct ForwardTerms {
+  json tags = json::array();
+  std::string challenge_mode = "disabled";
+  json purchase = {{"metadata", json::object()}};
+};
+
+ForwardTerms TermsOf(const SealedCardInfo& info, const CardData& card) {
+  ForwardTerms terms;
+  const json forward = card.forward.empty() ? json() : json::parse(card.forward, nullptr, false);
+  if (forward.is_object() && forward.contains("tags") && forward["tags"].is_array()) {
+    terms.tags = forward["tags"];
+    terms.challenge_mode = forward.value("challengeMode", "disabled");
+    if (forward.contains("purchase") && forward["purchase"].is_object()) terms.purchase = forward["purchase"];
+  } else {
+    terms.tags.push_back(info.sale_id);
+  }
+  terms.tags.push_back(BankCardAuthorizer::LookupTag(info.sale_id));
+  return terms;
+}
+
 }  // namespace
 
 StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Lookup(const SealedCardInfo& info, bool& found) {
@@ -60,12 +84,12 @@ StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Authorize(const SealedCar
     if (found || lookup_only) return decided;
     if (!decided.ok() && decided.status().code() != StatusCode::kNotFound) return decided.status();
   }
-  const json tags = {info.sale_id, LookupTag(info.sale_id)};
+  const ForwardTerms terms = TermsOf(info, card);
   const json session_body = {{"allowedFundingTypes", {card.funding_type}},
                              {"allowedInstallments", {{{"totalAmount", info.amount}, {"count", card.installments}}}},
                              {"expiration", 3600},
-                             {"challengeMode", "disabled"},
-                             {"tags", tags}};
+                             {"challengeMode", terms.challenge_mode},
+                             {"tags", terms.tags}};
   auto session = bank_.Call("POST", "/v2/merchant-session", {}, session_body.dump());
   if (!session.ok()) return session.status();
   const json session_doc = json::parse(*session, nullptr, false);
@@ -76,7 +100,7 @@ StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Authorize(const SealedCar
                 {{"sale", info.sale_id}, {"amount", info.amount}, {"session", uuid}});
 
   std::string body;
-  body.reserve(384 + card.holder_name.size());
+  body.reserve(384 + card.holder_name.size() + card.forward.size());
   body += "{\"amount\":";
   body += std::to_string(info.amount);
   body += ",\"cardExpiration\":";
@@ -91,7 +115,8 @@ StatusOr<CardAuthorizer::Decision> BankCardAuthorizer::Authorize(const SealedCar
   AppendJsonString(body, card.holder_name);
   body += ",\"installmentCount\":";
   body += std::to_string(card.installments);
-  body += ",\"metadata\":{}}";
+  for (const auto& [key, value] : terms.purchase.items()) body += ",\"" + key + "\":" + value.dump();
+  body += "}";
   auto purchase = bank_.Call("POST", "/v2/merchant-session/" + uuid + "/purchase", {}, body);
   WipeString(body);
   if (!purchase.ok()) {

@@ -1,7 +1,12 @@
 // The CardAuthorizer that forwards a sealed card sale to the bank once it is reachable:
-// a merchant session (challenge disabled: the customer has left), then the purchase by
-// the session's uuid. Both carry the tags [sale_id, "saf-" + sale_id]; the purchase
-// inherits them, so "did it reach the bank?" is GET /v2/merchant-purchase?tags=saf-<sale>.
+// a merchant session, then the purchase by the session's uuid, carrying what was captured
+// when the card was sealed (CardData::forward, docs/offline.md): the sale's tags (its lane's,
+// as an online card sale's: the lane's settlement matches it), the store's challenge mode
+// (disabled only where the store configured it so), the holder's contact, billing address and
+// device data. Both also carry "saf-" + sale_id; the purchase inherits the session's tags, so
+// "did it reach the bank?" is GET /v2/merchant-purchase?tags=saf-<sale>. A record sealed
+// before that data was kept goes as it used to: tags [sale_id, saf-sale_id], challenge
+// disabled, empty metadata.
 // The request body holding the card is built in one reserved buffer and wiped after the
 // call; copies made inside the HTTP client are out of this code's reach (see
 // docs/offline.md).

@@ -20,12 +20,14 @@ using internal::Txn;
 std::string KeyAad(const std::string& sale_id) { return "balcao-dek:" + sale_id; }
 std::string CardAad(const std::string& sale_id) { return "balcao-card:" + sale_id; }
 
-// number \n code \n expiration \n holder \n funding \n installments
+// number \n code \n expiration \n holder \n funding \n installments [\n forward]
+// (a record sealed before the forward's data has no last line)
 std::string Serialize(const CardData& card) {
   std::string out;
-  out.reserve(128);
+  out.reserve(128 + card.forward.size());
   out += card.number + '\n' + card.security_code + '\n' + card.expiration + '\n' + card.holder_name + '\n' +
          card.funding_type + '\n' + std::to_string(card.installments);
+  if (!card.forward.empty()) out += '\n' + card.forward;
   return out;
 }
 
@@ -39,6 +41,7 @@ Status Deserialize(std::string& text, CardData& card) {
     start = nl + 1;
   }
   card.installments = std::atoi(text.c_str() + start);
+  if (const std::size_t nl = text.find('\n', start); nl != std::string::npos) card.forward.assign(text, nl + 1);
   return OkStatus();
 }
 
@@ -113,6 +116,7 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
   BALCAO_RETURN_IF_ERROR(card.Validate(YearMonth(now)));
   if (card.holder_name.find('\n') != std::string::npos)
     return InvalidArgumentError("card holder name: must be one line");
+  if (card.forward.find('\n') != std::string::npos) return InvalidArgumentError("card forward data: must be one line");
 
   SecretKey data_key;
   BALCAO_RETURN_IF_ERROR(internal::RandomKey(data_key));

@@ -7,6 +7,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,6 +26,7 @@
 #include "printer/transport.h"
 #include "settlement/internal/bank_view.h"
 #include "settlement/internal/recheck.h"
+#include "settlement/record_diff.h"
 #include "settlement/report.h"
 #include "settlement/store_payout.h"
 
@@ -206,6 +208,8 @@ struct DayRun {
   std::map<std::string, std::int64_t> seen_seq;
   int bank_calls = 0;  // the calls the bank's day took to read
   std::unique_ptr<offline::SealedCards> sealed;
+  // A day read again (RecheckBank): the record's sales instead of those in scope tonight.
+  const std::vector<std::string>* record_sales = nullptr;
 };
 
 // An earlier run recorded the day: its result as recorded, not a second settlement.
@@ -241,6 +245,13 @@ Status ReadJournal(DayRun& run) {
   // back says so (one item for the operator).
   BALCAO_ASSIGN_OR_RETURN(offline::ChainVerdict chain, run.journal.VerifyChain());
   run.input.journal = internal::CheckOf(chain);
+  if (run.record_sales != nullptr) {
+    for (const std::string& sale_id : *run.record_sales) {
+      BALCAO_ASSIGN_OR_RETURN(std::optional<offline::ScopedSale> scoped, offline::ScopedSaleOf(run.store, sale_id));
+      if (scoped) BALCAO_RETURN_IF_ERROR(AddSale(run, *scoped));
+    }
+    return OkStatus();
+  }
   BALCAO_ASSIGN_OR_RETURN(auto summaries, offline::SalesInScope(run.store, run.from_ms, run.to_ms));
   run.input.sales.reserve(summaries.size());
   for (const offline::ScopedSale& scoped : summaries) BALCAO_RETURN_IF_ERROR(AddSale(run, scoped));
@@ -411,6 +422,42 @@ Status Record(DayRun& run, const Reconciled& day, const Settlement& result) {
   return OkStatus();
 }
 
+// A day settled before, read again (docs/settlement.md, "Settling a day again"): the record's
+// sales as their journals stand now and the bank's day as it stands now, reconciled without
+// writing or feeding anything; what differs from the record is said above it and each change
+// is an item for the operator. The record itself is kept.
+Status RecheckBank(offline::Store& store, const api::Bank& bank, const Clock& clock, const SettleOptions& options,
+                   UnixMicros from, Settlement& result) {
+  const nlohmann::json recorded = nlohmann::json::parse(result.json, nullptr, false);
+  if (!recorded.is_object()) return DataLossError("the record of " + options.day + " is not a JSON report");
+  std::vector<std::string> sale_ids;
+  for (const nlohmann::json& sale : recorded.value("sales", nlohmann::json::array()))
+    sale_ids.push_back(sale.value("id", ""));
+  SettleOptions again = options;
+  again.dry_run = true;
+  DayRun run(store, bank, clock, again, from);
+  run.record_sales = &sale_ids;
+  run.input.day = options.day;
+  run.input.lang = options.lang;
+  run.input.now = clock.Now();
+  BALCAO_RETURN_IF_ERROR(ReadSalesAndBank(run));
+  BALCAO_RETURN_IF_ERROR(ReadBoxState(run));
+  Settlement now;
+  ReconcileDay(run, now);
+  result.bank_calls = now.bank_calls;
+  BALCAO_ASSIGN_OR_RETURN(RecordDiff diff, DiffRecord(result.json, now.json, options.lang));
+  result.recheck_text += diff.text;
+  nlohmann::ordered_json recheck = nlohmann::ordered_json::parse(result.recheck_json, nullptr, false);
+  if (!recheck.is_object()) recheck = nlohmann::ordered_json::object();
+  recheck["bank"] = nlohmann::ordered_json::parse(diff.json);
+  result.recheck_json = recheck.dump();
+  if (diff.changes > 0) {
+    result.reconciled = false;
+    result.attention += diff.changes;
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const Clock& clock,
@@ -422,6 +469,7 @@ StatusOr<Settlement> Settle(offline::Store& store, const api::Bank& bank, const 
   BALCAO_RETURN_IF_ERROR(FindRecorded(store, result));
   if (result.already_settled) {
     BALCAO_RETURN_IF_ERROR(internal::Recheck(store, clock, options.lang, result));
+    BALCAO_RETURN_IF_ERROR(RecheckBank(store, bank, clock, options, from, result));
     return result;
   }
 

@@ -5,7 +5,9 @@
 // the card outcomes reported, and keeps the record. It also checks the sale journal's hash
 // chain (offline::Journal::VerifyChain): a broken chain is in the report and makes it need
 // the operator; the record keeps the journal's head. A day is settled once: running it again
-// reads the record back (no new check). `dry_run` computes the same report and writes nothing.
+// reads the record back, verifies the chain again and reads the bank's day again (the
+// record's sales, reconciled without writing), saying what changed since the record (each
+// change an item). `dry_run` computes the same report and writes nothing.
 // Ownership: borrows the store, the bank and the clock. Thread-safety: one run at a time.
 #pragma once
 
@@ -68,8 +70,9 @@ struct Settlement {
   int bank_calls = 0;  // requests this run made to the bank (0 when read back)
   std::string json;    // settlement/report.h ReportJson (read back: the record's, byte for byte)
   std::string text;    // ReportText (read back: the record's; a chain broken since shows in both)
-  // Read back: the re-check made now (docs/settlement.md, "Settling a day again"): lines to
-  // print before `text`, and a JSON object ("recheck"). Empty when not read back.
+  // Read back: the re-check made now (docs/settlement.md, "Settling a day again"): the chain
+  // and the bank read again, lines to print before `text`, and a JSON object ("recheck", its
+  // "bank" part settlement/record_diff.h's). Empty when not read back.
   std::string recheck_text;
   std::string recheck_json;
 };

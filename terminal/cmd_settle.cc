@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "common/money.h"
 #include "common/progress.h"
+#include "offline/night_runs.h"
 #include "offline/settlement_records.h"
 #include "offline/store.h"
 #include "settlement/settle.h"
@@ -48,8 +49,8 @@ constexpr const char* kUsage =
     "  --dry-run  compute and show the report; write nothing (store, journal, printer)\n"
     "  --connections N  the day's bank lists read at once, 1 to 5 (default 4)\n"
     "  --lang     pt-BR or en-US: the report's words (default: the config's receipt.language, else pt-BR)\n"
-    "A day is settled once; settling it again re-verifies the journal chain, says what changed and\n"
-    "shows the stored record. With payout.enabled in the\n"
+    "A day is settled once; settling it again re-verifies the journal chain, reads the bank's day\n"
+    "again, says what changed since the record and shows the stored record. With payout.enabled in the\n"
     "config, the store's net of the day (every lane's, at the bank) goes to the merchant's account\n"
     "once every lane reconciles (once: the transfer's externalId is the store and the day; with\n"
     "payout.per_lane each lane pays its own under its own); --dry-run shows it.\n"
@@ -59,6 +60,11 @@ constexpr const char* kUsage =
 int Fail(const std::string& message) {
   std::fprintf(stderr, "balcao settle: %s\n", message.c_str());
   return 2;
+}
+// Fail, the message also kept in `failure` (the night's outcome: LaneNight).
+int Fail(std::string& failure, const std::string& message) {
+  failure = message;
+  return Fail(message);
 }
 
 struct Args {
@@ -276,6 +282,58 @@ bool Show(const Args& a, settlement::Settlement& settled, settlement::Lang lang)
   return true;
 }
 
+// The lane's night of a.day; on exit 2 `failure` says why.
+int SettleLane(const Args& a, const service::BoxTarget& box, UnixMicros now, std::string& failure) {
+  auto store = offline::Store::Open(a.db);
+  if (!store.ok()) return Fail(failure, store.status().ToString());
+  auto client = api::Client::FromEnvironment(box.credentials_path);
+  if (!client.ok()) return Fail(failure, "bank: " + client.status().ToString());
+  const api::Bank bank(*client);
+
+  logging::PreferQuietStderr();
+  ProgressLine progress("balcao settle " + a.day);
+  settlement::SettleOptions settle_options{a.day, a.dry_run};
+  settle_options.lane = service::KnownLaneRoot(box.config_path, a.db);
+  settle_options.lang = LangOf(a, box.config_path);
+  if (!a.connections.empty()) settle_options.connections = a.connections[0] - '0';
+  if (!box.config_path.empty()) {
+    auto config = service::LoadServeConfig(box.config_path);
+    if (!config.ok()) return Fail(failure, "--config " + config.status().message());
+    settle_options.payout = config->payout;
+  }
+  settle_options.progress = [&progress](const std::string& stage, int done, int total) {
+    progress.Update(stage + " " + std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : ""));
+  };
+  auto settled = settlement::Settle(**store, bank, SystemClock::Instance(), settle_options);
+  progress.Finish();
+  if (!settled.ok()) return Fail(failure, "settlement of " + a.day + ": " + settled.status().ToString());
+
+  if (!Show(a, *settled, settle_options.lang))
+    return Fail(failure, "settlement of " + a.day + ": the report is not a JSON object");
+  if (!a.print.empty() && a.dry_run) std::fprintf(stderr, "balcao settle: dry run: the summary was not printed\n");
+  if (!a.print.empty() && !a.dry_run) {
+    Status printed = settlement::PrintDaySummary(settled->json, a.print, MerchantFromEnvironment(), now);
+    if (!printed.ok()) return Fail(failure, "the record is kept, but the summary did not print: " + printed.ToString());
+  }
+  return settled->reconciled ? 0 : 1;
+}
+
+// The lane's night, and its outcome where the service reads it the next morning (/readyz,
+// the touchscreen's health line: offline/night_runs.h): a run that could not settle its day
+// (exit 2) is kept with its reason; a run that settled it (0 or 1) forgets the day's failure.
+int LaneNight(const Args& a, const service::BoxTarget& box, UnixMicros now) {
+  std::string failure;
+  const int code = SettleLane(a, box, now, failure);
+  if (a.dry_run) return code;
+  std::string dir = std::filesystem::path(a.db).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const Status kept =
+      code == 2 ? offline::RecordFailedNight(dir, {a.day, now / 1000, failure}) : offline::ClearFailedNight(dir, a.day);
+  if (!kept.ok())
+    std::fprintf(stderr, "balcao settle: the night's outcome was not kept: %s\n", kept.ToString().c_str());
+  return code;
+}
+
 int RunSettle(const std::vector<std::string>& args) {
   Args a;
   std::string error;
@@ -307,39 +365,7 @@ int RunSettle(const std::vector<std::string>& args) {
   if (a.day.empty()) a.day = PreviousBusinessDay(now);
   if (auto start = BusinessDayStart(a.day); !start.ok()) return Fail("--" + start.status().message());
   if (a.store || a.account) return Stores(a, *box);
-
-  auto store = offline::Store::Open(a.db);
-  if (!store.ok()) return Fail(store.status().ToString());
-  auto client = api::Client::FromEnvironment(box->credentials_path);
-  if (!client.ok()) return Fail("bank: " + client.status().ToString());
-  const api::Bank bank(*client);
-
-  logging::PreferQuietStderr();
-  ProgressLine progress("balcao settle " + a.day);
-  settlement::SettleOptions settle_options{a.day, a.dry_run};
-  settle_options.lane = service::KnownLaneRoot(box->config_path, a.db);
-  settle_options.lang = LangOf(a, box->config_path);
-  if (!a.connections.empty()) settle_options.connections = a.connections[0] - '0';
-  if (!box->config_path.empty()) {
-    auto config = service::LoadServeConfig(box->config_path);
-    if (!config.ok()) return Fail("--config " + config.status().message());
-    settle_options.payout = config->payout;
-  }
-  settle_options.progress = [&progress](const std::string& stage, int done, int total) {
-    progress.Update(stage + " " + std::to_string(done) + (total > 0 ? "/" + std::to_string(total) : ""));
-  };
-  auto settled = settlement::Settle(**store, bank, SystemClock::Instance(), settle_options);
-  progress.Finish();
-  if (!settled.ok()) return Fail("settlement of " + a.day + ": " + settled.status().ToString());
-
-  if (!Show(a, *settled, settle_options.lang))
-    return Fail("settlement of " + a.day + ": the report is not a JSON object");
-  if (!a.print.empty() && a.dry_run) std::fprintf(stderr, "balcao settle: dry run: the summary was not printed\n");
-  if (!a.print.empty() && !a.dry_run) {
-    Status printed = settlement::PrintDaySummary(settled->json, a.print, MerchantFromEnvironment(), now);
-    if (!printed.ok()) return Fail("the record is kept, but the summary did not print: " + printed.ToString());
-  }
-  return settled->reconciled ? 0 : 1;
+  return LaneNight(a, *box, now);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "checkout/driver/driver.h"
+#include "checkout/driver/purchase_customer.h"
 #include "common/card_digits.h"
 
 namespace balcao::checkout::internal {
@@ -171,7 +172,7 @@ api::RawJson DeviceMetadata(const BrowserData& browser) {
 }
 
 api::MerchantPurchase PurchaseToCreate(const CreatePurchase& c, const CardData& card, const BrowserData& browser) {
-  api::MerchantPurchase p;
+  api::MerchantPurchase p = checkout::PurchaseCustomer(card, browser);
   p.amount = c.amount;
   p.installment_count = c.installments;
   p.card_number = card.number;
@@ -179,20 +180,6 @@ api::MerchantPurchase PurchaseToCreate(const CreatePurchase& c, const CardData& 
   p.card_expiration = card.expiration;
   p.holder_name = card.holder_name;
   p.funding_type = Name(c.funding);
-  // Only what the customer gave, never a default: the issuer's risk check must see this customer.
-  auto given = [](std::optional<std::string>& field, const std::string& value) {
-    if (!value.empty()) field = value;
-  };
-  given(p.holder_email, card.holder_email);
-  given(p.holder_phone, card.holder_phone);
-  given(p.billing_street_line1, card.billing.street_line1);
-  // The complement may be empty, but belongs to an address that was given.
-  if (!card.billing.street_line1.empty()) p.billing_street_line2 = card.billing.street_line2;
-  given(p.billing_city, card.billing.city);
-  given(p.billing_state_code, card.billing.state_code);
-  given(p.billing_zip_code, card.billing.zip_code);
-  given(p.billing_country_code, card.billing.country_code);
-  if (!browser.empty()) p.metadata = DeviceMetadata(browser);
   return p;
 }
 
@@ -347,3 +334,26 @@ Event ExecuteBankCall(const api::Bank& bank, const Sale& sale, const BankCall& c
 }
 
 }  // namespace balcao::checkout::internal
+
+namespace balcao::checkout {
+
+api::MerchantPurchase PurchaseCustomer(const CardData& card, const BrowserData& browser) {
+  api::MerchantPurchase p;
+  // Only what the customer gave, never a default: the issuer's risk check must see this customer.
+  auto given = [](std::optional<std::string>& field, const std::string& value) {
+    if (!value.empty()) field = value;
+  };
+  given(p.holder_email, card.holder_email);
+  given(p.holder_phone, card.holder_phone);
+  given(p.billing_street_line1, card.billing.street_line1);
+  // The complement may be empty, but belongs to an address that was given.
+  if (!card.billing.street_line1.empty()) p.billing_street_line2 = card.billing.street_line2;
+  given(p.billing_city, card.billing.city);
+  given(p.billing_state_code, card.billing.state_code);
+  given(p.billing_zip_code, card.billing.zip_code);
+  given(p.billing_country_code, card.billing.country_code);
+  if (!browser.empty()) p.metadata = internal::DeviceMetadata(browser);
+  return p;
+}
+
+}  // namespace balcao::checkout

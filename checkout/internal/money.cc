@@ -3,6 +3,7 @@
 // that record late money (flagged for the operator to return), reductions made outside
 // Balcão, and duplicates. No money the bank reports for this sale is ever dropped.
 #include <string>
+#include <variant>
 
 #include "checkout/internal/rules.h"
 
@@ -18,6 +19,7 @@ ReduceAmount Reduction(const Sale& sale, const Payment& payment, Cents amount) {
 void ApplyReduction(Out& o, const std::string& entity_id, Cents new_net) {
   Money* line = o.Line(entity_id);
   line->returned = line->received - new_net;
+  line->bank_lowered = 0;  // the bank's amount is now the one the ledger follows
 }
 bool Signed(const std::string& operator_id, const std::string& reason) {
   return !operator_id.empty() && !reason.empty();
@@ -147,6 +149,34 @@ void FlagLateDeposit(Out& o, const DepositSeen& ev) {
 }
 Verdict DepositAlreadyCounted(const Sale& sale, const DepositSeen& ev) {
   return Require(sale.FindMoney(ev.deposit_id) != nullptr, "deposit not counted yet");
+}
+namespace {
+// What the bank took back of a counted deposit outside Balcão; -1 while the box's own reversal
+// is in flight (its PATCH may show before its answer: not the bank's doing).
+Cents LoweredAtBank(const Sale& sale, const DepositSeen& ev) {
+  const Money* line = sale.FindMoney(ev.deposit_id);
+  if (line == nullptr || line->returning || std::holds_alternative<Reversing>(sale.state)) return -1;
+  return ev.amount < line->net() ? line->net() - ev.amount : 0;
+}
+}  // namespace
+Verdict DepositLoweredAtBank(const Sale& sale, const DepositSeen& ev) {
+  const Money* line = sale.FindMoney(ev.deposit_id);
+  return Require(line != nullptr && LoweredAtBank(sale, ev) > line->bank_lowered,
+                 "not a counted deposit the bank holds less of than last seen");
+}
+void NoteBankLowered(Out& o, const DepositSeen& ev) {
+  const Cents lowered = LoweredAtBank(o.sale, ev);
+  Money* line = o.Line(ev.deposit_id);
+  line->bank_lowered = lowered;
+  line->bank_lowered_at = ev.at;
+  o.Flag(ev.deposit_id, lowered, "Pix reversed at the bank outside Balcão");
+}
+void NoteBankAmount(Out& o, const DepositSeen& ev) {
+  const Cents lowered = LoweredAtBank(o.sale, ev);
+  Money* line = o.Line(ev.deposit_id);
+  if (lowered < 0 || lowered == line->bank_lowered) return;
+  line->bank_lowered = lowered;
+  line->bank_lowered_at = ev.at;
 }
 Verdict LateInvoicePayment(const Sale& sale, const InvoiceSeen& ev) {
   return Require(sale.Knows(EntityKind::kInvoice, ev.invoice_id) && IsPaid(ev.status) && !sale.FindMoney(ev.invoice_id),

@@ -337,6 +337,11 @@ Verdict LateReturnFailed(const Sale&, const CallFailed&);
 void FlagLateCharge(Out&, const PurchaseSeen&);
 void RecordReduction(Out&, const PurchaseSeen&);
 void FlagLateDeposit(Out&, const DepositSeen&);
+// A counted deposit seen again: what the bank holds below what the box collected is noted on
+// its line (Money::bank_lowered), flagged when it grows; the money counted stays.
+Verdict DepositLoweredAtBank(const Sale&, const DepositSeen&);
+void NoteBankLowered(Out&, const DepositSeen&);
+void NoteBankAmount(Out&, const DepositSeen&);
 void FlagLateInvoicePayment(Out&, const InvoiceSeen&);
 void RecordReduction(Out&, const InvoiceSeen&);
 void ReturnLate(Out&, const ReturnLateMoney&);

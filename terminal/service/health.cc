@@ -15,10 +15,13 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <utility>
 
 #include "common/log.h"
 #include "common/metrics.h"
+#include "common/money.h"
+#include "offline/night_runs.h"
 #include "offline/settlement_records.h"
 
 namespace balcao::terminal::service {
@@ -112,6 +115,64 @@ Check WebhookCheck(const WebhookRegistration* webhook) {
   return {true, "deposit and invoice events to " + webhook->url()};
 }
 
+// By then the night of the day before has run: balcao-settle.timer starts it at 02:30 São
+// Paulo and balcao-settle.service gives it 30 minutes (deploy/systemd/).
+constexpr UnixMicros kNightDueAfterMidnight = 6LL * 3600 * kMicrosPerSecond;
+
+// The nightly settlement (docs/settlement.md, "The night on the box's health"): a run that
+// could not settle its day (offline/night_runs.h) until the day is settled; else, once the
+// morning came, no settlement of yesterday on a box that has settled a day before (the timer
+// did not run, or ran elsewhere). Shown, never failing readiness: sales go on.
+Check NightCheck(offline::Store& store, const StatusOr<std::vector<offline::SettlementRow>>& rows, UnixMicros now) {
+  if (!rows.ok()) return {false, "cannot read the settlements: " + rows.status().message()};
+  std::map<std::string, const offline::SettlementRow*> settled;
+  for (const offline::SettlementRow& row : *rows) settled.emplace(row.business_day, &row);
+  auto failed = offline::ReadFailedNights(std::filesystem::path(store.path()).parent_path().string());
+  if (!failed.ok()) return {false, "cannot read the failed nights: " + failed.status().message()};
+  for (auto night = failed->rbegin(); night != failed->rend(); ++night) {
+    if (settled.count(night->day)) continue;
+    return {false, "the settlement of " + night->day + " failed at " + FormatTimestamp(night->at_ms * 1000) +
+                       " (nothing recorded): " + night->reason + "; run `balcao settle --day " + night->day + "`"};
+  }
+  const std::string yesterday = PreviousBusinessDay(now);
+  if (auto row = settled.find(yesterday); row != settled.end()) {
+    const offline::SettlementRow& r = *row->second;
+    return {true, yesterday + " settled: " +
+                      (r.status == "reconciled" ? std::string("reconciled")
+                                                : std::to_string(r.attention) + " item(s) to look at")};
+  }
+  if (settled.empty()) return {true, "no day settled yet"};
+  const std::string last = rows->front().business_day;
+  if (now - BusinessDayStartOf(now) < kNightDueAfterMidnight)
+    return {true, "last settled " + last + "; the night of " + yesterday + " runs at 02:30"};
+  return {false, "no settlement of " + yesterday + " (last settled " + last +
+                     "): the nightly run did not run for its day; see `systemctl status balcao-settle` and run "
+                     "`balcao settle --day " +
+                     yesterday + "`"};
+}
+
+// The night, then the money the bank took back outside Balcão since the last night ran
+// (docs/terminal.md, "estornado no banco"): on the health line until a night has run since
+// the box saw it (that night reads the bank and flags it). `bank_reversed`: its cents.
+Check SettlementCheck(offline::Store& store, const SaleBook& book, UnixMicros now, checkout::Cents& bank_reversed) {
+  const auto rows = offline::ListSettlements(store, 62);
+  const Check night = NightCheck(store, rows, now);
+  bank_reversed = 0;
+  if (!night.ok) return night;
+  std::int64_t last_night_ms = 0;
+  for (const offline::SettlementRow& row : *rows) last_night_ms = std::max(last_night_ms, row.settled_at_ms);
+  std::string sales;
+  int count = 0;
+  for (const SaleBook::LoweredAtBank& lowered : book.LoweredAtBankSales()) {
+    if (lowered.seen_at / 1000 <= last_night_ms) continue;
+    bank_reversed += lowered.amount;
+    sales += (count++ == 0 ? "" : ", ") + lowered.sale_id;
+  }
+  if (count == 0) return night;
+  return {false, "reversed at the bank outside Balcão: " + FormatBrl(bank_reversed) + " of " + std::to_string(count) +
+                     " sale(s) (" + sales + "); the next night's settlement flags it"};
+}
+
 }  // namespace
 
 Health::Health(const ServeConfig& config, std::string data_dir, offline::Store& store, offline::Outbox& outbox,
@@ -182,6 +243,9 @@ json Health::HealthJson() {
                  {"printer", item(PrinterCheck(print_jobs_))}};
   health["clock"]["offset_s"] = clock_.offset_micros() / kMicrosPerSecond;
   health["webhook"] = item(WebhookCheck(&webhook_));
+  checkout::Cents bank_reversed = 0;
+  health["settlement"] = item(SettlementCheck(store_, book_, clock_.Now(), bank_reversed));
+  health["settlement"]["bank_reversed"] = bank_reversed;
   return health;
 }
 
@@ -234,6 +298,12 @@ HttpResponse Health::Readyz() {
   const Check webhook_check = WebhookCheck(&webhook_);
   body["checks"]["webhook"] = {{"ok", true}, {"detail", webhook_check.text}};
   if (!webhook_check.ok) body["checks"]["webhook"]["warning"] = webhook_check.text;
+  // Shown, never failing either: a night that did not settle its day wants the operator, the
+  // counter still sells.
+  checkout::Cents bank_reversed = 0;
+  const Check night = SettlementCheck(store_, book_, clock_.Now(), bank_reversed);
+  body["checks"]["settlement"] = {{"ok", true}, {"detail", night.text}};
+  if (!night.ok) body["checks"]["settlement"]["warning"] = night.text;
   body["status"] = failing.empty() ? "ready" : "not-ready";
   body["failing"] = failing;
   return Plain(failing.empty() ? 200 : 503, "application/json; charset=utf-8",

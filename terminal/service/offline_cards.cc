@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
+#include "checkout/driver/purchase_customer.h"
 #include "common/log.h"
 #include "printer/templates.h"
 #include "terminal/internal/sale_events.h"
@@ -37,6 +39,20 @@ Status EnsureKek(const std::string& path) {
   OPENSSL_cleanse(key, sizeof key);
   if (!written) return FailedPreconditionError("offline_cards.kek_file: cannot write " + path);
   return OkStatus();
+}
+
+// What the card's forward carries besides it (offline/card_forwarder.h), captured now as an
+// online card sale's session and purchase would carry it: the sale's tags (its lane's, for the
+// lane's settlement), the store's challenge mode, the customer's contact, address and device.
+std::string ForwardOf(const checkout::Sale& sale, const checkout::CardData& card,
+                      const checkout::BrowserData& browser) {
+  nlohmann::json purchase = nlohmann::json::object();
+  api::ToJson(checkout::PurchaseCustomer(card, browser), purchase);
+  if (!purchase.contains("metadata")) purchase["metadata"] = nlohmann::json::object();
+  return nlohmann::json{{"tags", checkout::EntityTags(sale.settings.lane, sale.id, sale.attempts + 1)},
+                        {"challengeMode", sale.settings.challenge_enabled ? "enabled" : "disabled"},
+                        {"purchase", purchase}}
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -70,6 +86,7 @@ bool OfflineCards::TakesCardsOffline(const std::string& sale_id) const {
 }
 
 StatusOr<checkout::Sale> OfflineCards::HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
+                                                       const checkout::BrowserData& browser,
                                                        checkout::FundingType funding, int installments) {
   BALCAO_ASSIGN_OR_RETURN(const checkout::Sale sale, sales_.driver().Get(sale_id));
   const std::string mask = printer::MaskPan(card.number).str();
@@ -82,6 +99,7 @@ StatusOr<checkout::Sale> OfflineCards::HoldCardOffline(const std::string& sale_i
   sealed.holder_name = card.holder_name;
   sealed.funding_type = checkout::Name(funding);
   sealed.installments = installments;
+  sealed.forward = ForwardOf(sale, card, browser);
   // The caps (per sale, in total) answer here, with the reason for the cashier.
   BALCAO_RETURN_IF_ERROR(sealed_->Accept(sale_id, sale.amount, sealed).status());
   return sales_.driver().Feed(sale_id, held);

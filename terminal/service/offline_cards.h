@@ -38,9 +38,11 @@ class OfflineCards {
   // at the method choice.
   bool TakesCardsOffline(const std::string& sale_id) const;
   // Seals the card (within the store-and-forward's caps: kOutOfRange naming the limit; a full disk
-  // is kResourceExhausted) and tells the sale (CardHeldOffline); the caller wipes `card`.
+  // is kResourceExhausted) and tells the sale (CardHeldOffline); the caller wipes `card`. The
+  // sale's tags and the customer's details and device (`browser`) are sealed with it, for its forward.
   StatusOr<checkout::Sale> HoldCardOffline(const std::string& sale_id, checkout::CardData& card,
-                                           checkout::FundingType funding, int installments);
+                                           const checkout::BrowserData& browser, checkout::FundingType funding,
+                                           int installments);
   // Every few seconds: forwards the sealed cards (while online) and feeds their outcomes.
   void ForwardHeldCards();
   // The next ForwardHeldCards looks at once (a supervisor acted on the queue).

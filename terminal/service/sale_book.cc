@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -18,6 +19,16 @@ namespace {
 
 using checkout::Sale;
 using nlohmann::json;
+
+// What the bank took back of the sale's money outside Balcão, and when the box saw it last.
+SaleBook::LoweredAtBank LoweredOf(const Sale& sale) {
+  SaleBook::LoweredAtBank lowered{sale.id};
+  for (const checkout::Money& line : sale.ledger) {
+    lowered.amount += line.bank_lowered;
+    lowered.seen_at = std::max(lowered.seen_at, line.bank_lowered_at);
+  }
+  return lowered;
+}
 
 }  // namespace
 
@@ -103,6 +114,10 @@ void SaleBook::Put(const checkout::Sale& sale) {
     else
       entry.sale = std::make_unique<checkout::Sale>(sale);
     entry.ended.reset();
+    if (LoweredAtBank lowered = LoweredOf(sale); lowered.amount > 0)
+      lowered_[sale.id] = std::move(lowered);
+    else
+      lowered_.erase(sale.id);
     if (checkout::IsTerminal(sale.state)) NoteEndedLocked(sale.id, entry);
     return true;
   });
@@ -293,6 +308,13 @@ std::vector<std::string> SaleBook::Unsettled() const {
         !std::holds_alternative<checkout::PayLater>(entry.sale->state))
       ids.push_back(id);
   return ids;
+}
+
+std::vector<SaleBook::LoweredAtBank> SaleBook::LoweredAtBankSales() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<LoweredAtBank> sales;
+  for (const auto& [id, lowered] : lowered_) sales.push_back(lowered);
+  return sales;
 }
 
 }  // namespace balcao::terminal::service

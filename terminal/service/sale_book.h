@@ -89,6 +89,15 @@ class SaleBook {
   std::vector<Tally> TallyOfDay(const std::string& day) const;
   // Sales not yet over (for the status line): ids.
   std::vector<std::string> Unsettled() const;
+  // Sales whose money the bank took back outside Balcão (checkout::Money::bank_lowered), as
+  // their copies last showed it: the health line's "estornado no banco". A sale not ticked
+  // since a restart is missing until it is.
+  struct LoweredAtBank {
+    std::string sale_id;
+    checkout::Cents amount = 0;
+    UnixMicros seen_at = 0;  // when the box saw it (the latest line's)
+  };
+  std::vector<LoweredAtBank> LoweredAtBankSales() const;
 
  private:
   struct Entry {
@@ -116,9 +125,10 @@ class SaleBook {
 
   const std::string index_path_;
   mutable std::mutex mu_;
-  std::map<std::string, Entry> entries_;  // guarded by mu_
-  std::deque<std::string> ended_order_;   // guarded by mu_: sales that ended, with their copy, oldest first
-  std::uint64_t last_version_ = 0;        // guarded by mu_
+  std::map<std::string, Entry> entries_;          // guarded by mu_
+  std::deque<std::string> ended_order_;           // guarded by mu_: sales that ended, with their copy, oldest first
+  std::uint64_t last_version_ = 0;                // guarded by mu_
+  std::map<std::string, LoweredAtBank> lowered_;  // guarded by mu_: LoweredAtBankSales
   std::function<void(const std::string&)> on_change_;
 };
 

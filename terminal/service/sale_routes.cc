@@ -165,7 +165,7 @@ StatusOr<checkout::Sale> SubmitHeldCard(Service::Impl& s, const std::string& id,
                                         int installments) {
   checkout::CardData held = std::move(card);
   if (s.offline_cards && s.offline_cards->TakesCardsOffline(id)) {
-    auto sale = s.offline_cards->HoldCardOffline(id, held, funding, installments);
+    auto sale = s.offline_cards->HoldCardOffline(id, held, browser, funding, installments);
     Wipe(held.number);
     Wipe(held.security_code);
     return sale;
@@ -262,12 +262,11 @@ void SubmitCard(Service::Impl& s, RouteCall& c) {
   int installments = 1;
   auto browser = std::make_shared<checkout::BrowserData>();
   auto bad = ReadCard(*body, s.setup.config.settings, *card, funding, installments);
-  // Offline, a sealed card is sent later in a session without the challenge: the customer
-  // details are not required then.
-  const bool may_go_offline = s.offline_cards && !s.reach->online();
+  // Offline too: a sealed card is forwarded later in a session with the store's challenge mode,
+  // carrying the customer's details captured now (docs/offline.md).
   if (!bad) {
-    if (auto refused = ReadCardCustomer(body->value, c.request,
-                                        s.setup.config.settings.challenge_enabled && !may_go_offline, *card, *browser))
+    if (auto refused =
+            ReadCardCustomer(body->value, c.request, s.setup.config.settings.challenge_enabled, *card, *browser))
       bad = ErrorResponse(400, refused->field, refused->rule);
   }
   Wipe(body->value);

@@ -113,6 +113,7 @@ SaleRow RowOf(const Sale& sale) {
   row.collected = sale.collected();
   const checkout::Money* payment = sale.payment_line();
   row.returned = payment != nullptr ? payment->returned : 0;
+  for (const checkout::Money& line : sale.ledger) row.bank_reversed += line.bank_lowered;
   if (As<checkout::Paid>(sale) && payment != nullptr) row.payment_id = payment->ref.id;
   for (const checkout::EntityRef& ref : sale.created)
     row.bank_ids += (row.bank_ids.empty() ? "" : "\n") + std::string(checkout::Name(ref.kind)) + "/" + ref.id;
@@ -157,6 +158,7 @@ std::string ViewText(const std::string& id, const SaleRow& row, const BookFacts&
                {"flags", book.flags},
                {"receipts", book.receipts},
                {"returned", row.returned},
+               {"bank_reversed", row.bank_reversed},
                // A cash register's sale: the screen names the register and offers no amount editing.
                {"register", book.register_name},
                {"reversal_requested", book.reversal_requested}};

@@ -36,10 +36,11 @@ struct SaleRow {
   std::string pix_code;  // the Pix's or the invoice's copia-e-cola (status pix, invoice, pay-later)
   UnixMicros due = 0;    // an invoice's due date
   checkout::Cents collected = 0;
-  checkout::Cents returned = 0;  // what went back of the payment (a partial refund leaves it paid)
-  std::string payment_id;        // a paid sale's payment
-  std::string bank_ids;          // "kind/id" of each entity the sale made, '\n'-separated
-  bool reprint = false;          // a receipt can be printed again
+  checkout::Cents returned = 0;       // what went back of the payment (a partial refund leaves it paid)
+  checkout::Cents bank_reversed = 0;  // taken back at the bank outside Balcão: "estornado no banco"
+  std::string payment_id;             // a paid sale's payment
+  std::string bank_ids;               // "kind/id" of each entity the sale made, '\n'-separated
+  bool reprint = false;               // a receipt can be printed again
 };
 SaleRow RowOf(const checkout::Sale& sale);
 // The row of an ended sale, as kept: nothing the screen of an ended sale does not show.

@@ -81,10 +81,15 @@ function parseMoney(text) {
   if (!m) return null;
   return Number(m[1].split(MONEY_MARKS.group).join('')) * 100 + Number((m[2] || '0').padEnd(2, '0'));
 }
-// "Paga — R$ 20,00 estornado": a sale that gave part of its money back says how much.
+// "Paga — R$ 20,00 estornado": a sale that gave part of its money back says how much; money
+// the bank took back outside Balcão (the dashboard) is said apart: "estornado no banco".
 function statusText(sale) {
   const label = LABELS[sale.status] || sale.status;
-  return sale.status === 'paid' && sale.returned > 0 ? label + ' — ' + money(sale.returned) + ' estornado' : label;
+  const text = sale.status === 'paid' && sale.returned > 0 ? label + ' — ' + money(sale.returned) + ' estornado' : label;
+  return text + bankReversedText(sale);
+}
+function bankReversedText(sale) {
+  return sale.bank_reversed > 0 ? ' — estornado no banco: ' + money(sale.bank_reversed) : '';
 }
 
 // "30 s", "4 min": how long a lock still lasts.
@@ -420,7 +425,7 @@ function render(view) {
     title.textContent = { paid: 'Pago', refunded: 'Estornado', voided: 'Cancelada', queued: 'Na fila (sem conexão)',
                           'pay-later': 'Pix com vencimento em aberto' }[st] || LABELS[st] || st;
     $('#outcome-text').textContent = st === 'paid' ? METHODS[view.method] + ' — recebido ' + money(view.collected)
-        + (view.returned > 0 ? ' (' + money(view.returned) + ' estornado)' : '')
+        + (view.returned > 0 ? ' (' + money(view.returned) + ' estornado)' : '') + bankReversedText(view)
       : st === 'queued' ? 'O Pix com vencimento será emitido quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
       : st === 'provisional' ? 'O cartão será enviado ao banco quando a conexão voltar. Entregue o comprovante provisório ao cliente.'
       : view.message || '';
@@ -564,7 +569,7 @@ async function status() {
   if (s.health) showHealth(s.health);
   if (changed && app.sale && !$('#screen-method').hidden) render(app.sale);
 }
-// One line, five parts: a part that is not well says what is wrong, in the cashier's words
+// One line, five parts (and the night's settlement when it needs someone): a part that is not well says what is wrong, in the cashier's words
 // (the clock is "relógio do caixa": sales still go through, it is never a refusal).
 function showHealth(health) {
   const words = {
@@ -582,11 +587,18 @@ function showHealth(health) {
       : 'Impressora com falha: verifique a impressora e imprima a 2ª via em Vendas de hoje'),
     // The bank's webhook refused: payments are still seen, by polling, a few seconds later.
     webhook: (h) => (h.ok ? 'Avisos do banco ✓' : 'Avisos do banco recusados: pagamentos vistos por consulta (mais lento)'),
+    // The nightly settlement: shown only when a night did not settle its day,
+    // and money the bank took back outside Balcão, until a night has run since.
+    settlement: (h) => (h.ok ? 'Fechamento ✓'
+      : h.bank_reversed > 0 ? 'Estornado no banco: ' + money(h.bank_reversed) + ' — o fechamento da noite aponta'
+      : /did not run/.test(h.message) ? 'Fechamento de ontem não rodou: avise o responsável'
+      : 'Fechamento da noite falhou: avise o responsável'),
   };
   $$('#health [data-part]').forEach((el) => {
     const part = health[el.dataset.part];
     if (!part) return;
     el.dataset.ok = String(part.ok);
+    if (el.dataset.part === 'settlement') el.hidden = part.ok;
     el.textContent = words[el.dataset.part](part);
     el.title = part.message;
   });

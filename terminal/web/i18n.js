@@ -32,6 +32,9 @@ const EN_US = new Map(Object.entries({
   'Avisos do banco': 'Bank notices', 'Avisos do banco ✓': 'Bank notices ✓',
   'Avisos do banco recusados: pagamentos vistos por consulta (mais lento)':
       'Bank notices refused: payments seen by polling (slower)',
+  'Fechamento': 'Settlement', 'Fechamento ✓': 'Settlement ✓',
+  'Fechamento de ontem não rodou: avise o responsável': "Yesterday's settlement did not run: tell the person in charge",
+  'Fechamento da noite falhou: avise o responsável': "The night's settlement failed: tell the person in charge",
   // amount, method
   'Apagar': 'Delete', 'Cobrar': 'Charge', 'Cartão': 'Card', 'Pix': 'Pix', 'Boleto': 'Invoice',
   'Cartão e Pix precisam do banco agora e a loja está sem conexão: o boleto pode ser emitido depois (fica na fila).':
@@ -148,6 +151,8 @@ const EN_US = new Map(Object.entries({
 }));
 
 const EN_US_PATTERNS = [
+  [/^(.+) — estornado no banco: (R\$ [^ ]+)$/, (m, rest, amount) => trEnUs(rest) + ' — reversed at the bank: ' + amount],
+  [/^Estornado no banco: (R\$ [^ ]+) — o fechamento da noite aponta$/, "Reversed at the bank: $1 — the night's settlement flags it"],
   [/^Relógio do caixa (.+) (atrasado|adiantado) em relação ao banco: acerte a hora$/,
    (m, amount, way) => "The till's clock is " + amount + (way === 'atrasado' ? ' behind' : ' ahead') + ' of the bank: set the time'],
   [/^Impressora com falha: (.*)$/, 'Printer failing: $1'],

@@ -190,6 +190,7 @@ std::vector<Case> Cases() {
       {"Paid", {}, approved, "(any)", "PurchaseOfThisSale"},
       {"ShowingPix", {Cancelled()}, kLateDepositAfterVoid, "(any)", "LateDeposit"},
       {"Paid", {}, Deposit("d1", "u1"), "(any)", "DepositAlreadyCounted", pix},
+      {"Paid", {}, Deposit("d1", "u1", 700), "(any)", "DepositLoweredAtBank", pix},
       {"ShowingInvoice",
        {Cancelled(), InvoiceUpdate("i1", IS::kCanceled)},
        InvoiceUpdate("i1", IS::kPaid),

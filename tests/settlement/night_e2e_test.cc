@@ -6,7 +6,10 @@
 //   each flagged, exit 1 for the lane, `--store` and `--account`, and the one line says by how
 //   much and why;
 // - a day settled again after a journal row was changed: the re-run verifies the chain again,
-//   says it is broken (exit 1) and never prints the record's "holds".
+//   says it is broken (exit 1) and never prints the record's "holds";
+// - a day settled again reads the bank again: nothing changed (exit 0, says so), then a deposit
+//   lowered and a QR with the lane's tags paid behind the box's back since the record: each
+//   change said against the record (exit 1), the record kept.
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -170,6 +173,50 @@ TEST_F(NightE2E, ARerunAfterATamperedJournalSaysBroken) {
   const CliRun as_json = Settle("--json");
   EXPECT_EQ(as_json.code, 1) << as_json.out;
   EXPECT_EQ(json::parse(as_json.out, nullptr, false)["recheck"]["verified"], false) << as_json.out;
+}
+
+TEST_F(NightE2E, ARerunReadsTheBankAgainAndSaysWhatChangedSinceTheRecord) {
+  using namespace checkout;
+  const Sale sale = Paid(NewSaleId(), {.method = Method::kPix, .amount = 1250});
+  ASSERT_EQ(StateOf(sale), "Paid");
+  const CliRun first = Settle("");
+  ASSERT_EQ(first.code, 0) << first.out;
+  const CliRun same = Settle("");
+  EXPECT_EQ(same.code, 0) << same.out;
+  EXPECT_NE(same.out.find("The bank read again: bank R$ 12,50 now, R$ 12,50 in the record; nothing changed since the "
+                          "record"),
+            std::string::npos)
+      << same.out;
+
+  // Behind the box's back, after the night: the deposit lowered, and a QR with the lane's tags paid.
+  ASSERT_EQ(api().Patch("/v2/deposit/" + sale.payment_line()->ref.id, {{"amount", 950}}).status, 200);
+  const auto qr = api().Post(
+      "/v2/dynamic-brcode",
+      {{"brcodes", {{{"amount", 1800}, {"tags", {std::string("store/") + kStore, LaneRoot(kStore, kTerminal)}}}}}});
+  ASSERT_EQ(qr.status, 200) << qr.body;
+  ASSERT_EQ(api().Sim("/sandbox/dynamic-brcode/pay", {{"uuid", qr.json["brcodes"][0]["uuid"]}}).status, 200);
+
+  const CliRun again = Settle("");
+  EXPECT_EQ(again.code, 1) << again.out;
+  EXPECT_NE(again.out.find("The bank read again: bank R$ 27,50 now, R$ 12,50 in the record; 2 change(s) since the "
+                           "record:"),
+            std::string::npos)
+      << again.out;
+  EXPECT_NE(again.out.find("! sale " + sale.id +
+                           ": matched -> discrepancy; the bank holds R$ 9,50 (recorded R$ 12,50), the journal R$ "
+                           "12,50 (recorded R$ 12,50)"),
+            std::string::npos)
+      << again.out;
+  EXPECT_NE(again.out.find("! new orphan: "), std::string::npos) << again.out;
+  const CliRun as_json = Settle("--json");
+  EXPECT_EQ(as_json.code, 1) << as_json.out;
+  const json recheck = json::parse(as_json.out, nullptr, false)["recheck"];
+  EXPECT_EQ(recheck["bank"]["bank_now"], 950 + 1800) << as_json.out;
+  EXPECT_EQ(recheck["bank"]["changes"].size(), 2u) << as_json.out;
+  const CliRun pt = Settle("--lang pt-BR");
+  EXPECT_NE(pt.out.find("Banco lido de novo: banco R$ 27,50 agora, R$ 12,50 no registro; 2 mudança(s)"),
+            std::string::npos)
+      << pt.out;
 }
 
 }  // namespace

@@ -117,17 +117,22 @@ void ServeProcess::AddOperators(const std::filesystem::path& db) {
     // "exists" when they do already (a restart on the same data dir): fine. Any other failure
     // is said here, not later as a login refused.
     const std::string command = std::string("echo ") + pin + " | " + BALCAO_CLI + " operator add " + name + " --role " +
-                                role + " --db '" + db.string() + "' 2>&1";
-    std::string output;
-    int status = -1;
-    if (FILE* out = ::popen(command.c_str(), "r")) {
-      char buffer[1024];
-      for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) output.append(buffer, n);
-      status = ::pclose(out);
-    }
-    if (status != 0 && output.find("exists") == std::string::npos)
-      ADD_FAILURE() << "balcao operator add " << name << " failed (" << status << "):\n" << output;
+                                role + " --db '" + db.string() + "'";
+    const ShellRun added = RunShell(command);
+    if (added.code != 0 && added.out.find("exists") == std::string::npos)
+      ADD_FAILURE() << "balcao operator add " << name << " failed (" << added.code << "):\n" << added.out;
   }
+}
+
+ShellRun RunShell(const std::string& command) {
+  ShellRun run;
+  FILE* out = ::popen((command + " 2>&1").c_str(), "r");
+  if (out == nullptr) return run;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, out)) > 0;) run.out.append(buffer, n);
+  const int status = ::pclose(out);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
 }
 
 Reply ServeProcess::LogIn(const std::string& name, const std::string& pin) {

@@ -117,6 +117,14 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::filesystem::path& c
 // exit; `name` tells which in the failure. Clears `pid`.
 void StopSpawned(pid_t& pid, int& out_fd, const std::string& name);
 
+// `command` run by /bin/sh, its stdout and stderr together, waited for: its exit code (-1 when
+// it did not exit) and what it printed. For the `balcao` commands a test runs beside serve.
+struct ShellRun {
+  int code = -1;
+  std::string out;
+};
+ShellRun RunShell(const std::string& command);
+
 // A fresh directory under the temp dir, removed first if it exists.
 std::filesystem::path FreshDir(const std::string& name);
 // The bank id of kind ("brcode", "invoice", "purchase"...) in a sale view's bank_ids; "" if none.

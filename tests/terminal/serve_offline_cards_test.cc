@@ -6,13 +6,18 @@
 // the declined one voids its sale with the operator flagged and a decline notice printed; no
 // sealed card remains, and a further restart sends nothing more. The supervisor's queue lists
 // the sealed cards with their age and the money at risk, and drops one (its sale voided).
+// A forwarded card settles (docs/offline.md): it reaches the bank with its lane's and sale's
+// tags, the customer's device data and the store's challenge mode captured when it was sealed,
+// and the lane's night matches it like any card sale (exit 0).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
 
+#include "common/time.h"
 #include "sandbox/sandbox.h"
 #include "tests/terminal/serve_fixture.h"
 #include "tests/testing/eventually.h"
@@ -70,7 +75,7 @@ TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenT
 
   // Below the cap: provisional, with its provisional receipt.
   const std::string approved = serve.NewSale(15000)["id"].get<std::string>();
-  const Reply held = serve.Post("/api/sales/" + approved + "/card", Card(kApproved));
+  const Reply held = serve.Post("/api/sales/" + approved + "/card", WithCardCustomer(Card(kApproved)));
   ASSERT_EQ(held.status, 200) << held.body;
   EXPECT_EQ(held.json["status"], "provisional") << held.body;
   ASSERT_FALSE(held.json["receipts"].empty());
@@ -79,11 +84,12 @@ TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenT
   EXPECT_NE(provisional.find("527769******9733"), std::string::npos) << provisional;
   EXPECT_NE(provisional.find("MASTERCARD"), std::string::npos) << provisional;
   const std::string declined = serve.NewSale(4500)["id"].get<std::string>();
-  ASSERT_EQ(serve.Post("/api/sales/" + declined + "/card", Card(kDeclined)).json["status"], "provisional");
+  ASSERT_EQ(serve.Post("/api/sales/" + declined + "/card", WithCardCustomer(Card(kDeclined))).json["status"],
+            "provisional");
 
   // Above the cap: refused with the limit in force; the sale may still take another method.
   const std::string big = serve.NewSale(25000)["id"].get<std::string>();
-  const Reply refused = serve.Post("/api/sales/" + big + "/card", Card(kApproved));
+  const Reply refused = serve.Post("/api/sales/" + big + "/card", WithCardCustomer(Card(kApproved)));
   EXPECT_EQ(refused.status, 409) << refused.body;
   EXPECT_EQ(refused.json["error"]["field"], "offline_cards");
   EXPECT_NE(refused.json["error"]["rule"].get<std::string>().find("over the offline card limit per sale (20000 cents)"),
@@ -94,7 +100,8 @@ TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenT
   // The queue screen is the supervisor's: the sealed cards, their age, the money at risk; one
   // dropped (the customer paid cash after all) is declined locally and its sale voided.
   const std::string dropped = serve.NewSale(3000)["id"].get<std::string>();
-  ASSERT_EQ(serve.Post("/api/sales/" + dropped + "/card", Card(kApproved)).json["status"], "provisional");
+  ASSERT_EQ(serve.Post("/api/sales/" + dropped + "/card", WithCardCustomer(Card(kApproved))).json["status"],
+            "provisional");
   EXPECT_EQ(serve.Get("/api/queue").status, 403);
   ASSERT_EQ(serve.LogIn(kSupervisor, kSupervisorPin).status, 200);
   const Reply queue = serve.Get("/api/queue");
@@ -146,6 +153,68 @@ TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenT
   EXPECT_EQ(serve.Get("/api/sales/" + approved).json["status"], "paid");
   serve.Stop();
   (*bank)->Stop();
+}
+
+TEST(ServeOfflineCards, AForwardedCardCarriesItsLaneAndCustomerAndTheLanesNightMatchesIt) {
+  const auto dir = FreshDir("offline-cards-settle");
+  auto bank = test_util::StartTestBank(dir / "bank");
+  ASSERT_OK(bank);
+  const std::string credentials = (*bank)->credentials().credentials_path;
+  const std::string config = (dir / "config.json").string();
+  // The store asks for the 3-D Secure challenge (the default): the forward asks for it too.
+  std::ofstream(config) << Json{
+      {"store_id", "loja-f"},
+      {"terminal_id", "caixa-2"},
+      {"connectivity", test_util::FastConnectivity()},
+      {"offline_cards",
+       {{"enabled", true}}}}.dump();
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--config", config},
+              {{"BALCAO_CREDENTIALS", credentials},
+               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2"}});
+  ASSERT_TRUE(Eventually([&] { return !serve.Get("/api/status").json["online"].get<bool>(); }));
+  const std::string id = serve.NewSale(4200)["id"].get<std::string>();
+  const Reply held = serve.Post("/api/sales/" + id + "/card", WithCardCustomer(Card(kApproved)));
+  ASSERT_EQ(held.json["status"], "provisional") << held.body;
+  serve.Stop();
+  EXPECT_EQ(FilesContaining(dir / "data", kApproved), std::vector<std::string>{});
+
+  serve.Start(dir / "data", {"--config", config}, {{"BALCAO_CREDENTIALS", credentials}});
+  EXPECT_EQ(serve.WaitFor(id, "paid")["collected"], 4200);
+  serve.Stop();
+
+  // At the bank: the lane's and the sale's tags, the store's challenge mode, the device data.
+  const ShellRun listed = RunShell("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI +
+                                   "' api list merchant-purchase --tags saf-" + id);
+  ASSERT_EQ(listed.code, 0) << listed.out;
+  const Json page = Json::parse(listed.out, nullptr, false);
+  ASSERT_TRUE(page.contains("purchases") && page["purchases"].size() == 1) << listed.out;
+  const Json& purchase = page["purchases"][0];
+  const Json tags = purchase["tags"];
+  for (const std::string& tag :
+       std::vector<std::string>{"store/loja-f", "store/loja-f/lane/caixa-2", "store/loja-f/lane/caixa-2/sale/" + id})
+    EXPECT_NE(std::find(tags.begin(), tags.end(), tag), tags.end()) << tag << " in " << tags.dump();
+  EXPECT_EQ(purchase["metadata"].value("userAgent", ""), kTestUserAgent) << purchase.dump();
+  EXPECT_EQ(purchase.value("holderEmail", ""), WithCardCustomer(Card(kApproved))["holder_email"]) << purchase.dump();
+  EXPECT_EQ(purchase.value("challengeMode", ""), "enabled") << purchase.dump();
+
+  // The lane's night: the card purchase captured and credited at the bank, then matched.
+  ASSERT_EQ(Http("POST", "http://127.0.0.1:" + std::to_string((*bank)->port()) + "/sandbox/clock",
+                 Json{{"advance", 31}}.dump())
+                .status,
+            200);
+  const std::string day = FormatDate(std::chrono::duration_cast<std::chrono::microseconds>(
+                                         std::chrono::system_clock::now().time_since_epoch() - std::chrono::hours(3))
+                                         .count());
+  const ShellRun night = RunShell("BALCAO_CREDENTIALS='" + credentials + "' '" + BALCAO_CLI + "' settle --json --db '" +
+                                  (dir / "data" / "balcao.db").string() + "' --config '" + config + "' --day " + day);
+  EXPECT_EQ(night.code, 0) << night.out;
+  const Json report = Json::parse(night.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << night.out;
+  ASSERT_EQ(report["sales"].size(), 1u) << night.out;
+  EXPECT_EQ(report["sales"][0]["id"], id);
+  EXPECT_EQ(report["sales"][0]["class"], "matched") << night.out;
+  EXPECT_EQ(report["orphans"].size(), 0u) << night.out;
 }
 
 }  // namespace

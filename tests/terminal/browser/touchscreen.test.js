@@ -214,6 +214,28 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
       await page.click('#nav-sales');
     }
 
+    // Behind the box's back, with the account's credentials: the Pix sale's deposit lowered by
+    // R$ 3,00 at the bank. The screen follows the bank: the health line and the sale's row say
+    // "estornado no banco" (the night has not run since).
+    const pixSale = await page.evaluate(() => fetch('/api/sales').then((r) => r.json()))
+      .then((day) => day.sales.find((sale) => sale.amount === 2590));
+    execFileSync(CLI, ['api', 'patch', 'deposit', pixSale.payment_id, '--json', JSON.stringify({ amount: 2290 })],
+                 { env: { ...process.env, BALCAO_CREDENTIALS: BANK_CREDENTIALS } });
+    await page.waitForFunction(() => document.querySelector('#health [data-part="settlement"]').textContent
+      === 'Estornado no banco: R$ 3,00 — o fechamento da noite aponta', null, { timeout: 30000 });
+    assert.strictEqual(await page.isVisible('#health [data-part="settlement"]'), true);
+    for (let reloads = 0; ; reloads++) {
+      const shown = await page.waitForFunction(() => {
+        const row = [...document.querySelectorAll('#sales-table tbody tr')]
+          .find((tr) => [...tr.querySelectorAll('td')].some((td) => td.textContent === 'R$ 25,90'));
+        const badge = row && row.querySelector('.badge');
+        return badge && badge.textContent === 'Paga — estornado no banco: R$ 3,00';
+      }, null, { timeout: 1000 }).then(() => true, () => false);
+      if (shown) break;
+      assert.ok(reloads < 15, 'the Pix sale shows what the bank took back');
+      await page.click('#nav-sales');
+    }
+
     // Canceling a sale that collected nothing needs no supervisor: reason and confirm.
     await page.click('#nav-new');
     await typeAmount(page, ['5', '0', '0']);
