@@ -47,7 +47,8 @@ struct Hub::Impl {
   std::unique_ptr<http::Server> server;
   unsigned short port = 0;
   int schema_version = 0;
-  std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0};
+  std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0},
+      nights{0};
   std::atomic<long long> next_prune_us{0};
 
   HttpResponse Deliver(const HttpRequest& request);
@@ -56,6 +57,7 @@ struct Hub::Impl {
   HttpResponse Metrics() const;
   HttpResponse JoinLane(const HttpRequest& request);
   void OnBoxMessage(const std::string& subject, const std::string& data);
+  std::string OnNight(const std::string& subject, const std::string& data);
   Status CheckChain(const std::string& store_id, const std::string& terminal, const std::string& chain_json);
 };
 
@@ -77,24 +79,41 @@ Status Hub::Impl::CheckChain(const std::string& store_id, const std::string& ter
 
 // balcao.box.<store>.<terminal>.heartbeat: only that lane's user may publish there (enrolment.h).
 void Hub::Impl::OnBoxMessage(const std::string& subject, const std::string& data) {
-  std::vector<std::string> tokens;
-  for (std::size_t start = 0, dot; start <= subject.size(); start = dot + 1) {
-    dot = subject.find('.', start);
-    if (dot == std::string::npos) dot = subject.size();
-    tokens.push_back(subject.substr(start, dot - start));
-  }
-  if (tokens.size() != 5 || tokens[4] != "heartbeat") return;
+  BoxSubjectParts lane;
+  if (!ParseBoxSubject(subject, lane) || lane.kind != "heartbeat") return;
   if (!nlohmann::json::accept(data)) {
     logging::Warn("hub", "heartbeat not JSON: ignored", {{"subject", subject}});
     return;
   }
   ++heartbeats;
-  if (Status kept = store->RecordHeartbeat(tokens[2], tokens[3], data, SystemClock::Instance().Now()); !kept.ok())
+  if (Status kept = store->RecordHeartbeat(lane.store, lane.terminal, data, SystemClock::Instance().Now()); !kept.ok())
     logging::Warn("hub", "heartbeat not recorded", {{"subject", subject}, {"reason", kept.message()}});
   const auto beat = nlohmann::json::parse(data, nullptr, false);
   if (beat.is_object() && beat.contains("chain"))
-    if (Status checked = CheckChain(tokens[2], tokens[3], beat["chain"].dump()); !checked.ok())
+    if (Status checked = CheckChain(lane.store, lane.terminal, beat["chain"].dump()); !checked.ok())
       logging::Warn("hub", "chain head not checked", {{"subject", subject}, {"reason", checked.message()}});
+}
+
+// balcao.box.<store>.<terminal>.night: a box's settlement summary after its nightly run
+// (settlement::NightSummaryJson). Answered only once PostgreSQL holds it: the box sends it
+// again until then.
+std::string Hub::Impl::OnNight(const std::string& subject, const std::string& data) {
+  BoxSubjectParts lane;
+  if (!ParseBoxSubject(subject, lane) || lane.kind != "night") return "";
+  auto night = ParseNight(lane.store, lane.terminal, data);
+  if (!night.ok()) {
+    logging::Warn("hub", "night refused", {{"subject", subject}, {"reason", night.status().message()}});
+    return nlohmann::json{{"error", night.status().message()}}.dump();
+  }
+  night->received = SystemClock::Instance().Now();
+  if (Status kept = store->RecordNight(*night); !kept.ok()) {
+    logging::Warn("hub", "night not recorded", {{"subject", subject}, {"reason", kept.message()}});
+    return nlohmann::json{{"error", kept.message()}}.dump();
+  }
+  ++nights;
+  logging::Info("hub", "night recorded",
+                {{"store", lane.store}, {"terminal", lane.terminal}, {"day", night->day}, {"status", night->status}});
+  return R"({"stored":true})";
 }
 
 HttpResponse Hub::Impl::JoinLane(const HttpRequest& request) {
@@ -175,7 +194,9 @@ HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
   if (!subject.ok()) return ++failed, Error(503, "route", subject.status().message());
   auto stored = nats->Publish(*subject, event->id, request.body);
   if (!stored.ok()) return ++failed, Error(503, "jetstream", stored.status().message());
-  if (Status recorded = store->RecordRouted({event->id, event->created, *subject, stored->sequence}); !recorded.ok())
+  if (Status recorded = store->RecordRouted(
+          {event->id, event->created, *subject, stored->sequence, event->subscription + "/" + event->log.entity_id});
+      !recorded.ok())
     return ++failed, Error(503, "store", recorded.message());  // stored in JetStream; a repeat is a duplicate there
   ++routed;
   if (*subject == kUnclaimedSubject) ++unclaimed;
@@ -197,6 +218,7 @@ HttpResponse Hub::Impl::Metrics() const {
           failed.load());
   counter("balcao_hub_events_unclaimed_total", "Events no lane's tags name.", "", unclaimed.load());
   counter("balcao_hub_heartbeats_total", "Heartbeats received from boxes.", "", heartbeats.load());
+  counter("balcao_hub_nights_total", "Boxes' settlement summaries recorded.", "", nights.load());
   counter("balcao_hub_chain_alarms_total", "Box journals whose head does not extend the last one seen.", "",
           chain_alarms.load());
   return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", text, {}};
@@ -231,6 +253,9 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   BALCAO_RETURN_IF_ERROR(
       h.nats->Subscribe("balcao.box.*.*.heartbeat",
                         [&h](const std::string& subject, const std::string& data) { h.OnBoxMessage(subject, data); }));
+  BALCAO_RETURN_IF_ERROR(
+      h.nats->Serve("balcao.box.*.*.night",
+                    [&h](const std::string& subject, const std::string& data) { return h.OnNight(subject, data); }));
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(options.bank_credentials));
   h.bank = std::make_unique<api::Bank>(client);
   h.verifier = std::make_unique<api::EventVerifier>([bank = *h.bank] { return bank.FetchPublicKeyPem(); });

@@ -15,6 +15,7 @@
 
 #include "common/status.h"
 #include "common/time.h"
+#include "hub/night.h"
 
 struct pg_conn;
 
@@ -33,6 +34,7 @@ struct RoutedEvent {
   UnixMicros created = 0;
   std::string subject;
   std::uint64_t sequence = 0;  // the stream's
+  std::string entity;          // "invoice/<id>", "deposit/<id>" (settlement::SourceOf's names)
 };
 
 struct EnrolledLane {
@@ -62,6 +64,8 @@ class HubStore {
   // Forgets routed events created before `cutoff`; returns how many.
   StatusOr<long long> ForgetRoutedBefore(UnixMicros cutoff);
   StatusOr<long long> CountRouted(const std::string& subject_prefix);
+  // The events routed that were created at or after `from` (the chain's night reads its day's).
+  StatusOr<std::vector<RoutedEntity>> RoutedSince(UnixMicros from);
 
   // A brcode's lane, once looked up at the bank (subject "" = none known).
   StatusOr<std::optional<std::string>> BrcodeSubject(const std::string& uuid);
@@ -84,6 +88,10 @@ class HubStore {
     UnixMicros last_seen = 0;
   };
   StatusOr<std::vector<LaneHealth>> Health();
+
+  // The boxes' nights (docs/hub.md, "The boxes' nights"): one per lane and day.
+  Status RecordNight(const LaneNight& night);
+  StatusOr<std::vector<LaneNight>> Nights(const std::string& day);
 
   // The boxes' journal heads (chain_watch.h): the head the hub saw at a row count, the most
   // rows seen, a head seen, and the alarms raised (the last one per lane, "" when none).

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hub/chain_settle.h"
 #include "hub/enrolment.h"
 #include "hub/hub.h"
 #include "hub/hub_config.h"
@@ -36,13 +37,17 @@ constexpr const char* kUsage =
     "       balcao hub join CODE --hub URL [--out FILE] [--ca FILE] [--nats-ca FILE] [--box-config FILE]\n"
     "       balcao hub revoke --store S --lane T [--config FILE]\n"
     "       balcao hub status [--config FILE] [--json]\n"
+    "       balcao hub settle [--day YYYY-MM-DD] [--json] [--connections N] [--config FILE]\n"
     "serve: receives the bank's deliveries on /bank/webhook (behind the TLS proxy), checks each\n"
     "signature, publishes each event to JetStream under its lane's subject and records it in\n"
     "PostgreSQL, answering 200 only once JetStream stored it. enroll: a one-time code (24 h) for a\n"
     "lane. join (on the box): trades it at the hub for the lane's NATS user, written 0600 to --out\n"
     "(default: the box config's hub.credentials, else <data_dir>/hub.json). revoke: ends the\n"
     "lane's access at once. status: lanes, their last heartbeat (silent: none for 5 minutes), the\n"
-    "events routed to each, and whether its journal still extends the heads the hub saw.\n"
+    "events routed to each, and whether its journal still extends the heads the hub saw. settle:\n"
+    "the day's night (default yesterday) four ways per lane, store and account: the boxes' reports,\n"
+    "the events routed, the bank's entities and its ledger; names every lane whose report is\n"
+    "missing. Exit 0 reconciled, 1 items to look at, 2 could not run.\n"
     "--config: the hub's JSON config (default $BALCAO_HUB_CONFIG, else /etc/balcao/hub.json when\n"
     "it exists). docs/hub.md.\n";
 
@@ -264,6 +269,32 @@ int RunStatus(const Args& args) {
   return 0;
 }
 
+// The chain's night, four ways (hub/night.h). Exit 0 reconciled, 1 items to look at, 2 could
+// not run, as `balcao settle`.
+int RunSettle(const Args& args) {
+  auto options = HubOptionsFrom(args);
+  if (!options.ok()) return Fail(options.status().message());
+  hub::ChainSettleOptions settle;
+  settle.now = SystemClock::Instance().Now();
+  settle.day = args.flags.count("--day") ? args.flags.at("--day") : PreviousBusinessDay(settle.now);
+  if (auto valid = BusinessDayStart(settle.day); !valid.ok()) return Fail("--day " + valid.status().message());
+  settle.replay_window_days = options->replay_window_days;
+  if (args.flags.count("--connections")) {
+    const std::string& n = args.flags.at("--connections");
+    if (n.size() != 1 || n[0] < '1' || n[0] > '5') return Fail("--connections: 1 to 5, got '" + n + "'");
+    settle.connections = n[0] - '0';
+  }
+  auto store = OpenStore(*options);
+  if (!store.ok()) return Fail(store.status().message());
+  auto client = api::Client::FromEnvironment(options->bank_credentials);
+  if (!client.ok()) return Fail("bank: " + client.status().ToString());
+  auto night = hub::SettleChain(**store, api::Bank(*client), settle);
+  if (!night.ok()) return Fail("the chain's night " + settle.day + ": " + night.status().ToString());
+  const std::string out = args.flags.count("--json") ? hub::ChainNightJson(*night) : hub::ChainNightText(*night);
+  std::fputs(out.c_str(), stdout);
+  return night->items == 0 ? 0 : 1;
+}
+
 int RunHub(const std::vector<std::string>& args) {
   if (args.empty()) return Fail(std::string("which subcommand?\n") + kUsage);
   if (args[0] == "--help" || args[0] == "-h") return std::fputs(kUsage, stdout), 0;
@@ -275,6 +306,7 @@ int RunHub(const std::vector<std::string>& args) {
   if (args[0] == "join") return RunJoin(*parsed);
   if (args[0] == "revoke") return RunRevoke(*parsed);
   if (args[0] == "status") return RunStatus(*parsed);
+  if (args[0] == "settle") return RunSettle(*parsed);
   return Fail("unknown subcommand '" + args[0] + "'\n" + kUsage);
 }
 

@@ -7,6 +7,8 @@
 #include <future>
 
 #include "common/log.h"
+#include "offline/settlement_records.h"
+#include "settlement/report.h"
 #include "terminal/service/service_impl.h"
 
 namespace balcao::terminal::service {
@@ -35,6 +37,7 @@ Status Service::Impl::StartHubLink() {
                                        [this](const std::string& body, const std::atomic<bool>& link_stopping) {
                                          return TakeFromHub(body, link_stopping);
                                        });
+  hub_link->KeepNightsIn((std::filesystem::path(options.data_dir) / "hub-night-reported").string());
   return OkStatus();
 }
 
@@ -100,6 +103,31 @@ HubVerdict Service::Impl::TakeFromHub(const std::string& body, const std::atomic
 }  // namespace balcao::terminal::service
 
 namespace balcao::terminal::service {
+namespace {
+
+// The oldest night `balcao settle` recorded in the store that the hub has not stored yet, handed
+// to the link (hub_link.h); the nightly run is its own process, so the box looks at each beat.
+void OfferUnreportedNight(offline::Store& store, HubLink& link) {
+  auto nights = offline::ListSettlements(store, 7);
+  if (!nights.ok()) return;  // the store's trouble shows in the heartbeat's health
+  const offline::SettlementRow* oldest = nullptr;
+  for (const offline::SettlementRow& row : *nights)
+    if (row.settled_at_ms > link.night_reported_ms() && (!oldest || row.settled_at_ms < oldest->settled_at_ms))
+      oldest = &row;
+  if (oldest == nullptr || link.night_queued(oldest->settled_at_ms)) return;
+  Status error;
+  const auto full = offline::FindSettlement(store, oldest->business_day, error);
+  auto summary = full ? settlement::NightSummaryJson(full->report_json) : StatusOr<std::string>(error);
+  if (!full && error.ok()) return;  // gone meanwhile
+  if (!summary.ok()) {
+    logging::Warn("serve", "night not offered to the hub",
+                  {{"day", oldest->business_day}, {"reason", summary.status().message()}});
+    return;
+  }
+  link.OfferNight(oldest->settled_at_ms, *std::move(summary));
+}
+
+}  // namespace
 
 void Service::Impl::SendHeartbeat(UnixMicros now) {
   if (!hub_link || now < next_heartbeat) return;
@@ -124,6 +152,7 @@ void Service::Impl::SendHeartbeat(UnixMicros now) {
     chain_reported_rows = chain->rows;
     SaveChainReported();
   }
+  OfferUnreportedNight(*store, *hub_link);
 }
 
 }  // namespace balcao::terminal::service

@@ -20,6 +20,8 @@ namespace {
 constexpr std::chrono::milliseconds kFetchWait{1000};
 constexpr std::chrono::milliseconds kReconnectPause{1000};
 constexpr std::chrono::milliseconds kRetryDelay{2000};
+constexpr std::chrono::milliseconds kNightWait{3000};
+constexpr std::chrono::seconds kNightRetry{10};
 
 }  // namespace
 
@@ -79,6 +81,50 @@ Status HubLink::PublishHeartbeat(const std::string& json) {
   return link->PublishCore(hub::BoxSubject(store_, terminal_, "heartbeat"), json);
 }
 
+void HubLink::KeepNightsIn(const std::string& mark_file) {
+  std::lock_guard lock(night_mu_);
+  night_mark_file_ = mark_file;
+  std::int64_t mark = 0;
+  std::ifstream in(mark_file);
+  if (in >> mark && mark > 0) night_reported_ms_ = mark;
+}
+
+void HubLink::OfferNight(std::int64_t settled_at_ms, std::string summary_json) {
+  if (settled_at_ms <= night_reported_ms_) return;
+  std::lock_guard lock(night_mu_);
+  night_json_ = std::move(summary_json);
+  night_queued_ms_ = settled_at_ms;
+}
+
+// Sent as a request: the hub answers once PostgreSQL holds it. Unanswered (the hub down, NATS
+// up) it is tried again every kNightRetry; the lane's events are fetched meanwhile.
+void HubLink::SendNight(hub::NatsLink& link) {
+  const auto now = std::chrono::steady_clock::now();
+  if (night_queued_ms_ == 0 || now < next_night_try_) return;
+  std::string json, mark_file;
+  {
+    std::lock_guard lock(night_mu_);
+    json = night_json_;
+    mark_file = night_mark_file_;
+  }
+  const std::int64_t settled_at_ms = night_queued_ms_;
+  auto answer = link.Request(hub::BoxSubject(store_, terminal_, "night"), json, kNightWait);
+  const auto reply = nlohmann::json::parse(answer.ok() ? *answer : "", nullptr, false);
+  if (!reply.is_object() || !reply.value("stored", false)) {
+    next_night_try_ = now + kNightRetry;
+    logging::Warn("hub-link", "night not stored at the hub (trying again)",
+                  {{"reason", answer.ok() ? *answer : answer.status().message()}});
+    return;
+  }
+  night_reported_ms_ = settled_at_ms;
+  std::int64_t sent = settled_at_ms;  // a newer night queued meanwhile stays queued
+  night_queued_ms_.compare_exchange_strong(sent, 0);
+  if (!mark_file.empty())
+    if (Status kept = WritePrivateFile(mark_file, std::to_string(settled_at_ms) + "\n"); !kept.ok())
+      logging::Warn("hub-link", "night mark not kept (sent again after a restart)", {{"reason", kept.message()}});
+  logging::Info("hub-link", "night stored at the hub", {{"settled_at_ms", settled_at_ms}});
+}
+
 void HubLink::Handle(hub::PulledMsg& msg) {
   const HubVerdict verdict = apply_(msg.data(), stop_);
   Status answered;
@@ -136,6 +182,7 @@ void HubLink::Run() {
       if (stop_) break;  // unanswered: delivered again to the next run
       Handle(msg);
     }
+    SendNight(*link);
   }
   connected_ = false;
 }

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -53,9 +54,20 @@ class HubLink {
   // Publishes the box's heartbeat (JSON) on its own subject; kUnavailable while not connected.
   Status PublishHeartbeat(const std::string& json);
 
+  // The box's nights (docs/hub.md, "The boxes' nights"): the settled_at of the last night the
+  // hub answered stored is kept in `mark_file` (read here, written when the hub answers).
+  void KeepNightsIn(const std::string& mark_file);
+  std::int64_t night_reported_ms() const { return night_reported_ms_.load(); }
+  bool night_queued(std::int64_t settled_at_ms) const { return night_queued_ms_.load() == settled_at_ms; }
+  // Queues a night (settlement::NightSummaryJson) newer than the last reported: the link's
+  // thread sends it as a request on balcao.box.<store>.<terminal>.night until the hub answers
+  // it stored. One at a time, the oldest first: the next is offered once this one is reported.
+  void OfferNight(std::int64_t settled_at_ms, std::string summary_json);
+
  private:
   void Run();
   void Handle(hub::PulledMsg& msg);
+  void SendNight(hub::NatsLink& link);
 
   const hub::NatsEndpoint endpoint_;
   const std::string store_, terminal_;
@@ -65,6 +77,10 @@ class HubLink {
   std::atomic<long long> taken_{0};
   std::mutex link_mu_;
   std::shared_ptr<hub::NatsLink> link_;  // guarded by link_mu_ (the heartbeat reads it)
+  std::mutex night_mu_;
+  std::string night_mark_file_, night_json_;  // guarded by night_mu_
+  std::atomic<std::int64_t> night_reported_ms_{0}, night_queued_ms_{0};
+  std::chrono::steady_clock::time_point next_night_try_{};  // the link's thread only
   std::thread thread_;
 };
 
