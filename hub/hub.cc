@@ -1,5 +1,6 @@
 #include "hub/hub.h"
 
+#include <algorithm>
 #include <atomic>
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,7 @@
 #include "http/server.h"
 #include "hub/chain_watch.h"
 #include "hub/client_address.h"
+#include "hub/fleet_page.h"
 #include "hub/hub_store.h"
 #include "hub/routing.h"
 
@@ -45,6 +47,7 @@ struct Hub::Impl {
   std::unique_ptr<api::Bank> bank;
   std::unique_ptr<api::EventVerifier> verifier;
   std::unique_ptr<http::Server> server;
+  std::unique_ptr<FleetPage> fleet;
   unsigned short port = 0;
   int schema_version = 0;
   std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0},
@@ -54,7 +57,8 @@ struct Hub::Impl {
   HttpResponse Deliver(const HttpRequest& request);
   StatusOr<std::string> SubjectOf(const api::Event& event);
   void PruneIfDue(UnixMicros now);
-  HttpResponse Metrics() const;
+  HttpResponse Metrics();
+  HttpResponse MetricsFor(const HttpRequest& request);
   HttpResponse JoinLane(const HttpRequest& request);
   void OnBoxMessage(const std::string& subject, const std::string& data);
   std::string OnNight(const std::string& subject, const std::string& data);
@@ -204,7 +208,18 @@ HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
   return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};
 }
 
-HttpResponse Hub::Impl::Metrics() const {
+// /metrics: Prometheus where the hub runs (a request that did not come through the proxy), or a
+// signed-in fleet user through it; the proxy's public site refuses it anyway (docs/hub.md).
+HttpResponse Hub::Impl::MetricsFor(const HttpRequest& request) {
+  const bool through_proxy = !request.Header("x-forwarded-for").empty() &&
+                             std::find(options.trusted_proxies.begin(), options.trusted_proxies.end(),
+                                       request.remote_address) != options.trusted_proxies.end();
+  if (through_proxy && fleet->SignedIn(request).empty())
+    return Error(403, "session", "/metrics through the proxy: sign in on /fleet/ first");
+  return Metrics();
+}
+
+HttpResponse Hub::Impl::Metrics() {
   std::string text;
   auto counter = [&text](const char* name, const char* help, const std::string& labels, long long value) {
     text += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n";
@@ -221,6 +236,16 @@ HttpResponse Hub::Impl::Metrics() const {
   counter("balcao_hub_nights_total", "Boxes' settlement summaries recorded.", "", nights.load());
   counter("balcao_hub_chain_alarms_total", "Box journals whose head does not extend the last one seen.", "",
           chain_alarms.load());
+  auto gauge = [&text](const char* name, const char* help, long long value) {
+    text += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n";
+    text += std::string(name) + " " + std::to_string(value) + "\n";
+  };
+  if (auto lanes = fleet->Lanes(); lanes.ok()) {
+    const FleetCounts counts = CountFleet(*lanes, SystemClock::Instance().Now());
+    gauge("balcao_hub_lanes", "Lanes enrolled.", counts.lanes);
+    gauge("balcao_hub_lanes_silent", "Lanes without a heartbeat for 5 minutes (or never seen).", counts.silent);
+    gauge("balcao_hub_lanes_tampered", "Lanes whose journal contradicted a head the hub saw.", counts.tampered);
+  }
   return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", text, {}};
 }
 
@@ -238,6 +263,7 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   h.options = options;
   BALCAO_ASSIGN_OR_RETURN(h.store, HubStore::Open(options.postgres));
   BALCAO_ASSIGN_OR_RETURN(h.schema_version, h.store->Migrate());
+  h.fleet = std::make_unique<FleetPage>(*h.store);
   if (!options.authority.auth_file.empty()) {
     h.options.authority.hub_user = options.nats.user;
     BALCAO_ASSIGN_OR_RETURN(h.options.authority.hub_password_hash, BcryptHash(options.nats.password));
@@ -267,12 +293,14 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
       server_options, http::Synchronous([&h](HttpRequest& request) {
         if (request.path == kWebhookPath) return h.Deliver(request);
         if (request.path == "/hub/join") return h.JoinLane(request);
+        const std::string client = ClientAddress(request, h.options.trusted_proxies);
+        if (auto page = h.fleet->Handle(request, client)) return *std::move(page);
         for (const auto& [prefix, page] : h.options.public_pages)
-          if (request.path.rfind(prefix, 0) == 0)
-            return page(request, ClientAddress(request, h.options.trusted_proxies));
+          if (request.path.rfind(prefix, 0) == 0) return page(request, client);
         if (request.path == "/healthz") return HttpResponse{200, "application/json", R"({"status":"ok"})", {}};
-        if (request.path == "/metrics") return h.Metrics();
-        return Error(404, "path", "the hub serves " + std::string(kWebhookPath) + ", /healthz and /metrics");
+        if (request.path == "/metrics") return h.MetricsFor(request);
+        return Error(404, "path",
+                     "the hub serves " + std::string(kWebhookPath) + ", /hub/join, /fleet/, /healthz and /metrics");
       }));
   BALCAO_ASSIGN_OR_RETURN(h.port, h.server->Listen(options.address, options.port));
   h.server->Start();

@@ -31,6 +31,10 @@ const std::vector<Migration>& Migrations() {
        " received_us bigint NOT NULL, PRIMARY KEY (store, terminal, day));"},
       {6, "the entity each routed event is about",
        "ALTER TABLE routed_event ADD COLUMN entity text NOT NULL DEFAULT '';"},
+      {7, "the fleet page's users and sessions",
+       "CREATE TABLE fleet_user (name text PRIMARY KEY, password_hash text NOT NULL, changed_us bigint NOT NULL);"
+       "CREATE TABLE fleet_session (token_sha256 text PRIMARY KEY, name text NOT NULL REFERENCES fleet_user"
+       " ON DELETE CASCADE, expires_us bigint NOT NULL);"},
   };
   return migrations;
 }
@@ -267,6 +271,44 @@ StatusOr<std::string> HubStore::LastChainAlarm(const std::string& store, const s
                                             " ORDER BY id DESC LIMIT 1",
                                             {store, terminal}));
   return found.empty() ? std::string() : found[0][0];
+}
+
+Status HubStore::PutFleetUser(const std::string& name, const std::string& password_hash, UnixMicros at) {
+  std::lock_guard lock(mu_);
+  // A new password ends the user's sessions.
+  BALCAO_RETURN_IF_ERROR(Exec("DELETE FROM fleet_session WHERE name = $1", {name}));
+  return Exec(
+      "INSERT INTO fleet_user (name, password_hash, changed_us) VALUES ($1, $2, $3)"
+      " ON CONFLICT (name) DO UPDATE SET password_hash = $2, changed_us = $3",
+      {name, password_hash, std::to_string(at)});
+}
+
+StatusOr<std::optional<std::string>> HubStore::FleetUserHash(const std::string& name) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT password_hash FROM fleet_user WHERE name = $1", {name}));
+  if (rows.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(rows[0][0]);
+}
+
+Status HubStore::AddFleetSession(const std::string& token_sha256, const std::string& name, UnixMicros expires) {
+  std::lock_guard lock(mu_);
+  BALCAO_RETURN_IF_ERROR(
+      Exec("DELETE FROM fleet_session WHERE expires_us < $1", {std::to_string(expires - 86400LL * kMicrosPerSecond)}));
+  return Exec("INSERT INTO fleet_session (token_sha256, name, expires_us) VALUES ($1, $2, $3)",
+              {token_sha256, name, std::to_string(expires)});
+}
+
+StatusOr<std::optional<std::string>> HubStore::FleetSessionUser(const std::string& token_sha256, UnixMicros now) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT name FROM fleet_session WHERE token_sha256 = $1 AND expires_us > $2",
+                                           {token_sha256, std::to_string(now)}));
+  if (rows.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(rows[0][0]);
+}
+
+Status HubStore::EndFleetSession(const std::string& token_sha256) {
+  std::lock_guard lock(mu_);
+  return Exec("DELETE FROM fleet_session WHERE token_sha256 = $1", {token_sha256});
 }
 
 Status HubStore::RecordNight(const LaneNight& night) {

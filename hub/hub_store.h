@@ -89,6 +89,15 @@ class HubStore {
   };
   StatusOr<std::vector<LaneHealth>> Health();
 
+  // The fleet page's users (bcrypt hashes) and sessions (a token's SHA-256, its user, expiry):
+  // in PostgreSQL, so two hubs behind one proxy share them.
+  Status PutFleetUser(const std::string& name, const std::string& password_hash, UnixMicros at);
+  StatusOr<std::optional<std::string>> FleetUserHash(const std::string& name);
+  Status AddFleetSession(const std::string& token_sha256, const std::string& name, UnixMicros expires);
+  // The session's user while it has not expired; nullopt otherwise.
+  StatusOr<std::optional<std::string>> FleetSessionUser(const std::string& token_sha256, UnixMicros now);
+  Status EndFleetSession(const std::string& token_sha256);
+
   // The boxes' nights (docs/hub.md, "The boxes' nights"): one per lane and day.
   Status RecordNight(const LaneNight& night);
   StatusOr<std::vector<LaneNight>> Nights(const std::string& day);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "hub/chain_settle.h"
 #include "hub/enrolment.h"
+#include "hub/fleet.h"
 #include "hub/hub.h"
 #include "hub/hub_config.h"
 #include "hub/hub_store.h"
@@ -38,6 +40,7 @@ constexpr const char* kUsage =
     "       balcao hub revoke --store S --lane T [--config FILE]\n"
     "       balcao hub status [--config FILE] [--json]\n"
     "       balcao hub settle [--day YYYY-MM-DD] [--json] [--connections N] [--config FILE]\n"
+    "       balcao hub user add NAME [--config FILE]    (the password on stdin, 10 characters or more)\n"
     "serve: receives the bank's deliveries on /bank/webhook (behind the TLS proxy), checks each\n"
     "signature, publishes each event to JetStream under its lane's subject and records it in\n"
     "PostgreSQL, answering 200 only once JetStream stored it. enroll: a one-time code (24 h) for a\n"
@@ -241,7 +244,6 @@ int RunStatus(const Args& args) {
   for (auto& h : *health) seen[h.store + "/" + h.terminal] = h;
   nlohmann::json out = nlohmann::json::array();
   const UnixMicros now = SystemClock::Instance().Now();
-  constexpr UnixMicros kSilentAfter = 5 * 60 * kMicrosPerSecond;  // ten heartbeats missed
   for (const auto& lane : *lanes) {
     auto routed = (*store)->CountRouted(hub::LaneSubject(lane.store, lane.terminal));
     auto alarm = (*store)->LastChainAlarm(lane.store, lane.terminal);
@@ -250,7 +252,7 @@ int RunStatus(const Args& args) {
                    {"terminal", lane.terminal},
                    {"events_routed", routed.ok() ? *routed : -1},
                    {"last_seen", found == seen.end() ? "never" : FormatTimestamp(found->second.last_seen)},
-                   {"silent", found == seen.end() || now - found->second.last_seen > kSilentAfter},
+                   {"silent", found == seen.end() || now - found->second.last_seen > hub::kSilentAfter},
                    {"chain", !alarm.ok()      ? alarm.status().message()
                              : alarm->empty() ? "ok"
                                               : *alarm}});
@@ -295,6 +297,29 @@ int RunSettle(const Args& args) {
   return night->items == 0 ? 0 : 1;
 }
 
+// A fleet page user (hub/fleet_page.h): the password is read from stdin, never from the
+// command line (ps would show it). Adding an existing user sets a new password and ends its sessions.
+int RunUser(const Args& args) {
+  if (args.words.size() != 2 || args.words[0] != "add") return Fail("user: add NAME (the password on stdin)");
+  const std::string& name = args.words[1];
+  if (name.empty() || name.size() > 64 || name.find_first_of(" \t\n:") != std::string::npos)
+    return Fail("NAME: 1 to 64 characters, no spaces or ':'");
+  std::string password;
+  std::getline(std::cin, password);
+  if (!password.empty() && password.back() == '\r') password.pop_back();
+  if (password.size() < 10) return Fail("password (stdin): 10 characters or more");
+  auto options = HubOptionsFrom(args);
+  if (!options.ok()) return Fail(options.status().message());
+  auto store = OpenStore(*options);
+  if (!store.ok()) return Fail(store.status().message());
+  auto hash = hub::BcryptHash(password);
+  if (!hash.ok()) return Fail(hash.status().message());
+  if (Status kept = (*store)->PutFleetUser(name, *hash, SystemClock::Instance().Now()); !kept.ok())
+    return Fail(kept.message());
+  std::printf("fleet user %s: may sign in on /fleet/\n", name.c_str());
+  return 0;
+}
+
 int RunHub(const std::vector<std::string>& args) {
   if (args.empty()) return Fail(std::string("which subcommand?\n") + kUsage);
   if (args[0] == "--help" || args[0] == "-h") return std::fputs(kUsage, stdout), 0;
@@ -307,6 +332,7 @@ int RunHub(const std::vector<std::string>& args) {
   if (args[0] == "revoke") return RunRevoke(*parsed);
   if (args[0] == "status") return RunStatus(*parsed);
   if (args[0] == "settle") return RunSettle(*parsed);
+  if (args[0] == "user") return RunUser(*parsed);
   return Fail("unknown subcommand '" + args[0] + "'\n" + kUsage);
 }
 

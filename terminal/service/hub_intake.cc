@@ -127,6 +127,27 @@ void OfferUnreportedNight(offline::Store& store, HubLink& link) {
   link.OfferNight(oldest->settled_at_ms, *std::move(summary));
 }
 
+// What the hub's fleet page shows beside the health (docs/hub.md, "The fleet page"): the queue,
+// the free disk, today's sales and collected cents, and when the last sale opened.
+void AddFleetFacts(nlohmann::json& beat, offline::Outbox& outbox, long long free_bytes, const SaleBook& book,
+                   UnixMicros now) {
+  if (auto queue = outbox.Metrics(); queue.ok())
+    beat["queue"] = {{"depth", queue->depth}, {"oldest_age_s", queue->oldest_age_ms / 1000}};
+  beat["disk_free_bytes"] = free_bytes;
+  const std::string day = StoreDay(now);
+  int sales = 0;
+  checkout::Cents collected = 0;
+  for (const SaleBook::Tally& tally : book.TallyOfDay(day)) {
+    sales += tally.sales;
+    collected += tally.collected;
+  }
+  beat["today"] = {{"day", day}, {"sales", sales}, {"collected", collected}};
+  const std::vector<std::string> ids = book.IdsOfDay(day);
+  if (ids.empty()) return;
+  const auto view = nlohmann::json::parse(book.ViewJson(ids.back()).value_or(""), nullptr, false);
+  if (view.is_object() && view.contains("opened_at")) beat["last_sale_at"] = view["opened_at"];
+}
+
 }  // namespace
 
 void Service::Impl::SendHeartbeat(UnixMicros now) {
@@ -140,6 +161,7 @@ void Service::Impl::SendHeartbeat(UnixMicros now) {
                                {"events_taken", hub_link->taken()},
                                {"health", HealthJson()}};
   nlohmann::json with_chain = beat;
+  AddFleetFacts(with_chain, *outbox, free_bytes.load(), *book, bank_clock->Now());
   // The journal's head, and its hash now at the head reported last (chain_watch.h).
   auto chain = journal->ReportChain(chain_reported_rows);
   if (chain.ok())

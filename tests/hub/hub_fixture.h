@@ -141,8 +141,10 @@ class HubE2E : public ::testing::Test {
   // The CLI's stdout (its stderr goes to the test's log).
   std::string RunCli(const std::vector<std::string>& args) { return RunCliStatus(args).first; }
   // The CLI's stdout and exit status (-1: not run), with the bank's credentials in its environment.
-  std::pair<std::string, int> RunCliStatus(const std::vector<std::string>& args) {
+  // `input`, when given, is its stdin (one line).
+  std::pair<std::string, int> RunCliStatus(const std::vector<std::string>& args, const std::string& input = "") {
     std::string command = "BALCAO_CREDENTIALS='" + credentials_ + "' " + std::string(BALCAO_CLI);
+    if (!input.empty()) command = "printf '%s\\n' '" + input + "' | " + command;
     for (const std::string& a : args) command += " '" + a + "'";
     std::string out;
     int status = -1;

@@ -46,7 +46,7 @@ const std::map<std::string, std::vector<std::string>> kSubcommands = {
     {"format", {"", "check 123"}},
     {"hub",
      {"", "serve", "enroll --store loja --lane caixa-1", "join CODE", "revoke --store loja --lane caixa-1", "status",
-      "settle --day 2026-01-02"}},
+      "settle --day 2026-01-02", "user add ana"}},
     {"journal", {"", "verify"}},
     {"keys", {"", "create", "show"}},
     {"operator", {"", "add ana --role cashier", "list", "disable ana", "reset-pin ana"}},
