@@ -12,6 +12,7 @@
 #include "hub/client_address.h"
 #include "hub/fleet_page.h"
 #include "hub/hub_store.h"
+#include "hub/phone_home.h"
 #include "hub/routing.h"
 
 namespace balcao::hub {
@@ -48,6 +49,7 @@ struct Hub::Impl {
   std::unique_ptr<api::EventVerifier> verifier;
   std::unique_ptr<http::Server> server;
   std::unique_ptr<FleetPage> fleet;
+  std::unique_ptr<PhoneHome> phone;  // null without phone_assets
   unsigned short port = 0;
   int schema_version = 0;
   std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0},
@@ -284,6 +286,12 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
                     [&h](const std::string& subject, const std::string& data) { return h.OnNight(subject, data); }));
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(options.bank_credentials));
   h.bank = std::make_unique<api::Bank>(client);
+  if (options.phone_assets != nullptr) {
+    h.phone = std::make_unique<PhoneHome>(*h.store, *h.bank, *options.phone_assets);
+    BALCAO_RETURN_IF_ERROR(h.nats->Serve(
+        "balcao.box.*.*.phone",
+        [&h](const std::string& subject, const std::string& data) { return h.phone->OnAnnounce(subject, data); }));
+  }
   h.verifier = std::make_unique<api::EventVerifier>([bank = *h.bank] { return bank.FetchPublicKeyPem(); });
   http::ServerOptions server_options;
   server_options.threads = options.threads;
@@ -295,6 +303,8 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
         if (request.path == "/hub/join") return h.JoinLane(request);
         const std::string client = ClientAddress(request, h.options.trusted_proxies);
         if (auto page = h.fleet->Handle(request, client)) return *std::move(page);
+        if (h.phone)
+          if (auto page = h.phone->Handle(request, client)) return *std::move(page);
         for (const auto& [prefix, page] : h.options.public_pages)
           if (request.path.rfind(prefix, 0) == 0) return page(request, client);
         if (request.path == "/healthz") return HttpResponse{200, "application/json", R"({"status":"ok"})", {}};

@@ -35,6 +35,9 @@ const std::vector<Migration>& Migrations() {
        "CREATE TABLE fleet_user (name text PRIMARY KEY, password_hash text NOT NULL, changed_us bigint NOT NULL);"
        "CREATE TABLE fleet_session (token_sha256 text PRIMARY KEY, name text NOT NULL REFERENCES fleet_user"
        " ON DELETE CASCADE, expires_us bigint NOT NULL);"},
+      {8, "phone-card sessions",
+       "CREATE TABLE phone_session (uuid text PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
+       " session_id text NOT NULL, facts jsonb NOT NULL, expires_us bigint NOT NULL);"},
   };
   return migrations;
 }
@@ -309,6 +312,29 @@ StatusOr<std::optional<std::string>> HubStore::FleetSessionUser(const std::strin
 Status HubStore::EndFleetSession(const std::string& token_sha256) {
   std::lock_guard lock(mu_);
   return Exec("DELETE FROM fleet_session WHERE token_sha256 = $1", {token_sha256});
+}
+
+Status HubStore::PutPhoneSession(const PhoneSession& session) {
+  std::lock_guard lock(mu_);
+  BALCAO_RETURN_IF_ERROR(Exec("DELETE FROM phone_session WHERE expires_us < $1",
+                              {std::to_string(SystemClock::Instance().Now() - 3600 * kMicrosPerSecond)}));
+  // A uuid is another lane's only by a fault: the first lane to announce it keeps it.
+  return Exec(
+      "INSERT INTO phone_session (uuid, store, terminal, session_id, facts, expires_us) VALUES ($1, $2, $3, $4, $5, $6)"
+      " ON CONFLICT (uuid) DO UPDATE SET facts = $5, expires_us = $6"
+      " WHERE phone_session.store = $2 AND phone_session.terminal = $3",
+      {session.uuid, session.store, session.terminal, session.session_id, session.facts_json,
+       std::to_string(session.expires)});
+}
+
+StatusOr<std::optional<PhoneSession>> HubStore::FindPhoneSession(const std::string& uuid, UnixMicros now) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT store, terminal, session_id, facts::text, expires_us FROM"
+                                           " phone_session WHERE uuid = $1 AND expires_us > $2",
+                                           {uuid, std::to_string(now)}));
+  if (rows.empty()) return std::optional<PhoneSession>();
+  return std::optional<PhoneSession>(
+      PhoneSession{uuid, rows[0][0], rows[0][1], rows[0][2], rows[0][3], std::stoll(rows[0][4])});
 }
 
 Status HubStore::RecordNight(const LaneNight& night) {

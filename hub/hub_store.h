@@ -44,6 +44,14 @@ struct EnrolledLane {
   UnixMicros enrolled = 0;
 };
 
+// A phone-card session's public facts as its box announced them (phone_home.h).
+struct PhoneSession {
+  std::string uuid, store, terminal;
+  std::string session_id;  // the bank's merchant-session id
+  std::string facts_json;
+  UnixMicros expires = 0;
+};
+
 class HubStore {
  public:
   // Connects with a libpq connection string ("host=... dbname=... user=..."). kUnavailable when
@@ -97,6 +105,10 @@ class HubStore {
   // The session's user while it has not expired; nullopt otherwise.
   StatusOr<std::optional<std::string>> FleetSessionUser(const std::string& token_sha256, UnixMicros now);
   Status EndFleetSession(const std::string& token_sha256);
+
+  // Phone-card sessions (phone_home.h): kept until they expire (then forgotten at the next put).
+  Status PutPhoneSession(const PhoneSession& session);
+  StatusOr<std::optional<PhoneSession>> FindPhoneSession(const std::string& uuid, UnixMicros now);
 
   // The boxes' nights (docs/hub.md, "The boxes' nights"): one per lane and day.
   Status RecordNight(const LaneNight& night);

@@ -25,6 +25,7 @@
 #include "terminal/command.h"
 #include "terminal/service/config.h"
 #include "terminal/service/hub_link.h"
+#include "terminal/service/web_assets.h"
 
 namespace balcao::terminal {
 namespace {
@@ -112,6 +113,7 @@ int RunServe(const Args& args) {
   if (!options.ok()) return Fail(options.status().message());
   if (options->nats.url.empty()) return Fail("nats.url: required (--nats or the config's)");
   options->nats.name = "balcao-hub";
+  options->phone_assets = &service::WebAssets();  // the phone-card page (docs/hub.md)
   auto started = hub::Hub::Start(*options);
   if (!started.ok()) return Fail(started.status().ToString());
   std::printf("balcao hub listening on http://%s:%u/ (schema %d)\n", options->address.c_str(), (*started)->port(),

@@ -15,10 +15,13 @@ namespace balcao::terminal::service {
 
 Status Service::Impl::StartHubLink() {
   if (config.hub.credentials.empty()) {
-    if (!config.hub.url.empty())
-      return InvalidArgumentError("hub.credentials: required with hub.url (balcao hub join)");
+    if (!config.hub.url.empty() || !config.hub.public_url.empty())
+      return InvalidArgumentError("hub.credentials: required with hub.url and hub.public_url (balcao hub join)");
     return OkStatus();
   }
+  if (!config.hub.public_url.empty() && config.hub.public_url.rfind("https://", 0) != 0)
+    return InvalidArgumentError("hub.public_url: the hub's public https:// address, got '" + config.hub.public_url +
+                                "'");
   BALCAO_ASSIGN_OR_RETURN(HubCredentials credentials, LoadHubCredentials(config.hub.credentials));
   if ((!credentials.store.empty() && credentials.store != lane.store_id) ||
       (!credentials.terminal.empty() && credentials.terminal != lane.terminal_id))

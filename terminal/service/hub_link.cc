@@ -21,6 +21,7 @@ constexpr std::chrono::milliseconds kFetchWait{1000};
 constexpr std::chrono::milliseconds kReconnectPause{1000};
 constexpr std::chrono::milliseconds kRetryDelay{2000};
 constexpr std::chrono::milliseconds kNightWait{3000};
+constexpr std::chrono::milliseconds kPhoneWait{2000};  // the cashier waits for the QR meanwhile
 constexpr std::chrono::seconds kNightRetry{10};
 
 }  // namespace
@@ -79,6 +80,21 @@ Status HubLink::PublishHeartbeat(const std::string& json) {
   }
   if (!link || !connected_) return UnavailableError("hub: not connected");
   return link->PublishCore(hub::BoxSubject(store_, terminal_, "heartbeat"), json);
+}
+
+Status HubLink::AnnouncePhoneSession(const std::string& json) {
+  std::shared_ptr<hub::NatsLink> link;
+  {
+    std::lock_guard lock(link_mu_);
+    link = link_;
+  }
+  if (!link || !connected_) return UnavailableError("hub: not connected");
+  BALCAO_ASSIGN_OR_RETURN(std::string answer,
+                          link->Request(hub::BoxSubject(store_, terminal_, "phone"), json, kPhoneWait));
+  const auto reply = nlohmann::json::parse(answer, nullptr, false);
+  if (!reply.is_object() || !reply.value("stored", false))
+    return UnavailableError("hub: phone session not stored: " + answer);
+  return OkStatus();
 }
 
 void HubLink::KeepNightsIn(const std::string& mark_file) {

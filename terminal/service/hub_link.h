@@ -54,6 +54,10 @@ class HubLink {
   // Publishes the box's heartbeat (JSON) on its own subject; kUnavailable while not connected.
   Status PublishHeartbeat(const std::string& json);
 
+  // Hands the hub the public facts of a phone-card session (docs/hub.md, "The phone page's
+  // public home") and waits for it to answer them stored; kUnavailable while not connected.
+  Status AnnouncePhoneSession(const std::string& json);
+
   // The box's nights (docs/hub.md, "The boxes' nights"): the settled_at of the last night the
   // hub answered stored is kept in `mark_file` (read here, written when the hub answers).
   void KeepNightsIn(const std::string& mark_file);
