@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "api/bank.h"
 #include "api/events.h"
@@ -273,7 +274,16 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
     if (Status applied = ApplyLanes(*h.store, h.options.authority); !applied.ok())
       logging::Warn("hub", "NATS users written, not reloaded", {{"reason", applied.message()}});
   }
-  BALCAO_ASSIGN_OR_RETURN(h.nats, NatsLink::Connect(options.nats));
+  // The users file was just rewritten and nats-server told to reload it: while it reloads it
+  // may refuse even the hub's own user for a moment (seen when the hub restarts at once).
+  auto connected = NatsLink::Connect(options.nats);
+  for (int retry = 0; retry < 50 && !connected.ok() && connected.status().code() == StatusCode::kPermissionDenied &&
+                      !options.authority.auth_file.empty();
+       ++retry) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    connected = NatsLink::Connect(options.nats);
+  }
+  BALCAO_ASSIGN_OR_RETURN(h.nats, std::move(connected));
   const auto window = std::chrono::seconds(std::int64_t{options.replay_window_days} * 86400);
   // Kept one day past the replay window: a box off for the whole window still catches up.
   BALCAO_RETURN_IF_ERROR(h.nats->EnsureStream(

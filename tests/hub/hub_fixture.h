@@ -12,6 +12,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -228,6 +229,26 @@ class HubE2E : public ::testing::Test {
       ASSERT_OK(own);
       EXPECT_GT(*own, 0) << box->subject() << " received nothing";
     }
+  }
+
+  // `balcao settle` of the day on the running box (a guest of its store), as its timer runs it.
+  void SettleBox(Box& box, const std::string& day) {
+    const auto [out, code] = RunCliStatus(
+        {"settle", "--day", day, "--db", (box.dir / "data" / "balcao.db").string(), "--config", box.config, "--json"});
+    ASSERT_EQ(code, 0) << box.subject() << " did not reconcile its own night:\n" << out;
+  }
+  // The nights the hub holds for the day, waiting until `count` of them are there.
+  std::vector<LaneNight> NightsAtTheHub(const std::string& day, std::size_t count) {
+    auto store = HubStore::Open(postgres_.conninfo());
+    EXPECT_OK(store);
+    if (!store.ok()) return {};
+    std::vector<LaneNight> nights;
+    for (int i = 0; i < 200 && nights.size() < count; ++i) {
+      auto read = (*store)->Nights(day);
+      if (read.ok()) nights = *read;
+      if (nights.size() < count) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return nights;
   }
 
   std::filesystem::path dir_;
