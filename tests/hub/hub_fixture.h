@@ -73,7 +73,7 @@ class HubE2E : public ::testing::Test {
     WriteHubConfig();
     StartHub();
     if (HasFatalFailure()) return;
-    auto admin = NatsLink::Connect({nats_.url(), "hub", kHubPassword});
+    auto admin = NatsLink::Connect({NatsUrl(), "hub", kHubPassword, nats_ca_});
     ASSERT_OK(admin);
     admin_ = *std::move(admin);
     for (auto [store, terminal] : {std::pair{"loja-1", "caixa-1"}, {"loja-1", "caixa-2"}, {"loja-2", "caixa-1"}}) {
@@ -107,33 +107,63 @@ class HubE2E : public ::testing::Test {
     ASSERT_OK(hash);
     authority.hub_password_hash = *hash;
     std::ofstream(authority.auth_file) << NatsAuthorization(authority, {});
+    std::string tls;
+    if (nats_tls_) {
+      MakeNatsCertificates();
+      if (HasFatalFailure()) return;
+      tls = "tls { cert_file: {DIR}/server.pem, key_file: {DIR}/server.key }\n";
+    }
     ASSERT_TRUE(nats_.Start(dir_ / "nats",
                             "host: 127.0.0.1\nport: {PORT}\npid_file: {DIR}/nats.pid\n"
-                            "jetstream { store_dir: {DIR}/js }\ninclude users.conf\n"))
+                            "jetstream { store_dir: {DIR}/js }\ninclude users.conf\n" +
+                                tls))
         << "nats-server did not start: see " << (dir_ / "nats" / "nats.log");
   }
+  // A CA of the test's own and nats-server's certificate for 127.0.0.1 (openssl), as an operator
+  // makes them for /etc/nats-server/balcao/ (docs/hub.md, "NATS").
+  void MakeNatsCertificates() {
+    const auto d = dir_ / "nats";
+    const auto log = d / "openssl.log";
+    std::ofstream(d / "san.cnf") << "subjectAltName=IP:127.0.0.1\n";
+    const std::vector<std::vector<std::string>> steps = {
+        {"openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+         (d / "ca.key").string(), "-out", (d / "ca.pem").string(), "-days", "2", "-subj", "/CN=balcao test CA"},
+        {"openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+         (d / "server.key").string(), "-out", (d / "server.csr").string(), "-subj", "/CN=127.0.0.1"},
+        {"openssl", "x509", "-req", "-in", (d / "server.csr").string(), "-CA", (d / "ca.pem").string(), "-CAkey",
+         (d / "ca.key").string(), "-CAcreateserial", "-out", (d / "server.pem").string(), "-days", "2", "-extfile",
+         (d / "san.cnf").string()}};
+    for (const auto& argv : steps) ASSERT_EQ(testing::Run(argv, log), 0) << "openssl failed: see " << log;
+    nats_ca_ = (d / "ca.pem").string();
+  }
+  // What the hub and the boxes dial: tls:// when nats-server requires TLS.
+  std::string NatsUrl() const { return nats_tls_ ? "tls://127.0.0.1:" + std::to_string(nats_.port()) : nats_.url(); }
   void WriteHubConfig() {
     hub_config_ = (dir_ / "hub.json").string();
-    std::ofstream(hub_config_) << Json{{"postgres", postgres_.conninfo()},
-                                       {"listen", {{"address", "127.0.0.1"}, {"port", hub_port_}}},
-                                       {"webhook_url", caddy_.url() + "/bank/webhook"},
-                                       {"bank", {{"credentials", credentials_}}},
-                                       {"nats",
-                                        {{"url", nats_.url()},
-                                         {"user", "hub"},
-                                         {"password_file", (dir_ / "nats" / "hub-password").string()},
-                                         {"public_url", nats_.url()},
-                                         {"auth_file", (dir_ / "nats" / "users.conf").string()},
-                                         {"pid_file", (dir_ / "nats" / "nats.pid").string()}}}}
-                                      .dump(2);
+    Json config = Json{{"postgres", postgres_.conninfo()},
+                       {"listen", {{"address", "127.0.0.1"}, {"port", hub_port_}}},
+                       {"webhook_url", caddy_.url() + "/bank/webhook"},
+                       {"bank", {{"credentials", credentials_}}},
+                       {"nats",
+                        {{"url", NatsUrl()},
+                         {"user", "hub"},
+                         {"password_file", (dir_ / "nats" / "hub-password").string()},
+                         {"public_url", NatsUrl()},
+                         {"auth_file", (dir_ / "nats" / "users.conf").string()},
+                         {"pid_file", (dir_ / "nats" / "nats.pid").string()}}}};
+    if (!nats_ca_.empty()) config["nats"]["ca_file"] = nats_ca_;
+    std::ofstream(hub_config_) << config.dump(2);
   }
   // balcao hub enroll on the hub, balcao hub join on the box (through Caddy, trusting its CA).
   void Join(Box& box, const std::string& credentials) {
     const std::string code =
         RunCli({"hub", "enroll", "--store", box.store, "--lane", box.terminal, "--config", hub_config_});
     ASSERT_FALSE(code.empty()) << "balcao hub enroll printed no code";
-    const std::string joined = RunCli({"hub", "join", code.substr(0, code.find('\n')), "--hub", caddy_.url(), "--ca",
-                                       caddy_.root_ca(), "--out", credentials});
+    std::vector<std::string> join = {
+        "hub",   "join",     code.substr(0, code.find('\n')), "--hub", caddy_.url(), "--ca", caddy_.root_ca(),
+        "--out", credentials};
+    if (!nats_ca_.empty()) join.insert(join.end(), {"--nats-ca", nats_ca_});
+    const std::string joined = RunCli(join);
     ASSERT_NE(joined.find("joined the hub"), std::string::npos) << joined;
     struct stat info {};
     ASSERT_EQ(::stat(credentials.c_str(), &info), 0);
@@ -251,6 +281,8 @@ class HubE2E : public ::testing::Test {
     return nights;
   }
 
+  bool nats_tls_ = false;  // set by a derived fixture before SetUp: nats-server requires TLS
+  std::string nats_ca_;    // then the PEM its certificate chains to
   std::filesystem::path dir_;
   std::unique_ptr<sandbox::Sandbox> bank_;
   std::string credentials_, sandbox_url_, hub_config_;
