@@ -3,7 +3,7 @@
 // write. It is believed only when the request came from a configured proxy, and then read from
 // the right: the first address that is not itself a trusted proxy is the client (what the
 // proxy saw), whatever the client put to its left. Used by the public pages the hub serves
-// (the phone-card page: docs/hub.md, "Public pages").
+// (the phone-card page: docs/hub.md, "The phone page's public home").
 #pragma once
 
 #include <string>

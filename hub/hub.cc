@@ -1,7 +1,9 @@
 #include "hub/hub.h"
 
+#include <algorithm>
 #include <atomic>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "api/bank.h"
 #include "api/events.h"
@@ -9,7 +11,9 @@
 #include "http/server.h"
 #include "hub/chain_watch.h"
 #include "hub/client_address.h"
+#include "hub/fleet_page.h"
 #include "hub/hub_store.h"
+#include "hub/phone_home.h"
 #include "hub/routing.h"
 
 namespace balcao::hub {
@@ -45,17 +49,22 @@ struct Hub::Impl {
   std::unique_ptr<api::Bank> bank;
   std::unique_ptr<api::EventVerifier> verifier;
   std::unique_ptr<http::Server> server;
+  std::unique_ptr<FleetPage> fleet;
+  std::unique_ptr<PhoneHome> phone;  // null without phone_assets
   unsigned short port = 0;
   int schema_version = 0;
-  std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0};
+  std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0},
+      nights{0};
   std::atomic<long long> next_prune_us{0};
 
   HttpResponse Deliver(const HttpRequest& request);
   StatusOr<std::string> SubjectOf(const api::Event& event);
   void PruneIfDue(UnixMicros now);
-  HttpResponse Metrics() const;
+  HttpResponse Metrics();
+  HttpResponse MetricsFor(const HttpRequest& request);
   HttpResponse JoinLane(const HttpRequest& request);
   void OnBoxMessage(const std::string& subject, const std::string& data);
+  std::string OnNight(const std::string& subject, const std::string& data);
   Status CheckChain(const std::string& store_id, const std::string& terminal, const std::string& chain_json);
 };
 
@@ -77,24 +86,41 @@ Status Hub::Impl::CheckChain(const std::string& store_id, const std::string& ter
 
 // balcao.box.<store>.<terminal>.heartbeat: only that lane's user may publish there (enrolment.h).
 void Hub::Impl::OnBoxMessage(const std::string& subject, const std::string& data) {
-  std::vector<std::string> tokens;
-  for (std::size_t start = 0, dot; start <= subject.size(); start = dot + 1) {
-    dot = subject.find('.', start);
-    if (dot == std::string::npos) dot = subject.size();
-    tokens.push_back(subject.substr(start, dot - start));
-  }
-  if (tokens.size() != 5 || tokens[4] != "heartbeat") return;
+  BoxSubjectParts lane;
+  if (!ParseBoxSubject(subject, lane) || lane.kind != "heartbeat") return;
   if (!nlohmann::json::accept(data)) {
     logging::Warn("hub", "heartbeat not JSON: ignored", {{"subject", subject}});
     return;
   }
   ++heartbeats;
-  if (Status kept = store->RecordHeartbeat(tokens[2], tokens[3], data, SystemClock::Instance().Now()); !kept.ok())
+  if (Status kept = store->RecordHeartbeat(lane.store, lane.terminal, data, SystemClock::Instance().Now()); !kept.ok())
     logging::Warn("hub", "heartbeat not recorded", {{"subject", subject}, {"reason", kept.message()}});
   const auto beat = nlohmann::json::parse(data, nullptr, false);
   if (beat.is_object() && beat.contains("chain"))
-    if (Status checked = CheckChain(tokens[2], tokens[3], beat["chain"].dump()); !checked.ok())
+    if (Status checked = CheckChain(lane.store, lane.terminal, beat["chain"].dump()); !checked.ok())
       logging::Warn("hub", "chain head not checked", {{"subject", subject}, {"reason", checked.message()}});
+}
+
+// balcao.box.<store>.<terminal>.night: a box's settlement summary after its nightly run
+// (settlement::NightSummaryJson). Answered only once PostgreSQL holds it: the box sends it
+// again until then.
+std::string Hub::Impl::OnNight(const std::string& subject, const std::string& data) {
+  BoxSubjectParts lane;
+  if (!ParseBoxSubject(subject, lane) || lane.kind != "night") return "";
+  auto night = ParseNight(lane.store, lane.terminal, data);
+  if (!night.ok()) {
+    logging::Warn("hub", "night refused", {{"subject", subject}, {"reason", night.status().message()}});
+    return nlohmann::json{{"error", night.status().message()}}.dump();
+  }
+  night->received = SystemClock::Instance().Now();
+  if (Status kept = store->RecordNight(*night); !kept.ok()) {
+    logging::Warn("hub", "night not recorded", {{"subject", subject}, {"reason", kept.message()}});
+    return nlohmann::json{{"error", kept.message()}}.dump();
+  }
+  ++nights;
+  logging::Info("hub", "night recorded",
+                {{"store", lane.store}, {"terminal", lane.terminal}, {"day", night->day}, {"status", night->status}});
+  return R"({"stored":true})";
 }
 
 HttpResponse Hub::Impl::JoinLane(const HttpRequest& request) {
@@ -175,7 +201,9 @@ HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
   if (!subject.ok()) return ++failed, Error(503, "route", subject.status().message());
   auto stored = nats->Publish(*subject, event->id, request.body);
   if (!stored.ok()) return ++failed, Error(503, "jetstream", stored.status().message());
-  if (Status recorded = store->RecordRouted({event->id, event->created, *subject, stored->sequence}); !recorded.ok())
+  if (Status recorded = store->RecordRouted(
+          {event->id, event->created, *subject, stored->sequence, event->subscription + "/" + event->log.entity_id});
+      !recorded.ok())
     return ++failed, Error(503, "store", recorded.message());  // stored in JetStream; a repeat is a duplicate there
   ++routed;
   if (*subject == kUnclaimedSubject) ++unclaimed;
@@ -183,7 +211,18 @@ HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
   return HttpResponse{200, "application/json; charset=utf-8", answer.dump(), {}};
 }
 
-HttpResponse Hub::Impl::Metrics() const {
+// /metrics: Prometheus where the hub runs (a request that did not come through the proxy), or a
+// signed-in fleet user through it; the proxy's public site refuses it anyway (docs/hub.md).
+HttpResponse Hub::Impl::MetricsFor(const HttpRequest& request) {
+  const bool through_proxy = !request.Header("x-forwarded-for").empty() &&
+                             std::find(options.trusted_proxies.begin(), options.trusted_proxies.end(),
+                                       request.remote_address) != options.trusted_proxies.end();
+  if (through_proxy && fleet->SignedIn(request).empty())
+    return Error(403, "session", "/metrics through the proxy: sign in on /fleet/ first");
+  return Metrics();
+}
+
+HttpResponse Hub::Impl::Metrics() {
   std::string text;
   auto counter = [&text](const char* name, const char* help, const std::string& labels, long long value) {
     text += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n";
@@ -197,8 +236,19 @@ HttpResponse Hub::Impl::Metrics() const {
           failed.load());
   counter("balcao_hub_events_unclaimed_total", "Events no lane's tags name.", "", unclaimed.load());
   counter("balcao_hub_heartbeats_total", "Heartbeats received from boxes.", "", heartbeats.load());
+  counter("balcao_hub_nights_total", "Boxes' settlement summaries recorded.", "", nights.load());
   counter("balcao_hub_chain_alarms_total", "Box journals whose head does not extend the last one seen.", "",
           chain_alarms.load());
+  auto gauge = [&text](const char* name, const char* help, long long value) {
+    text += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n";
+    text += std::string(name) + " " + std::to_string(value) + "\n";
+  };
+  if (auto lanes = fleet->Lanes(); lanes.ok()) {
+    const FleetCounts counts = CountFleet(*lanes, SystemClock::Instance().Now());
+    gauge("balcao_hub_lanes", "Lanes enrolled.", counts.lanes);
+    gauge("balcao_hub_lanes_silent", "Lanes without a heartbeat for 5 minutes (or never seen).", counts.silent);
+    gauge("balcao_hub_lanes_tampered", "Lanes whose journal contradicted a head the hub saw.", counts.tampered);
+  }
   return HttpResponse{200, "text/plain; version=0.0.4; charset=utf-8", text, {}};
 }
 
@@ -216,6 +266,7 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   h.options = options;
   BALCAO_ASSIGN_OR_RETURN(h.store, HubStore::Open(options.postgres));
   BALCAO_ASSIGN_OR_RETURN(h.schema_version, h.store->Migrate());
+  h.fleet = std::make_unique<FleetPage>(*h.store);
   if (!options.authority.auth_file.empty()) {
     h.options.authority.hub_user = options.nats.user;
     BALCAO_ASSIGN_OR_RETURN(h.options.authority.hub_password_hash, BcryptHash(options.nats.password));
@@ -223,7 +274,16 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
     if (Status applied = ApplyLanes(*h.store, h.options.authority); !applied.ok())
       logging::Warn("hub", "NATS users written, not reloaded", {{"reason", applied.message()}});
   }
-  BALCAO_ASSIGN_OR_RETURN(h.nats, NatsLink::Connect(options.nats));
+  // The users file was just rewritten and nats-server told to reload it: while it reloads it
+  // may refuse even the hub's own user for a moment (seen when the hub restarts at once).
+  auto connected = NatsLink::Connect(options.nats);
+  for (int retry = 0; retry < 50 && !connected.ok() && connected.status().code() == StatusCode::kPermissionDenied &&
+                      !options.authority.auth_file.empty();
+       ++retry) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    connected = NatsLink::Connect(options.nats);
+  }
+  BALCAO_ASSIGN_OR_RETURN(h.nats, std::move(connected));
   const auto window = std::chrono::seconds(std::int64_t{options.replay_window_days} * 86400);
   // Kept one day past the replay window: a box off for the whole window still catches up.
   BALCAO_RETURN_IF_ERROR(h.nats->EnsureStream(
@@ -231,8 +291,17 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   BALCAO_RETURN_IF_ERROR(
       h.nats->Subscribe("balcao.box.*.*.heartbeat",
                         [&h](const std::string& subject, const std::string& data) { h.OnBoxMessage(subject, data); }));
+  BALCAO_RETURN_IF_ERROR(
+      h.nats->Serve("balcao.box.*.*.night",
+                    [&h](const std::string& subject, const std::string& data) { return h.OnNight(subject, data); }));
   BALCAO_ASSIGN_OR_RETURN(api::Client client, api::Client::FromEnvironment(options.bank_credentials));
   h.bank = std::make_unique<api::Bank>(client);
+  if (options.phone_assets != nullptr) {
+    h.phone = std::make_unique<PhoneHome>(*h.store, *h.bank, *options.phone_assets);
+    BALCAO_RETURN_IF_ERROR(h.nats->Serve(
+        "balcao.box.*.*.phone",
+        [&h](const std::string& subject, const std::string& data) { return h.phone->OnAnnounce(subject, data); }));
+  }
   h.verifier = std::make_unique<api::EventVerifier>([bank = *h.bank] { return bank.FetchPublicKeyPem(); });
   http::ServerOptions server_options;
   server_options.threads = options.threads;
@@ -242,12 +311,16 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
       server_options, http::Synchronous([&h](HttpRequest& request) {
         if (request.path == kWebhookPath) return h.Deliver(request);
         if (request.path == "/hub/join") return h.JoinLane(request);
+        const std::string client = ClientAddress(request, h.options.trusted_proxies);
+        if (auto page = h.fleet->Handle(request, client)) return *std::move(page);
+        if (h.phone)
+          if (auto page = h.phone->Handle(request, client)) return *std::move(page);
         for (const auto& [prefix, page] : h.options.public_pages)
-          if (request.path.rfind(prefix, 0) == 0)
-            return page(request, ClientAddress(request, h.options.trusted_proxies));
+          if (request.path.rfind(prefix, 0) == 0) return page(request, client);
         if (request.path == "/healthz") return HttpResponse{200, "application/json", R"({"status":"ok"})", {}};
-        if (request.path == "/metrics") return h.Metrics();
-        return Error(404, "path", "the hub serves " + std::string(kWebhookPath) + ", /healthz and /metrics");
+        if (request.path == "/metrics") return h.MetricsFor(request);
+        return Error(404, "path",
+                     "the hub serves " + std::string(kWebhookPath) + ", /hub/join, /fleet/, /healthz and /metrics");
       }));
   BALCAO_ASSIGN_OR_RETURN(h.port, h.server->Listen(options.address, options.port));
   h.server->Start();

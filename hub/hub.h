@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/status.h"
@@ -25,8 +26,9 @@ namespace balcao::hub {
 
 inline constexpr const char* kWebhookPath = "/bank/webhook";
 
-// A public page the hub serves beside the webhook (docs/hub.md, "Public pages"): the phone-card
-// page's home. Called on the server's threads with the client's address (client_address.h).
+// A public page the hub serves beside the webhook, under another prefix than /pay/ (the phone
+// page: phone_home.h). Called on the server's threads with the client's address
+// (client_address.h).
 using PublicPage = std::function<http::HttpResponse(const http::HttpRequest& request, const std::string& client)>;
 
 struct HubOptions {
@@ -44,6 +46,9 @@ struct HubOptions {
   // trusted_proxies (where Caddy connects from).
   std::map<std::string, PublicPage> public_pages;
   std::vector<std::string> trusted_proxies = {"127.0.0.1", "::1"};
+  // The phone-card page's files (terminal/web/pay/, from the executable's web assets): set, the
+  // hub serves /pay/ (phone_home.h) and takes the boxes' phone sessions.
+  const std::map<std::string_view, std::string_view>* phone_assets = nullptr;
 };
 
 class Hub {

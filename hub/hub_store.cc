@@ -25,6 +25,19 @@ const std::vector<Migration>& Migrations() {
        " head text NOT NULL, seen_us bigint NOT NULL, PRIMARY KEY (store, terminal, rows));"
        "CREATE TABLE chain_alarm (id bigserial PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
        " detail text NOT NULL, seen_us bigint NOT NULL);"},
+      {5, "the boxes' nights",
+       "CREATE TABLE lane_night (store text NOT NULL, terminal text NOT NULL, day date NOT NULL,"
+       " settled_at text NOT NULL, status text NOT NULL, attention integer NOT NULL, summary jsonb NOT NULL,"
+       " received_us bigint NOT NULL, PRIMARY KEY (store, terminal, day));"},
+      {6, "the entity each routed event is about",
+       "ALTER TABLE routed_event ADD COLUMN entity text NOT NULL DEFAULT '';"},
+      {7, "the fleet page's users and sessions",
+       "CREATE TABLE fleet_user (name text PRIMARY KEY, password_hash text NOT NULL, changed_us bigint NOT NULL);"
+       "CREATE TABLE fleet_session (token_sha256 text PRIMARY KEY, name text NOT NULL REFERENCES fleet_user"
+       " ON DELETE CASCADE, expires_us bigint NOT NULL);"},
+      {8, "phone-card sessions",
+       "CREATE TABLE phone_session (uuid text PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
+       " session_id text NOT NULL, facts jsonb NOT NULL, expires_us bigint NOT NULL);"},
   };
   return migrations;
 }
@@ -125,9 +138,9 @@ StatusOr<bool> HubStore::Routed(const std::string& event_id) {
 Status HubStore::RecordRouted(const RoutedEvent& event) {
   std::lock_guard lock(mu_);
   return Exec(
-      "INSERT INTO routed_event (id, created_us, subject, sequence) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO "
-      "NOTHING",
-      {event.id, std::to_string(event.created), event.subject, std::to_string(event.sequence)});
+      "INSERT INTO routed_event (id, created_us, subject, sequence, entity) VALUES ($1, $2, $3, $4, $5)"
+      " ON CONFLICT (id) DO NOTHING",
+      {event.id, std::to_string(event.created), event.subject, std::to_string(event.sequence), event.entity});
 }
 
 StatusOr<long long> HubStore::ForgetRoutedBefore(UnixMicros cutoff) {
@@ -144,6 +157,16 @@ StatusOr<long long> HubStore::CountRouted(const std::string& subject_prefix) {
   BALCAO_ASSIGN_OR_RETURN(auto rows,
                           Query("SELECT count(*) FROM routed_event WHERE starts_with(subject, $1)", {subject_prefix}));
   return std::stoll(rows.at(0).at(0));
+}
+
+StatusOr<std::vector<RoutedEntity>> HubStore::RoutedSince(UnixMicros from) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT subject, entity FROM routed_event WHERE created_us >= $1"
+                                           " ORDER BY created_us",
+                                           {std::to_string(from)}));
+  std::vector<RoutedEntity> routed;
+  for (auto& row : rows) routed.push_back({row[0], row[1]});
+  return routed;
 }
 
 StatusOr<std::optional<std::string>> HubStore::BrcodeSubject(const std::string& uuid) {
@@ -251,6 +274,92 @@ StatusOr<std::string> HubStore::LastChainAlarm(const std::string& store, const s
                                             " ORDER BY id DESC LIMIT 1",
                                             {store, terminal}));
   return found.empty() ? std::string() : found[0][0];
+}
+
+Status HubStore::PutFleetUser(const std::string& name, const std::string& password_hash, UnixMicros at) {
+  std::lock_guard lock(mu_);
+  // A new password ends the user's sessions.
+  BALCAO_RETURN_IF_ERROR(Exec("DELETE FROM fleet_session WHERE name = $1", {name}));
+  return Exec(
+      "INSERT INTO fleet_user (name, password_hash, changed_us) VALUES ($1, $2, $3)"
+      " ON CONFLICT (name) DO UPDATE SET password_hash = $2, changed_us = $3",
+      {name, password_hash, std::to_string(at)});
+}
+
+StatusOr<std::optional<std::string>> HubStore::FleetUserHash(const std::string& name) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT password_hash FROM fleet_user WHERE name = $1", {name}));
+  if (rows.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(rows[0][0]);
+}
+
+Status HubStore::AddFleetSession(const std::string& token_sha256, const std::string& name, UnixMicros expires) {
+  std::lock_guard lock(mu_);
+  BALCAO_RETURN_IF_ERROR(
+      Exec("DELETE FROM fleet_session WHERE expires_us < $1", {std::to_string(expires - 86400LL * kMicrosPerSecond)}));
+  return Exec("INSERT INTO fleet_session (token_sha256, name, expires_us) VALUES ($1, $2, $3)",
+              {token_sha256, name, std::to_string(expires)});
+}
+
+StatusOr<std::optional<std::string>> HubStore::FleetSessionUser(const std::string& token_sha256, UnixMicros now) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT name FROM fleet_session WHERE token_sha256 = $1 AND expires_us > $2",
+                                           {token_sha256, std::to_string(now)}));
+  if (rows.empty()) return std::optional<std::string>();
+  return std::optional<std::string>(rows[0][0]);
+}
+
+Status HubStore::EndFleetSession(const std::string& token_sha256) {
+  std::lock_guard lock(mu_);
+  return Exec("DELETE FROM fleet_session WHERE token_sha256 = $1", {token_sha256});
+}
+
+Status HubStore::PutPhoneSession(const PhoneSession& session) {
+  std::lock_guard lock(mu_);
+  BALCAO_RETURN_IF_ERROR(Exec("DELETE FROM phone_session WHERE expires_us < $1",
+                              {std::to_string(SystemClock::Instance().Now() - 3600 * kMicrosPerSecond)}));
+  // A uuid is another lane's only by a fault: the first lane to announce it keeps it.
+  return Exec(
+      "INSERT INTO phone_session (uuid, store, terminal, session_id, facts, expires_us) VALUES ($1, $2, $3, $4, $5, $6)"
+      " ON CONFLICT (uuid) DO UPDATE SET facts = $5, expires_us = $6"
+      " WHERE phone_session.store = $2 AND phone_session.terminal = $3",
+      {session.uuid, session.store, session.terminal, session.session_id, session.facts_json,
+       std::to_string(session.expires)});
+}
+
+StatusOr<std::optional<PhoneSession>> HubStore::FindPhoneSession(const std::string& uuid, UnixMicros now) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT store, terminal, session_id, facts::text, expires_us FROM"
+                                           " phone_session WHERE uuid = $1 AND expires_us > $2",
+                                           {uuid, std::to_string(now)}));
+  if (rows.empty()) return std::optional<PhoneSession>();
+  return std::optional<PhoneSession>(
+      PhoneSession{uuid, rows[0][0], rows[0][1], rows[0][2], rows[0][3], std::stoll(rows[0][4])});
+}
+
+Status HubStore::RecordNight(const LaneNight& night) {
+  std::lock_guard lock(mu_);
+  // A day is settled once on its box; a report sent again (an answer lost) changes nothing,
+  // and a later run of the day (a box restored from a backup) replaces it.
+  return Exec(
+      "INSERT INTO lane_night (store, terminal, day, settled_at, status, attention, summary, received_us)"
+      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (store, terminal, day) DO UPDATE SET"
+      " settled_at = $4, status = $5, attention = $6, summary = $7, received_us = $8"
+      " WHERE lane_night.settled_at <> $4",
+      {night.store, night.terminal, night.day, night.settled_at, night.status, std::to_string(night.attention),
+       night.summary_json, std::to_string(night.received)});
+}
+
+StatusOr<std::vector<LaneNight>> HubStore::Nights(const std::string& day) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT store, terminal, day::text, settled_at, status, attention,"
+                                           " summary::text, received_us FROM lane_night WHERE day = $1::date"
+                                           " ORDER BY store, terminal",
+                                           {day}));
+  std::vector<LaneNight> nights;
+  for (auto& row : rows)
+    nights.push_back({row[0], row[1], row[2], row[3], row[4], std::stoi(row[5]), row[6], std::stoll(row[7])});
+  return nights;
 }
 
 StatusOr<std::vector<HubStore::LaneHealth>> HubStore::Health() {

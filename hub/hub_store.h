@@ -15,6 +15,7 @@
 
 #include "common/status.h"
 #include "common/time.h"
+#include "hub/night.h"
 
 struct pg_conn;
 
@@ -33,6 +34,7 @@ struct RoutedEvent {
   UnixMicros created = 0;
   std::string subject;
   std::uint64_t sequence = 0;  // the stream's
+  std::string entity;          // "invoice/<id>", "deposit/<id>" (settlement::SourceOf's names)
 };
 
 struct EnrolledLane {
@@ -40,6 +42,14 @@ struct EnrolledLane {
   std::string user;           // NATS user
   std::string password_hash;  // bcrypt, as nats-server's authorization reads it
   UnixMicros enrolled = 0;
+};
+
+// A phone-card session's public facts as its box announced them (phone_home.h).
+struct PhoneSession {
+  std::string uuid, store, terminal;
+  std::string session_id;  // the bank's merchant-session id
+  std::string facts_json;
+  UnixMicros expires = 0;
 };
 
 class HubStore {
@@ -62,6 +72,8 @@ class HubStore {
   // Forgets routed events created before `cutoff`; returns how many.
   StatusOr<long long> ForgetRoutedBefore(UnixMicros cutoff);
   StatusOr<long long> CountRouted(const std::string& subject_prefix);
+  // The events routed that were created at or after `from` (the chain's night reads its day's).
+  StatusOr<std::vector<RoutedEntity>> RoutedSince(UnixMicros from);
 
   // A brcode's lane, once looked up at the bank (subject "" = none known).
   StatusOr<std::optional<std::string>> BrcodeSubject(const std::string& uuid);
@@ -84,6 +96,23 @@ class HubStore {
     UnixMicros last_seen = 0;
   };
   StatusOr<std::vector<LaneHealth>> Health();
+
+  // The fleet page's users (bcrypt hashes) and sessions (a token's SHA-256, its user, expiry):
+  // in PostgreSQL, so two hubs behind one proxy share them.
+  Status PutFleetUser(const std::string& name, const std::string& password_hash, UnixMicros at);
+  StatusOr<std::optional<std::string>> FleetUserHash(const std::string& name);
+  Status AddFleetSession(const std::string& token_sha256, const std::string& name, UnixMicros expires);
+  // The session's user while it has not expired; nullopt otherwise.
+  StatusOr<std::optional<std::string>> FleetSessionUser(const std::string& token_sha256, UnixMicros now);
+  Status EndFleetSession(const std::string& token_sha256);
+
+  // Phone-card sessions (phone_home.h): kept until they expire (then forgotten at the next put).
+  Status PutPhoneSession(const PhoneSession& session);
+  StatusOr<std::optional<PhoneSession>> FindPhoneSession(const std::string& uuid, UnixMicros now);
+
+  // The boxes' nights (docs/hub.md, "The boxes' nights"): one per lane and day.
+  Status RecordNight(const LaneNight& night);
+  StatusOr<std::vector<LaneNight>> Nights(const std::string& day);
 
   // The boxes' journal heads (chain_watch.h): the head the hub saw at a row count, the most
   // rows seen, a head seen, and the alarms raised (the last one per lane, "" when none).

@@ -46,7 +46,7 @@ struct NatsLink::Impl {
   jsCtx* js = nullptr;
   natsSubscription* pull = nullptr;
   std::vector<natsSubscription*> subscriptions;
-  std::vector<std::unique_ptr<std::function<void(const std::string&, const std::string&)>>> handlers;
+  std::vector<std::unique_ptr<NatsLink::Responder>> handlers;
   ~Impl() {
     if (pull != nullptr) natsSubscription_Destroy(pull);
     for (natsSubscription* sub : subscriptions) natsSubscription_Destroy(sub);
@@ -233,22 +233,41 @@ StatusOr<std::vector<PulledMsg>> NatsLink::Fetch(int batch, std::chrono::millise
 
 Status NatsLink::Subscribe(const std::string& subject,
                            std::function<void(const std::string& subject, const std::string& data)> on_message) {
-  impl_->handlers.push_back(
-      std::make_unique<std::function<void(const std::string&, const std::string&)>>(std::move(on_message)));
-  auto* handler = impl_->handlers.back().get();
+  return Serve(subject, [on_message = std::move(on_message)](const std::string& s, const std::string& data) {
+    on_message(s, data);
+    return std::string();
+  });
+}
+
+Status NatsLink::Serve(const std::string& subject, Responder on_request) {
+  impl_->handlers.push_back(std::make_unique<Responder>(std::move(on_request)));
   natsSubscription* sub = nullptr;
   const natsStatus s = natsConnection_Subscribe(
       &sub, impl_->connection, subject.c_str(),
-      [](natsConnection*, natsSubscription*, natsMsg* msg, void* closure) {
-        auto& call = *static_cast<std::function<void(const std::string&, const std::string&)>*>(closure);
-        call(natsMsg_GetSubject(msg),
-             std::string(natsMsg_GetData(msg), static_cast<std::size_t>(natsMsg_GetDataLength(msg))));
+      [](natsConnection* connection, natsSubscription*, natsMsg* msg, void* closure) {
+        const std::string answer = (*static_cast<Responder*>(closure))(
+            natsMsg_GetSubject(msg),
+            std::string(natsMsg_GetData(msg), static_cast<std::size_t>(natsMsg_GetDataLength(msg))));
+        const char* reply = natsMsg_GetReply(msg);
+        if (reply != nullptr && *reply != '\0' && !answer.empty())
+          (void)natsConnection_Publish(connection, reply, answer.data(), static_cast<int>(answer.size()));
         natsMsg_Destroy(msg);
       },
-      handler);
+      impl_->handlers.back().get());
   if (s != NATS_OK) return FromNats(s, "subscribe " + subject);
   impl_->subscriptions.push_back(sub);
   return OkStatus();
+}
+
+StatusOr<std::string> NatsLink::Request(const std::string& subject, const std::string& data,
+                                        std::chrono::milliseconds wait) {
+  natsMsg* reply = nullptr;
+  const natsStatus s = natsConnection_Request(&reply, impl_->connection, subject.c_str(), data.data(),
+                                              static_cast<int>(data.size()), wait.count());
+  if (s != NATS_OK) return FromNats(s, "request " + subject);
+  std::string answer(natsMsg_GetData(reply), static_cast<std::size_t>(natsMsg_GetDataLength(reply)));
+  natsMsg_Destroy(reply);
+  return answer;
 }
 
 StatusOr<NatsLink::ConsumerState> NatsLink::Consumer(const std::string& stream, const std::string& durable) {

@@ -94,6 +94,13 @@ class NatsLink {
   // Subscribes to `subject` (plain NATS) and calls `on_message(subject, data)` on libnats' thread.
   Status Subscribe(const std::string& subject,
                    std::function<void(const std::string& subject, const std::string& data)> on_message);
+  // Subscribes to `subject` and answers each request with what `on_request(subject, data)`
+  // returns (on libnats' thread; a message without a reply subject gets no answer).
+  using Responder = std::function<std::string(const std::string& subject, const std::string& data)>;
+  Status Serve(const std::string& subject, Responder on_request);
+  // Publishes `data` on `subject` and waits up to `wait` for the one answer (replies come under
+  // the endpoint's inbox prefix). kDeadlineExceeded when nobody answered in time.
+  StatusOr<std::string> Request(const std::string& subject, const std::string& data, std::chrono::milliseconds wait);
   bool connected() const;
   // What a durable consumer still owes its box, and how many messages the stream holds.
   struct ConsumerState {

@@ -25,6 +25,20 @@ std::string BoxSubject(std::string_view store, std::string_view terminal, std::s
   return "balcao.box." + std::string(store) + "." + std::string(terminal) + "." + std::string(kind);
 }
 
+bool ParseBoxSubject(std::string_view subject, BoxSubjectParts& parts) {
+  constexpr std::string_view kPrefix = "balcao.box.";
+  if (!subject.starts_with(kPrefix)) return false;
+  std::vector<std::string> tokens;
+  for (std::size_t start = kPrefix.size(), dot; start <= subject.size(); start = dot + 1) {
+    dot = subject.find('.', start);
+    if (dot == std::string_view::npos) dot = subject.size();
+    tokens.emplace_back(subject.substr(start, dot - start));
+  }
+  if (tokens.size() != 3 || tokens[0].empty() || tokens[1].empty() || tokens[2].empty()) return false;
+  parts = {tokens[0], tokens[1], tokens[2]};
+  return true;
+}
+
 Route RouteOfTags(const std::vector<std::string>& tags) {
   const checkout::TaggedSale sale = checkout::SaleOfTags(tags);
   Route route;

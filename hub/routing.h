@@ -25,6 +25,11 @@ std::string LaneUser(std::string_view store, std::string_view terminal);
 std::string LaneInbox(std::string_view store, std::string_view terminal);
 // What a lane's box publishes itself (heartbeats): "balcao.box.<store>.<terminal>.<kind>".
 std::string BoxSubject(std::string_view store, std::string_view terminal, std::string_view kind);
+// The lane and kind of a BoxSubject; false when `subject` is not one.
+struct BoxSubjectParts {
+  std::string store, terminal, kind;
+};
+bool ParseBoxSubject(std::string_view subject, BoxSubjectParts& parts);
 
 struct Route {
   std::string subject;  // where it goes; empty while `brcode_uuid` waits for its lookup

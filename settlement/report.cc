@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "checkout/journal_codec.h"
@@ -204,6 +205,19 @@ std::string DifferenceText(const Difference& d, Lang lang) {
     }
   }
   return line + "; " + std::to_string(d.to_look_at) + Say(lang, " item(ns) a verificar", " item(s) to look at");
+}
+
+StatusOr<std::string> NightSummaryJson(std::string_view report_json) {
+  static const std::set<std::string> kLists = {"sales", "fed", "orphans", "other_lanes", "outbox", "card_outcomes"};
+  const ordered_json doc = ordered_json::parse(
+      report_json,
+      [](int depth, ordered_json::parse_event_t event, ordered_json& parsed) {
+        return depth != 1 || event != ordered_json::parse_event_t::key || kLists.count(parsed.get<std::string>()) == 0;
+      },
+      false);
+  if (!doc.is_object() || !doc.contains("day") || !doc.contains("status") || !doc.contains("total"))
+    return InvalidArgumentError("report: not a settlement report (day, status and total required)");
+  return doc.dump();
 }
 
 std::string ReportJson(const Report& r) {

@@ -22,6 +22,11 @@ namespace balcao::settlement {
 std::string ReportJson(const Report& report);
 // "Bank R$ X, journal R$ Y, difference R$ Z, explained by ...; N item(s) to look at".
 std::string DifferenceText(const Difference& difference, Lang lang = Lang::kEnUs);
+// A night's summary, what a box publishes to the chain's hub after its run (docs/hub.md, "The
+// boxes' nights"): the ReportJson document without its per-item lists (sales, fed, orphans,
+// other_lanes, outbox, card_outcomes), a few KB whatever the day's size. kInvalidArgument when
+// `report_json` is not a report. The lists are skipped while parsing: never held whole.
+StatusOr<std::string> NightSummaryJson(std::string_view report_json);
 // The human report (docs/settlement.md shows one).
 std::string ReportText(const Report& report);
 // The summary receipt's data from a ReportJson document; kInvalidArgument naming the

@@ -4,7 +4,8 @@
 
 namespace balcao::settlement {
 
-StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions& options) {
+StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions& options,
+                                    std::vector<BankEntity>* entities) {
   BALCAO_ASSIGN_OR_RETURN(UnixMicros from, BusinessDayStart(options.day));
   const UnixMicros to = from + 86400LL * kMicrosPerSecond;
   internal::ReadOptions read;
@@ -13,8 +14,10 @@ StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions
     if (options.progress) options.progress("pages read at the bank", pages, 0);
   };
   BALCAO_ASSIGN_OR_RETURN(internal::DayLists lists, internal::DayLists::Read(bank, from, to, read));
-  BALCAO_ASSIGN_OR_RETURN(std::vector<BankEntity> entities, lists.DayEntities(bank));
-  return GroupByLane(options.day, entities, lists.DayLedger());
+  BALCAO_ASSIGN_OR_RETURN(std::vector<BankEntity> day, lists.DayEntities(bank));
+  AccountDay account = GroupByLane(options.day, day, lists.DayLedger());
+  if (entities != nullptr) *entities = std::move(day);
+  return account;
 }
 
 }  // namespace balcao::settlement

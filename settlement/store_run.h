@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "api/bank.h"
 #include "common/status.h"
@@ -22,6 +23,9 @@ struct StoreRunOptions {
   std::function<void(const std::string& stage, int done, int total)> progress;
 };
 
-StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions& options);
+// `entities`, when given, receives the day's entities the account was grouped from (the chain's
+// hub holds them against the events it routed: hub/night.h).
+StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions& options,
+                                    std::vector<BankEntity>* entities = nullptr);
 
 }  // namespace balcao::settlement

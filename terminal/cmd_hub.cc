@@ -9,12 +9,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "hub/chain_settle.h"
 #include "hub/enrolment.h"
+#include "hub/fleet.h"
 #include "hub/hub.h"
 #include "hub/hub_config.h"
 #include "hub/hub_store.h"
@@ -22,6 +25,7 @@
 #include "terminal/command.h"
 #include "terminal/service/config.h"
 #include "terminal/service/hub_link.h"
+#include "terminal/service/web_assets.h"
 
 namespace balcao::terminal {
 namespace {
@@ -36,13 +40,18 @@ constexpr const char* kUsage =
     "       balcao hub join CODE --hub URL [--out FILE] [--ca FILE] [--nats-ca FILE] [--box-config FILE]\n"
     "       balcao hub revoke --store S --lane T [--config FILE]\n"
     "       balcao hub status [--config FILE] [--json]\n"
+    "       balcao hub settle [--day YYYY-MM-DD] [--json] [--connections N] [--config FILE]\n"
+    "       balcao hub user add NAME [--config FILE]    (the password on stdin, 10 characters or more)\n"
     "serve: receives the bank's deliveries on /bank/webhook (behind the TLS proxy), checks each\n"
     "signature, publishes each event to JetStream under its lane's subject and records it in\n"
     "PostgreSQL, answering 200 only once JetStream stored it. enroll: a one-time code (24 h) for a\n"
     "lane. join (on the box): trades it at the hub for the lane's NATS user, written 0600 to --out\n"
     "(default: the box config's hub.credentials, else <data_dir>/hub.json). revoke: ends the\n"
     "lane's access at once. status: lanes, their last heartbeat (silent: none for 5 minutes), the\n"
-    "events routed to each, and whether its journal still extends the heads the hub saw.\n"
+    "events routed to each, and whether its journal still extends the heads the hub saw. settle:\n"
+    "the day's night (default yesterday) four ways per lane, store and account: the boxes' reports,\n"
+    "the events routed, the bank's entities and its ledger; names every lane whose report is\n"
+    "missing. Exit 0 reconciled, 1 items to look at, 2 could not run.\n"
     "--config: the hub's JSON config (default $BALCAO_HUB_CONFIG, else /etc/balcao/hub.json when\n"
     "it exists). docs/hub.md.\n";
 
@@ -104,6 +113,7 @@ int RunServe(const Args& args) {
   if (!options.ok()) return Fail(options.status().message());
   if (options->nats.url.empty()) return Fail("nats.url: required (--nats or the config's)");
   options->nats.name = "balcao-hub";
+  options->phone_assets = &service::WebAssets();  // the phone-card page (docs/hub.md)
   auto started = hub::Hub::Start(*options);
   if (!started.ok()) return Fail(started.status().ToString());
   std::printf("balcao hub listening on http://%s:%u/ (schema %d)\n", options->address.c_str(), (*started)->port(),
@@ -236,7 +246,6 @@ int RunStatus(const Args& args) {
   for (auto& h : *health) seen[h.store + "/" + h.terminal] = h;
   nlohmann::json out = nlohmann::json::array();
   const UnixMicros now = SystemClock::Instance().Now();
-  constexpr UnixMicros kSilentAfter = 5 * 60 * kMicrosPerSecond;  // ten heartbeats missed
   for (const auto& lane : *lanes) {
     auto routed = (*store)->CountRouted(hub::LaneSubject(lane.store, lane.terminal));
     auto alarm = (*store)->LastChainAlarm(lane.store, lane.terminal);
@@ -245,7 +254,7 @@ int RunStatus(const Args& args) {
                    {"terminal", lane.terminal},
                    {"events_routed", routed.ok() ? *routed : -1},
                    {"last_seen", found == seen.end() ? "never" : FormatTimestamp(found->second.last_seen)},
-                   {"silent", found == seen.end() || now - found->second.last_seen > kSilentAfter},
+                   {"silent", found == seen.end() || now - found->second.last_seen > hub::kSilentAfter},
                    {"chain", !alarm.ok()      ? alarm.status().message()
                              : alarm->empty() ? "ok"
                                               : *alarm}});
@@ -264,6 +273,55 @@ int RunStatus(const Args& args) {
   return 0;
 }
 
+// The chain's night, four ways (hub/night.h). Exit 0 reconciled, 1 items to look at, 2 could
+// not run, as `balcao settle`.
+int RunSettle(const Args& args) {
+  auto options = HubOptionsFrom(args);
+  if (!options.ok()) return Fail(options.status().message());
+  hub::ChainSettleOptions settle;
+  settle.now = SystemClock::Instance().Now();
+  settle.day = args.flags.count("--day") ? args.flags.at("--day") : PreviousBusinessDay(settle.now);
+  if (auto valid = BusinessDayStart(settle.day); !valid.ok()) return Fail("--day " + valid.status().message());
+  settle.replay_window_days = options->replay_window_days;
+  if (args.flags.count("--connections")) {
+    const std::string& n = args.flags.at("--connections");
+    if (n.size() != 1 || n[0] < '1' || n[0] > '5') return Fail("--connections: 1 to 5, got '" + n + "'");
+    settle.connections = n[0] - '0';
+  }
+  auto store = OpenStore(*options);
+  if (!store.ok()) return Fail(store.status().message());
+  auto client = api::Client::FromEnvironment(options->bank_credentials);
+  if (!client.ok()) return Fail("bank: " + client.status().ToString());
+  auto night = hub::SettleChain(**store, api::Bank(*client), settle);
+  if (!night.ok()) return Fail("the chain's night " + settle.day + ": " + night.status().ToString());
+  const std::string out = args.flags.count("--json") ? hub::ChainNightJson(*night) : hub::ChainNightText(*night);
+  std::fputs(out.c_str(), stdout);
+  return night->items == 0 ? 0 : 1;
+}
+
+// A fleet page user (hub/fleet_page.h): the password is read from stdin, never from the
+// command line (ps would show it). Adding an existing user sets a new password and ends its sessions.
+int RunUser(const Args& args) {
+  if (args.words.size() != 2 || args.words[0] != "add") return Fail("user: add NAME (the password on stdin)");
+  const std::string& name = args.words[1];
+  if (name.empty() || name.size() > 64 || name.find_first_of(" \t\n:") != std::string::npos)
+    return Fail("NAME: 1 to 64 characters, no spaces or ':'");
+  std::string password;
+  std::getline(std::cin, password);
+  if (!password.empty() && password.back() == '\r') password.pop_back();
+  if (password.size() < 10) return Fail("password (stdin): 10 characters or more");
+  auto options = HubOptionsFrom(args);
+  if (!options.ok()) return Fail(options.status().message());
+  auto store = OpenStore(*options);
+  if (!store.ok()) return Fail(store.status().message());
+  auto hash = hub::BcryptHash(password);
+  if (!hash.ok()) return Fail(hash.status().message());
+  if (Status kept = (*store)->PutFleetUser(name, *hash, SystemClock::Instance().Now()); !kept.ok())
+    return Fail(kept.message());
+  std::printf("fleet user %s: may sign in on /fleet/\n", name.c_str());
+  return 0;
+}
+
 int RunHub(const std::vector<std::string>& args) {
   if (args.empty()) return Fail(std::string("which subcommand?\n") + kUsage);
   if (args[0] == "--help" || args[0] == "-h") return std::fputs(kUsage, stdout), 0;
@@ -275,6 +333,8 @@ int RunHub(const std::vector<std::string>& args) {
   if (args[0] == "join") return RunJoin(*parsed);
   if (args[0] == "revoke") return RunRevoke(*parsed);
   if (args[0] == "status") return RunStatus(*parsed);
+  if (args[0] == "settle") return RunSettle(*parsed);
+  if (args[0] == "user") return RunUser(*parsed);
   return Fail("unknown subcommand '" + args[0] + "'\n" + kUsage);
 }
 

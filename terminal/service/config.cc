@@ -211,7 +211,10 @@ Keys TefDialKeys(ServeConfig::TefDial& t) {
 
 // The chain's hub (docs/hub.md, "The box").
 Keys HubKeys(ServeConfig::Hub& h) {
-  return {{"url", Text(h.url)}, {"credentials", Text(h.credentials)}, {"heartbeat_s", Number(h.heartbeat_s, 1, 3600)}};
+  return {{"url", Text(h.url)},
+          {"credentials", Text(h.credentials)},
+          {"heartbeat_s", Number(h.heartbeat_s, 1, 3600)},
+          {"public_url", Text(h.public_url)}};
 }
 
 Keys ListenKeys(ServeConfig& config) {

@@ -90,6 +90,9 @@ struct ServeConfig {
     std::string url;
     std::string credentials;  // written 0600 by `balcao hub join`; "" = no hub
     int heartbeat_s = 30;     // the box's heartbeat to the hub, this often
+    // The hub's public HTTPS address ("https://hub.example.com.br"): the phone-card page's QR
+    // points there, the hub serving it (docs/hub.md, "The phone page's public home"); "" = the box's own.
+    std::string public_url;
   } hub;
   int sandbox_autopay_s = 0;  // the embedded sandbox's payer pays each Pix QR this long after it shows; 0 = never
 };

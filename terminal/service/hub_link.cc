@@ -21,6 +21,9 @@ namespace {
 constexpr std::chrono::milliseconds kFetchWait{1000};
 constexpr std::chrono::milliseconds kReconnectPause{1000};
 constexpr std::chrono::milliseconds kRetryDelay{2000};
+constexpr std::chrono::milliseconds kNightWait{3000};
+constexpr std::chrono::milliseconds kPhoneWait{2000};  // the cashier waits for the QR meanwhile
+constexpr std::chrono::seconds kNightRetry{10};
 
 }  // namespace
 
@@ -110,6 +113,65 @@ void HubLink::SendHeartbeat(nlohmann::json beat, offline::Journal& journal) {
   std::filesystem::rename(heartbeat_.file + ".new", heartbeat_.file, ec);
 }
 
+Status HubLink::AnnouncePhoneSession(const std::string& json) {
+  std::shared_ptr<hub::NatsLink> link;
+  {
+    std::lock_guard lock(link_mu_);
+    link = link_;
+  }
+  if (!link || !connected_) return UnavailableError("hub: not connected");
+  BALCAO_ASSIGN_OR_RETURN(std::string answer,
+                          link->Request(hub::BoxSubject(store_, terminal_, "phone"), json, kPhoneWait));
+  const auto reply = nlohmann::json::parse(answer, nullptr, false);
+  if (!reply.is_object() || !reply.value("stored", false))
+    return UnavailableError("hub: phone session not stored: " + answer);
+  return OkStatus();
+}
+
+void HubLink::KeepNightsIn(const std::string& mark_file) {
+  std::lock_guard lock(nights_.mu);
+  nights_.mark_file = mark_file;
+  std::int64_t mark = 0;
+  std::ifstream in(mark_file);
+  if (in >> mark && mark > 0) nights_.reported_ms = mark;
+}
+
+void HubLink::OfferNight(std::int64_t settled_at_ms, std::string summary_json) {
+  if (settled_at_ms <= nights_.reported_ms) return;
+  std::lock_guard lock(nights_.mu);
+  nights_.json = std::move(summary_json);
+  nights_.queued_ms = settled_at_ms;
+}
+
+// Sent as a request: the hub answers once PostgreSQL holds it. Unanswered (the hub down, NATS
+// up) it is tried again every kNightRetry; the lane's events are fetched meanwhile.
+void HubLink::SendNight(hub::NatsLink& link) {
+  const auto now = std::chrono::steady_clock::now();
+  if (nights_.queued_ms == 0 || now < nights_.next_try) return;
+  std::string json, mark_file;
+  {
+    std::lock_guard lock(nights_.mu);
+    json = nights_.json;
+    mark_file = nights_.mark_file;
+  }
+  const std::int64_t settled_at_ms = nights_.queued_ms;
+  auto answer = link.Request(hub::BoxSubject(store_, terminal_, "night"), json, kNightWait);
+  const auto reply = nlohmann::json::parse(answer.ok() ? *answer : "", nullptr, false);
+  if (!reply.is_object() || !reply.value("stored", false)) {
+    nights_.next_try = now + kNightRetry;
+    logging::Warn("hub-link", "night not stored at the hub (trying again)",
+                  {{"reason", answer.ok() ? *answer : answer.status().message()}});
+    return;
+  }
+  nights_.reported_ms = settled_at_ms;
+  std::int64_t sent = settled_at_ms;  // a newer night queued meanwhile stays queued
+  nights_.queued_ms.compare_exchange_strong(sent, 0);
+  if (!mark_file.empty())
+    if (Status kept = WritePrivateFile(mark_file, std::to_string(settled_at_ms) + "\n"); !kept.ok())
+      logging::Warn("hub-link", "night mark not kept (sent again after a restart)", {{"reason", kept.message()}});
+  logging::Info("hub-link", "night stored at the hub", {{"settled_at_ms", settled_at_ms}});
+}
+
 void HubLink::Handle(hub::PulledMsg& msg) {
   const HubVerdict verdict = apply_(msg.data(), stop_);
   Status answered;
@@ -167,6 +229,7 @@ void HubLink::Run() {
       if (stop_) break;  // unanswered: delivered again to the next run
       Handle(msg);
     }
+    SendNight(*link);
   }
   connected_ = false;
 }

@@ -76,9 +76,32 @@ class HubLink {
   // in the heartbeats, which is the point of them.
   void SendHeartbeat(nlohmann::json beat, offline::Journal& journal);
 
+  // Hands the hub the public facts of a phone-card session (docs/hub.md, "The phone page's
+  // public home") and waits for it to answer them stored; kUnavailable while not connected.
+  Status AnnouncePhoneSession(const std::string& json);
+
+  // The box's nights (docs/hub.md, "The boxes' nights"): the settled_at of the last night the
+  // hub answered stored is kept in `mark_file` (read here, written when the hub answers).
+  void KeepNightsIn(const std::string& mark_file);
+  std::int64_t night_reported_ms() const { return nights_.reported_ms.load(); }
+  bool night_queued(std::int64_t settled_at_ms) const { return nights_.queued_ms.load() == settled_at_ms; }
+  // Queues a night (settlement::NightSummaryJson) newer than the last reported: the link's
+  // thread sends it as a request on balcao.box.<store>.<terminal>.night until the hub answers
+  // it stored. One at a time, the oldest first: the next is offered once this one is reported.
+  void OfferNight(std::int64_t settled_at_ms, std::string summary_json);
+
  private:
   void Run();
   void Handle(hub::PulledMsg& msg);
+  void SendNight(hub::NatsLink& link);
+
+  // The night on its way to the hub (OfferNight), and the last one it stored.
+  struct NightQueue {
+    std::mutex mu;
+    std::string mark_file, json;  // guarded by mu
+    std::atomic<std::int64_t> reported_ms{0}, queued_ms{0};
+    std::chrono::steady_clock::time_point next_try{};  // the link's thread only
+  };
 
   const hub::NatsEndpoint endpoint_;
   const std::string store_, terminal_;
@@ -90,6 +113,7 @@ class HubLink {
   std::shared_ptr<hub::NatsLink> link_;  // guarded by link_mu_ (the heartbeat reads it)
   std::thread thread_;
   HubHeartbeat heartbeat_;  // the heartbeat's thread only
+  NightQueue nights_;
 };
 
 }  // namespace balcao::terminal::service

@@ -12,6 +12,7 @@
 // phone's own address). Nothing is written: GET only.
 #include <nlohmann/json.hpp>
 
+#include "common/log.h"
 #include "terminal/service/routes.h"
 #include "terminal/service/web_assets.h"
 
@@ -59,6 +60,25 @@ std::optional<json> SessionFacts(Service::Impl& s, const std::string& uuid, cons
               {"user_ip", request.remote_address}};
 }
 
+// With a hub's public_url, the phone page's home is the hub: it gets the session's facts (and
+// the session's id, to ask the bank whether it is still open) before the QR shows its URL.
+std::string PhoneUrlAtHub(Service::Impl& s, const checkout::CardSession& session, const HttpRequest& request) {
+  if (!s.events.hub_link || s.setup.config.hub.public_url.empty()) return "";
+  std::optional<json> facts = SessionFacts(s, session.uuid, request);
+  if (!facts) return "";
+  facts->erase("user_ip");  // the hub's to fill in, from the proxy
+  facts->erase("now_ms");
+  (*facts)["uuid"] = session.uuid;
+  (*facts)["session_id"] = session.id;
+  if (Status told = s.events.hub_link->AnnouncePhoneSession(facts->dump()); !told.ok()) {
+    logging::Warn("serve", "phone page not at the hub: the box's own link", {{"reason", told.message()}});
+    return "";
+  }
+  std::string base = s.setup.config.hub.public_url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/pay/" + session.uuid;
+}
+
 }  // namespace
 
 // GET /pay/<uuid>, /pay/pay.js, /pay/pay.css, /pay/<uuid>/session.
@@ -93,7 +113,8 @@ void PhoneLink(Service::Impl& s, RouteCall& c) {
   const std::string host = s.setup.config.host_names.empty()
                                ? std::string(c.request.Header("host"))
                                : s.setup.config.host_names.front() + ":" + std::to_string(s.setup.port);
-  const std::string url = std::string(s.setup.tls ? "https://" : "http://") + host + "/pay/" + session->uuid;
+  std::string url = PhoneUrlAtHub(s, *session, c.request);
+  if (url.empty()) url = std::string(s.setup.tls ? "https://" : "http://") + host + "/pay/" + session->uuid;
   c.respond(JsonAnswer(200, {{"url", url},
                              {"qr_svg", QrSvg(url)},
                              {"deadline_ms", session->expires_at / 1000},

@@ -373,6 +373,26 @@ std::vector<std::string> FilesContaining(const std::filesystem::path& dir, const
   return found;
 }
 
+Json PhonePurchase(long long amount, const std::string& user_agent) {
+  return {{"amount", amount},
+          {"installmentCount", 1},
+          {"fundingType", "debit"},
+          {"cardNumber", "4235647728025682"},
+          {"cardExpiration", "2034-12"},
+          {"cardSecurityCode", "321"},
+          {"holderName", "MARIA SOUZA"},
+          {"holderEmail", "maria@example.com"},
+          {"holderPhone", "11987654321"},
+          {"billingStreetLine1", "Rua Augusta, 1500"},
+          {"billingStreetLine2", ""},
+          {"billingCity", "Sao Paulo"},
+          {"billingStateCode", "SP"},
+          {"billingZipCode", "01304-001"},
+          {"billingCountryCode", "BRA"},
+          {"metadata",
+           {{"userAgent", user_agent}, {"userIp", "127.0.0.1"}, {"language", "pt-BR"}, {"timezoneOffset", 180}}}};
+}
+
 Json WithCardCustomer(Json card) {
   card["holder_email"] = "maria.souza@example.com";
   card["holder_phone"] = "+55 11 98765-4321";

@@ -107,6 +107,9 @@ inline constexpr const char* kTestUserAgent = "Mozilla/5.0 (X11; Linux x86_64) b
 // `card` (the card form's body) with what 3-D Secure asks of the customer besides the card:
 // holder e-mail and phone, billing address, the browser's language, screen and timezone.
 Json WithCardCustomer(Json card);
+// What the customer's phone posts to the bank (<bank>/merchant-session/<uuid>/purchase): an
+// approved debit card, the customer and the browser's metadata.
+Json PhonePurchase(long long amount, const std::string& user_agent);
 
 // Starts `argv` in `cwd` with `env` added to this process's environment (less its BALCAO_*
 // variables), its stdout and stderr on a pipe whose read end goes to `out_fd`, and no other

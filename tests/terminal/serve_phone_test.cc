@@ -76,24 +76,7 @@ TEST(ServePhone, KeyedEntryIsOffAndThePhonePaysStraightToTheBank) {
       405);
 
   // The phone posts the purchase to the bank itself; the box follows it to paid.
-  const Json purchase = {
-      {"amount", 4990},
-      {"installmentCount", 1},
-      {"fundingType", "debit"},
-      {"cardNumber", "4235647728025682"},
-      {"cardExpiration", "2034-12"},
-      {"cardSecurityCode", "321"},
-      {"holderName", "MARIA SOUZA"},
-      {"holderEmail", "maria@example.com"},
-      {"holderPhone", "11987654321"},
-      {"billingStreetLine1", "Rua Augusta, 1500"},
-      {"billingStreetLine2", ""},
-      {"billingCity", "Sao Paulo"},
-      {"billingStateCode", "SP"},
-      {"billingZipCode", "01304-001"},
-      {"billingCountryCode", "BRA"},
-      {"metadata",
-       {{"userAgent", kPhoneAgent}, {"userIp", "127.0.0.1"}, {"language", "pt-BR"}, {"timezoneOffset", 180}}}};
+  const Json purchase = PhonePurchase(4990, kPhoneAgent);
   const Reply bought =
       Http("POST", purchase_url, purchase.dump(), {{"Content-Type", "application/json"}, {"User-Agent", kPhoneAgent}});
   ASSERT_EQ(bought.status, 200) << bought.body;
