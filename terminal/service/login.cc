@@ -91,8 +91,8 @@ HttpResponse Service::Impl::Login(HttpRequest& request) {
     op->language = language;
   }
   const std::string token = doors.sessions->Open(*op);
-  std::vector<std::pair<std::string, std::string>> headers = {{"Set-Cookie", doors.sessions->Cookie(token, request.tls)},
-                                                              {"Cache-Control", "no-store"}};
+  std::vector<std::pair<std::string, std::string>> headers = {
+      {"Set-Cookie", doors.sessions->Cookie(token, request.tls)}, {"Cache-Control", "no-store"}};
   // The operator's language turns this screen to it (the page reloads when it differs).
   if (!op->language.empty()) headers.emplace_back("Set-Cookie", LanguageCookie(op->language, request.tls));
   return JsonOk({{"operator", op->name},
