@@ -78,7 +78,7 @@ HttpResponse Service::Impl::Login(HttpRequest& request) {
   const bool chose_language = body.contains("language");
   const std::string language =
       chose_language && body["language"].is_string() ? body["language"].get<std::string>() : "";
-  if (chose_language && language != "pt-BR" && language != "en-US")
+  if (chose_language && !IsScreenLanguage(language))
     return ErrorResponse(400, "language", "pt-BR or en-US, or left out");
   std::string pin = body["pin"].get<std::string>();
   Wipe(body["pin"].get_ref<std::string&>());

@@ -63,7 +63,7 @@ namespace {
 
 std::string ScreenLanguage(const Service::Impl& s, const HttpRequest& request) {
   const std::string chosen = Sessions::CookieIn(request.Header("cookie"), kLanguageCookie);
-  return chosen == "pt-BR" || chosen == "en-US" ? chosen : s.setup.config.touchscreen_language;
+  return IsScreenLanguage(chosen) ? chosen : s.setup.config.touchscreen_language;
 }
 
 // A file of the web app; index.html in the screen's language (i18n.js reads it).
@@ -87,7 +87,7 @@ void ChooseLanguage(Service::Impl& s, RouteCall& c) {
   auto body = ParseJsonObject(c.request.body);
   const std::string language =
       body.ok() && (*body)["language"].is_string() ? (*body)["language"].get<std::string>() : "";
-  if (language != "pt-BR" && language != "en-US") return c.respond(ErrorResponse(400, "language", "pt-BR or en-US"));
+  if (!IsScreenLanguage(language)) return c.respond(ErrorResponse(400, "language", "pt-BR or en-US"));
   // Chosen while logged in: the operator's too (their next login turns the screen to it).
   if (c.session) {
     if (Status kept = s.storage->operators().SetLanguage(c.session->operator_name, language); !kept.ok())

@@ -51,6 +51,8 @@ struct RouteMatch {
 RouteMatch FindRoute(std::span<const Route> routes, std::string_view method, std::string_view path);
 
 // --- helpers of the handlers (routes.cc) ---
+// The touchscreen's languages: "pt-BR" and "en-US".
+inline bool IsScreenLanguage(std::string_view language) { return language == "pt-BR" || language == "en-US"; }
 // The cookie that keeps this browser's screen in `language` ("pt-BR", "en-US").
 std::string LanguageCookie(const std::string& language, bool tls);
 HttpResponse JsonAnswer(int status, const nlohmann::json& body);

@@ -200,7 +200,7 @@ void GetSale(Service::Impl& s, RouteCall& c) {
   bool malformed = false;
   const std::optional<std::uint64_t> seen = WaitedVersion(c.request.query, malformed);
   if (malformed) return c.respond(ErrorResponse(400, "wait", "a version the sale's view gave, digits only"));
-  if (seen && s.sales->book().ViewJson(c.id)) {
+  if (seen && s.sales->book().HasView(c.id)) {
     // Answered when the sale changes (from the thread that changed it) or after kHold.
     auto wake = [&s, id = c.id, respond = c.respond] {
       auto view = s.sales->book().ViewJson(id);
