@@ -5,6 +5,7 @@
 #include "printer/internal/codepage.h"
 #include "printer/internal/font.h"
 #include "printer/internal/layout.h"
+#include "tests/printer/testing_util.h"
 
 namespace balcao::printer {
 namespace {
@@ -101,6 +102,26 @@ TEST(CodeTables, PortugueseLettersAndTheEuro) {
   EXPECT_EQ(DecodeByte(CodeTable::kCp850, 0xD5), 0x0131);
   EXPECT_EQ(DecodeByte(CodeTable::kWpc1252, 0x80), 0x20AC);
   EXPECT_EQ(DecodeByte(CodeTable::kWpc1252, 0x81), 0u);  // undefined in Windows-1252
+}
+
+// Every byte of every table against Python's codecs (tests/data/codepages.json): the tables
+// derived from another (CP858 from CP850, CP860 from CP437) must come out whole.
+TEST(CodeTables, EveryByteMatchesThePublicMapping) {
+  const auto data = nlohmann::json::parse(
+      testing::ReadFile(std::filesystem::path(BALCAO_TEST_DATA_DIR) / "codepages.json"));
+  const std::pair<CodeTable, const char*> tables[] = {{CodeTable::kCp437, "cp437"},
+                                                      {CodeTable::kCp850, "cp850"},
+                                                      {CodeTable::kCp858, "cp858"},
+                                                      {CodeTable::kCp860, "cp860"},
+                                                      {CodeTable::kWpc1252, "cp1252"}};
+  for (const auto& [table, name] : tables) {
+    const auto& expected = data["tables"][name];
+    ASSERT_EQ(expected.size(), 128u) << name;
+    for (int byte = 0x80; byte <= 0xFF; ++byte)
+      EXPECT_EQ(internal::DecodeByte(table, static_cast<std::uint8_t>(byte)),
+                expected[byte - 0x80].get<char32_t>())
+          << name << " byte 0x" << std::hex << byte;
+  }
 }
 
 }  // namespace
