@@ -93,6 +93,14 @@ class Stmt {
   Stmt& Bind(int index, const std::string& text) { return Bind(index, std::string_view(text)); }
   Stmt& Bind(int index, const char* text) { return Bind(index, std::string_view(text)); }
   Stmt& BindBlob(int index, std::string_view bytes);
+  // Binds ?1, ?2, ... to `values` in order: a row's whole INSERT in one call, no index to
+  // miscount.
+  template <typename... Values>
+  Stmt& BindAll(const Values&... values) {
+    int index = 0;
+    (Bind(++index, values), ...);
+    return *this;
+  }
 
   StatusOr<bool> Step();  // true: a row is available
   Status Run();           // steps to the end, ignoring rows
@@ -103,9 +111,25 @@ class Stmt {
   std::string Text(int col) const;
   std::string Blob(int col) const;
   bool IsNull(int col) const;
+  // Reads columns 0, 1, ... into `fields` in order, each by its type (integer, int, bool,
+  // text): a row type's reader in one call, in the order of its SELECT's column list.
+  template <typename... Fields>
+  void ReadInto(Fields&... fields) const {
+    ReadFrom(0, fields...);
+  }
+  // The same from column `first` on (after a column that needs its own reading: a blob, a
+  // name to parse).
+  template <typename... Fields>
+  void ReadFrom(int first, Fields&... fields) const {
+    (ReadColumn(first++, fields), ...);
+  }
 
  private:
   void Prepare(std::string_view sql);
+  void ReadColumn(int col, std::int64_t& field) const { field = Int(col); }
+  void ReadColumn(int col, int& field) const { field = static_cast<int>(Int(col)); }
+  void ReadColumn(int col, bool& field) const { field = Int(col) != 0; }
+  void ReadColumn(int col, std::string& field) const { field = Text(col); }
 
   Connection& connection_;
   sqlite3_stmt* stmt_ = nullptr;

@@ -41,11 +41,9 @@ Status AppliedEvents::Record(const AppliedEvent& event) {
   Stmt insert(txn,
               "INSERT INTO applied_events (event_id, sale_id, outcome, created_at, applied_at) "
               "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (event_id) DO NOTHING");
-  BALCAO_RETURN_IF_ERROR(insert.Bind(1, event.event_id)
-                             .Bind(2, event.sale_id)
-                             .Bind(3, event.outcome)
-                             .Bind(4, event.created / kMicrosPerMilli)
-                             .Bind(5, clock_.Now() / kMicrosPerMilli)
+  BALCAO_RETURN_IF_ERROR(insert
+                             .BindAll(event.event_id, event.sale_id, event.outcome, event.created / kMicrosPerMilli,
+                                      clock_.Now() / kMicrosPerMilli)
                              .Run());
   return txn.Commit();
 }

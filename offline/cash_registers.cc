@@ -27,11 +27,7 @@ Status Insert(Txn& txn, const PosKey& key) {
   Stmt insert(txn,
               "INSERT INTO pos_keys (register_id, key_identifier, key_version, derived_keys, created_at) "
               "VALUES (?1, ?2, ?3, ?4, ?5)");
-  return insert.Bind(1, key.register_id)
-      .Bind(2, key.key_identifier)
-      .Bind(3, key.key_version)
-      .Bind(4, key.derived_keys)
-      .Bind(5, key.created_at_ms)
+  return insert.BindAll(key.register_id, key.key_identifier, key.key_version, key.derived_keys, key.created_at_ms)
       .Run();
 }
 
@@ -99,7 +95,7 @@ Status CashRegisters::RememberNonce(const std::string& key_identifier, const std
   Txn txn(store_.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt insert(txn, "INSERT OR IGNORE INTO pos_nonces (key_identifier, nonce, seen_at) VALUES (?1, ?2, ?3)");
-  BALCAO_RETURN_IF_ERROR(insert.Bind(1, key_identifier).Bind(2, nonce).Bind(3, store_.impl().NowMs()).Run());
+  BALCAO_RETURN_IF_ERROR(insert.BindAll(key_identifier, nonce, store_.impl().NowMs()).Run());
   if (insert.Changes() == 0) return AlreadyExistsError("SecurityTrailer.Nonce: already used (a replayed message)");
   return txn.Commit();
 }
@@ -110,13 +106,9 @@ Status CashRegisters::BeginRequest(const RegisterRequestRow& row) {
   Stmt insert(txn,
               "INSERT OR IGNORE INTO register_requests (register_id, service_id, transaction_id, kind, sale_id, "
               "request, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-  BALCAO_RETURN_IF_ERROR(insert.Bind(1, row.register_id)
-                             .Bind(2, row.service_id)
-                             .Bind(3, row.transaction_id)
-                             .Bind(4, row.kind)
-                             .Bind(5, row.sale_id)
-                             .Bind(6, row.request)
-                             .Bind(7, store_.impl().NowMs())
+  BALCAO_RETURN_IF_ERROR(insert
+                             .BindAll(row.register_id, row.service_id, row.transaction_id, row.kind, row.sale_id,
+                                      row.request, store_.impl().NowMs())
                              .Run());
   if (insert.Changes() == 0)
     return AlreadyExistsError("request " + row.register_id + "/" + row.service_id + " was seen before");
@@ -146,7 +138,7 @@ Status CashRegisters::SetSale(const std::string& register_id, const std::string&
   Txn txn(store_.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt update(txn, "UPDATE register_requests SET sale_id = ?3 WHERE register_id = ?1 AND service_id = ?2");
-  BALCAO_RETURN_IF_ERROR(update.Bind(1, register_id).Bind(2, service_id).Bind(3, sale_id).Run());
+  BALCAO_RETURN_IF_ERROR(update.BindAll(register_id, service_id, sale_id).Run());
   return txn.Commit();
 }
 
@@ -157,8 +149,7 @@ Status CashRegisters::Finish(const std::string& register_id, const std::string& 
   Stmt update(txn,
               "UPDATE register_requests SET outcome = ?3, finished_at = ?4 WHERE register_id = ?1 AND "
               "service_id = ?2 AND outcome = ''");
-  BALCAO_RETURN_IF_ERROR(
-      update.Bind(1, register_id).Bind(2, service_id).Bind(3, outcome).Bind(4, store_.impl().NowMs()).Run());
+  BALCAO_RETURN_IF_ERROR(update.BindAll(register_id, service_id, outcome, store_.impl().NowMs()).Run());
   return txn.Commit();
 }
 

@@ -34,7 +34,7 @@ Status AppendJournal(Txn& txn, const std::string& sale_id, std::int64_t seq, con
   Stmt upsert(txn,
               "INSERT INTO sales (sale_id, opened_at, last_seq) VALUES (?1, ?2, ?3) "
               "ON CONFLICT (sale_id) DO UPDATE SET last_seq=excluded.last_seq");
-  BALCAO_RETURN_IF_ERROR(upsert.Bind(1, sale_id).Bind(2, now).Bind(3, seq).Run());
+  BALCAO_RETURN_IF_ERROR(upsert.BindAll(sale_id, now, seq).Run());
   // Read in this write transaction: no other writer can append between the read and the insert.
   BALCAO_ASSIGN_OR_RETURN(ChainHead head, ReadChainHead(txn));
   ChainRow row{head.rows + 1, sale_id, seq, kind, json_payload, now, head.hash, ""};
@@ -42,12 +42,7 @@ Status AppendJournal(Txn& txn, const std::string& sale_id, std::int64_t seq, con
   Stmt insert(txn,
               "INSERT INTO sale_journal (sale_id, seq, kind, payload, created_at, chain_seq, chain_prev, chain_hash) "
               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-  return insert.Bind(1, sale_id)
-      .Bind(2, seq)
-      .Bind(3, kind)
-      .Bind(4, json_payload)
-      .Bind(5, now)
-      .Bind(6, row.position)
+  return insert.BindAll(sale_id, seq, kind, json_payload, now, row.position)
       .BindBlob(7, row.prev)
       .BindBlob(8, row.hash)
       .Run();
@@ -94,7 +89,7 @@ Status Journal::MarkClosed(const std::string& sale_id, const std::string& final_
   if (final_state.empty()) return InvalidArgumentError("journal final_state: must name the sale's terminal state");
   Txn txn(store_.impl(), Txn::kWrite);
   Stmt stmt(txn, "UPDATE sales SET closed_at=?2, final_state=?3 WHERE sale_id=?1");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Bind(2, store_.impl().NowMs()).Bind(3, final_state).Run());
+  BALCAO_RETURN_IF_ERROR(stmt.BindAll(sale_id, store_.impl().NowMs(), final_state).Run());
   if (stmt.Changes() == 0) return NotFoundError("sale " + sale_id + " has no journal");
   return txn.Commit();
 }

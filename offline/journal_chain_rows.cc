@@ -42,7 +42,7 @@ Status ChainUnchainedRows(Txn& txn) {
     row.hash = ChainLink(row.prev, row);
     Stmt update(txn, "UPDATE sale_journal SET chain_seq=?3, chain_prev=?4, chain_hash=?5 WHERE sale_id=?1 AND seq=?2");
     BALCAO_RETURN_IF_ERROR(
-        update.Bind(1, sale_id).Bind(2, seq).Bind(3, row.position).BindBlob(4, row.prev).BindBlob(5, row.hash).Run());
+        update.BindAll(sale_id, seq, row.position).BindBlob(4, row.prev).BindBlob(5, row.hash).Run());
     head = {row.position, row.hash};
   }
   return OkStatus();

@@ -21,14 +21,10 @@ constexpr std::int64_t kLongestLockMs = 3'600'000;
 
 StatusOr<Operator> ReadOperator(const Stmt& row) {
   Operator op;
-  op.id = row.Int(0);
-  op.name = row.Text(1);
-  BALCAO_ASSIGN_OR_RETURN(op.role, ParseOperatorRole(row.Text(2)));
-  op.disabled = row.Int(3) != 0;
-  op.failed_attempts = static_cast<int>(row.Int(4));
-  op.locked_until_ms = row.Int(5);
-  op.created_at_ms = row.Int(6);
-  op.language = row.Text(7);
+  std::string role;
+  row.ReadInto(op.id, op.name, role, op.disabled, op.failed_attempts, op.locked_until_ms, op.created_at_ms,
+               op.language);
+  BALCAO_ASSIGN_OR_RETURN(op.role, ParseOperatorRole(role));
   return op;
 }
 
@@ -117,8 +113,7 @@ StatusOr<Operator> Operators::Add(const std::string& name, OperatorRole role, co
     if (GetIn(txn, name).ok()) return AlreadyExistsError("name: an operator named '" + name + "' exists");
     Stmt insert(txn,
                 "INSERT INTO operators (name, role, pin_hash, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)");
-    BALCAO_RETURN_IF_ERROR(
-        insert.Bind(1, name).Bind(2, OperatorRoleName(role)).Bind(3, hash).Bind(4, store_.impl().NowMs()).Run());
+    BALCAO_RETURN_IF_ERROR(insert.BindAll(name, OperatorRoleName(role), hash, store_.impl().NowMs()).Run());
     BALCAO_RETURN_IF_ERROR(txn.Commit());
   }
   logging::Info("operators", "operator added", {{"operator", name}, {"role", OperatorRoleName(role)}});

@@ -30,34 +30,17 @@ std::optional<LookupBy> ParseLookup(const std::string& s) {
 
 StatusOr<OutboxItem> ReadItem(const Stmt& row) {
   OutboxItem item;
-  item.id = row.Int(0);
   OutboxRequest& r = item.request;
-  r.key = row.Text(1);
-  r.kind = row.Text(2);
-  r.method = row.Text(3);
-  r.path = row.Text(4);
-  r.body = row.Text(5);
-  auto lookup = ParseLookup(row.Text(6));
-  auto state = ParseOutboxState(row.Text(11));
+  std::string lookup_name, state_name;
+  row.ReadInto(item.id, r.key, r.kind, r.method, r.path, r.body, lookup_name, r.lookup_path, r.lookup_value, r.sale_id,
+               r.amount, state_name, item.attempts, item.lookups, item.reached_bank, item.dropped,
+               item.next_attempt_at_ms, item.created_at_ms, item.updated_at_ms, item.last_error, item.http_status,
+               item.bank_codes, item.bank_id, item.response);
+  auto lookup = ParseLookup(lookup_name);
+  auto state = ParseOutboxState(state_name);
   if (!lookup || !state) return InternalError("outbox row " + std::to_string(item.id) + " has an unknown state/lookup");
   r.lookup = *lookup;
-  r.lookup_path = row.Text(7);
-  r.lookup_value = row.Text(8);
-  r.sale_id = row.Text(9);
-  r.amount = row.Int(10);
   item.state = *state;
-  item.attempts = static_cast<int>(row.Int(12));
-  item.lookups = static_cast<int>(row.Int(13));
-  item.reached_bank = row.Int(14) != 0;
-  item.dropped = row.Int(15) != 0;
-  item.next_attempt_at_ms = row.Int(16);
-  item.created_at_ms = row.Int(17);
-  item.updated_at_ms = row.Int(18);
-  item.last_error = row.Text(19);
-  item.http_status = static_cast<int>(row.Int(20));
-  item.bank_codes = row.Text(21);
-  item.bank_id = row.Text(22);
-  item.response = row.Text(23);
   return item;
 }
 
@@ -114,7 +97,7 @@ StatusOr<std::int64_t> InsertRequest(Txn& txn, const OutboxRequest& request, std
               "INSERT INTO outbox (key, kind, method, path, body, lookup, lookup_path, lookup_value, sale_id, amount, "
               "state, reached_bank, next_attempt_at, created_at, updated_at) "
               "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?12,?13,?14,?11,?11) RETURNING id");
-  insert.Bind(1, r.key).Bind(2, r.kind).Bind(3, r.method).Bind(4, r.path).Bind(5, r.body);
+  insert.BindAll(r.key, r.kind, r.method, r.path, r.body);
   insert.Bind(6, LookupByName(r.lookup)).Bind(7, r.lookup_path).Bind(8, r.lookup_value).Bind(9, r.sale_id);
   insert.Bind(10, r.amount).Bind(11, now).Bind(12, std::string(unknown ? "unknown" : "pending"));
   insert.Bind(13, static_cast<std::int64_t>(unknown ? 1 : 0)).Bind(14, unknown ? now + settle_ms : now);
@@ -236,7 +219,7 @@ StatusOr<std::vector<OutboxItem>> Outbox::List(std::optional<OutboxState> state,
   Txn txn(store_.impl(), Txn::kRead);
   Stmt stmt(txn,
             std::string(kSelect) + "WHERE (?1='' OR state=?1) AND (?2='' OR sale_id=?2) ORDER BY id DESC LIMIT ?3");
-  stmt.Bind(1, state ? OutboxStateName(*state) : "").Bind(2, sale_id).Bind(3, limit);
+  stmt.BindAll(state ? OutboxStateName(*state) : "", sale_id, limit);
   return sqlite::ReadAll(stmt, ReadItem);
 }
 
@@ -254,12 +237,9 @@ StatusOr<OutboxMetrics> Outbox::Metrics() {
   BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row) return InternalError("outbox metrics returned no row");
   OutboxMetrics m;
-  m.depth = stmt.Int(0);
-  m.unknown = stmt.Int(1);
-  m.failed = stmt.Int(2);
-  m.dropped = stmt.Int(3);
-  m.oldest_age_ms = stmt.Int(4) == 0 ? 0 : std::max<std::int64_t>(0, store_.impl().NowMs() - stmt.Int(4));
-  m.amount_at_risk = stmt.Int(5);
+  std::int64_t oldest_created_ms = 0;
+  stmt.ReadInto(m.depth, m.unknown, m.failed, m.dropped, oldest_created_ms, m.amount_at_risk);
+  m.oldest_age_ms = oldest_created_ms == 0 ? 0 : std::max<std::int64_t>(0, store_.impl().NowMs() - oldest_created_ms);
   return m;
 }
 
@@ -279,7 +259,7 @@ StatusOr<std::vector<OutboxWork>> Outbox::ClaimDue(std::int64_t now_ms, int limi
                     "AND (o.state='pending' OR o.updated_at+?3<=?1) AND (o.sale_id='' OR NOT "
                     "EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id=o.sale_id AND p.id<o.id AND p.state IN "
                     "('pending','inflight','unknown'))) ORDER BY o.next_attempt_at, o.id LIMIT ?2");
-  due.Bind(1, now_ms).Bind(2, limit + static_cast<std::int64_t>(busy_lanes.size())).Bind(3, policy_.unknown_settle_ms);
+  due.BindAll(now_ms, limit + static_cast<std::int64_t>(busy_lanes.size()), policy_.unknown_settle_ms);
   BALCAO_ASSIGN_OR_RETURN(std::vector<OutboxItem> candidates, sqlite::ReadAll(due, ReadItem));
 
   std::vector<OutboxWork> work;

@@ -12,11 +12,7 @@ using internal::Txn;
 Status RecordAction(Txn& txn, const char* action, std::int64_t id, const std::string& operator_name,
                     const std::string& reason) {
   Stmt stmt(txn, "INSERT INTO operator_actions (at, action, target, operator, reason) VALUES (?1, ?2, ?3, ?4, ?5)");
-  return stmt.Bind(1, internal::StoreOf(txn).NowMs())
-      .Bind(2, action)
-      .Bind(3, "outbox:" + std::to_string(id))
-      .Bind(4, operator_name)
-      .Bind(5, reason)
+  return stmt.BindAll(internal::StoreOf(txn).NowMs(), action, "outbox:" + std::to_string(id), operator_name, reason)
       .Run();
 }
 
@@ -47,7 +43,7 @@ Status Outbox::Drop(std::int64_t id, const std::string& operator_name, const std
             "UPDATE outbox SET state='dead', dropped=1, last_error='dropped by ' || ?3 || ': ' || ?4 || "
             "CASE WHEN reached_bank=1 THEN ' (it may have reached the bank)' ELSE '' END, updated_at=?2 "
             "WHERE id=?1 AND state IN ('pending','unknown','failed','dead') AND dropped=0");
-  stmt.Bind(1, id).Bind(2, store_.impl().NowMs()).Bind(3, operator_name.empty() ? "operator" : operator_name);
+  stmt.BindAll(id, store_.impl().NowMs(), operator_name.empty() ? "operator" : operator_name);
   BALCAO_RETURN_IF_ERROR(stmt.Bind(4, reason).Run());
   if (stmt.Changes() == 0) {
     Stmt current(txn, "SELECT state, dropped FROM outbox WHERE id=?1");

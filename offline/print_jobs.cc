@@ -21,17 +21,11 @@ StatusOr<PrintJobState> ParseState(const std::string& s) {
 
 StatusOr<PrintJob> ReadJob(const Stmt& row) {
   PrintJob job;
-  job.id = row.Int(0);
-  job.sale_id = row.Text(1);
-  job.kind = row.Text(2);
-  job.target = row.Text(3);
+  std::string state;
+  row.ReadInto(job.id, job.sale_id, job.kind, job.target);
   job.payload = row.Blob(4);
-  BALCAO_ASSIGN_OR_RETURN(job.state, ParseState(row.Text(5)));
-  job.attempts = static_cast<int>(row.Int(6));
-  job.last_error = row.Text(7);
-  job.created_at_ms = row.Int(8);
-  job.updated_at_ms = row.Int(9);
-  job.opens_drawer = row.Int(10) != 0;
+  row.ReadFrom(5, state, job.attempts, job.last_error, job.created_at_ms, job.updated_at_ms, job.opens_drawer);
+  BALCAO_ASSIGN_OR_RETURN(job.state, ParseState(state));
   return job;
 }
 
@@ -67,7 +61,7 @@ StatusOr<std::int64_t> PrintJobs::Enqueue(const std::string& sale_id, const std:
   Stmt stmt(txn,
             "INSERT INTO print_jobs (sale_id, kind, target, payload, created_at, updated_at, opens_drawer) "
             "VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6) RETURNING id");
-  stmt.Bind(1, sale_id).Bind(2, kind).Bind(3, target).BindBlob(4, payload).Bind(5, store_.impl().NowMs());
+  stmt.BindAll(sale_id, kind, target).BindBlob(4, payload).Bind(5, store_.impl().NowMs());
   stmt.Bind(6, opens_drawer ? 1 : 0);
   BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row) return InternalError("print job insert returned no id");

@@ -138,7 +138,7 @@ StatusOr<std::int64_t> SealedCards::Seal(const std::string& sale_id, std::int64_
   Stmt insert(txn,
               "INSERT INTO sealed_cards (sale_id, amount, masked_pan, wrapped_key, sealed, created_at, updated_at) "
               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6) ON CONFLICT (sale_id) DO NOTHING RETURNING id");
-  insert.Bind(1, sale_id).Bind(2, amount).Bind(3, card.Masked()).BindBlob(4, *wrapped).BindBlob(5, *sealed);
+  insert.BindAll(sale_id, amount, card.Masked()).BindBlob(4, *wrapped).BindBlob(5, *sealed);
   BALCAO_ASSIGN_OR_RETURN(bool inserted, insert.Bind(6, now).Step());
   if (!inserted) return AlreadyExistsError("sale " + sale_id + " already has an offline card record");
   const std::int64_t id = insert.Int(0);
@@ -197,7 +197,7 @@ Status SealedCards::Destroy(const SealedCardInfo& info, CardOutcomeKind outcome,
     Stmt record(txn,
                 "INSERT INTO card_outcomes (sale_id, amount, masked_pan, outcome, reason, bank_id, accepted_at, "
                 "decided_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-    record.Bind(1, info.sale_id).Bind(2, info.amount).Bind(3, info.masked_pan).Bind(4, CardOutcomeName(outcome));
+    record.BindAll(info.sale_id, info.amount, info.masked_pan, CardOutcomeName(outcome));
     BALCAO_RETURN_IF_ERROR(record.Bind(5, reason).Bind(6, bank_id).Bind(7, info.created_at_ms).Bind(8, now_ms).Run());
     BALCAO_RETURN_IF_ERROR(txn.Commit());
   }
@@ -293,17 +293,11 @@ StatusOr<std::vector<CardOutcome>> SealedCards::UnreportedOutcomes() {
             "WHERE reported_at IS NULL ORDER BY decided_at, sale_id");
   return sqlite::ReadAll(stmt, [](const Stmt& row) {
     CardOutcome o;
-    o.sale_id = row.Text(0);
-    o.amount = row.Int(1);
-    o.masked_pan = row.Text(2);
-    const std::string kind = row.Text(3);
+    std::string kind;
+    row.ReadInto(o.sale_id, o.amount, o.masked_pan, kind, o.reason, o.bank_id, o.accepted_at_ms, o.decided_at_ms);
     o.outcome = kind == "approved"  ? CardOutcomeKind::kApproved
                 : kind == "expired" ? CardOutcomeKind::kExpired
                                     : CardOutcomeKind::kDeclined;
-    o.reason = row.Text(4);
-    o.bank_id = row.Text(5);
-    o.accepted_at_ms = row.Int(6);
-    o.decided_at_ms = row.Int(7);
     return o;
   });
 }

@@ -47,16 +47,8 @@ Status InsertSettlement(Store& store, const SettlementRow& row, const std::vecto
       txn,
       "INSERT INTO settlements (business_day, settled_at, status, attention, sales, gross, refunds, "
       "report_json, report_text, journal_rows, journal_head) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, row.business_day)
-                             .Bind(2, row.settled_at_ms)
-                             .Bind(3, row.status)
-                             .Bind(4, row.attention)
-                             .Bind(5, row.sales)
-                             .Bind(6, row.gross)
-                             .Bind(7, row.refunds)
-                             .Bind(8, row.report_json)
-                             .Bind(9, row.report_text)
-                             .Bind(10, head.rows)
+  BALCAO_RETURN_IF_ERROR(stmt.BindAll(row.business_day, row.settled_at_ms, row.status, row.attention, row.sales,
+                                      row.gross, row.refunds, row.report_json, row.report_text, head.rows)
                              .BindBlob(11, head.hash)
                              .Run());
   for (const SaleMark& mark : marks) {
@@ -66,12 +58,10 @@ Status InsertSettlement(Store& store, const SettlementRow& row, const std::vecto
                 "ON CONFLICT (sale_id) DO UPDATE SET done=excluded.done, seen_seq=excluded.seen_seq, "
                 "refunds_counted=excluded.refunds_counted, late_returned_counted=excluded.late_returned_counted, "
                 "counted_day=CASE WHEN counted_day='' THEN excluded.counted_day ELSE counted_day END");
-    BALCAO_RETURN_IF_ERROR(upsert.Bind(1, mark.sale_id)
-                               .Bind(2, mark.counted ? row.business_day : std::string())
-                               .Bind(3, mark.done ? 1 : 0)
-                               .Bind(4, mark.seen_seq)
-                               .Bind(5, mark.refunds_counted)
-                               .Bind(6, mark.late_returned_counted)
+    BALCAO_RETURN_IF_ERROR(upsert
+                               .BindAll(mark.sale_id, mark.counted ? row.business_day : std::string(),
+                                        mark.done ? 1 : 0, mark.seen_seq, mark.refunds_counted,
+                                        mark.late_returned_counted)
                                .Run());
   }
   return txn.Commit();

@@ -35,11 +35,7 @@ constexpr const char* kEntityCols = "seq, resource, id, scope, created, doc";
 
 Entity ReadEntity(const Stmt& s) {
   Entity e;
-  e.seq = s.Int(0);
-  e.resource = s.Text(1);
-  e.id = s.Text(2);
-  e.scope = s.Text(3);
-  e.created = s.Int(4);
+  s.ReadInto(e.seq, e.resource, e.id, e.scope, e.created);
   e.doc = Json::parse(s.Text(5), nullptr, /*allow_exceptions=*/false);
   return e;
 }
@@ -61,7 +57,7 @@ StatusOr<std::optional<std::string>> ReadOptionalText(Stmt& s) {
 Status InsertKeys(sqlite::Connection& connection, std::int64_t seq, const std::vector<IndexKey>& keys) {
   for (const auto& [name, value] : keys) {
     Stmt s(connection, "INSERT INTO keys(seq, name, value) VALUES(?,?,?)");
-    BALCAO_RETURN_IF_ERROR(s.Bind(1, seq).Bind(2, name).Bind(3, value).Run());
+    BALCAO_RETURN_IF_ERROR(s.BindAll(seq, name, value).Run());
   }
   return OkStatus();
 }
@@ -106,17 +102,8 @@ void BindList(Stmt& s, const ListQuery& q) {
 
 WebhookDelivery ReadDelivery(const Stmt& s) {
   WebhookDelivery d;
-  d.id = s.Int(0);
-  d.scope = s.Text(1);
-  d.event_id = s.Text(2);
-  d.webhook_id = s.Text(3);
-  d.url = s.Text(4);
-  d.body = s.Text(5);
-  d.due = s.Int(6);
-  d.attempt = static_cast<int>(s.Int(7));
-  d.state = s.Text(8);
-  d.last_status = static_cast<int>(s.Int(9));
-  d.last_error = s.Text(10);
+  s.ReadInto(d.id, d.scope, d.event_id, d.webhook_id, d.url, d.body, d.due, d.attempt, d.state, d.last_status,
+             d.last_error);
   return d;
 }
 
@@ -148,7 +135,7 @@ StatusOr<std::unique_ptr<EntityStore>> EntityStore::Open(const std::string& path
 StatusOr<std::optional<Entity>> EntityStore::Get(std::string_view resource, std::string_view scope,
                                                  std::string_view id) {
   Stmt s(connection_, std::string("SELECT ") + kEntityCols + " FROM entities WHERE resource=? AND id=? AND scope=?");
-  BALCAO_ASSIGN_OR_RETURN(bool row, s.Bind(1, resource).Bind(2, id).Bind(3, scope).Step());
+  BALCAO_ASSIGN_OR_RETURN(bool row, s.BindAll(resource, id, scope).Step());
   if (!row) return std::optional<Entity>();
   return std::optional<Entity>(ReadEntity(s));
 }
@@ -158,14 +145,14 @@ StatusOr<std::vector<Entity>> EntityStore::FindByKey(std::string_view resource, 
   Stmt s(connection_, std::string("SELECT ") + kEntityCols +
                           " FROM entities WHERE seq IN (SELECT seq FROM keys WHERE name=? AND value=?)"
                           " AND resource=? AND scope=? ORDER BY created DESC, seq DESC LIMIT ?");
-  s.Bind(1, key).Bind(2, value).Bind(3, resource).Bind(4, scope).Bind(5, limit);
+  s.BindAll(key, value, resource, scope, limit);
   return ReadEntities(s);
 }
 
 Status EntityStore::Insert(Entity& e, const std::vector<IndexKey>& keys) {
   {
     Stmt s(connection_, "INSERT INTO entities(resource, id, scope, created, status, doc) VALUES(?,?,?,?,?,?)");
-    s.Bind(1, e.resource).Bind(2, e.id).Bind(3, e.scope).Bind(4, e.created).Bind(5, e.status()).Bind(6, e.doc.dump());
+    s.BindAll(e.resource, e.id, e.scope, e.created, e.status(), e.doc.dump());
     BALCAO_RETURN_IF_ERROR(s.Run());
     e.seq = s.LastInsertId();
   }
@@ -175,7 +162,7 @@ Status EntityStore::Insert(Entity& e, const std::vector<IndexKey>& keys) {
 Status EntityStore::Update(const Entity& e, const std::vector<IndexKey>& keys) {
   {
     Stmt s(connection_, "UPDATE entities SET status=?, doc=? WHERE seq=?");
-    BALCAO_RETURN_IF_ERROR(s.Bind(1, e.status()).Bind(2, e.doc.dump()).Bind(3, e.seq).Run());
+    BALCAO_RETURN_IF_ERROR(s.BindAll(e.status(), e.doc.dump(), e.seq).Run());
   }
   {
     Stmt s(connection_, "DELETE FROM keys WHERE seq=?");
@@ -217,7 +204,7 @@ StatusOr<std::optional<std::string>> EntityStore::ScopeOfKey(std::string_view re
   Stmt s(connection_,
          "SELECT scope FROM entities WHERE seq IN (SELECT seq FROM keys WHERE name=? AND value=?) AND resource=?"
          " ORDER BY created DESC, seq DESC LIMIT 1");
-  return ReadOptionalText(s.Bind(1, key).Bind(2, value).Bind(3, resource));
+  return ReadOptionalText(s.BindAll(key, value, resource));
 }
 
 StatusOr<std::optional<std::string>> EntityStore::GetMeta(std::string_view key) {
@@ -234,7 +221,7 @@ Status EntityStore::PutPrincipal(const Principal& p) {
   Stmt s(connection_,
          "INSERT OR REPLACE INTO principals(access_id, organization_id, workspace_id, public_key) "
          "VALUES(?,?,?,?)");
-  return s.Bind(1, p.access_id).Bind(2, p.organization_id).Bind(3, p.workspace_id).Bind(4, p.public_key_pem).Run();
+  return s.BindAll(p.access_id, p.organization_id, p.workspace_id, p.public_key_pem).Run();
 }
 
 StatusOr<std::vector<Principal>> EntityStore::Principals() {
@@ -261,7 +248,7 @@ Status EntityStore::SetBalance(std::string_view scope, std::int64_t amount) {
 
 Status EntityStore::AddJob(UnixMicros due, std::string_view scope, std::string_view kind, std::string_view payload) {
   Stmt s(connection_, "INSERT INTO jobs(due, scope, kind, payload) VALUES(?,?,?,?)");
-  return s.Bind(1, due).Bind(2, scope).Bind(3, kind).Bind(4, payload).Run();
+  return s.BindAll(due, scope, kind, payload).Run();
 }
 
 StatusOr<std::optional<Job>> EntityStore::NextDueJob(UnixMicros now) {
@@ -280,14 +267,14 @@ Status EntityStore::AddDelivery(const WebhookDelivery& d) {
   Stmt s(connection_,
          "INSERT INTO deliveries(scope, event_id, webhook_id, url, body, due, attempt, state, last_status, "
          "last_error) VALUES(?,?,?,?,?,?,?,?,?,?)");
-  s.Bind(1, d.scope).Bind(2, d.event_id).Bind(3, d.webhook_id).Bind(4, d.url).Bind(5, d.body).Bind(6, d.due);
+  s.BindAll(d.scope, d.event_id, d.webhook_id, d.url, d.body, d.due);
   s.Bind(7, d.attempt).Bind(8, d.state).Bind(9, d.last_status).Bind(10, d.last_error);
   return s.Run();
 }
 
 Status EntityStore::UpdateDelivery(const WebhookDelivery& d) {
   Stmt s(connection_, "UPDATE deliveries SET due=?, attempt=?, state=?, last_status=?, last_error=? WHERE id=?");
-  s.Bind(1, d.due).Bind(2, d.attempt).Bind(3, d.state).Bind(4, d.last_status).Bind(5, d.last_error).Bind(6, d.id);
+  s.BindAll(d.due, d.attempt, d.state, d.last_status, d.last_error, d.id);
   return s.Run();
 }
 

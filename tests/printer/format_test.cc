@@ -107,8 +107,8 @@ TEST(CodeTables, PortugueseLettersAndTheEuro) {
 // Every byte of every table against Python's codecs (tests/data/codepages.json): the tables
 // derived from another (CP858 from CP850, CP860 from CP437) must come out whole.
 TEST(CodeTables, EveryByteMatchesThePublicMapping) {
-  const auto data = nlohmann::json::parse(
-      testing::ReadFile(std::filesystem::path(BALCAO_TEST_DATA_DIR) / "codepages.json"));
+  const auto data =
+      nlohmann::json::parse(testing::ReadFile(std::filesystem::path(BALCAO_TEST_DATA_DIR) / "codepages.json"));
   const std::pair<CodeTable, const char*> tables[] = {{CodeTable::kCp437, "cp437"},
                                                       {CodeTable::kCp850, "cp850"},
                                                       {CodeTable::kCp858, "cp858"},
@@ -118,8 +118,7 @@ TEST(CodeTables, EveryByteMatchesThePublicMapping) {
     const auto& expected = data["tables"][name];
     ASSERT_EQ(expected.size(), 128u) << name;
     for (int byte = 0x80; byte <= 0xFF; ++byte)
-      EXPECT_EQ(internal::DecodeByte(table, static_cast<std::uint8_t>(byte)),
-                expected[byte - 0x80].get<char32_t>())
+      EXPECT_EQ(internal::DecodeByte(table, static_cast<std::uint8_t>(byte)), expected[byte - 0x80].get<char32_t>())
           << name << " byte 0x" << std::hex << byte;
   }
 }
