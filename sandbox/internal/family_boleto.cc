@@ -14,6 +14,7 @@
 #include "api/formats/boleto.h"
 #include "common/money.h"
 #include "sandbox/internal/artifacts.h"
+#include "sandbox/internal/discounts.h"
 #include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/payer.h"
@@ -72,32 +73,6 @@ void ReadDescriptions(Reader& in, Json& out) {
                        "itens devem ser {\"text\", \"amount\"?}.");
       out.push_back(d);
     }
-}
-
-void ReadDiscounts(Reader& in, std::optional<UnixMicros> due, Json& out) {
-  out = Json::array();
-  const Json* list = in.ObjectList("discounts", Need::kOptional, 2, "invalidDiscount");
-  if (!list) return;
-  double last = 101;
-  for (const auto& d : *list) {
-    Problems local;
-    Reader dr(d, local, "discounts[]");
-    auto pct = dr.Number("percentage", Need::kRequired, 0.01, 99.99, "invalidDiscount");
-    auto date = dr.Time("date", Need::kRequired, "invalidDiscountDate");
-    dr.RejectUnknown();
-    if (pct && *pct >= last)
-      dr.Fail("percentage", "invalidDiscount", "must decrease from one discount to the next.",
-              "deve diminuir de um desconto para o seguinte.");
-    if (date && due && *date > *due)
-      dr.Fail("date", "invalidDiscountDate", "must not be after the due date.", "não pode ser depois do vencimento.");
-    if (!local.empty()) {
-      for (auto& p : local) in.Fail("discounts", p.code, p.en, p.pt);
-      return;
-    }
-    last = *pct;
-    const bool date_only = d["date"].is_string() && d["date"].get<std::string>().size() == 10;
-    out.push_back({{"percentage", *pct}, {"date", FormatTimestamp(date_only ? FromSaoPauloWallClock(*date) : *date)}});
-  }
 }
 
 constexpr const char* kAutopayMeta = "boleto_autopay_percent";
@@ -185,11 +160,11 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   auto overdue_limit = in.Int("overdueLimit", Need::kOptional, 0, 59, "invalidOverdueLimit");
   auto receiver_name = in.String("receiverName", Need::kOptional, "invalidReceiverName", 3, 200);
   auto receiver_tax_id = in.TaxId("receiverTaxId", Need::kOptional);
-  Json descriptions, discounts;
+  Json descriptions;
   ReadDescriptions(in, descriptions);
   const UnixMicros due_day = BusinessDayStartOf(due.value_or(ctx.Now() + 2 * kDay));
-  ReadDiscounts(in, due_day, discounts);
-  Json splits = ReadSplits(ctx, in, amount);
+  Json discounts = ReadDiscounts(in, due_day, kBoletoDiscounts);
+  Json splits = ReadSplits(ctx, in, amount, kBoletoSplits);
   auto tags = in.Tags();
   in.RejectUnknown();
   const std::string zip_digits = CheckBoletoFields(ctx, in, state, zip, due, due_day);

@@ -8,6 +8,7 @@
 
 #include "common/money.h"
 #include "sandbox/internal/artifacts.h"
+#include "sandbox/internal/discounts.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/payer.h"
 #include "sandbox/internal/split.h"
@@ -60,51 +61,6 @@ void ReadSchedule(Context& ctx, Reader& in, Json& doc, bool create) {
     doc["expiration"] = 5'097'600;
 }
 
-// The discounts of a new invoice: up to 5, percentages decreasing, none after the due (in `doc`).
-Json ReadInvoiceDiscounts(Reader& in, const Json& doc, Problems& problems) {
-  Json discounts = Json::array();
-  const Json* list = in.ObjectList("discounts", Need::kOptional, 5, "invalidDiscount");
-  if (!list) return discounts;
-  double last_pct = 101;
-  for (const auto& d : *list) {
-    Problems local;
-    Reader dr(d, local, "discounts[]");
-    auto pct = dr.Number("percentage", Need::kRequired, 0.01, 99.99, "invalidDiscount");
-    auto due = dr.Time("due", Need::kRequired, "invalidDiscountDate");
-    dr.RejectUnknown();
-    if (pct && *pct >= last_pct)
-      dr.Fail("percentage", "invalidDiscount", "must decrease from one discount to the next.",
-              "deve diminuir de um desconto para o seguinte.");
-    if (due && doc.contains("due") && *due > *ParseTimestamp(doc["due"].get<std::string>()))
-      dr.Fail("due", "invalidDiscountDate", "must not be after the invoice due.",
-              "não pode ser depois do vencimento da fatura.");
-    problems.insert(problems.end(), local.begin(), local.end());
-    if (!local.empty()) break;
-    last_pct = *pct;
-    discounts.push_back({{"percentage", *pct}, {"due", FormatTimestamp(*due)}});
-  }
-  return discounts;
-}
-
-// The splits of a new invoice: receivers of this workspace, adding up to at most `amount`.
-Json ReadInvoiceSplits(Context& ctx, Reader& in, std::optional<std::int64_t> amount, Problems& problems) {
-  Json splits = Json::array();
-  const Json* list = in.ObjectList("splits", Need::kOptional, 100, "invalidSplit");
-  if (!list) return splits;
-  std::int64_t total = 0;
-  for (const auto& s : *list) {
-    Problems local;
-    Json split = ReadSplitEntry(ctx, s, local);
-    problems.insert(problems.end(), local.begin(), local.end());
-    if (!local.empty()) break;
-    total += split["amount"].get<std::int64_t>();
-    splits.push_back(std::move(split));
-  }
-  if (amount && total > *amount)
-    in.Fail("splits", "invalidSplit", "add up to more than the invoice amount.", "somam mais que o valor da fatura.");
-  return splits;
-}
-
 Json CreateInvoice(Context& ctx, const Json& element, Problems& problems) {
   Reader in(element, problems);
   Json doc = Json::object();
@@ -117,8 +73,11 @@ Json CreateInvoice(Context& ctx, const Json& element, Problems& problems) {
   Json descriptions, rules;
   CheckKeyValues(in, "descriptions", 15, "invalidDescription", descriptions);
   CheckKeyValues(in, "rules", 10, "invalidRule", rules);
-  Json discounts = ReadInvoiceDiscounts(in, doc, problems);
-  Json splits = ReadInvoiceSplits(ctx, in, amount, problems);
+  std::optional<UnixMicros> due;  // ReadSchedule checked it
+  if (doc.contains("due"))
+    if (StatusOr<UnixMicros> at = ParseTimestamp(doc["due"].get<std::string>()); at.ok()) due = *at;
+  Json discounts = ReadDiscounts(in, due, kInvoiceDiscounts);
+  Json splits = ReadSplits(ctx, in, amount, kInvoiceSplits);
   auto tags = in.Tags();
   in.RejectUnknown();
   if (!problems.empty()) return nullptr;

@@ -20,23 +20,12 @@ Json ReadSplitEntry(Context& ctx, const Json& entry, Problems& local) {
   return {{"receiverId", *receiver}, {"amount", *value}};
 }
 
-Json ReadSplits(Context& ctx, Reader& in, std::optional<std::int64_t> amount) {
-  Json splits = Json::array();
-  const Json* list = in.ObjectList("splits", Need::kOptional, 100, "invalidSplit");
-  if (!list) return splits;
+Json ReadSplits(Context& ctx, Reader& in, std::optional<std::int64_t> amount, const SplitWording& wording) {
+  Json splits = in.Entries("splits", 100, "invalidSplit", wording.where,
+                           [&](const Json& entry, Problems& local) { return ReadSplitEntry(ctx, entry, local); });
   std::int64_t total = 0;
-  for (const auto& s : *list) {
-    Problems local;
-    Json split = ReadSplitEntry(ctx, s, local);
-    if (!local.empty()) {
-      for (auto& p : local) in.Fail("splits", p.code, p.en, p.pt);
-      return Json::array();
-    }
-    total += split["amount"].get<std::int64_t>();
-    splits.push_back(std::move(split));
-  }
-  if (amount && total > *amount)
-    in.Fail("splits", "invalidSplit", "add up to more than the amount.", "somam mais que o valor.");
+  for (const auto& split : splits) total += split["amount"].get<std::int64_t>();
+  if (amount && total > *amount) in.Fail("splits", "invalidSplit", wording.over_en, wording.over_pt);
   return splits;
 }
 

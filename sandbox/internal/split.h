@@ -10,9 +10,21 @@
 
 namespace balcao::sandbox::internal {
 
+// How a resource words a bad `splits` list: where an entry's problem is named, and the total
+// over the amount.
+struct SplitWording {
+  Reader::EntryProblems where;  // a boleto names the list, an invoice the entry's field
+  std::string_view over_en;
+  std::string_view over_pt;
+};
+inline constexpr SplitWording kBoletoSplits{Reader::EntryProblems::kOnTheList, "add up to more than the amount.",
+                                            "somam mais que o valor."};
+inline constexpr SplitWording kInvoiceSplits{
+    Reader::EntryProblems::kOnTheEntry, "add up to more than the invoice amount.", "somam mais que o valor da fatura."};
+
 // Validates a `splits` list of a create (receiverId of an existing split receiver, amount >
 // 0, total at most `amount`); returns the normalised list (empty when absent).
-Json ReadSplits(Context& ctx, Reader& in, std::optional<std::int64_t> amount);
+Json ReadSplits(Context& ctx, Reader& in, std::optional<std::int64_t> amount, const SplitWording& wording);
 // One entry of a `splits` list: {"receiverId": a split receiver of this workspace, "amount":
 // 1 to R$ 1 billion}, as {"receiverId", "amount"}; null with the problems in `local` (named
 // "splits[]...") when it is not.

@@ -51,6 +51,36 @@ class Reader {
   // Raw access to a field the family validates itself (marks it as known).
   const Json* Raw(std::string_view key);
 
+  // Where the problems of a list's bad entry are recorded: on the list's key (a boleto's, as
+  // the bank words them) or on the entry's own fields (an invoice's, "discounts[].due").
+  enum class EntryProblems { kOnTheList, kOnTheEntry };
+  // The entries of the optional list `key` (at most `max_items` objects), each made by
+  // `read_entry(entry, local)`: the normalised entry, with its problems (if any) in `local`.
+  // The first bad entry ends the list: its problems are recorded `where` said and the result
+  // is empty.
+  template <typename ReadEntry>
+  Json Entries(std::string_view key, std::size_t max_items, std::string_view code, EntryProblems where,
+               ReadEntry read_entry) {
+    Json entries = Json::array();
+    const Json* list = ObjectList(key, Need::kOptional, max_items, code);
+    if (list == nullptr) return entries;
+    for (const auto& entry : *list) {
+      Problems local;
+      Json read = read_entry(entry, local);
+      if (!local.empty()) {
+        for (auto& p : local) {
+          if (where == EntryProblems::kOnTheList)
+            Fail(key, p.code, p.en, p.pt);
+          else
+            problems_.push_back(std::move(p));
+        }
+        return Json::array();
+      }
+      entries.push_back(std::move(read));
+    }
+    return entries;
+  }
+
   // invalidJson for each key not read by any getter above.
   void RejectUnknown();
   // Records a problem on `key` ("<label>.key: <en>" / "<label>.key: <pt>").
