@@ -97,8 +97,12 @@ class Stmt {
   // miscount.
   template <typename... Values>
   Stmt& BindAll(const Values&... values) {
-    int index = 0;
-    (Bind(++index, values), ...);
+    return BindFrom(1, values...);
+  }
+  // The same from ?`first` on (after the parameters a shared statement binds itself).
+  template <typename... Values>
+  Stmt& BindFrom(int first, const Values&... values) {
+    (Bind(first++, values), ...);
     return *this;
   }
 

@@ -37,7 +37,7 @@ Status CashRegisters::AddRegister(const PosKey& key) {
   Txn txn(store_.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt exists(txn, "SELECT 1 FROM pos_keys WHERE register_id = ?1 OR key_identifier = ?2");
-  BALCAO_ASSIGN_OR_RETURN(const bool found, exists.Bind(1, key.register_id).Bind(2, key.key_identifier).Step());
+  BALCAO_ASSIGN_OR_RETURN(const bool found, exists.BindAll(key.register_id, key.key_identifier).Step());
   if (found) return AlreadyExistsError("cash register '" + key.register_id + "' has a key already (pos rotate)");
   PosKey first = key;
   first.key_version = 1;
@@ -56,7 +56,7 @@ StatusOr<PosKey> CashRegisters::Rotate(const std::string& register_id, const std
   if (next.disabled) return FailedPreconditionError("cash register '" + register_id + "' is disabled");
   const std::int64_t now = store_.impl().NowMs();
   Stmt retire(txn, "UPDATE pos_keys SET retired_at = ?2 WHERE register_id = ?1 AND retired_at = 0");
-  BALCAO_RETURN_IF_ERROR(retire.Bind(1, register_id).Bind(2, now).Run());
+  BALCAO_RETURN_IF_ERROR(retire.BindAll(register_id, now).Run());
   next.key_version += 1;
   next.derived_keys = derived_keys;
   next.created_at_ms = now;
@@ -86,7 +86,7 @@ StatusOr<PosKey> CashRegisters::FindKey(const std::string& key_identifier, int k
   Txn txn(store_.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt select(txn, std::string(kKeyColumns) + "WHERE key_identifier = ?1 AND key_version = ?2");
-  BALCAO_ASSIGN_OR_RETURN(const bool found, select.Bind(1, key_identifier).Bind(2, key_version).Step());
+  BALCAO_ASSIGN_OR_RETURN(const bool found, select.BindAll(key_identifier, key_version).Step());
   if (!found) return NotFoundError("no key " + key_identifier + " version " + std::to_string(key_version));
   return ReadKey(select);
 }
@@ -119,7 +119,7 @@ StatusOr<RegisterRequestRow> CashRegisters::FindRequest(const std::string& regis
   Txn txn(store_.impl(), Txn::kRead);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt select(txn, std::string(kRequestColumns) + "WHERE register_id = ?1 AND service_id = ?2");
-  BALCAO_ASSIGN_OR_RETURN(const bool found, select.Bind(1, register_id).Bind(2, service_id).Step());
+  BALCAO_ASSIGN_OR_RETURN(const bool found, select.BindAll(register_id, service_id).Step());
   if (!found) return NotFoundError("no request " + register_id + "/" + service_id);
   return ReadRequest(select);
 }

@@ -20,7 +20,7 @@ Status AppendJournal(Txn& txn, const std::string& sale_id, std::int64_t seq, con
   const std::int64_t now = internal::StoreOf(txn).NowMs();
 
   Stmt existing(txn, "SELECT kind, payload FROM sale_journal WHERE sale_id=?1 AND seq=?2");
-  BALCAO_ASSIGN_OR_RETURN(bool found, existing.Bind(1, sale_id).Bind(2, seq).Step());
+  BALCAO_ASSIGN_OR_RETURN(bool found, existing.BindAll(sale_id, seq).Step());
   if (found) {
     if (existing.Text(0) == kind && existing.Text(1) == json_payload) return OkStatus();
     return AlreadyExistsError("journal seq " + std::to_string(seq) + " of sale " + sale_id +

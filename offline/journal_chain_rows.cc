@@ -36,7 +36,7 @@ Status ChainUnchainedRows(Txn& txn) {
   BALCAO_ASSIGN_OR_RETURN(ChainHead head, ReadChainHead(txn));
   for (const auto& [sale_id, seq] : keys) {
     Stmt read(txn, "SELECT kind, payload, created_at FROM sale_journal WHERE sale_id=?1 AND seq=?2");
-    BALCAO_ASSIGN_OR_RETURN(bool found, read.Bind(1, sale_id).Bind(2, seq).Step());
+    BALCAO_ASSIGN_OR_RETURN(bool found, read.BindAll(sale_id, seq).Step());
     if (!found) return InternalError("journal chain: row " + sale_id + "/" + std::to_string(seq) + " vanished");
     ChainRow row{head.rows + 1, sale_id, seq, read.Text(0), read.Text(1), read.Int(2), head.hash, ""};
     row.hash = ChainLink(row.prev, row);
@@ -80,7 +80,7 @@ Status ReadBatch(Store& store, std::int64_t after, ChainVerifier& verifier, std:
   Stmt stmt(txn,
             "SELECT chain_seq, sale_id, seq, kind, payload, created_at, chain_prev, chain_hash FROM sale_journal "
             "WHERE chain_seq > ?1 ORDER BY chain_seq LIMIT ?2");
-  stmt.Bind(1, after).Bind(2, kBatchRows);
+  stmt.BindAll(after, kBatchRows);
   count = 0;
   while (true) {
     BALCAO_ASSIGN_OR_RETURN(bool row, stmt.Step());

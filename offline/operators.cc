@@ -69,7 +69,7 @@ Status UpdateByName(Store& store, const std::string& name, std::string_view sql,
   Txn txn(store.impl(), Txn::kWrite);
   BALCAO_RETURN_IF_ERROR(txn.status());
   Stmt stmt(txn, sql);
-  stmt.Bind(1, name).Bind(2, store.impl().NowMs());
+  stmt.BindAll(name, store.impl().NowMs());
   bind(stmt);
   BALCAO_RETURN_IF_ERROR(stmt.Run());
   if (stmt.Changes() == 0) return NotFoundError("no operator named '" + name + "'");

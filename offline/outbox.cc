@@ -98,9 +98,9 @@ StatusOr<std::int64_t> InsertRequest(Txn& txn, const OutboxRequest& request, std
               "state, reached_bank, next_attempt_at, created_at, updated_at) "
               "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?12,?13,?14,?11,?11) RETURNING id");
   insert.BindAll(r.key, r.kind, r.method, r.path, r.body);
-  insert.Bind(6, LookupByName(r.lookup)).Bind(7, r.lookup_path).Bind(8, r.lookup_value).Bind(9, r.sale_id);
-  insert.Bind(10, r.amount).Bind(11, now).Bind(12, std::string(unknown ? "unknown" : "pending"));
-  insert.Bind(13, static_cast<std::int64_t>(unknown ? 1 : 0)).Bind(14, unknown ? now + settle_ms : now);
+  insert.BindFrom(6, LookupByName(r.lookup), r.lookup_path, r.lookup_value, r.sale_id);
+  insert.BindFrom(10, r.amount, now, std::string(unknown ? "unknown" : "pending"));
+  insert.BindFrom(13, static_cast<std::int64_t>(unknown ? 1 : 0), unknown ? now + settle_ms : now);
   BALCAO_ASSIGN_OR_RETURN(bool row, insert.Step());
   if (!row) return InternalError("outbox insert returned no id");
   const std::int64_t id = insert.Int(0);
@@ -252,7 +252,7 @@ StatusOr<std::vector<OutboxWork>> Outbox::ClaimDue(std::int64_t now_ms, int limi
   Stmt expire(txn,
               "UPDATE outbox SET state='dead', updated_at=?1, "
               "last_error='not sent within the age limit; ' || last_error WHERE state='pending' AND created_at<?2");
-  BALCAO_RETURN_IF_ERROR(expire.Bind(1, now_ms).Bind(2, now_ms - policy_.max_age_ms).Run());
+  BALCAO_RETURN_IF_ERROR(expire.BindAll(now_ms, now_ms - policy_.max_age_ms).Run());
 
   Stmt due(txn, std::string(kSelect) +
                     "AS o WHERE o.state IN ('pending','unknown') AND o.next_attempt_at<=?1 "
@@ -273,7 +273,7 @@ StatusOr<std::vector<OutboxWork>> Outbox::ClaimDue(std::int64_t now_ms, int limi
       continue;
     }
     Stmt claim(txn, "UPDATE outbox SET state='inflight', attempts=attempts+1, updated_at=?2 WHERE id=?1");
-    BALCAO_RETURN_IF_ERROR(claim.Bind(1, item.id).Bind(2, now_ms).Run());
+    BALCAO_RETURN_IF_ERROR(claim.BindAll(item.id, now_ms).Run());
     item.state = OutboxState::kInflight;
     item.attempts += 1;
     item.updated_at_ms = now_ms;
@@ -298,7 +298,7 @@ Status Outbox::MarkDone(std::int64_t id, const std::string& bank_id, const std::
                     "UPDATE outbox SET lookups=lookups+(state='unknown'), state='done', bank_id=?3, response=?4, "
                     "last_error='', updated_at=?2 WHERE id=?1 AND state IN ('inflight','unknown')",
                     "only a row being sent or looked up can be done",
-                    [&](Stmt& s) { s.Bind(3, bank_id).Bind(4, response); });
+                    [&](Stmt& s) { s.BindFrom(3, bank_id, response); });
 }
 
 Status Outbox::MarkNotSent(std::int64_t id, const std::string& error, double jitter_unit) {
@@ -310,9 +310,8 @@ Status Outbox::MarkNotSent(std::int64_t id, const std::string& error, double jit
       "UPDATE outbox SET state=?3, last_error=?4, next_attempt_at=?2+?5, updated_at=?2 "
       "WHERE id=?1 AND state='inflight'",
       "only a row being sent can be marked not sent", [&](Stmt& s) {
-        s.Bind(3, exhausted ? "dead" : "pending")
-            .Bind(4, (exhausted ? "not sent after " + std::to_string(item.attempts) + " attempts: " : "") + error)
-            .Bind(5, delay);
+        s.BindFrom(3, exhausted ? "dead" : "pending",
+                   (exhausted ? "not sent after " + std::to_string(item.attempts) + " attempts: " : "") + error, delay);
       });
 }
 
@@ -322,8 +321,7 @@ Status Outbox::MarkUnknown(std::int64_t id, const std::string& error, double jit
   return Transition(store_, id,
                     "UPDATE outbox SET state='unknown', reached_bank=1, last_error=?3, next_attempt_at=?2+?4, "
                     "updated_at=?2 WHERE id=?1 AND state IN ('inflight','unknown')",
-                    "only a row being sent can have an unknown outcome",
-                    [&](Stmt& s) { s.Bind(3, error).Bind(4, delay); });
+                    "only a row being sent can have an unknown outcome", [&](Stmt& s) { s.BindFrom(3, error, delay); });
 }
 
 Status Outbox::MarkFailed(std::int64_t id, const Status& bank_answer) {
@@ -332,9 +330,8 @@ Status Outbox::MarkFailed(std::int64_t id, const Status& bank_answer) {
   return Transition(store_, id,
                     "UPDATE outbox SET state='failed', http_status=?3, bank_codes=?4, last_error=?5, updated_at=?2 "
                     "WHERE id=?1 AND state IN ('inflight','unknown')",
-                    "only a row being sent can fail", [&](Stmt& s) {
-                      s.Bind(3, bank_answer.http_status()).Bind(4, codes).Bind(5, bank_answer.ToString());
-                    });
+                    "only a row being sent can fail",
+                    [&](Stmt& s) { s.BindFrom(3, bank_answer.http_status(), codes, bank_answer.ToString()); });
 }
 
 Status Outbox::MarkAbsent(std::int64_t id) {
@@ -344,10 +341,10 @@ Status Outbox::MarkAbsent(std::int64_t id) {
                     "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2, updated_at=?2 "
                     "WHERE id=?1 AND state='unknown'",
                     "only a row whose outcome is unknown can be found absent", [&](Stmt& s) {
-                      s.Bind(3, exhausted ? "dead" : "pending")
-                          .Bind(4, exhausted ? "the bank has no trace of it after " + std::to_string(item.attempts) +
-                                                   " attempts; " + item.last_error
-                                             : "the bank has no trace of it: sending again with the same key");
+                      s.BindFrom(3, exhausted ? "dead" : "pending",
+                                 exhausted ? "the bank has no trace of it after " + std::to_string(item.attempts) +
+                                                 " attempts; " + item.last_error
+                                           : "the bank has no trace of it: sending again with the same key");
                     });
 }
 
@@ -360,9 +357,8 @@ Status Outbox::MarkLookupFailed(std::int64_t id, const std::string& error, doubl
       "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2+?5, "
       "updated_at=?2 WHERE id=?1 AND state='unknown'",
       "only a row whose outcome is unknown can be looked up", [&](Stmt& s) {
-        s.Bind(3, exhausted ? "dead" : "unknown")
-            .Bind(4, (exhausted ? "OUTCOME UNKNOWN, lookups exhausted, check the bank: " : "lookup: ") + error)
-            .Bind(5, delay);
+        s.BindFrom(3, exhausted ? "dead" : "unknown",
+                   (exhausted ? "OUTCOME UNKNOWN, lookups exhausted, check the bank: " : "lookup: ") + error, delay);
       });
 }
 

@@ -26,7 +26,7 @@ Status Outbox::Retry(std::int64_t id, const std::string& operator_name, const st
             "UPDATE outbox SET state=CASE WHEN reached_bank=1 AND state='dead' THEN 'unknown' ELSE 'pending' END, "
             "attempts=0, lookups=0, dropped=0, next_attempt_at=?2, updated_at=?2 "
             "WHERE id=?1 AND state IN ('failed','dead')");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, id).Bind(2, store_.impl().NowMs()).Run());
+  BALCAO_RETURN_IF_ERROR(stmt.BindAll(id, store_.impl().NowMs()).Run());
   if (stmt.Changes() == 0) {
     BALCAO_ASSIGN_OR_RETURN(bool found, Stmt(txn, "SELECT 1 FROM outbox WHERE id=?1").Bind(1, id).Step());
     if (!found) return NotFoundError("outbox row " + std::to_string(id) + " does not exist");

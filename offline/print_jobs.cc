@@ -79,7 +79,7 @@ StatusOr<std::optional<PrintJob>> PrintJobs::ClaimNext(const std::string& target
   BALCAO_ASSIGN_OR_RETURN(PrintJob job, ReadJob(pick));
   Stmt claim(txn, "UPDATE print_jobs SET state='printing', updated_at=?2 WHERE id=?1");
   job.updated_at_ms = store_.impl().NowMs();
-  BALCAO_RETURN_IF_ERROR(claim.Bind(1, job.id).Bind(2, job.updated_at_ms).Run());
+  BALCAO_RETURN_IF_ERROR(claim.BindAll(job.id, job.updated_at_ms).Run());
   BALCAO_RETURN_IF_ERROR(txn.Commit());
   job.state = PrintJobState::kPrinting;
   return std::optional<PrintJob>(std::move(job));
@@ -118,7 +118,7 @@ StatusOr<std::vector<PrintJob>> PrintJobs::List(std::optional<PrintJobState> sta
   if (limit < 1) return InvalidArgumentError("print job list limit: must be at least 1");
   Txn txn(store_.impl(), Txn::kRead);
   Stmt stmt(txn, std::string(kColumns) + "WHERE (?1='' OR state=?1) ORDER BY id LIMIT ?2");
-  stmt.Bind(1, state ? PrintJobStateName(*state) : "").Bind(2, limit);
+  stmt.BindAll(state ? PrintJobStateName(*state) : "", limit);
   return sqlite::ReadAll(stmt, ReadJob);
 }
 

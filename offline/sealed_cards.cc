@@ -198,7 +198,7 @@ Status SealedCards::Destroy(const SealedCardInfo& info, CardOutcomeKind outcome,
                 "INSERT INTO card_outcomes (sale_id, amount, masked_pan, outcome, reason, bank_id, accepted_at, "
                 "decided_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     record.BindAll(info.sale_id, info.amount, info.masked_pan, CardOutcomeName(outcome));
-    BALCAO_RETURN_IF_ERROR(record.Bind(5, reason).Bind(6, bank_id).Bind(7, info.created_at_ms).Bind(8, now_ms).Run());
+    BALCAO_RETURN_IF_ERROR(record.BindFrom(5, reason, bank_id, info.created_at_ms, now_ms).Run());
     BALCAO_RETURN_IF_ERROR(txn.Commit());
   }
   // Old page images of the row live in the WAL until a TRUNCATE checkpoint. A reader
@@ -255,7 +255,7 @@ StatusOr<int> SealedCards::ForwardAll(CardAuthorizer& authorizer, std::int64_t n
     if (!expired) {  // committed before the card leaves the box: a crash now means "look it up"
       Txn txn(store_.impl(), Txn::kWrite);
       Stmt mark(txn, "UPDATE sealed_cards SET state='forwarding', attempts=attempts+1, updated_at=?2 WHERE id=?1");
-      BALCAO_RETURN_IF_ERROR(mark.Bind(1, info.id).Bind(2, now_ms).Run());
+      BALCAO_RETURN_IF_ERROR(mark.BindAll(info.id, now_ms).Run());
       BALCAO_RETURN_IF_ERROR(txn.Commit());
       info.attempts += 1;
     }
@@ -305,7 +305,7 @@ StatusOr<std::vector<CardOutcome>> SealedCards::UnreportedOutcomes() {
 Status SealedCards::MarkReported(const std::string& sale_id) {
   Txn txn(store_.impl(), Txn::kWrite);
   Stmt stmt(txn, "UPDATE card_outcomes SET reported_at=?2 WHERE sale_id=?1 AND reported_at IS NULL");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Bind(2, store_.impl().NowMs()).Run());
+  BALCAO_RETURN_IF_ERROR(stmt.BindAll(sale_id, store_.impl().NowMs()).Run());
   if (stmt.Changes() == 0) return NotFoundError("no unreported card outcome for sale " + sale_id);
   return txn.Commit();
 }

@@ -108,7 +108,7 @@ StatusOr<std::vector<ScopedSale>> SalesInScope(Store& store, std::int64_t from_m
   Stmt stmt(txn, std::string(kScopedSelect) +
                      "WHERE s.opened_at < ?2 AND (s.opened_at >= ?1 OR coalesce(t.done, 0) = 0 OR "
                      "s.last_seq > t.seen_seq) ORDER BY s.opened_at, s.sale_id");
-  stmt.Bind(1, from_ms).Bind(2, to_ms);
+  stmt.BindAll(from_ms, to_ms);
   return sqlite::ReadAll(stmt, ScopedOf);
 }
 

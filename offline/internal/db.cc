@@ -9,7 +9,7 @@ Status GuardedUpdate(Store::Impl& store, std::string_view table, std::string_vie
                      std::string_view sql, std::string_view rule, const std::function<void(Stmt&)>& bind) {
   Txn txn(store, Txn::kWrite);
   Stmt stmt(txn, sql);
-  stmt.Bind(1, id).Bind(2, store.NowMs());
+  stmt.BindAll(id, store.NowMs());
   if (bind) bind(stmt);
   BALCAO_RETURN_IF_ERROR(stmt.Run());
   const std::string name = std::string(noun) + " " + std::to_string(id);

@@ -84,7 +84,7 @@ std::string ListSql(const ListQuery& q) {
 
 void BindList(Stmt& s, const ListQuery& q) {
   int i = 2;
-  s.Bind(1, q.resource).Bind(2, q.scope);
+  s.BindAll(q.resource, q.scope);
   for (const auto& id : q.ids) s.Bind(++i, id);
   for (const auto& st : q.statuses) s.Bind(++i, st);
   if (q.after) s.Bind(++i, *q.after);
@@ -196,7 +196,7 @@ StatusOr<std::int64_t> EntityStore::Count(std::string_view resource) {
 
 StatusOr<std::optional<std::string>> EntityStore::ScopeOf(std::string_view resource, std::string_view id) {
   Stmt s(connection_, "SELECT scope FROM entities WHERE resource=? AND id=?");
-  return ReadOptionalText(s.Bind(1, resource).Bind(2, id));
+  return ReadOptionalText(s.BindAll(resource, id));
 }
 
 StatusOr<std::optional<std::string>> EntityStore::ScopeOfKey(std::string_view resource, std::string_view key,
@@ -214,7 +214,7 @@ StatusOr<std::optional<std::string>> EntityStore::GetMeta(std::string_view key) 
 
 Status EntityStore::SetMeta(std::string_view key, std::string_view value) {
   Stmt s(connection_, "INSERT INTO meta(key, value) VALUES(?,?) ON CONFLICT(key) DO UPDATE SET value=excluded.value");
-  return s.Bind(1, key).Bind(2, value).Run();
+  return s.BindAll(key, value).Run();
 }
 
 Status EntityStore::PutPrincipal(const Principal& p) {
@@ -243,7 +243,7 @@ Status EntityStore::SetBalance(std::string_view scope, std::int64_t amount) {
   Stmt s(connection_,
          "INSERT INTO balances(scope, amount) VALUES(?,?) "
          "ON CONFLICT(scope) DO UPDATE SET amount=excluded.amount");
-  return s.Bind(1, scope).Bind(2, amount).Run();
+  return s.BindAll(scope, amount).Run();
 }
 
 Status EntityStore::AddJob(UnixMicros due, std::string_view scope, std::string_view kind, std::string_view payload) {
@@ -268,7 +268,7 @@ Status EntityStore::AddDelivery(const WebhookDelivery& d) {
          "INSERT INTO deliveries(scope, event_id, webhook_id, url, body, due, attempt, state, last_status, "
          "last_error) VALUES(?,?,?,?,?,?,?,?,?,?)");
   s.BindAll(d.scope, d.event_id, d.webhook_id, d.url, d.body, d.due);
-  s.Bind(7, d.attempt).Bind(8, d.state).Bind(9, d.last_status).Bind(10, d.last_error);
+  s.BindFrom(7, d.attempt, d.state, d.last_status, d.last_error);
   return s.Run();
 }
 
@@ -280,7 +280,7 @@ Status EntityStore::UpdateDelivery(const WebhookDelivery& d) {
 
 StatusOr<std::vector<WebhookDelivery>> EntityStore::DueDeliveries(UnixMicros now, int limit) {
   Stmt s(connection_, std::string(kDeliveryCols) + " WHERE state='pending' AND due <= ? ORDER BY due, id LIMIT ?");
-  s.Bind(1, now).Bind(2, limit);
+  s.BindAll(now, limit);
   return ReadDeliveries(s);
 }
 

@@ -63,9 +63,8 @@ void Play(Driver& driver, const std::string& id, const Script& script, sandbox::
 
 void DriverE2E::SetUp() {
   SandboxTest::SetUp();
-  db_ = (std::filesystem::temp_directory_path() /
-         ("checkout-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(++counter_) + ".db"))
-            .string();
+  db_dir_ = std::make_unique<test_util::TempDir>("checkout-e2e");
+  db_ = db_dir_->File("journal.db");
   AdvanceSandbox(0);  // an earlier test of this process may have moved the sandbox clock
   OpenDriver();
   settings_.poll_interval_s = 1;
@@ -77,7 +76,7 @@ void DriverE2E::TearDown() {
   driver_.reset();
   journal_.reset();
   store_.reset();
-  std::filesystem::remove(db_);
+  db_dir_.reset();
   api().Raw("DELETE", "/sandbox/faults");  // an unused fault must not leak into the next test
 }
 

@@ -29,6 +29,7 @@
 #include "offline/store.h"
 #include "tests/sandbox/sandbox_client.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::checkout::e2e {
 
@@ -169,6 +170,9 @@ class DriverE2E : public sandbox::testing::SandboxTest {
   bool RunChildKilledAt(int k, const std::string& flow, const std::string& sale_id,
                         const nlohmann::json& params = nlohmann::json::object());
 
+  // The journal's database, in a directory of its own (mkdtemp): a name made of the pid would
+  // meet, after the pid comes round again, an earlier run's leftover -wal file and replay it.
+  std::unique_ptr<test_util::TempDir> db_dir_;
   std::string db_;
   Settings settings_;
   TestClock clock_;

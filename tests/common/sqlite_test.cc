@@ -11,27 +11,27 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/temp_dir.h"
+
 namespace balcao::sqlite {
 namespace {
 
 class SqliteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = ::testing::TempDir() + "sqlite_test_" + std::to_string(::getpid()) + ".db";
-    std::remove(path_.c_str());
+    path_ = dir_.File("sqlite_test.db");
     connection_.path = path_;
     ASSERT_EQ(sqlite3_open_v2(path_.c_str(), &connection_.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr),
               SQLITE_OK);
     ASSERT_TRUE(Exec(connection_.db, "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)").ok());
   }
-  void TearDown() override { std::remove(path_.c_str()); }
-
   std::int64_t Rows() {
     Stmt count(connection_, "SELECT count(*) FROM t");
     EXPECT_TRUE(count.Step().ok());
     return count.Int(0);
   }
 
+  const test_util::TempDir dir_{"sqlite"};  // declared first: removed after the connection closed
   std::string path_;
   Connection connection_;
 };

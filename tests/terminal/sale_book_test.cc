@@ -13,6 +13,7 @@
 #include "checkout/checkout.h"
 #include "terminal/service/sale_watch.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 namespace balcao::terminal::service {
 namespace {
@@ -31,8 +32,8 @@ class SaleWatchTest : public ::testing::Test {
     sale_.amount = 1250;
     book_.Put(sale_);
   }
-  const std::filesystem::path index_ = std::filesystem::temp_directory_path() / "balcao-sale-watch.idx";
-  SaleBook book_{index_.string()};
+  const test_util::TempDir dir_{"sale-watch"};  // a file of its own: tests run in parallel processes
+  SaleBook book_{dir_.File("index")};
   SaleWatch watch_{book_};
   checkout::Sale sale_;
   SaleWatch::Clock::time_point now_ = SaleWatch::Clock::now();
@@ -102,9 +103,8 @@ std::string RowWithoutVersion(const SaleBook& book, const std::string& id) {
 }
 
 TEST(SaleBookMemory, AnEndedSaleLetGoAnswersTheSameRowAsItsCopyDid) {
-  const auto index = std::filesystem::temp_directory_path() / ("balcao-sale-book-" + std::to_string(getpid()));
-  std::filesystem::remove(index);
-  SaleBook book(index.string());
+  const test_util::TempDir dir("sale-book");
+  SaleBook book(dir.File("index"));
   const UnixMicros noon = *ParseTimestamp("2026-11-27T15:00:00+00:00");
   for (std::size_t i = 0; i <= SaleBook::kFullCopiesKept; ++i) ASSERT_OK(book.Add("v-" + std::to_string(i), 100, noon));
   book.Put(PaidPix("v-0", 4990));
@@ -119,7 +119,6 @@ TEST(SaleBookMemory, AnEndedSaleLetGoAnswersTheSameRowAsItsCopyDid) {
   const std::string day = book.DayJson("2026-11-27");
   EXPECT_NE(day.find("\"id\":\"v-0\""), std::string::npos) << day;
   EXPECT_NE(day.find("\"count\":33"), std::string::npos) << day;
-  std::filesystem::remove(index);
 }
 
 }  // namespace

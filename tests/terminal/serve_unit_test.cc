@@ -27,6 +27,7 @@
 #include "terminal/service/service.h"
 #include "terminal/service/service_metrics.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/temp_dir.h"
 
 using ::balcao::test_util::IsOk;
 using ::balcao::test_util::StatusIs;
@@ -247,9 +248,8 @@ TEST(LaneIdentity, ATerminalIdIsDerivedOnceAndKeptInTheDataDir) {
 }
 
 TEST(LaneIdentity, TheLatestLaneIsReadFromTheJournal) {
-  const auto db = std::filesystem::temp_directory_path() / ("balcao-lanes-" + std::to_string(::getpid()) + ".db");
-  std::filesystem::remove(db);
-  auto store = offline::Store::Open(db.string());
+  const test_util::TempDir dir("lanes");
+  auto store = offline::Store::Open(dir.File("balcao.db"));
   ASSERT_OK(store);
   offline::Journal journal(**store);
   EXPECT_EQ(*offline::LatestLane(**store), "") << "no sale yet";
@@ -261,7 +261,6 @@ TEST(LaneIdentity, TheLatestLaneIsReadFromTheJournal) {
   ASSERT_OK(journal.Append("new-1", 1, "Start", checkout::EventToJson(lane)));
   EXPECT_EQ(*offline::LatestLane(**store), "store/loja-1/lane/caixa-2");
   store->reset();
-  for (const char* suffix : {"", "-owner", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
 }
 
 TEST(ListenerPlan, LoopbackPlainBeyondItTlsPlainThereOnlyWithInsecureLan) {
