@@ -34,6 +34,8 @@
   keyedWhy.id = 'keyed-why';
   const form = document.getElementById('card-form');
   form.parentNode.insertBefore(panel, form);
+  // The way out stays under the QR, above the keyed form a store may turn on: on screen.
+  form.parentNode.insertBefore(document.querySelector('#screen-card .cancel-sale').parentNode, form);
   form.parentNode.insertBefore(keyedTitle, form);
   form.parentNode.insertBefore(keyedWhy, form);
   document.getElementById('phone-title').textContent = T.title;

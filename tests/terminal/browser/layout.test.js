@@ -141,7 +141,8 @@ for (const size of SIZES) {
         // The card is paid on the customer's phone: its QR and the amount first (the keyed form,
         // the store's exception turned on for this test, follows below them).
         await page.waitForFunction(() => document.querySelector('#phone-qr').naturalWidth > 0, null, WAIT);
-        await checkScreen(page, lang, size, 'card-phone', ['#phone-qr', '#screen-card .sale-amount', '#phone-countdown']);
+        await checkScreen(page, lang, size, 'card-phone', ['#phone-qr', '#screen-card .sale-amount', '#phone-countdown',
+                                                           '#screen-card .cancel-sale']);
         await page.selectOption('#card-funding', 'debit');
         assert.strictEqual(await page.$$eval('#card-installments option', (o) => o.length), 1);
         await page.click('#nav-new');  // the sale left open; the next one starts
