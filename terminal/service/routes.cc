@@ -99,6 +99,14 @@ void ChooseLanguage(Service::Impl& s, RouteCall& c) {
                          {{"Set-Cookie", LanguageCookie(language, s.setup.tls)}}});
 }
 
+// What the config does not say about the store yet: "name" (still the default) and "cnpj".
+json MissingMerchantFacts(const printer::Merchant& merchant) {
+  json missing = json::array();
+  if (merchant.name == kDefaultMerchantName) missing.push_back("name");
+  if (merchant.cnpj.empty()) missing.push_back("cnpj");
+  return missing;
+}
+
 // GET /api/status: what the touchscreen's status line and the back office read.
 void ShowStatus(Service::Impl& s, RouteCall& c) {
   json status = {{"online", s.reach->online()},
@@ -118,8 +126,8 @@ void ShowStatus(Service::Impl& s, RouteCall& c) {
                  {"min_installment", s.setup.config.settings.installments.min_installment},
                  {"merchant", s.setup.config.store.merchant.name},
                  // The receipts name no real store yet (the config's merchant is the default).
-                 {"merchant_default", s.setup.config.store.merchant.cnpj.empty() ||
-                                          s.setup.config.store.merchant.name == kDefaultMerchantName},
+                 {"merchant_default", !MissingMerchantFacts(s.setup.config.store.merchant).empty()},
+                 {"merchant_missing", MissingMerchantFacts(s.setup.config.store.merchant)},
                  {"store_id", s.setup.lane.store_id},
                  {"terminal_id", s.setup.lane.terminal_id},
                  {"tls", s.setup.tls},

@@ -483,17 +483,20 @@ async function loadSales() {
   const body = $('#sales-table tbody');
   body.innerHTML = '';
   const t = answer.json.totals;
-  $('#sales-totals').textContent = '— ' + t.count + ' vendas, ' + t.paid + ' pagas, ' + money(t.collected);
+  const count = (n, one, many) => n + ' ' + (n === 1 ? one : many);
+  $('#sales-totals').textContent = '— ' + count(t.count, 'venda', 'vendas') + ', ' + count(t.paid, 'paga', 'pagas') + ', ' +
+                                   money(t.collected);
   for (const sale of answer.json.sales) {
     const tr = document.createElement('tr');
     tr.dataset.id = sale.id;
     const time = new Date(sale.opened_at).toLocaleTimeString('pt-BR', { timeZone: 'America/Sao_Paulo' });
     const cells = [time, money(sale.amount), METHODS[sale.method] || '—'];
-    for (const text of cells) {
+    cells.forEach((text, i) => {
       const td = document.createElement('td');
       td.textContent = text;
+      if (i === 1) td.className = 'money';
       tr.appendChild(td);
-    }
+    });
     const status = document.createElement('td');
     const badge = document.createElement('span');
     badge.className = 'badge';
@@ -553,7 +556,11 @@ async function status() {
   app.minInstallment = s.min_installment;
   $('#merchant').textContent = s.merchant;
   $('#sandbox-badge').hidden = !app.sandbox;
-  $('#merchant-default').hidden = !s.merchant_default;
+  // What the receipts still lack, said short: the health line keeps one row on a 7" panel.
+  const missing = s.merchant_missing || [];
+  $('#merchant-default').hidden = missing.length === 0;
+  $('#merchant-default').textContent = missing.length > 1 ? 'Loja sem nome e CNPJ'
+    : missing[0] === 'name' ? 'Loja sem nome' : 'Loja sem CNPJ';
   const changed = app.online !== s.online;
   app.online = s.online;
   pill.dataset.online = String(s.online);

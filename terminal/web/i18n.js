@@ -93,7 +93,8 @@ const EN_US = new Map(Object.entries({
   'O cliente paga pelo QR code ou pelo código copia e cola, até o vencimento.':
       'The customer pays by the QR code or the copy-and-paste code, by the due date.',
   'Pix copia e cola': 'Pix copy-and-paste code', 'Copiar': 'Copy', 'Copiado': 'Copied',
-  'Loja não configurada: sem nome e CNPJ': 'Store not set up: no name or CNPJ',
+  'Loja sem nome e CNPJ': 'Store has no name or CNPJ', 'Loja sem nome': 'Store has no name',
+  'Loja sem CNPJ': 'Store has no CNPJ',
   // declines and notices (app.js NOTICES), and what to do next
   'Gerar outro Pix': 'New Pix code', 'Tentar o cartão de novo': 'Try the card again',
   'cartão recusado pelo emissor: saldo ou limite insuficiente: peça outro cartão ou ofereça Pix':
@@ -142,6 +143,17 @@ const EN_US = new Map(Object.entries({
   'Cartão guardado cifrado: será enviado ao banco quando a conexão voltar':
       'Card kept encrypted: sent to the bank when the connection is back',
   'Cartão sendo enviado ao banco': 'Card being sent to the bank',
+  // the card on the customer's phone (phone_card.js)
+  'Pagamento no celular do cliente': "Payment on the customer's phone",
+  'Aguardando o celular do cliente…': "Waiting for the customer's phone…",
+  'O cliente lê o QR com a câmera do celular e digita o cartão lá: o cartão não passa pelo caixa.':
+      'The customer scans the QR with the phone camera and types the card there: the card never passes through the till.',
+  'Cartão digitado (exceção)': 'Keyed card (exception)',
+  'Só para cliente sem celular ou venda por telefone: cartão digitado é a venda de maior risco e precisa do supervisor.':
+      'Only for a customer without a phone or a phone order: a keyed card is the riskiest kind of sale and needs a supervisor.',
+  'Cliente confirmando no celular (3-D Secure)': 'Customer confirming on the phone (3-D Secure)',
+  'O banco do cliente está confirmando a compra no celular dele.': "The customer's bank is confirming the purchase on their phone.",
+  'QR code do pagamento com cartão no celular do cliente': "QR code of the card payment on the customer's phone",
   // the supervisor's queue
   'QR para o celular do cliente': "QR for the customer's phone", 'QR do celular do cliente': "The customer's phone QR",
   'Fila': 'Queue', 'O quê': 'What', 'Venda': 'Sale', 'Idade': 'Age', 'Descartar': 'Drop',
@@ -160,7 +172,8 @@ const EN_US_PATTERNS = [
   [/^Nenhum operador ainda\. No terminal do caixa, na pasta (.+), digite:$/, 'No operator yet. In a terminal on the box, in the folder $1, type:'],
   [/^Expira em (\d+:\d\d)$/, 'Expires in $1'],
   [/^(\d+)x de (R\$ .+)$/, '$1x of $2'],
-  [/^— (\d+) vendas, (\d+) pagas, (R\$ .+)$/, '— $1 sales, $2 paid, $3'],
+  [/^— (\d+) vendas?, (\d+) pagas?, (R\$ .+)$/,
+   (m, count, paid, amount) => '— ' + count + (count === '1' ? ' sale, ' : ' sales, ') + paid + ' paid, ' + amount],
   [/^Fila: (\d+)(?: \((\d+) com falha\))?$/, (m, depth, failed) => 'Queue: ' + depth + (failed ? ' (' + failed + ' failed)' : '')],
   [/^Impressora: (\d+) não impresso\(s\)$/, 'Printer: $1 not printed'],
   [/^— (R\$ .+) em risco$/, '— $1 at risk'],

@@ -9,17 +9,8 @@
 'use strict';
 
 (function () {
-  const EN = document.documentElement.lang === 'en-US';
-  const T = EN ? {
-    title: "Payment on the customer's phone", wait: "Waiting for the customer's phone…",
-    hint: 'The customer scans the QR with the phone camera and types the card there: the card never passes through the till.',
-    left: 'Expires in ', keyed: 'Keyed card (exception)',
-    keyedWhy: 'Only for a customer without a phone or a phone order: a keyed card is the riskiest kind of sale and needs a supervisor.',
-    challengeTitle: 'Customer confirming on the phone (3-D Secure)',
-    challengeHint: "The customer's bank is confirming the purchase on their phone.",
-    qrAlt: "QR code of the card payment on the customer's phone",
-    supervisor: 'Supervisor', pin: "Supervisor's PIN",
-  } : {
+  // Written in pt-BR like the rest of the page: i18n.js shows these in English (one dictionary).
+  const T = {
     title: 'Pagamento no celular do cliente', wait: 'Aguardando o celular do cliente…',
     hint: 'O cliente lê o QR com a câmera do celular e digita o cartão lá: o cartão não passa pelo caixa.',
     left: 'Expira em ', keyed: 'Cartão digitado (exceção)',
@@ -43,6 +34,8 @@
   keyedWhy.id = 'keyed-why';
   const form = document.getElementById('card-form');
   form.parentNode.insertBefore(panel, form);
+  // The way out stays under the QR, above the keyed form a store may turn on: on screen.
+  form.parentNode.insertBefore(document.querySelector('#screen-card .cancel-sale').parentNode, form);
   form.parentNode.insertBefore(keyedTitle, form);
   form.parentNode.insertBefore(keyedWhy, form);
   document.getElementById('phone-title').textContent = T.title;

@@ -5,12 +5,12 @@
 // purchase URL, this phone's address as that server saw it), asks for the card with the
 // standard autofill tokens, and POSTs the purchase itself straight to the bank with this
 // device's user agent, language, timezone and screen. The card never goes to the store.
-(function () {
-  'use strict';
-  var en = /^en/i.test(navigator.language || '');
-  var T = en ? {
+// The page's words in both languages, keyed alike; a global so that the browser test's language
+// check reads this one dictionary (tests/terminal/browser/screen_check.js).
+var PAY_TEXT = {
+  'en-US': {
     title: 'Card payment', funding: 'Pay by', credit: 'Credit', debit: 'Debit', installments: 'Installments',
-    card: 'Card', number: 'Card number', exp: 'Expiry (MM/YY)', csc: 'Security code', name: 'Name on the card',
+    card: 'Card', number: 'Card number', exp: 'Expiry (MM/YY)', expHint: 'MM/YY', csc: 'Security code', name: 'Name on the card',
     you: 'Your details, for your bank to confirm the purchase', email: 'E-mail', tel: 'Mobile phone with area code',
     street: 'Billing address', city: 'City', state: 'State', zip: 'Postal code (CEP)', country: 'Country',
     direct: 'Your card goes straight from your phone to the bank; the store\'s till never receives it.',
@@ -27,9 +27,10 @@
     telBad: 'Area code and number, 10 or 11 digits.', streetBad: 'Street and number.', cityBad: 'Your city.',
     stateBad: 'The two letters of the state (SP, RJ…).', zipBad: '8 digits (01310-100).', countryBad: 'The country (BR).',
     fix: 'Check the highlighted fields.'
-  } : {
+  },
+  'pt-BR': {
     title: 'Pagamento com cartão', funding: 'Pagar no', credit: 'Crédito', debit: 'Débito', installments: 'Parcelas',
-    card: 'Cartão', number: 'Número do cartão', exp: 'Validade (MM/AA)', csc: 'Código de segurança',
+    card: 'Cartão', number: 'Número do cartão', exp: 'Validade (MM/AA)', expHint: 'MM/AA', csc: 'Código de segurança',
     name: 'Nome impresso no cartão', you: 'Seus dados para o seu banco confirmar a compra', email: 'E-mail',
     tel: 'Celular com DDD', street: 'Endereço de cobrança', city: 'Cidade', state: 'UF', zip: 'CEP', country: 'País',
     direct: 'Os dados do cartão vão direto do seu celular para o banco; o caixa da loja não os recebe.',
@@ -46,7 +47,12 @@
     telBad: 'DDD e número, 10 ou 11 dígitos.', streetBad: 'Rua e número.', cityBad: 'A sua cidade.',
     stateBad: 'A sigla do estado (SP, RJ…).', zipBad: '8 dígitos (01310-100).', countryBad: 'O país (BR).',
     fix: 'Confira os campos destacados.'
-  };
+  }
+};
+(function () {
+  'use strict';
+  var en = /^en/i.test(navigator.language || '');
+  var T = PAY_TEXT[en ? 'en-US' : 'pt-BR'];
   var $ = function (id) { return document.getElementById(id); };
   var uuid = (location.pathname.match(/^\/pay\/([0-9a-f]{16,64})\/?$/) || [])[1];
   var facts = null, skew = 0, timer = 0, sent = false;
@@ -63,6 +69,8 @@
     document.title = T.title;
     var all = document.querySelectorAll('[data-t]');
     for (var i = 0; i < all.length; i++) all[i].textContent = T[all[i].getAttribute('data-t')];
+    var hints = document.querySelectorAll('[data-t-placeholder]');
+    for (var j = 0; j < hints.length; j++) hints[j].placeholder = T[hints[j].getAttribute('data-t-placeholder')];
   }
   // Luhn, and the brand by its first digits as typed.
   function luhn(n) {
@@ -112,7 +120,7 @@
     facts.installments.forEach(function (o) {
       var e = document.createElement('option');
       e.value = o.count;
-      e.textContent = o.count > 1 ? T.times(o.count, money(Math.ceil(o.totalAmount / o.count))) : T.once + ' ' + money(o.totalAmount);
+      e.textContent = o.count > 1 ? T.times(o.count, money(Math.ceil(o.totalAmount / o.count))) : T.once + ' — ' + money(o.totalAmount);
       $('installments').appendChild(e);
     });
     $('installments').onchange = refresh;

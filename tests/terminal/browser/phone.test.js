@@ -8,7 +8,10 @@
 // failed, a session that expires (back to the method choice, nothing collected). Then the
 // sandbox's record of the purchase route shows only the phone (its user agent, language,
 // timezone, address), nothing signed by the box, and no card number is anywhere in the data
-// dir (databases, WAL), the log or the receipts. Waits on selectors (no fixed sleeps).
+// dir (databases, WAL), the log or the receipts. The phone-only card screen and the 3-D Secure
+// wait are checked at 800x480 and 1024x768 and the customer's page at 360x740, in pt-BR and in
+// en-US (screen_check.js: whole, not scrolled, no text of the other language; screenshots
+// <lang>-<size>-qr|challenge|phone-page.png). Waits on selectors (no fixed sleeps).
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert');
@@ -16,6 +19,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
+const { checkScreen } = require('./screen_check.js');
 
 const URL = process.env.BALCAO_URL;
 const SHOTS = process.env.SCREENSHOT_DIR || '.';
@@ -44,33 +48,66 @@ const APPROVED = freshCard();
 const CHALLENGE = '5500000000000004';
 const DECLINED = '4000000000000002';
 const TYPED = [APPROVED, CHALLENGE, DECLINED];
+// What each screen must show without scrolling: the phone's QR with the amount, the countdown
+// and the way out; the 3-D Secure wait with the amount and the way out.
+const QR_PARTS = ['#phone-qr', '#screen-card .sale-amount', '#phone-countdown', '#screen-card .cancel-sale'];
+const CHALLENGE_PARTS = ['#qr-title', '#screen-qr .sale-amount', '#screen-qr .cancel-sale'];
+// The counter screens (800x480, the common 7" panel, and 1024x768) and the phone.
+const COUNTER_SIZES = [{ width: 800, height: 480 }, { width: 1024, height: 768 }];
+const PHONE_SIZE = { width: 360, height: 740 };
+const TEXT = {
+  'pt-BR': { expires: /Expira em \d+:\d\d/, waiting: /Aguardando o celular do cliente/, challenge: /celular/,
+             amount: 'R$ 120,00', paid: 'Pago' },
+  'en-US': { expires: /Expires in \d+:\d\d/, waiting: /Waiting for the customer's phone/, challenge: /phone/,
+             amount: 'R$ 120.00', paid: 'Paid' },
+};
 
-async function login(page) {
+function launch() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+function phoneContext(browser, locale) {
+  return browser.newContext({
+    userAgent: PHONE_AGENT, viewport: PHONE_SIZE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale,
+    timezoneId: 'America/Sao_Paulo',
+  });
+}
+
+// Signs the cashier in; `lang` chosen first with the login screen's switch, when given.
+async function login(page, lang) {
   await page.goto(URL, WAIT);
   await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+  if (lang) {
+    await page.click(`#language-switch button[data-language="${lang}"]`);
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang, WAIT);
+    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+  }
   await page.fill('#login-operator', process.env.BALCAO_CASHIER);
   for (const d of process.env.BALCAO_CASHIER_PIN) await page.click(`#login-pad button[data-digit="${d}"]`);
   await page.click('#login-pad button[data-pin="enter"]');
   await page.waitForSelector('#screen-keypad:not([hidden])', WAIT);
 }
 // A card sale of `digits` cents on the touchscreen, up to the phone's QR; its URL, decoded.
-async function startCardSale(till, digits) {
+async function startCardSale(till, digits, lang) {
   for (const d of digits) await till.click(`.keypad button[data-key="${d}"]`);
   await till.click('#charge');
   await till.waitForSelector('#screen-method:not([hidden])', WAIT);
   await till.click('#method-card');
-  return phoneQr(till);
+  return phoneQr(till, '', lang);
 }
-async function phoneQr(till, previous) {
+async function phoneQr(till, previous, lang = 'pt-BR') {
   await till.waitForSelector('#screen-card:not([hidden])', WAIT);
   await till.waitForFunction((old) => {
     const img = document.querySelector('#phone-qr');
     const url = document.querySelector('#phone-url').textContent;
     return img.naturalWidth > 0 && url && url !== old;
   }, previous || '', WAIT);
-  await till.waitForFunction(() => /Expira em \d+:\d\d/.test(document.querySelector('#phone-countdown').textContent),
-                             null, WAIT);
-  assert.match(await till.textContent('#phone-wait'), /Aguardando o celular do cliente/);
+  await till.waitForFunction((re) => new RegExp(re).test(document.querySelector('#phone-countdown').textContent),
+                             TEXT[lang].expires.source, WAIT);
+  assert.match(await till.textContent('#phone-wait'), TEXT[lang].waiting);
   assert.strictEqual(await till.isVisible('#card-form'), false, 'keyed entry is off: no card form');
   const shot = path.join(SHOTS, 'phone-qr-' + Date.now() + '.png');
   await (await till.$('#phone-qr')).screenshot({ path: shot });
@@ -95,31 +132,19 @@ async function fillByAutofill(page, number) {
   };
   for (const [token, value] of Object.entries(fields)) await page.fill(`[autocomplete="${token}"]`, value);
 }
-// The counter screens (800x480, the common 7" panel, and 1024x768): `selectors` (the first
-// visible match of each) wholly inside the viewport, the page not scrolled; a screenshot of each.
-async function wholeOnCounterScreens(till, name, selectors) {
-  for (const size of [{ width: 800, height: 480 }, { width: 1024, height: 768 }]) {
+// The touchscreen at both counter sizes (screen_check.js), back to 1024x768 after.
+async function onCounterScreens(till, lang, name, selectors) {
+  for (const size of COUNTER_SIZES) {
     await till.setViewportSize(size);
-    const facts = await till.evaluate((sels) => {
-      const visible = (el) => el && el.checkVisibility() && el.getClientRects().length > 0;
-      return {
-        scrolled: window.scrollY,
-        boxes: sels.map((sel) => {
-          const el = Array.from(document.querySelectorAll(sel)).find(visible);
-          if (!el) return { sel, missing: true };
-          const r = el.getBoundingClientRect();
-          return { sel, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
-        }),
-      };
-    }, selectors);
-    assert.strictEqual(facts.scrolled, 0, `${name} at ${size.width}x${size.height}: opened at its top`);
-    for (const b of facts.boxes) {
-      assert.ok(!b.missing && b.top >= 0 && b.bottom <= size.height && b.left >= 0 && b.right <= size.width,
-                `${name} at ${size.width}x${size.height}: ${b.sel} inside the viewport (${JSON.stringify(b)})`);
-    }
-    await till.screenshot({ path: path.join(SHOTS, `phone-${name}-${size.width}x${size.height}.png`) });
+    await checkScreen(till, lang, size, name, selectors);
   }
-  await till.setViewportSize({ width: 1024, height: 768 });
+  await till.setViewportSize(COUNTER_SIZES[1]);
+}
+// The customer's page as it opens on the phone: the store, the amount and where to start typing
+// on screen, all in the phone's language; a screenshot of the whole page.
+async function checkPhonePage(page, lang) {
+  await checkScreen(page, lang, PHONE_SIZE, 'phone-page', ['#store', '#amount', '#countdown', '#cc-number'],
+                    { fullPage: true });
 }
 async function tillOutcome(till) {
   await till.waitForSelector('#screen-outcome:not([hidden])', WAIT);
@@ -131,17 +156,10 @@ async function newSale(till) {
 }
 
 test('card paid on the customer\'s phone: challenge, decline and a second QR, challenge failed, expiry', { timeout: 240000 }, async () => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  const browser = await launch();
   try {
-    const counter = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
-    const phone = await browser.newContext({
-      userAgent: PHONE_AGENT, viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true,
-      hasTouch: true, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo',
-    });
+    const counter = await browser.newContext({ viewport: COUNTER_SIZES[1], locale: 'pt-BR' });
+    const phone = await phoneContext(browser, 'pt-BR');
     const till = await counter.newPage();
     await login(till);
     const status = await till.evaluate(() => fetch('/api/status').then((r) => r.json()));
@@ -151,9 +169,9 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     // 1. R$ 120,00 in 3 installments by credit, through the issuer's challenge on the phone.
     const url1 = await startCardSale(till, ['1', '2', '0', '0', '0']);
     await till.screenshot({ path: path.join(SHOTS, 'phone-touchscreen-qr.png') });
-    await wholeOnCounterScreens(till, 'touchscreen-qr', ['#phone-qr', '#screen-card .sale-amount', '#phone-countdown',
-                                                         '#screen-card .cancel-sale']);
+    await onCounterScreens(till, 'pt-BR', 'qr', QR_PARTS);
     const p1 = await openOnPhone(phone, url1);
+    await checkPhonePage(p1, 'pt-BR');
     assert.strictEqual(await p1.textContent('#amount'), 'R$ 120,00');
     assert.deepStrictEqual(await p1.$$eval('input[name=funding]', (r) => r.map((x) => x.value)), ['credit', 'debit']);
     assert.deepStrictEqual(await p1.$$eval('#installments option', (o) => o.map((x) => +x.value)), [1, 2, 3]);
@@ -171,7 +189,7 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     await p1.click('#pay');
     await p1.waitForURL(/\/sandbox\/challenge\//, WAIT);  // the phone goes to the bank's page itself
     await till.waitForFunction(() => /celular/.test(document.querySelector('#qr-title').textContent), null, WAIT);
-    await wholeOnCounterScreens(till, 'touchscreen-challenge', ['#qr-title', '#screen-qr .sale-amount']);
+    await onCounterScreens(till, 'pt-BR', 'challenge', CHALLENGE_PARTS);
     // Both moments on the machine's clock, as the pages saw them (not when this script's
     // polling noticed): the bank's answer to the phone's confirmation, the touchscreen's turn.
     await till.evaluate(() => {
@@ -254,8 +272,38 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
   } finally {
     await browser.close();
   }
+});
 
-  // No card number anywhere the box writes: databases and their WAL, the log, the receipts.
+// The same screens in English, chosen with the login screen's switch, and the phone page on a
+// phone set to English: every text in that language, money as it writes it, each screen whole.
+test('in en-US: the phone\'s QR, the 3-D Secure wait and the customer\'s page', { timeout: 120000 }, async () => {
+  const lang = 'en-US';
+  const browser = await launch();
+  try {
+    const counter = await browser.newContext({ viewport: COUNTER_SIZES[1], locale: lang });
+    const phone = await phoneContext(browser, lang);
+    const till = await counter.newPage();
+    await login(till, lang);
+    const url = await startCardSale(till, ['1', '2', '0', '0', '0'], lang);
+    await onCounterScreens(till, lang, 'qr', QR_PARTS);
+    const page = await openOnPhone(phone, url);
+    assert.strictEqual(await page.textContent('#amount'), TEXT[lang].amount);
+    await checkPhonePage(page, lang);
+    await fillByAutofill(page, CHALLENGE);
+    await page.click('#pay');
+    await page.waitForURL(/\/sandbox\/challenge\//, WAIT);
+    await till.waitForFunction((re) => new RegExp(re).test(document.querySelector('#qr-title').textContent),
+                               TEXT[lang].challenge.source, WAIT);
+    await onCounterScreens(till, lang, 'challenge', CHALLENGE_PARTS);
+    await page.click('button:text("Confirm")');
+    assert.strictEqual(await tillOutcome(till), TEXT[lang].paid);
+  } finally {
+    await browser.close();
+  }
+});
+
+// After both: no card number anywhere the box writes (databases and their WAL, the log, the receipts).
+test('no card number typed on the phones is anywhere in the box\'s data dir or log', () => {
   const files = [];
   const walk = (dir) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -12,7 +12,7 @@ WORK=$(cd "$2" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 [ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium is required (deploy/install-deps.sh installs it)" >&2; exit 1; }
 command -v zbarimg >/dev/null || { echo "zbarimg is required (zbar-tools; deploy/install-deps.sh)" >&2; exit 1; }
-bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/phone.test.js"
+bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/phone.test.js" "$HERE/screen_check.js"
 DATA=$(mktemp -d)
 trap 'rm -rf "$DATA"' EXIT
 mkdir -p "$DATA/data"

@@ -14,7 +14,7 @@ WORK=$(cd "$2" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 [ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium is required (deploy/install-deps.sh installs it)" >&2; exit 1; }
 TEST_FILE=${3:-touchscreen.test.js}
-bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/$TEST_FILE"
+bash "$HERE/../../npm_ci.sh" "$HERE" "$WORK" "$HERE/$TEST_FILE" "$HERE/screen_check.js"
 DATA=$(mktemp -d)
 trap 'rm -rf "$DATA"' EXIT
 mkdir -p "$DATA/data"
