@@ -278,6 +278,15 @@ std::optional<UnixMicros> Driver::NextTimer(const std::string& sale_id) const {
   return next;
 }
 
+bool Driver::PollNow(const std::string& sale_id, UnixMicros now) {
+  auto it = sales_.find(sale_id);
+  if (it == sales_.end()) return false;
+  auto poll = it->second.timers.find(Timer::kPoll);
+  if (poll == it->second.timers.end()) return false;
+  poll->second = std::min(poll->second, now);
+  return true;
+}
+
 StatusOr<Sale> Driver::Get(const std::string& sale_id) const {
   auto it = sales_.find(sale_id);
   if (it == sales_.end()) return NotFoundError("sale " + sale_id + " is not open in this driver");

@@ -86,6 +86,10 @@ class Driver {
   // When the sale's earliest timer is due (a poll, a countdown); nullopt when none is armed or
   // the sale is not open here. RunUntilSettled fires it.
   std::optional<UnixMicros> NextTimer(const std::string& sale_id) const;
+  // Brings the sale's armed poll forward to `now` (the customer's phone says the bank just
+  // answered its purchase): the next run of due timers asks the bank at once instead of at the
+  // poll's interval. Only a poll already armed moves; false when there is none.
+  bool PollNow(const std::string& sale_id, UnixMicros now);
   // The sale as the driver has it (kNotFound when not open in this driver).
   StatusOr<Sale> Get(const std::string& sale_id) const;
   // Lets go of a sale that ended (Paid, Refunded or Voided): a busy day's finished sales are

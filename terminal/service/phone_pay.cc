@@ -9,7 +9,9 @@
 // 128 random bits the bank minted, shown only as the QR at the counter, and it answers only
 // while its sale waits for the card; what it reveals is what the customer sees on the page
 // anyway (store name, amount, installments, funding types, expiry, the bank's purchase URL, the
-// phone's own address). Nothing is written: GET only.
+// phone's own address). Nothing is written. The one POST, /pay/<uuid>/answered, only makes the
+// box ask the bank now rather than at its next poll (at most once a second per sale): what the
+// sale becomes is still only what the bank says.
 #include <nlohmann/json.hpp>
 
 #include "common/log.h"
@@ -103,6 +105,32 @@ void PhonePay(Service::Impl& s, RouteCall& c) {
   HttpResponse res = JsonAnswer(200, *facts);
   res.headers.emplace_back("Cache-Control", "no-store");
   c.respond(std::move(res));
+}
+
+// POST /pay/<uuid>/answered: the phone's page heard the bank answer its purchase. Card purchases
+// have no webhook: without this the touchscreen would learn of the payment at the next poll,
+// seconds after the customer's phone already said "approved".
+void PhonePayAnswered(Service::Impl& s, RouteCall& c) {
+  const std::string rest = c.action;  // what follows /pay/
+  const std::size_t slash = rest.find('/');
+  const std::string uuid = rest.substr(0, slash);
+  const std::string tail = slash == std::string::npos ? "" : rest.substr(slash + 1);
+  if (!ValidUuid(uuid)) return c.respond(ErrorResponse(404, "uuid", "a card session's uuid (hex)"));
+  if (tail != "answered") {
+    HttpResponse refused = ErrorResponse(405, "method", "GET (only /pay/<uuid>/answered takes a POST)");
+    refused.headers.emplace_back("Allow", "GET");
+    return c.respond(std::move(refused));
+  }
+  const std::optional<checkout::Sale> sale = s.sales->book().AwaitingPhone(uuid);
+  if (!sale)
+    return c.respond(
+        ErrorResponse(404, "uuid", "no sale waits for a card on this session (paid, expired or replaced)"));
+  s.OnDriver(
+      [&s, id = sale->id] {
+        const bool asked = s.sales->PollSoon(id, s.bank_side->clock().Now());
+        return JsonAnswer(202, {{"asked_bank", asked}});
+      },
+      std::move(c.respond));
 }
 
 // GET /api/sales/{sale}/phone-link: the URL of the phone page of the sale's open card session,

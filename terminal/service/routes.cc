@@ -211,6 +211,7 @@ constexpr std::array kRoutes = {
     Route{"*",    kWebhookPath,                         kBank,       Webhook},  // POST: 405 in it
     Route{"*",    "/device/*",                          kDeviceLink, DevicePage},  // GET, POST: 405 in it
     Route{"GET",  "/pay/*",                             kAnyone,     PhonePay},  // the uuid is the capability (phone_pay.cc)
+    Route{"POST", "/pay/*",                             kAnyone,     PhonePayAnswered},  // /pay/<uuid>/answered: poll now
     Route{"GET",  "/api/status",                        kOperator,   ShowStatus},
     Route{"GET",  "/api/sales",                         kOperator,   ListSales},
     Route{"POST", "/api/sales",                         kOperator,   OpenSale},

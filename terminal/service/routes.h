@@ -76,6 +76,7 @@ void KeepSaleOpen(Service::Impl& service, RouteCall& call);
 void MakeDeviceLink(Service::Impl& service, RouteCall& call);
 // The customer's phone pays the card (phone_pay.cc).
 void PhonePay(Service::Impl& service, RouteCall& call);
+void PhonePayAnswered(Service::Impl& service, RouteCall& call);
 void PhoneLink(Service::Impl& service, RouteCall& call);
 void ReprintSale(Service::Impl& service, RouteCall& call);
 void PrintCode(Service::Impl& service, RouteCall& call);

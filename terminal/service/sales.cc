@@ -75,6 +75,7 @@ void SaleDesk::PutTouched() {
     if (checkout::IsTerminal(sale->state) && !stays && driver_->Close(id)) {
       open_.erase(id);
       next_tick_at_.erase(id);
+      polled_soon_at_.erase(id);
     } else {
       open_.insert(id);
     }
@@ -108,6 +109,15 @@ void SaleDesk::TickSales(UnixMicros now, const std::function<void(const Status&)
     if (!sale.ok() && offline::IsDiskFailure(sale.status())) on_disk_failure(sale.status());
     touched_.insert(id);
   }
+}
+
+bool SaleDesk::PollSoon(const std::string& sale_id, UnixMicros now) {
+  auto last = polled_soon_at_.find(sale_id);
+  if (last != polled_soon_at_.end() && now - last->second < kMicrosPerSecond) return false;
+  if (!driver_->PollNow(sale_id, now)) return false;
+  polled_soon_at_[sale_id] = now;
+  next_tick_at_[sale_id] = now;  // looked at by the next tick (Service's, every 100 ms)
+  return true;
 }
 
 void SaleDesk::TouchUnsettled() {

@@ -79,6 +79,11 @@ class SaleDesk {
   // Fires the due timers of the open unsettled sales, each at its next timer and at least every
   // kSaleTickInterval; `on_disk_failure` hears of a timer's event the disk refused.
   void TickSales(UnixMicros now, const std::function<void(const Status&)>& on_disk_failure);
+  // The customer's phone says the bank answered its purchase: the sale's armed poll runs at the
+  // next tick instead of at its interval. At most once a second per sale, so that a phone (or
+  // whoever holds its link) cannot make the box ask the bank more often than that. False when
+  // nothing was moved.
+  bool PollSoon(const std::string& sale_id, UnixMicros now);
   void TouchUnsettled();  // after the event catch-up: its sales are tracked from here
   // At start: the open sales of the journal resumed in the driver (and touched).
   void ResumeFromJournal();
@@ -95,9 +100,10 @@ class SaleDesk {
   std::unique_ptr<checkout::Driver> driver_;
   std::unique_ptr<DriverLoop> loop_;
   Hooks hooks_;
-  std::set<std::string> open_;                      // open in the driver
-  std::set<std::string> touched_;                   // changed since the last Publish
-  std::map<std::string, UnixMicros> next_tick_at_;  // sale -> when its timers are looked at
+  std::set<std::string> open_;                        // open in the driver
+  std::set<std::string> touched_;                     // changed since the last Publish
+  std::map<std::string, UnixMicros> next_tick_at_;    // sale -> when its timers are looked at
+  std::map<std::string, UnixMicros> polled_soon_at_;  // sale -> its last PollSoon that moved a poll
 };
 
 }  // namespace balcao::terminal::service

@@ -115,5 +115,36 @@ TEST(ServePhone, KeyedEntryTurnedOnNeedsASupervisorForEachSale) {
   serve.WaitFor(id, "paid");
 }
 
+// Card purchases have no webhook: the phone's page tells the box the bank answered, and the box
+// asks the bank at once instead of at its poll (a minute here, so only the nudge can be it).
+TEST(ServePhone, ThePhonesWordMakesTheBoxAskTheBankAtOnce) {
+  const auto dir = FreshDir("serve-phone-answered");
+  const auto config = WriteConfig(dir, {{"card", {{"keyed_entry", false}}}, {"checkout", {{"poll_interval_s", 60}}}});
+  ServeProcess serve;
+  serve.Start(dir / "data", {"--config", config.string()});
+  const std::string id = serve.NewSale(1990)["id"].get<std::string>();
+  ASSERT_EQ(serve.Post("/api/sales/" + id + "/method", {{"method", "card"}}).status, 200);
+  const std::string uuid = UuidOf(serve.WaitFor(id, "enter-card"));
+  const Json facts = Http("GET", serve.url() + "/pay/" + uuid + "/session").json;
+  const auto answered = [&](const std::string& which) {
+    return Http("POST", serve.url() + "/pay/" + which + "/answered", "{}", {{"Content-Type", "application/json"}});
+  };
+  EXPECT_EQ(answered(std::string(32, 'a')).status, 404) << "no sale waits on that session";
+  EXPECT_EQ(Http("POST", serve.url() + "/pay/" + uuid + "/answered", "{}", {{"Content-Type", "text/plain"}}).status,
+            403)
+      << "a JSON POST only (a form of another site cannot send one)";
+
+  const Reply bought = Http("POST", facts["purchase_url"].get<std::string>(), PhonePurchase(1990, kPhoneAgent).dump(),
+                            {{"Content-Type", "application/json"}, {"User-Agent", kPhoneAgent}});
+  ASSERT_EQ(bought.status, 200) << bought.body;
+  const Reply told = answered(uuid);
+  ASSERT_EQ(told.status, 202) << told.body;
+  EXPECT_EQ(told.json["asked_bank"], true) << told.body;
+  EXPECT_EQ(serve.WaitFor(id, "paid", std::chrono::seconds(30))["collected"], 1990);
+  EXPECT_EQ(answered(uuid).status, 404) << "paid: the link is spent";
+  serve.Stop();
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace balcao::terminal::testing
