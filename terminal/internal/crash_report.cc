@@ -2,7 +2,7 @@
 
 #include <execinfo.h>
 #include <signal.h>
-#include <string.h>
+#include <string.h>  // sigabbrev_np
 #include <unistd.h>
 
 #include <cstddef>
@@ -13,35 +13,36 @@ namespace {
 
 const char* g_command = "";
 
-// Only async-signal-safe calls from here on: write(2) of text made without allocating.
-void WriteText(const char* text) {
-  for (std::size_t left = ::strlen(text); left > 0;) {
-    const ssize_t n = ::write(STDERR_FILENO, text, left);
-    if (n <= 0) return;
-    text += n;
-    left -= static_cast<std::size_t>(n);
+// Only async-signal-safe calls from here on: text put together on the stack, then write(2).
+class Line {
+ public:
+  Line& operator<<(const char* text) {
+    while (*text != '\0' && size_ < sizeof text_) text_[size_++] = *text++;
+    return *this;
   }
-}
+  Line& operator<<(int value) {
+    char digits[12];
+    int at = sizeof digits;
+    do {
+      digits[--at] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    } while (value > 0 && at > 0);
+    while (at < static_cast<int>(sizeof digits) && size_ < sizeof text_) text_[size_++] = digits[at++];
+    return *this;
+  }
+  // One write: a line shorter than PIPE_BUF is never interleaved with another thread's output.
+  void Write() const { (void)!::write(STDERR_FILENO, text_, size_); }
 
-void WriteNumber(int value) {
-  char digits[16];
-  int at = sizeof digits - 1;
-  digits[at] = '\0';
-  do {
-    digits[--at] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  } while (value > 0 && at > 0);
-  WriteText(digits + at);
-}
+ private:
+  char text_[256];
+  std::size_t size_ = 0;
+};
 
 void OnFatalSignal(int signal_number) {
-  WriteText("balcao ");
-  WriteText(g_command);
-  WriteText(": fatal signal ");
-  WriteNumber(signal_number);
-  WriteText(" (SIG");
-  WriteText(::sigabbrev_np(signal_number) != nullptr ? ::sigabbrev_np(signal_number) : "?");
-  WriteText("); stack:\n");
+  const char* name = ::sigabbrev_np(signal_number);
+  (Line() << "balcao " << g_command << ": fatal signal " << signal_number << " (SIG" << (name != nullptr ? name : "?")
+          << "); stack:\n")
+      .Write();
   void* frames[64];
   const int count = ::backtrace(frames, 64);
   ::backtrace_symbols_fd(frames, count, STDERR_FILENO);
