@@ -6,6 +6,7 @@
 // instead of once in thousands of starts; these tests pin that, and that the locked paths work
 // from many threads at once.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <filesystem>
 #include <set>
@@ -30,7 +31,12 @@ TEST(SandboxEngineLockDeathTest, TheStoreWithoutTheEnginesLockEndsTheProcessSayi
   GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child is a fresh exec of this binary
   auto engine = OpenEngine();
   ASSERT_NE(engine, nullptr);
-  EXPECT_DEATH((void)engine->store(), "the entity store was used without the engine's lock");
+  auto unguarded = [&engine] {
+    const rlimit no_core{0, 0};  // the expected abort leaves no core dump behind
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    (void)engine->store();
+  };
+  EXPECT_DEATH(unguarded(), "the entity store was used without the engine's lock");
 }
 
 TEST(SandboxEngineLock, MetadataAndIdsFromManyThreadsAtOnceAreSerialised) {
