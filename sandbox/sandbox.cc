@@ -106,7 +106,7 @@ struct Sandbox::Impl {
     const auto started = std::chrono::steady_clock::now();
     BALCAO_ASSIGN_OR_RETURN(auto result, internal::SeedHistory(*engine, plan));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    BALCAO_RETURN_IF_ERROR(engine->store().SetMeta("seed_card_id", result.card_id));
+    BALCAO_RETURN_IF_ERROR(engine->SetMeta("seed_card_id", result.card_id));
     char text[160];
     std::snprintf(text, sizeof text, "seeded %lld entities of 60 days from seed %llu in %.1f s",
                   static_cast<long long>(result.entities), static_cast<unsigned long long>(seed), seconds);
@@ -116,15 +116,14 @@ struct Sandbox::Impl {
 
   // A metadata value EnsureDemo wrote.
   StatusOr<std::string> StoredMeta(const std::string& key) {
-    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> value, engine->store().GetMeta(key));
+    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> value, engine->GetMeta(key));
     if (!value) return InternalError("sandbox database: no " + key + " after the demo setup");
     return *value;
   }
 
   // First start: demo organization + workspace + project with their keys.
   Status EnsureDemo(const api::PrivateKey& project_key, const api::PrivateKey& org_key) {
-    internal::EntityStore& store = engine->store();
-    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> org, store.GetMeta("demo_organization_id"));
+    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> org, engine->GetMeta("demo_organization_id"));
     if (!org) {
       internal::Problems problems;
       std::string org_id = engine->NewId(), project_id = engine->NewId();
@@ -138,6 +137,7 @@ struct Sandbox::Impl {
                                            {"pictureUrl", ""},
                                            {"status", "active"}});
         workspace_id = ws.id;
+        internal::EntityStore& store = ctx.engine().store();
         ctx.Checked(store.SetMeta("demo_organization_id", org_id));
         ctx.Checked(store.SetMeta("demo_workspace_id", workspace_id));
         ctx.Checked(store.SetMeta("demo_project_id", project_id));
@@ -147,14 +147,14 @@ struct Sandbox::Impl {
       BALCAO_RETURN_IF_ERROR(
           engine->RegisterPrincipal({"project/" + project_id, org_id, workspace_id, project_key.public_key().ToPem()}));
     }
-    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> center, store.GetMeta("demo_center_id"));
+    BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> center, engine->GetMeta("demo_center_id"));
     if (!center) {
       // The cost center payment requests name (credentials.json `centerId`); databases made
       // before it existed get one on their next start.
       internal::Problems problems;
       internal::Caller caller{internal::Caller::Kind::kSimulation, "sandbox", "", ""};
       BALCAO_RETURN_IF_ERROR(engine->Run(caller, internal::Lang::kEnUs, problems, [&](internal::Context& ctx) {
-        ctx.Checked(store.SetMeta("demo_center_id", ctx.NewId()));
+        ctx.Checked(ctx.engine().store().SetMeta("demo_center_id", ctx.NewId()));
       }));
     }
     BALCAO_ASSIGN_OR_RETURN(credentials.center_id, StoredMeta("demo_center_id"));
@@ -279,7 +279,6 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   BALCAO_ASSIGN_OR_RETURN(impl->engine, internal::Engine::Open(engine_options, webhook_key));
   BALCAO_RETURN_IF_ERROR(impl->EnsureDemo(project_key, org_key));
 
-  impl->sender = std::make_unique<internal::WebhookSender>(*impl->engine);
   Impl* raw = impl.get();
   impl->services.engine = impl->engine.get();
   impl->services.faults = &impl->faults;
@@ -293,9 +292,9 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
   BALCAO_RETURN_IF_ERROR(Listen(*impl, options));
   impl->engine->set_public_base_url("http://127.0.0.1:" + std::to_string(impl->port));
   // Seeded after the ports are known: the history's public links name them.
-  BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> seeded, impl->engine->store().GetMeta("seed"));
+  BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> seeded, impl->engine->GetMeta("seed"));
   if (options.seed && !seeded) BALCAO_RETURN_IF_ERROR(impl->Seed(*options.seed));
-  BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> card_id, impl->engine->store().GetMeta("seed_card_id"));
+  BALCAO_ASSIGN_OR_RETURN(const std::optional<std::string> card_id, impl->engine->GetMeta("seed_card_id"));
   cred.card_id = card_id.value_or("");
   cred.base_url = "http://127.0.0.1:" + std::to_string(impl->port) + "/v2";
   if (options.https) cred.https_url = "https://127.0.0.1:" + std::to_string(impl->https_port) + "/v2";
@@ -307,6 +306,9 @@ StatusOr<std::unique_ptr<Sandbox>> Sandbox::Start(SandboxOptions options) {
     raw->wake = true;
     raw->tick_cv.notify_one();
   });
+  // The threads start last, once the state they share is complete: the sender's workers poll the
+  // engine as soon as they run, and nothing above takes the engine's lock for what it sets.
+  impl->sender = std::make_unique<internal::WebhookSender>(*impl->engine);
   impl->server->Start();
   impl->ticker = std::thread([raw] { raw->TickLoop(); });
   return std::unique_ptr<Sandbox>(new Sandbox(std::move(impl)));

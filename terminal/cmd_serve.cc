@@ -12,6 +12,7 @@
 
 #include "common/log.h"
 #include "terminal/command.h"
+#include "terminal/internal/crash_report.h"
 #include "terminal/service/service.h"
 
 namespace balcao::terminal {
@@ -119,6 +120,7 @@ int RunServe(const std::vector<std::string>& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   ::signal(SIGPIPE, SIG_IGN);
+  InstallCrashReport("serve");  // no core dump: the signal and the stack on stderr instead
 
   auto service = service::Service::Start(options);
   if (!service.ok()) {

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 #include "sandbox/internal/engine_core.h"
@@ -309,10 +310,29 @@ std::int64_t Engine::Fee(const std::string& kind) const {
   return it == options_.fees.end() ? 0 : it->second;
 }
 
+EntityStore& Engine::store() {
+  if (!mu_.held_here()) {
+    std::fprintf(stderr, "sandbox: bug: the entity store was used without the engine's lock\n");
+    std::abort();
+  }
+  return *store_;
+}
+
+StatusOr<std::optional<std::string>> Engine::GetMeta(std::string_view key) {
+  std::lock_guard lock(mu_);
+  return store_->GetMeta(key);
+}
+
+Status Engine::SetMeta(std::string_view key, std::string_view value) {
+  std::lock_guard lock(mu_);
+  return store_->SetMeta(key, value);
+}
+
 std::string Engine::NewId() {
   // Ids look like the bank's (16 decimal digits) and never repeat: a persisted counter
   // spread by a random offset smaller than the stride.
   constexpr std::int64_t kStride = 7919;
+  std::lock_guard lock(mu_);  // the counter, the generator and the store (a simulation calls it bare)
   if (id_counter_ < 0) {
     auto stored = store_->GetMeta("counter:id");
     if (!stored.ok()) {
@@ -330,6 +350,7 @@ std::string Engine::NewId() {
 
 std::string Engine::NewUuid() {
   static const char* kHex = "0123456789abcdef";
+  std::lock_guard lock(mu_);  // the generator
   std::string out(32, '0');
   std::uint64_t a = rng_(), b = rng_();
   for (int i = 0; i < 16; ++i) {

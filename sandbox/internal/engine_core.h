@@ -1,7 +1,10 @@
 // The Engine: owns the EntityStore, the sandbox clock, the registered principals, the sandbox's
 // webhook-signing key and the lock that serialises every state change. Requests, jobs and
 // simulation actions run through Run(), one SQLite transaction each.
-// Thread-safety: all public methods are thread-safe (one mutex).
+// Thread-safety: all public methods are thread-safe (one mutex). The store's connection is
+// opened without SQLite's own locks (SQLITE_OPEN_NOMUTEX) and its statement cache is a plain map:
+// two threads on it at once corrupt memory, so store() is reachable only by the thread that holds
+// the engine's lock (a Context's, a history's), and anything else goes through a locked method.
 #pragma once
 
 #include <atomic>
@@ -12,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "api/crypto.h"
@@ -36,6 +40,26 @@ struct EngineOptions {
 struct RegisteredKey {
   Principal principal;
   api::PublicKey key;
+};
+
+// The engine's lock (recursive: a job may run inside a request's transaction), which knows which
+// thread holds it, so that store() can refuse any other.
+class HolderMutex {
+ public:
+  void lock() {
+    mu_.lock();
+    if (depth_++ == 0) holder_ = std::this_thread::get_id();
+  }
+  void unlock() {
+    if (--depth_ == 0) holder_ = std::thread::id();
+    mu_.unlock();
+  }
+  bool held_here() const { return holder_.load() == std::this_thread::get_id(); }
+
+ private:
+  std::recursive_mutex mu_;
+  std::atomic<std::thread::id> holder_{};
+  int depth_ = 0;  // guarded by mu_
 };
 
 class Engine {
@@ -84,8 +108,14 @@ class Engine {
                                                   std::string_view value);
   std::int64_t CountForTest(std::string_view resource);  // -1 when the store fails
 
-  // Used by Context.
-  EntityStore& store() { return *store_; }
+  // A metadata value of the store (absent: nullopt) and its update, under the engine's lock.
+  StatusOr<std::optional<std::string>> GetMeta(std::string_view key);
+  Status SetMeta(std::string_view key, std::string_view value);
+
+  // Used by Context and by history (RunHistory): only with the engine's lock held by this
+  // thread; any other call is a bug that would corrupt the connection, and ends the process
+  // saying so.
+  EntityStore& store();
   // A store call that failed inside a Context (Context::Checked): the first one is kept until
   // the running transaction ends, which then rolls back and answers kInternal.
   void NoteStoreFailure(const Status& status) {
@@ -110,7 +140,7 @@ class Engine {
   Status store_failure_;  // NoteStoreFailure
   api::PrivateKey signing_key_;
   std::string signing_key_created_;
-  mutable std::recursive_mutex mu_;
+  mutable HolderMutex mu_;
   UnixMicros clock_offset_ = 0;  // sandbox time = system time + offset
   std::map<std::string, RegisteredKey> principals_;
   std::mt19937_64 rng_;

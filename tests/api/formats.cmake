@@ -7,6 +7,6 @@ balcao_test(balcao_formats_tests
     ${CMAKE_CURRENT_LIST_DIR}/formats_mutation_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/formats_robustness_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/formats_cli_test.cc
-  LIBS balcao_formats nlohmann_json::nlohmann_json
+  LIBS balcao_formats balcao_testing_spawn nlohmann_json::nlohmann_json
   LABELS sanitize
   NEEDS_CLI)

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/testing/spawn.h"
+
 namespace {
 
 using nlohmann::json;
@@ -32,23 +34,18 @@ CliResult RunCli(const std::vector<std::string>& args, const std::string& input 
   int from_child[2];
   int err_child[2];  // outputs here are small: reading stdout then stderr cannot block
   if (pipe(to_child) != 0 || pipe(from_child) != 0 || pipe(err_child) != 0) return {};
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(to_child[0], STDIN_FILENO);
-    dup2(from_child[1], STDOUT_FILENO);
-    dup2(err_child[1], STDERR_FILENO);
-    close(to_child[1]);
-    close(from_child[0]);
-    close(err_child[0]);
-    std::vector<char*> argv{const_cast<char*>(BALCAO_CLI)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(BALCAO_CLI, argv.data());
-    _exit(127);
-  }
+  std::vector<std::string> argv{BALCAO_CLI};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const pid_t pid = balcao::test_util::SpawnChild(argv, {.in = to_child[0], .out = from_child[1], .err = err_child[1]});
   close(to_child[0]);
   close(from_child[1]);
   close(err_child[1]);
+  if (pid < 0) {
+    close(to_child[1]);
+    close(from_child[0]);
+    close(err_child[0]);
+    return {};
+  }
   if (!input.empty()) {
     EXPECT_EQ(write(to_child[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
   }

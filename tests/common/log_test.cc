@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/testing/spawn.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/temp_dir.h"
 
@@ -166,15 +167,10 @@ TEST(LogEnvironment, ChildProcess) {
 TEST(LogEnvironment, FileFromEnvironment) {
   TempDir dir;
   const std::string path = dir.File("env.log");
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::setenv("BALCAO_LOG_TEST_CHILD", path.c_str(), 1);
-    ::setenv("BALCAO_LOG_FILE", path.c_str(), 1);
-    ::setenv("BALCAO_LOG_LEVEL", "info", 1);
-    ::execl("/proc/self/exe", "log_test", "--gtest_filter=LogEnvironment.ChildProcess", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
+  const pid_t child = test_util::SpawnChild(
+      {std::filesystem::read_symlink("/proc/self/exe").string(), "--gtest_filter=LogEnvironment.ChildProcess"}, {},
+      {{"BALCAO_LOG_TEST_CHILD", path}, {"BALCAO_LOG_FILE", path}, {"BALCAO_LOG_LEVEL", "info"}});
+  ASSERT_GT(child, 0);
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));

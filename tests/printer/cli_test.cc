@@ -1,12 +1,12 @@
 // The `balcao` executable end to end: print sample/render/qr, and the printer-emulator
 // process receiving a job over TCP from `balcao print sample --to`.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/printer/testing_util.h"
+#include "tests/testing/spawn.h"
 #include "tests/testing/temp_dir.h"
 
 namespace balcao::printer {
@@ -62,16 +62,9 @@ struct EmulatorProcess {
   EmulatorProcess(const fs::path& dir, const std::string& port_arg) {
     const std::string log = (dir / ("emulator-" + port_arg + ".log")).string();
     const std::string out = (dir / "paper").string();
-    // Between fork and exec only async-signal-safe calls (open, dup2): the parent may have threads.
-    const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    pid = ::fork();
-    if (pid == 0) {
-      if (log_fd < 0 || ::dup2(log_fd, STDOUT_FILENO) < 0) ::_exit(126);
-      ::execl(BALCAO_CLI, BALCAO_CLI, "printer-emulator", "--port", port_arg.c_str(), "--out", out.c_str(),
-              static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-    if (log_fd >= 0) ::close(log_fd);
+    test_util::ChildIo io;
+    io.out_file = log;
+    pid = test_util::SpawnChild({BALCAO_CLI, "printer-emulator", "--port", port_arg, "--out", out}, io);
     // It prints "... listening on 127.0.0.1:PORT, ..." once bound.
     for (int i = 0; i < 2000 && port.empty(); ++i) {
       const std::string text = testing::ReadFile(log);

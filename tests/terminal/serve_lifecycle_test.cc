@@ -4,7 +4,10 @@
 // and Pix refused with the reason; then the bank back and the invoice issued by the outbox).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -165,6 +168,38 @@ TEST(ServeStart, WaitsForAToolThatHoldsTheStore) {
   EXPECT_GE(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
   EXPECT_EQ(serve.Get("/healthz").status, 200);
   serve.Stop();
+}
+
+// serve never dumps core (card numbers pass through its memory): a crash says its signal and
+// its stack on stderr, and the process still ends by that signal (terminal/internal/crash_report.h).
+TEST(ServeStart, ACrashSaysItsSignalAndStackAndEndsByThatSignal) {
+  const auto dir = FreshDir("crash-report");
+  int out_fd = -1;
+  const pid_t pid = Spawn({BALCAO_CLI, "serve", "--port", "0", "--data-dir", (dir / "data").string()}, dir, {}, out_fd);
+  ASSERT_GT(pid, 0);
+  std::string output;
+  auto read_some = [&](int wait_ms) {
+    pollfd p{out_fd, POLLIN, 0};
+    if (::poll(&p, 1, wait_ms) <= 0) return true;
+    char buffer[4096];
+    const ssize_t n = ::read(out_fd, buffer, sizeof buffer);
+    if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
+    return n > 0;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (output.find("listening on") == std::string::npos && std::chrono::steady_clock::now() < deadline &&
+         read_some(100)) {
+  }
+  EXPECT_NE(output.find("listening on"), std::string::npos) << output;
+  ::kill(pid, SIGSEGV);
+  while (read_some(60'000)) {  // to the end of its output: it has ended
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ::close(out_fd);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) << "status " << status;
+  EXPECT_NE(output.find("balcao serve: fatal signal 11 (SIGSEGV); stack:\n"), std::string::npos) << output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
