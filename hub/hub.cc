@@ -301,6 +301,9 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
     BALCAO_RETURN_IF_ERROR(h.nats->Serve(
         "balcao.box.*.*.phone",
         [&h](const std::string& subject, const std::string& data) { return h.phone->OnAnnounce(subject, data); }));
+    BALCAO_RETURN_IF_ERROR(h.nats->Serve(
+        std::string("balcao.box.*.*.") + kPhoneEndedKind,
+        [&h](const std::string& subject, const std::string& data) { return h.phone->OnEnded(subject, data); }));
   }
   h.verifier = std::make_unique<api::EventVerifier>([bank = *h.bank] { return bank.FetchPublicKeyPem(); });
   http::ServerOptions server_options;

@@ -38,6 +38,7 @@ const std::vector<Migration>& Migrations() {
       {8, "phone-card sessions",
        "CREATE TABLE phone_session (uuid text PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
        " session_id text NOT NULL, facts jsonb NOT NULL, expires_us bigint NOT NULL);"},
+      {9, "phone-card sessions that ended with their sale", "ALTER TABLE phone_session ADD COLUMN ended_us bigint;"},
   };
   return migrations;
 }
@@ -321,7 +322,7 @@ Status HubStore::PutPhoneSession(const PhoneSession& session) {
   // A uuid is another lane's only by a fault: the first lane to announce it keeps it.
   return Exec(
       "INSERT INTO phone_session (uuid, store, terminal, session_id, facts, expires_us) VALUES ($1, $2, $3, $4, $5, $6)"
-      " ON CONFLICT (uuid) DO UPDATE SET facts = $5, expires_us = $6"
+      " ON CONFLICT (uuid) DO UPDATE SET facts = $5, expires_us = GREATEST(phone_session.expires_us, $6)"
       " WHERE phone_session.store = $2 AND phone_session.terminal = $3",
       {session.uuid, session.store, session.terminal, session.session_id, session.facts_json,
        std::to_string(session.expires)});
@@ -330,11 +331,24 @@ Status HubStore::PutPhoneSession(const PhoneSession& session) {
 StatusOr<std::optional<PhoneSession>> HubStore::FindPhoneSession(const std::string& uuid, UnixMicros now) {
   std::lock_guard lock(mu_);
   BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT store, terminal, session_id, facts::text, expires_us FROM"
-                                           " phone_session WHERE uuid = $1 AND expires_us > $2",
+                                           " phone_session WHERE uuid = $1 AND expires_us > $2 AND ended_us IS NULL",
                                            {uuid, std::to_string(now)}));
   if (rows.empty()) return std::optional<PhoneSession>();
   return std::optional<PhoneSession>(
       PhoneSession{uuid, rows[0][0], rows[0][1], rows[0][2], rows[0][3], std::stoll(rows[0][4])});
+}
+
+Status HubStore::EndPhoneSession(const std::string& uuid, const std::string& store, const std::string& terminal,
+                                 UnixMicros now) {
+  std::lock_guard lock(mu_);
+  // An end may overtake its announcement (two requests, two threads of the box): it is kept as
+  // a tombstone the announcement does not revive, forgotten a day later.
+  return Exec(
+      "INSERT INTO phone_session (uuid, store, terminal, session_id, facts, expires_us, ended_us)"
+      " VALUES ($1, $2, $3, '', '{}', $4, $5)"
+      " ON CONFLICT (uuid) DO UPDATE SET ended_us = $5"
+      " WHERE phone_session.store = $2 AND phone_session.terminal = $3",
+      {uuid, store, terminal, std::to_string(now + 86400 * kMicrosPerSecond), std::to_string(now)});
 }
 
 Status HubStore::RecordNight(const LaneNight& night) {

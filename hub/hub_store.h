@@ -108,7 +108,13 @@ class HubStore {
 
   // Phone-card sessions (phone_home.h): kept until they expire (then forgotten at the next put).
   Status PutPhoneSession(const PhoneSession& session);
+  // An announced session that has not expired nor ended.
   StatusOr<std::optional<PhoneSession>> FindPhoneSession(const std::string& uuid, UnixMicros now);
+  // The lane's sale no longer waits on `uuid` (cancelled, paid, replaced): FindPhoneSession
+  // answers nothing for it from now on, even when its announcement arrives later. Another
+  // lane's uuid is left alone.
+  Status EndPhoneSession(const std::string& uuid, const std::string& store, const std::string& terminal,
+                         UnixMicros now);
 
   // The boxes' nights (docs/hub.md, "The boxes' nights"): one per lane and day.
   Status RecordNight(const LaneNight& night);

@@ -113,7 +113,11 @@ void HubLink::SendHeartbeat(nlohmann::json beat, offline::Journal& journal) {
   std::filesystem::rename(heartbeat_.file + ".new", heartbeat_.file, ec);
 }
 
-Status HubLink::AnnouncePhoneSession(const std::string& json) {
+Status HubLink::AnnouncePhoneSession(const std::string& uuid, const std::string& json) {
+  {
+    std::lock_guard lock(phones_.mu);  // before it is sent: an end cannot slip in between
+    phones_.announced.insert(uuid);
+  }
   std::shared_ptr<hub::NatsLink> link;
   {
     std::lock_guard lock(link_mu_);
@@ -121,11 +125,50 @@ Status HubLink::AnnouncePhoneSession(const std::string& json) {
   }
   if (!link || !connected_) return UnavailableError("hub: not connected");
   BALCAO_ASSIGN_OR_RETURN(std::string answer,
-                          link->Request(hub::BoxSubject(store_, terminal_, "phone"), json, kPhoneWait));
+                          link->Request(hub::BoxSubject(store_, terminal_, hub::kPhoneKind), json, kPhoneWait));
   const auto reply = nlohmann::json::parse(answer, nullptr, false);
   if (!reply.is_object() || !reply.value("stored", false))
     return UnavailableError("hub: phone session not stored: " + answer);
   return OkStatus();
+}
+
+void HubLink::EndPhoneSessions(const std::function<bool(const std::string& uuid)>& awaited) {
+  std::lock_guard lock(phones_.mu);
+  for (auto it = phones_.announced.begin(); it != phones_.announced.end();) {
+    if (awaited(*it)) {
+      ++it;
+      continue;
+    }
+    phones_.ending.insert(*it);
+    it = phones_.announced.erase(it);
+  }
+}
+
+std::size_t HubLink::phone_sessions_ending() const {
+  std::lock_guard lock(phones_.mu);
+  return phones_.ending.size();
+}
+
+// Each as a request, on the link's thread between fetches: the hub answers once PostgreSQL
+// holds the end. Unanswered, the rest wait for the next round.
+void HubLink::SendPhoneEnds(hub::NatsLink& link) {
+  std::set<std::string> ending;
+  {
+    std::lock_guard lock(phones_.mu);
+    ending = phones_.ending;
+  }
+  for (const std::string& uuid : ending) {
+    auto answer = link.Request(hub::BoxSubject(store_, terminal_, hub::kPhoneEndedKind),
+                               nlohmann::json{{"uuid", uuid}}.dump(), kPhoneWait);
+    const auto reply = nlohmann::json::parse(answer.ok() ? *answer : "", nullptr, false);
+    if (!reply.is_object() || !reply.value("ended", false)) {
+      logging::Warn("hub-link", "phone page's end not stored at the hub (trying again)",
+                    {{"reason", answer.ok() ? *answer : answer.status().message()}});
+      return;
+    }
+    std::lock_guard lock(phones_.mu);
+    phones_.ending.erase(uuid);
+  }
 }
 
 void HubLink::KeepNightsIn(const std::string& mark_file) {
@@ -229,6 +272,7 @@ void HubLink::Run() {
       if (stop_) break;  // unanswered: delivered again to the next run
       Handle(msg);
     }
+    SendPhoneEnds(*link);
     SendNight(*link);
   }
   connected_ = false;

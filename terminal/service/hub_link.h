@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -76,9 +77,15 @@ class HubLink {
   // in the heartbeats, which is the point of them.
   void SendHeartbeat(nlohmann::json beat, offline::Journal& journal);
 
-  // Hands the hub the public facts of a phone-card session (docs/hub.md, "The phone page's
-  // public home") and waits for it to answer them stored; kUnavailable while not connected.
-  Status AnnouncePhoneSession(const std::string& json);
+  // Hands the hub the public facts of the phone-card session `uuid` (docs/hub.md, "The phone
+  // page's public home") and waits for it to answer them stored; kUnavailable while not
+  // connected. The session is remembered (announced or not: its end is then told all the same).
+  Status AnnouncePhoneSession(const std::string& uuid, const std::string& json);
+  // The hub's page of a session lives as long as its sale waits on it: each remembered session
+  // that `awaited` says no sale waits on any more is sent ended (balcao.box.<store>.<terminal>.
+  // phone-ended) by the link's thread, until the hub answers it ended.
+  void EndPhoneSessions(const std::function<bool(const std::string& uuid)>& awaited);
+  std::size_t phone_sessions_ending() const;
 
   // The box's nights (docs/hub.md, "The boxes' nights"): the settled_at of the last night the
   // hub answered stored is kept in `mark_file` (read here, written when the hub answers).
@@ -94,6 +101,7 @@ class HubLink {
   void Run();
   void Handle(hub::PulledMsg& msg);
   void SendNight(hub::NatsLink& link);
+  void SendPhoneEnds(hub::NatsLink& link);
 
   // The night on its way to the hub (OfferNight), and the last one it stored.
   struct NightQueue {
@@ -101,6 +109,12 @@ class HubLink {
     std::string mark_file, json;  // guarded by mu
     std::atomic<std::int64_t> reported_ms{0}, queued_ms{0};
     std::chrono::steady_clock::time_point next_try{};  // the link's thread only
+  };
+
+  // The phone-card sessions announced to the hub, and those whose end the hub has not heard yet.
+  struct PhonePages {
+    mutable std::mutex mu;
+    std::set<std::string> announced, ending;  // guarded by mu
   };
 
   const hub::NatsEndpoint endpoint_;
@@ -114,6 +128,7 @@ class HubLink {
   std::thread thread_;
   HubHeartbeat heartbeat_;  // the heartbeat's thread only
   NightQueue nights_;
+  PhonePages phones_;
 };
 
 }  // namespace balcao::terminal::service
