@@ -39,6 +39,8 @@ const std::vector<Migration>& Migrations() {
        "CREATE TABLE phone_session (uuid text PRIMARY KEY, store text NOT NULL, terminal text NOT NULL,"
        " session_id text NOT NULL, facts jsonb NOT NULL, expires_us bigint NOT NULL);"},
       {9, "phone-card sessions that ended with their sale", "ALTER TABLE phone_session ADD COLUMN ended_us bigint;"},
+      {10, "the fleet page's language of each user",
+       "ALTER TABLE fleet_user ADD COLUMN language text NOT NULL DEFAULT '';"},
   };
   return migrations;
 }
@@ -292,6 +294,17 @@ StatusOr<std::optional<std::string>> HubStore::FleetUserHash(const std::string& 
   BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT password_hash FROM fleet_user WHERE name = $1", {name}));
   if (rows.empty()) return std::optional<std::string>();
   return std::optional<std::string>(rows[0][0]);
+}
+
+Status HubStore::SetFleetUserLanguage(const std::string& name, const std::string& language) {
+  std::lock_guard lock(mu_);
+  return Exec("UPDATE fleet_user SET language = $2 WHERE name = $1", {name, language});
+}
+
+StatusOr<std::string> HubStore::FleetUserLanguage(const std::string& name) {
+  std::lock_guard lock(mu_);
+  BALCAO_ASSIGN_OR_RETURN(auto rows, Query("SELECT language FROM fleet_user WHERE name = $1", {name}));
+  return rows.empty() ? std::string() : rows[0][0];
 }
 
 Status HubStore::AddFleetSession(const std::string& token_sha256, const std::string& name, UnixMicros expires) {

@@ -101,6 +101,9 @@ class HubStore {
   // in PostgreSQL, so two hubs behind one proxy share them.
   Status PutFleetUser(const std::string& name, const std::string& password_hash, UnixMicros at);
   StatusOr<std::optional<std::string>> FleetUserHash(const std::string& name);
+  // The page's language the user chose last ("pt-BR", "en-US"; "" none yet).
+  Status SetFleetUserLanguage(const std::string& name, const std::string& language);
+  StatusOr<std::string> FleetUserLanguage(const std::string& name);
   Status AddFleetSession(const std::string& token_sha256, const std::string& name, UnixMicros expires);
   // The session's user while it has not expired; nullopt otherwise.
   StatusOr<std::optional<std::string>> FleetSessionUser(const std::string& token_sha256, UnixMicros now);
