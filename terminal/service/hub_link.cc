@@ -152,6 +152,8 @@ std::size_t HubLink::phone_sessions_ending() const {
 // Each as a request, on the link's thread between fetches: the hub answers once PostgreSQL
 // holds the end. Unanswered, the rest wait for the next round.
 void HubLink::SendPhoneEnds(hub::NatsLink& link) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < phones_.next_try) return;
   std::set<std::string> ending;
   {
     std::lock_guard lock(phones_.mu);
@@ -162,10 +164,14 @@ void HubLink::SendPhoneEnds(hub::NatsLink& link) {
                                nlohmann::json{{"uuid", uuid}}.dump(), kPhoneWait);
     const auto reply = nlohmann::json::parse(answer.ok() ? *answer : "", nullptr, false);
     if (!reply.is_object() || !reply.value("ended", false)) {
-      logging::Warn("hub-link", "phone page's end not stored at the hub (trying again)",
-                    {{"reason", answer.ok() ? *answer : answer.status().message()}});
+      phones_.next_try = now + kRetryDelay;
+      if (!phones_.warned)
+        logging::Warn("hub-link", "phone page's end not stored at the hub (trying again)",
+                      {{"reason", answer.ok() ? *answer : answer.status().message()}});
+      phones_.warned = true;
       return;
     }
+    phones_.warned = false;
     std::lock_guard lock(phones_.mu);
     phones_.ending.erase(uuid);
   }

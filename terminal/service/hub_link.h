@@ -114,7 +114,9 @@ class HubLink {
   // The phone-card sessions announced to the hub, and those whose end the hub has not heard yet.
   struct PhonePages {
     mutable std::mutex mu;
-    std::set<std::string> announced, ending;  // guarded by mu
+    std::set<std::string> announced, ending;           // guarded by mu
+    std::chrono::steady_clock::time_point next_try{};  // the link's thread only
+    bool warned = false;                               // likewise: one warning per outage
   };
 
   const hub::NatsEndpoint endpoint_;
