@@ -90,8 +90,8 @@ class HubLink {
   // The box's nights (docs/hub.md, "The boxes' nights"): the settled_at of the last night the
   // hub answered stored is kept in `mark_file` (read here, written when the hub answers).
   void KeepNightsIn(const std::string& mark_file);
-  std::int64_t night_reported_ms() const { return nights_.reported_ms.load(); }
-  bool night_queued(std::int64_t settled_at_ms) const { return nights_.queued_ms.load() == settled_at_ms; }
+  std::int64_t night_reported_ms() const { return requests_.nights.reported_ms.load(); }
+  bool night_queued(std::int64_t settled_at_ms) const { return requests_.nights.queued_ms.load() == settled_at_ms; }
   // Queues a night (settlement::NightSummaryJson) newer than the last reported: the link's
   // thread sends it as a request on balcao.box.<store>.<terminal>.night until the hub answers
   // it stored. One at a time, the oldest first: the next is offered once this one is reported.
@@ -129,8 +129,11 @@ class HubLink {
   std::shared_ptr<hub::NatsLink> link_;  // guarded by link_mu_ (the heartbeat reads it)
   std::thread thread_;
   HubHeartbeat heartbeat_;  // the heartbeat's thread only
-  NightQueue nights_;
-  PhonePages phones_;
+  // What the link's thread sends the hub between fetches, each until the hub stored it.
+  struct Requests {
+    NightQueue nights;
+    PhonePages phones;
+  } requests_;
 };
 
 }  // namespace balcao::terminal::service
