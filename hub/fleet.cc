@@ -1,5 +1,6 @@
 #include "hub/fleet.h"
 
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -80,6 +81,56 @@ std::string FleetJson(const std::vector<FleetLane>& lanes, UnixMicros now, const
               {"tampered", counts.tampered}, {"today", total}, {"stores", json::array()}};
   for (auto& [id, store] : stores) doc["stores"].push_back(std::move(store));
   return doc.dump();
+}
+
+bool IsFleetLanguage(std::string_view language) { return language == "pt-BR" || language == "en-US"; }
+
+namespace {
+std::string_view Trimmed(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+// A q-value ("1", "0.8", "0.125") in thousandths; -1 when it is not one.
+int Thousandths(std::string_view q) {
+  if (q.empty() || (q[0] != '0' && q[0] != '1')) return -1;
+  int value = (q[0] - '0') * 1000;
+  if (q.size() == 1) return value;
+  if (q[1] != '.' || q.size() > 5) return -1;
+  int scale = 100;
+  for (char c : q.substr(2)) {
+    if (c < '0' || c > '9') return -1;
+    value += (c - '0') * scale;
+    scale /= 10;
+  }
+  return value > 1000 ? -1 : value;
+}
+}  // namespace
+
+std::string FleetLanguage(std::string_view chosen, std::string_view accept_language) {
+  if (IsFleetLanguage(chosen)) return std::string(chosen);
+  std::string best = "pt-BR";
+  int best_q = 0;
+  for (std::size_t at = 0; at <= accept_language.size();) {
+    std::size_t end = accept_language.find(',', at);
+    if (end == std::string_view::npos) end = accept_language.size();
+    std::string_view range = Trimmed(accept_language.substr(at, end - at));
+    at = end + 1;
+    int q = 1000;
+    if (const std::size_t semi = range.find(';'); semi != std::string_view::npos) {
+      const std::string_view parameter = Trimmed(range.substr(semi + 1));
+      q = parameter.starts_with("q=") ? Thousandths(parameter.substr(2)) : -1;
+      range = Trimmed(range.substr(0, semi));
+    }
+    std::string primary(range.substr(0, range.find('-')));
+    for (char& c : primary) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const char* language = primary == "pt" ? "pt-BR" : primary == "en" ? "en-US" : nullptr;
+    if (language != nullptr && q > best_q) {
+      best = language;
+      best_q = q;
+    }
+  }
+  return best;
 }
 
 }  // namespace balcao::hub

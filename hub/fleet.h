@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/time.h"
@@ -35,5 +36,12 @@ FleetCounts CountFleet(const std::vector<FleetLane>& lanes, UnixMicros now);
 //  "events_routed", "tampered", "chain"}]}]}; a lane's today counts only when its heartbeat is
 // of today (`day`).
 std::string FleetJson(const std::vector<FleetLane>& lanes, UnixMicros now, const std::string& day);
+
+// The page's languages: pt-BR, the one it is written in, and en-US (hub/web/i18n.js).
+bool IsFleetLanguage(std::string_view language);
+// The language the page is served in: the user's choice (`chosen`, its cookie) when it names
+// one, else the Portuguese or English of Accept-Language with the highest q (the first of equal
+// ones; q=0 refuses), else pt-BR.
+std::string FleetLanguage(std::string_view chosen, std::string_view accept_language);
 
 }  // namespace balcao::hub

@@ -47,18 +47,34 @@ bool PasswordMatches(const std::string& password, const std::string& hash) {
   return computed != nullptr && computed[0] != '*' && hash == computed;
 }
 
-HttpResponse Asset(const std::string& name) {
+// The Set-Cookie of the page's language: only how this browser's page reads, for a year.
+std::string LanguageCookie(const std::string& language) {
+  return std::string(kFleetLanguageCookie) + "=" + language +
+         "; Path=/fleet; HttpOnly; Secure; SameSite=Strict; Max-Age=31536000";
+}
+
+// A file of the page; index.html in the request's language (i18n.js reads <html lang>).
+HttpResponse Asset(const std::string& name, const HttpRequest& request) {
   const auto it = FleetAssets().find(name);
   if (it == FleetAssets().end()) return Error(404, "path", "no such page");
+  std::string body(it->second);
+  if (name == "index.html") {
+    const std::string language =
+        FleetLanguage(CookieValue(request.Header("cookie"), kFleetLanguageCookie), request.Header("accept-language"));
+    const std::string written = "<html lang=\"pt-BR\">";
+    if (const auto at = body.find(written); at != std::string::npos && language != "pt-BR")
+      body.replace(at, written.size(), "<html lang=\"" + language + "\">");
+  }
   const std::string type = name.ends_with(".js")    ? "text/javascript; charset=utf-8"
                            : name.ends_with(".css") ? "text/css; charset=utf-8"
                                                     : "text/html; charset=utf-8";
   return HttpResponse{200,
                       type,
-                      std::string(it->second),
+                      std::move(body),
                       {{"Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'"},
                        {"X-Content-Type-Options", "nosniff"},
-                       {"Cache-Control", "no-cache"}}};
+                       {"Cache-Control", "no-cache"},
+                       {"Vary", "Cookie, Accept-Language"}}};
 }
 
 }  // namespace
@@ -105,10 +121,32 @@ HttpResponse FleetPage::Login(const HttpRequest& request, const std::string& cli
   const std::string token = NewSecret() + NewSecret();
   if (Status kept = store_.AddFleetSession(Sha256Hex(token), name, now + kSessionLife); !kept.ok())
     return Error(503, "store", kept.message());
-  HttpResponse answer = Json(200, nlohmann::json{{"name", name}}.dump());
+  // The language the user chose last follows them to this browser.
+  const auto language = store_.FleetUserLanguage(name);
+  const bool has_language = language.ok() && IsFleetLanguage(*language);
+  HttpResponse answer = Json(200, nlohmann::json{{"name", name}, {"language", has_language ? *language : ""}}.dump());
   answer.headers.push_back({"Set-Cookie", std::string(kFleetCookie) + "=" + token +
                                               "; Path=/fleet; HttpOnly; Secure; SameSite=Strict; Max-Age=" +
                                               std::to_string(kSessionLife / kMicrosPerSecond)});
+  if (has_language) answer.headers.push_back({"Set-Cookie", LanguageCookie(*language)});
+  return answer;
+}
+
+HttpResponse FleetPage::ChooseLanguage(const HttpRequest& request) {
+  if (request.method != "POST") return Error(405, "method", "POST {\"language\"}");
+  if (request.Header("content-type").find("application/json") == std::string_view::npos)
+    return Error(415, "Content-Type", "application/json");
+  const auto body = nlohmann::json::parse(request.body, nullptr, false);
+  const std::string language = body.is_object() && body.contains("language") && body["language"].is_string()
+                                   ? body["language"].get<std::string>()
+                                   : "";
+  if (!IsFleetLanguage(language)) return Error(400, "language", "pt-BR or en-US");
+  // Chosen signed in: the user's too (their next sign-in, in any browser, turns the page to it).
+  if (const std::string user = SignedIn(request); !user.empty())
+    if (Status kept = store_.SetFleetUserLanguage(user, language); !kept.ok())
+      return Error(503, "store", kept.message());
+  HttpResponse answer = Json(200, nlohmann::json{{"language", language}}.dump());
+  answer.headers.push_back({"Set-Cookie", LanguageCookie(language)});
   return answer;
 }
 
@@ -141,6 +179,7 @@ std::optional<HttpResponse> FleetPage::Handle(const HttpRequest& request, const 
   const std::string& path = request.path;
   if (path != "/fleet" && !path.starts_with("/fleet/")) return std::nullopt;
   if (path == "/fleet/api/login") return Login(request, client);
+  if (path == "/fleet/api/language") return ChooseLanguage(request);
   if (path.starts_with("/fleet/api/")) {
     const std::string user = SignedIn(request);
     if (user.empty()) return Error(401, "session", "sign in first (POST /fleet/api/login)");
@@ -156,7 +195,7 @@ std::optional<HttpResponse> FleetPage::Handle(const HttpRequest& request, const 
   }
   if (request.method != "GET") return Error(405, "method", "GET");
   if (path == "/fleet") return HttpResponse{308, "text/plain", "", {{"Location", "/fleet/"}}};
-  return Asset(path == "/fleet/" ? "index.html" : path.substr(std::string("/fleet/").size()));
+  return Asset(path == "/fleet/" ? "index.html" : path.substr(std::string("/fleet/").size()), request);
 }
 
 }  // namespace balcao::hub

@@ -3,14 +3,17 @@
 //
 // | route | who | checked by |
 // |---|---|---|
-// | GET /fleet/, /fleet/fleet.js, /fleet/fleet.css | anyone (no data in them) | - |
+// | GET /fleet/, /fleet/fleet.js, /fleet/fleet.css, /fleet/i18n.js | anyone (no data in them) | - |
+// | POST /fleet/api/language | anyone (how this browser's page reads; a signed-in user's kept) | - |
 // | POST /fleet/api/login | anyone; 5 failures a name and address in 15 min, then 429 | bcrypt of the user's password |
 // | POST /fleet/api/logout | a signed-in user | the session cookie |
 // | GET /fleet/api/fleet | a signed-in user | the session cookie |
 //
 // Users are added with `balcao hub user add NAME` (the password on stdin); sessions live 12 h in
 // PostgreSQL (two hubs share them), the cookie is HttpOnly, Secure, SameSite=Strict, and the
-// API takes JSON only (a cross-site form cannot post it).
+// API takes JSON only (a cross-site form cannot post it). The page is written in pt-BR and shown
+// in en-US (hub/web/i18n.js) by the user's choice (a cookie, and PostgreSQL for a signed-in
+// user) or the browser's Accept-Language.
 // Ownership: borrows the store. Thread-safety: Handle from any server thread.
 #pragma once
 
@@ -27,6 +30,8 @@
 namespace balcao::hub {
 
 inline constexpr const char* kFleetCookie = "balcao_hub_session";
+// The page's language this browser chose (hub/fleet.h FleetLanguage): pt-BR or en-US.
+inline constexpr const char* kFleetLanguageCookie = "balcao_hub_language";
 
 class FleetPage {
  public:
@@ -41,6 +46,7 @@ class FleetPage {
  private:
   http::HttpResponse Login(const http::HttpRequest& request, const std::string& client);
   http::HttpResponse Logout(const http::HttpRequest& request);
+  http::HttpResponse ChooseLanguage(const http::HttpRequest& request);
   // Failed logins per (name, client): their times within the window.
   bool Throttled(const std::string& key, UnixMicros now);
   void Failed(const std::string& key, UnixMicros now);

@@ -1,7 +1,10 @@
 #include "hub/hub.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -56,6 +59,16 @@ struct Hub::Impl {
   std::atomic<long long> routed{0}, replayed{0}, refused{0}, failed{0}, unclaimed{0}, heartbeats{0}, chain_alarms{0},
       nights{0};
   std::atomic<long long> next_prune_us{0};
+  // Where a routed delivery's time goes (microseconds summed per stage): the signature, the
+  // dedupe lookup and the route (PostgreSQL; a brcode's lane at the bank once), JetStream's
+  // acknowledgement of the publish, and PostgreSQL's commit of the record.
+  enum Stage { kVerify, kLookup, kPublish, kRecord, kStages };
+  std::array<std::atomic<long long>, kStages> stage_us{};
+  void Spent(Stage stage, std::chrono::steady_clock::time_point& since) {
+    const auto now = std::chrono::steady_clock::now();
+    stage_us[stage] += std::chrono::duration_cast<std::chrono::microseconds>(now - since).count();
+    since = now;
+  }
 
   HttpResponse Deliver(const HttpRequest& request);
   StatusOr<std::string> SubjectOf(const api::Event& event);
@@ -173,6 +186,7 @@ HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
     ++refused;
     return Error(401, "Digital-Signature", "required: the bank signs every delivery");
   }
+  auto since = std::chrono::steady_clock::now();
   if (Status verified = verifier->Verify(request.body, signature); !verified.ok()) {
     if (verified.code() != StatusCode::kPermissionDenied && verified.code() != StatusCode::kInvalidArgument)
       return Error(503, "public-key", verified.message());  // the bank delivers again later
@@ -185,6 +199,7 @@ HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
     ++refused;
     return Error(400, "event", event.status().message());
   }
+  Spent(kVerify, since);
   const UnixMicros now = SystemClock::Instance().Now();
   PruneIfDue(now);
   if (event->created < now - options.replay_window_days * 86400 * kMicrosPerSecond) {
@@ -199,12 +214,15 @@ HttpResponse Hub::Impl::Deliver(const HttpRequest& request) {
   }
   auto subject = SubjectOf(*event);
   if (!subject.ok()) return ++failed, Error(503, "route", subject.status().message());
+  Spent(kLookup, since);
   auto stored = nats->Publish(*subject, event->id, request.body);
   if (!stored.ok()) return ++failed, Error(503, "jetstream", stored.status().message());
+  Spent(kPublish, since);
   if (Status recorded = store->RecordRouted(
           {event->id, event->created, *subject, stored->sequence, event->subscription + "/" + event->log.entity_id});
       !recorded.ok())
     return ++failed, Error(503, "store", recorded.message());  // stored in JetStream; a repeat is a duplicate there
+  Spent(kRecord, since);
   ++routed;
   if (*subject == kUnclaimedSubject) ++unclaimed;
   const nlohmann::json answer = {{"outcome", "routed"}, {"subject", *subject}, {"sequence", stored->sequence}};
@@ -235,6 +253,15 @@ HttpResponse Hub::Impl::Metrics() {
   counter("balcao_hub_deliveries_failed_total", "Deliveries answered 503 (PostgreSQL, JetStream or the bank).", "",
           failed.load());
   counter("balcao_hub_events_unclaimed_total", "Events no lane's tags name.", "", unclaimed.load());
+  text +=
+      "# HELP balcao_hub_delivery_stage_seconds_total Time deliveries spent per stage (verify, lookup, publish, "
+      "record).\n# TYPE balcao_hub_delivery_stage_seconds_total counter\n";
+  const char* stages[] = {"verify", "lookup", "publish", "record"};
+  for (int stage = 0; stage < kStages; ++stage) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.6f", static_cast<double>(stage_us[stage].load()) / 1e6);
+    text += std::string("balcao_hub_delivery_stage_seconds_total{stage=\"") + stages[stage] + "\"} " + seconds + "\n";
+  }
   counter("balcao_hub_heartbeats_total", "Heartbeats received from boxes.", "", heartbeats.load());
   counter("balcao_hub_nights_total", "Boxes' settlement summaries recorded.", "", nights.load());
   counter("balcao_hub_chain_alarms_total", "Box journals whose head does not extend the last one seen.", "",
@@ -264,7 +291,9 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
   auto impl = std::make_unique<Impl>();
   Impl& h = *impl;
   h.options = options;
-  BALCAO_ASSIGN_OR_RETURN(h.store, HubStore::Open(options.postgres));
+  // A connection per delivery thread and two for the boxes' messages (heartbeats, nights, phone
+  // pages): a delivery's commit never waits behind another's (docs/performance.md, "## hub").
+  BALCAO_ASSIGN_OR_RETURN(h.store, HubStore::Open(options.postgres, options.threads + 2));
   BALCAO_ASSIGN_OR_RETURN(h.schema_version, h.store->Migrate());
   h.fleet = std::make_unique<FleetPage>(*h.store);
   if (!options.authority.auth_file.empty()) {
@@ -301,6 +330,9 @@ StatusOr<std::unique_ptr<Hub>> Hub::Start(const HubOptions& options) {
     BALCAO_RETURN_IF_ERROR(h.nats->Serve(
         "balcao.box.*.*.phone",
         [&h](const std::string& subject, const std::string& data) { return h.phone->OnAnnounce(subject, data); }));
+    BALCAO_RETURN_IF_ERROR(h.nats->Serve(
+        std::string("balcao.box.*.*.") + kPhoneEndedKind,
+        [&h](const std::string& subject, const std::string& data) { return h.phone->OnEnded(subject, data); }));
   }
   h.verifier = std::make_unique<api::EventVerifier>([bank = *h.bank] { return bank.FetchPublicKeyPem(); });
   http::ServerOptions server_options;

@@ -3,9 +3,12 @@
 // boxes report (heartbeats, chain heads). The schema is versioned: Migrate() applies, in one
 // transaction each, the migrations newer than schema_migrations' highest version.
 // docs/hub.md, "PostgreSQL".
-// Ownership: owns its connection. Thread-safety: every call takes the store's mutex.
+// Ownership: owns its connections. Thread-safety: every call borrows one connection of the pool
+// for its statements (a call's transaction stays on it), waiting while all are busy: calls on
+// as many threads as connections run at once (their commits grouped by PostgreSQL).
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -54,9 +57,9 @@ struct PhoneSession {
 
 class HubStore {
  public:
-  // Connects with a libpq connection string ("host=... dbname=... user=..."). kUnavailable when
-  // the server cannot be reached.
-  static StatusOr<std::unique_ptr<HubStore>> Open(const std::string& conninfo);
+  // Connects with a libpq connection string ("host=... dbname=... user=..."), `connections`
+  // times. kUnavailable when the server cannot be reached.
+  static StatusOr<std::unique_ptr<HubStore>> Open(const std::string& conninfo, int connections = 1);
   ~HubStore();
   HubStore(const HubStore&) = delete;
   HubStore& operator=(const HubStore&) = delete;
@@ -101,6 +104,9 @@ class HubStore {
   // in PostgreSQL, so two hubs behind one proxy share them.
   Status PutFleetUser(const std::string& name, const std::string& password_hash, UnixMicros at);
   StatusOr<std::optional<std::string>> FleetUserHash(const std::string& name);
+  // The page's language the user chose last ("pt-BR", "en-US"; "" none yet).
+  Status SetFleetUserLanguage(const std::string& name, const std::string& language);
+  StatusOr<std::string> FleetUserLanguage(const std::string& name);
   Status AddFleetSession(const std::string& token_sha256, const std::string& name, UnixMicros expires);
   // The session's user while it has not expired; nullopt otherwise.
   StatusOr<std::optional<std::string>> FleetSessionUser(const std::string& token_sha256, UnixMicros now);
@@ -108,7 +114,13 @@ class HubStore {
 
   // Phone-card sessions (phone_home.h): kept until they expire (then forgotten at the next put).
   Status PutPhoneSession(const PhoneSession& session);
+  // An announced session that has not expired nor ended.
   StatusOr<std::optional<PhoneSession>> FindPhoneSession(const std::string& uuid, UnixMicros now);
+  // The lane's sale no longer waits on `uuid` (cancelled, paid, replaced): FindPhoneSession
+  // answers nothing for it from now on, even when its announcement arrives later. Another
+  // lane's uuid is left alone.
+  Status EndPhoneSession(const std::string& uuid, const std::string& store, const std::string& terminal,
+                         UnixMicros now);
 
   // The boxes' nights (docs/hub.md, "The boxes' nights"): one per lane and day.
   Status RecordNight(const LaneNight& night);
@@ -126,14 +138,28 @@ class HubStore {
   StatusOr<std::string> LastChainAlarm(const std::string& store, const std::string& terminal);
 
  private:
-  explicit HubStore(pg_conn* connection);
-  // Runs `sql` with text parameters; the rows' text values.
-  StatusOr<std::vector<std::vector<std::string>>> Query(const std::string& sql,
-                                                        const std::vector<std::string>& params = {});
-  Status Exec(const std::string& sql, const std::vector<std::string>& params = {});
+  explicit HubStore(std::vector<pg_conn*> connections);
+  // One connection of the pool, borrowed for a call's statements.
+  class Lease {
+   public:
+    explicit Lease(HubStore& store);  // waits for an idle connection
+    ~Lease();
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    // Runs `sql` with text parameters; the rows' text values.
+    StatusOr<std::vector<std::vector<std::string>>> Query(const std::string& sql,
+                                                          const std::vector<std::string>& params = {});
+    Status Exec(const std::string& sql, const std::vector<std::string>& params = {});
 
+   private:
+    HubStore& store_;
+    pg_conn* connection_;
+  };
+
+  const std::vector<pg_conn*> connections_;
   std::mutex mu_;
-  pg_conn* connection_;
+  std::condition_variable freed_;
+  std::vector<pg_conn*> idle_;  // guarded by mu_
 };
 
 }  // namespace balcao::hub

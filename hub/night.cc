@@ -5,6 +5,7 @@
 
 #include "checkout/types.h"
 #include "common/money.h"
+#include "hub/invoice_nights.h"
 #include "hub/routing.h"
 
 namespace balcao::hub {
@@ -24,7 +25,8 @@ bool CarriedByEvents(const settlement::BankEntity& e) {
 }
 
 // The lanes the night is about: enrolled, with the bank's entities, or with a report.
-std::map<std::pair<std::string, std::string>, LaneFourWays> LanesOf(const ChainNightInput& in) {
+std::map<std::pair<std::string, std::string>, LaneFourWays> LanesOf(const ChainNightInput& in,
+                                                                    const settlement::AccountDay& account) {
   std::map<std::pair<std::string, std::string>, LaneFourWays> lanes;
   auto add = [&lanes](const std::string& store, const std::string& terminal) -> LaneFourWays& {
     LaneFourWays& lane = lanes[{store, terminal}];
@@ -33,7 +35,7 @@ std::map<std::pair<std::string, std::string>, LaneFourWays> LanesOf(const ChainN
     return lane;
   };
   for (const auto& [store, terminal] : in.enrolled) add(store, terminal);
-  for (const settlement::StoreDay& store : in.account.stores)
+  for (const settlement::StoreDay& store : account.stores)
     for (const settlement::LaneDay& day : store.lanes) {
       LaneFourWays& lane = add(day.store, day.terminal);
       lane.bank_held = day.held;
@@ -52,13 +54,13 @@ std::map<std::pair<std::string, std::string>, LaneFourWays> LanesOf(const ChainN
 
 // The events' side of one lane: how many it got, and the day's paid entities of the lane
 // that no event of its own carried (or that went to another subject).
-void CheckEvents(const ChainNightInput& in, const std::multimap<std::string, std::string>& subjects_of,
-                 LaneFourWays& lane) {
+void CheckEvents(const ChainNightInput& in, const std::vector<settlement::BankEntity>& entities,
+                 const std::multimap<std::string, std::string>& subjects_of, LaneFourWays& lane) {
   const std::string subject = LaneSubject(lane.store, lane.terminal);
   for (const RoutedEntity& r : in.routed) lane.events += r.subject == subject;
   if (!in.events_kept) return;
   const std::string root = checkout::LaneRoot(lane.store, lane.terminal);
-  for (const settlement::BankEntity& e : in.entities) {
+  for (const settlement::BankEntity& e : entities) {
     if (e.lane != root || !CarriedByEvents(e)) continue;
     const std::string source = settlement::SourceOf(e);
     bool own = false, other = false;
@@ -84,6 +86,27 @@ void NameItems(const ChainNight& night, bool in_bank_day, LaneFourWays& lane) {
     lane.items.push_back(source + ": paid at the bank, no event of it reached the lane through the hub");
   for (const std::string& source : lane.misrouted)
     lane.items.push_back(source + ": the lane's, and also routed to another subject");
+}
+
+// When each lane's night ran, by lane root.
+NightTimes TimesOf(const std::vector<LaneNight>& nights) {
+  NightTimes times;
+  for (const LaneNight& n : nights)
+    if (auto at = ParseTimestamp(n.settled_at); at.ok()) times[checkout::LaneRoot(n.store, n.terminal)] = *at;
+  return times;
+}
+
+// The day's entities and ledger lines, each invoice's money on the night its lane counted it.
+InvoiceNights CountedByTheNights(const ChainNightInput& in) {
+  InvoiceNightsInput split;
+  const auto start = BusinessDayStart(in.day);  // a bad day never gets here (ParseNight, SettleChain)
+  split.day_start = start.ok() ? *start : 0;
+  split.day_end = split.day_start + kMicrosPerDay;
+  split.entities = in.entities;
+  split.ledger = in.ledger;
+  split.nights = TimesOf(in.nights);
+  split.previous_nights = TimesOf(in.previous_nights);
+  return AttributeInvoices(split);
 }
 
 ordered_json FourWaysJson(const std::string& name, Cents report, int events, Cents bank, Cents ledger) {
@@ -118,7 +141,8 @@ StatusOr<LaneNight> ParseNight(const std::string& store, const std::string& term
 ChainNight ReconcileChain(const ChainNightInput& in) {
   ChainNight night;
   night.day = in.day;
-  night.account = in.account;
+  InvoiceNights counted = CountedByTheNights(in);
+  night.account = settlement::GroupByLane(in.day, counted.entities, counted.ledger);
   night.events_kept = in.events_kept;
   for (const LaneNight& n : in.nights) {
     auto record = settlement::LaneRecordOf(checkout::LaneRoot(n.store, n.terminal), n.summary_json);
@@ -130,11 +154,14 @@ ChainNight ReconcileChain(const ChainNightInput& in) {
     night.unclaimed_events += r.subject == kUnclaimedSubject;
   }
   std::set<std::pair<std::string, std::string>> in_bank_day;
-  for (const settlement::StoreDay& store : in.account.stores)
+  for (const settlement::StoreDay& store : night.account.stores)
     for (const settlement::LaneDay& day : store.lanes) in_bank_day.insert({day.store, day.terminal});
   night.items = settlement::ItemsToLookAt(night.account, "");
-  for (auto& [key, lane] : LanesOf(in)) {
-    CheckEvents(in, subjects_of, lane);
+  for (auto& [key, lane] : LanesOf(in, night.account)) {
+    const std::string root = checkout::LaneRoot(lane.store, lane.terminal);
+    lane.later = counted.later[root];
+    lane.earlier = counted.earlier[root];
+    CheckEvents(in, counted.entities, subjects_of, lane);
     NameItems(night, in_bank_day.count(key) > 0, lane);
     night.items += static_cast<int>(lane.items.size());
     night.lanes.push_back(std::move(lane));
@@ -154,6 +181,8 @@ std::string ChainNightJson(const ChainNight& night) {
     row["report"] = lane.reported ? lane.report_status : "missing";
     row["unrouted"] = lane.unrouted;
     row["misrouted"] = lane.misrouted;
+    row["paid_after_the_night"] = lane.later;
+    row["earlier_day_counted_tonight"] = lane.earlier;
     row["to_look_at"] = lane.items;
     lanes.push_back(std::move(row));
     for (LaneFourWays* sum : {&sums[lane.store], &account}) {
@@ -195,6 +224,8 @@ std::string ChainNightText(const ChainNight& night) {
                   FormatBrl(lane.bank_held).c_str(), FormatBrl(lane.ledger_net).c_str());
     out += line;
     for (const std::string& item : lane.items) out += "!   " + item + "\n";
+    for (const std::string& source : lane.earlier) out += "    " + source + ": an earlier day's, counted tonight\n";
+    for (const std::string& source : lane.later) out += "    " + source + ": paid after the night, a later night's\n";
   }
   if (!night.events_kept) out += "  (the day is past the replay window: its events are no longer kept)\n";
   if (night.unclaimed_events > 0)

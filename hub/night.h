@@ -1,7 +1,8 @@
 // The chain's night at the hub (docs/hub.md, "The chain's night"), pure: the boxes' nights as
 // they published them (settlement::NightSummaryJson), the events the hub routed, and the bank's
 // day by pages with its ledger (settlement::ReadAccountDay), held against each other per lane,
-// per store and for the account. The bank-and-ledger rules and the lanes' own verdicts are
+// per store and for the account, each invoice's money on the night the lane counted it
+// (invoice_nights.h). The bank-and-ledger rules and the lanes' own verdicts are
 // settlement/'s (settlement::ItemsToLookAt); this adds what only the hub can see: a lane whose
 // report is missing, a paid entity no event of its lane carried, an event routed to a lane the
 // bank's tags do not name, and a lane whose report's net is not the bank's.
@@ -41,9 +42,10 @@ struct RoutedEntity {
 
 struct ChainNightInput {
   std::string day;
-  settlement::AccountDay account;                          // the bank's day by lane (records added here)
-  std::vector<settlement::BankEntity> entities;            // the day's entities the account was grouped from
+  std::vector<settlement::BankEntity> entities;            // created in the day (settlement::ReadAccountDay)
+  std::vector<settlement::LedgerLine> ledger;              // every line from the day's start on, with times
   std::vector<LaneNight> nights;                           // the boxes' reports of the day
+  std::vector<LaneNight> previous_nights;                  // and of the day before (when they ran)
   std::set<std::pair<std::string, std::string>> enrolled;  // lanes enrolled by the day's end
   std::vector<RoutedEntity> routed;                        // events routed from the day's start on
   bool events_kept = true;  // false: the day is past the replay window, its events pruned
@@ -60,12 +62,15 @@ struct LaneFourWays {
   settlement::Cents ledger_net = 0;    // their ledger lines, fees added back
   std::vector<std::string> unrouted;   // paid entities of the day no event of the lane named
   std::vector<std::string> misrouted;  // entities of the lane's day routed to another subject
-  std::vector<std::string> items;      // what to look at, in words
+  // Invoices whose money a night other than the bank's day holds (invoice_nights.h): created in
+  // the day and paid after the lane's night ran; created before and counted by this night.
+  std::vector<std::string> later, earlier;
+  std::vector<std::string> items;  // what to look at, in words
 };
 
 struct ChainNight {
   std::string day;
-  settlement::AccountDay account;   // with the boxes' records
+  settlement::AccountDay account;   // the bank's day by lane, as the nights counted it, with the boxes' records
   std::vector<LaneFourWays> lanes;  // by store, terminal
   int unclaimed_events = 0;
   bool events_kept = true;

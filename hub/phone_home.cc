@@ -29,7 +29,7 @@ bool ValidUuid(std::string_view uuid) {
 
 std::string PhoneHome::OnAnnounce(const std::string& subject, const std::string& data) {
   BoxSubjectParts lane;
-  if (!ParseBoxSubject(subject, lane) || lane.kind != "phone") return "";
+  if (!ParseBoxSubject(subject, lane) || lane.kind != kPhoneKind) return "";
   const json facts = json::parse(data, nullptr, false);
   std::string rule;
   if (!facts.is_object())
@@ -46,6 +46,19 @@ std::string PhoneHome::OnAnnounce(const std::string& subject, const std::string&
       facts["session_id"].get<std::string>(), data,       facts["expires_at_ms"].get<std::int64_t>() * 1000};
   if (Status kept = store_.PutPhoneSession(session); !kept.ok()) return json{{"error", kept.message()}}.dump();
   return R"({"stored":true})";
+}
+
+std::string PhoneHome::OnEnded(const std::string& subject, const std::string& data) {
+  BoxSubjectParts lane;
+  if (!ParseBoxSubject(subject, lane) || lane.kind != kPhoneEndedKind) return "";
+  const json ended = json::parse(data, nullptr, false);
+  if (!ended.is_object() || !ValidUuid(ended.value("uuid", "")))
+    return json{{"error", "uuid: the session's, hex"}}.dump();
+  const std::string uuid = ended["uuid"].get<std::string>();
+  if (Status kept = store_.EndPhoneSession(uuid, lane.store, lane.terminal, SystemClock::Instance().Now()); !kept.ok())
+    return json{{"error", kept.message()}}.dump();
+  logging::Info("hub", "phone page ended with its sale", {{"store", lane.store}, {"terminal", lane.terminal}});
+  return R"({"ended":true})";
 }
 
 HttpResponse PhoneHome::Asset(const char* name, const char* type) const {

@@ -4,8 +4,10 @@
 // the executable) and its facts. Before showing the QR the box announces the session's public
 // facts on balcao.box.<store>.<terminal>.phone (a request, answered once PostgreSQL holds them);
 // the hub answers GET /pay/<uuid>/session from them while the bank says the session is still
-// active, with the phone's address from X-Forwarded-For only through a trusted proxy
-// (client_address.h). The card goes from the phone to the bank: the hub never sees it.
+// active and the box has not said the sale ended (balcao.box.<store>.<terminal>.phone-ended:
+// cancelled, paid, replaced; the bank's session outlives the sale), with the phone's address
+// from X-Forwarded-For only through a trusted proxy (client_address.h). The card goes from the phone to the bank: the
+// hub never sees it.
 //
 // Who may call: /pay/* is anyone's (a phone has no session); the uuid is the capability (128
 // random bits the bank minted, shown only as the QR at the counter); GET only; nothing written.
@@ -32,6 +34,8 @@ class PhoneHome {
       : store_(store), bank_(bank), assets_(assets) {}
   // The NATS responder of balcao.box.*.*.phone: {"stored":true} or {"error"}.
   std::string OnAnnounce(const std::string& subject, const std::string& data);
+  // The responder of balcao.box.*.*.phone-ended ({"uuid"}): {"ended":true} or {"error"}.
+  std::string OnEnded(const std::string& subject, const std::string& data);
   // The answer to a /pay/ request; nullopt for any other path.
   std::optional<http::HttpResponse> Handle(const http::HttpRequest& request, const std::string& client);
 

@@ -25,6 +25,10 @@ std::string LaneUser(std::string_view store, std::string_view terminal);
 std::string LaneInbox(std::string_view store, std::string_view terminal);
 // What a lane's box publishes itself (heartbeats): "balcao.box.<store>.<terminal>.<kind>".
 std::string BoxSubject(std::string_view store, std::string_view terminal, std::string_view kind);
+// The kinds of a box's requests about its phone-card pages (phone_home.h): a session announced,
+// and a session whose sale no longer waits on it.
+inline constexpr const char* kPhoneKind = "phone";
+inline constexpr const char* kPhoneEndedKind = "phone-ended";
 // The lane and kind of a BoxSubject; false when `subject` is not one.
 struct BoxSubjectParts {
   std::string store, terminal, kind;

@@ -5,7 +5,7 @@
 namespace balcao::settlement {
 
 StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions& options,
-                                    std::vector<BankEntity>* entities) {
+                                    std::vector<BankEntity>* entities, std::vector<LedgerLine>* ledger_since) {
   BALCAO_ASSIGN_OR_RETURN(UnixMicros from, BusinessDayStart(options.day));
   const UnixMicros to = from + 86400LL * kMicrosPerSecond;
   internal::ReadOptions read;
@@ -17,6 +17,7 @@ StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions
   BALCAO_ASSIGN_OR_RETURN(std::vector<BankEntity> day, lists.DayEntities(bank));
   AccountDay account = GroupByLane(options.day, day, lists.DayLedger());
   if (entities != nullptr) *entities = std::move(day);
+  if (ledger_since != nullptr) *ledger_since = lists.LedgerSince();
   return account;
 }
 

@@ -24,8 +24,10 @@ struct StoreRunOptions {
 };
 
 // `entities`, when given, receives the day's entities the account was grouped from (the chain's
-// hub holds them against the events it routed: hub/night.h).
+// hub holds them against the events it routed: hub/night.h); `ledger_since`, every ledger
+// line created from the day's start on (the tails too), with its time and its sale's lane.
 StatusOr<AccountDay> ReadAccountDay(const api::Bank& bank, const StoreRunOptions& options,
-                                    std::vector<BankEntity>* entities = nullptr);
+                                    std::vector<BankEntity>* entities = nullptr,
+                                    std::vector<LedgerLine>* ledger_since = nullptr);
 
 }  // namespace balcao::settlement

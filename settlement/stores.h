@@ -20,6 +20,11 @@ struct LedgerLine {
   std::string source;  // "invoice/<id>", "deposit/<id>", "merchant-purchase/<id>", ...
   Cents amount = 0;    // positive in, negative out
   Cents fee = 0;
+  // When the bank created it, and the sale its tags name (its lane: checkout::LaneRoot, "" for
+  // none or the old layout): the chain's hub gives a pay-later invoice's money to the night
+  // that counted it (hub/invoice_nights.h). GroupByLane reads neither.
+  UnixMicros created = 0;
+  std::string lane, sale_id;
 };
 
 // One lane's day (or one store's, the sum of its lanes).

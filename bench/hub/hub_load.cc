@@ -116,10 +116,15 @@ void Post(const std::string& url, const api::PrivateKey& key, int first, int cou
   curl_easy_cleanup(curl);
 }
 
+// A box's pull: 16 at a time, each pull request open for a second (terminal/service/hub_link.cc's
+// kFetchWait). Shorter, 1,000 idle lanes renew their requests so often that nats-server and the
+// load generator spend the two cores on it: at 500 ms the lane's ack had a tail at the expiry.
+constexpr std::chrono::milliseconds kBoxFetchWait{1000};
+
 // One lane: pulls its consumer and acks, timing each event from its POST.
 void Pull(hub::NatsLink& link, Samples& samples, std::atomic<bool>& stop, std::atomic<long>& acked) {
   while (!stop) {
-    auto batch = link.Fetch(16, std::chrono::milliseconds(500));
+    auto batch = link.Fetch(16, kBoxFetchWait);
     if (!batch.ok()) continue;
     for (hub::PulledMsg& msg : *batch) {
       const std::string id = msg.header("Nats-Msg-Id");
@@ -131,6 +136,43 @@ void Pull(hub::NatsLink& link, Samples& samples, std::atomic<bool>& stop, std::a
         samples.ack_ms.push_back(std::chrono::duration<double, std::milli>(Steady::now() - found->second).count());
     }
   }
+}
+
+// The 1-minute load average of the machine (/proc/loadavg): the figures are read beside it.
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  in >> one;
+  return one.empty() ? "?" : one;
+}
+
+size_t Collect(char* data, size_t size, size_t count, void* into) {
+  static_cast<std::string*>(into)->append(data, size * count);
+  return size * count;
+}
+
+// The hub's own account of where each routed delivery's time went: its /metrics stage counters
+// (balcao_hub_delivery_stage_seconds_total), in ms per delivery.
+void PrintStages(const std::string& metrics_url, std::size_t deliveries) {
+  std::string text;
+  CURL* curl = curl_easy_init();
+  curl_easy_setopt(curl, CURLOPT_URL, metrics_url.c_str());
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, Collect);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &text);
+  const CURLcode got = curl_easy_perform(curl);
+  curl_easy_cleanup(curl);
+  if (got != CURLE_OK || deliveries == 0) return;
+  std::printf("  in the hub, per delivery:");
+  const std::string prefix = "balcao_hub_delivery_stage_seconds_total{stage=\"";
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    const std::size_t quote = line.find('"', prefix.size());
+    const double seconds = std::atof(line.substr(line.find(' ', quote) + 1).c_str());
+    std::printf(" %s %.1f ms", line.substr(prefix.size(), quote - prefix.size()).c_str(),
+                1000.0 * seconds / static_cast<double>(deliveries));
+  }
+  std::printf("\n");
 }
 
 // Each lane as a box connects: its own connection, bound to its durable consumer (made here).
@@ -192,6 +234,7 @@ int main(int argc, char** argv) {
   std::vector<std::thread> pullers;
   for (auto& link : links)
     pullers.emplace_back(Pull, std::ref(*link), std::ref(samples), std::ref(stop), std::ref(acked));
+  const std::string load_before = LoadAverage();
   const auto [cpu_before, peak_before] = CpuAndPeak(hub_process.pid());
   (void)peak_before;
   const int posters = 4, total = rate * seconds;
@@ -212,8 +255,8 @@ int main(int argc, char** argv) {
   auto store = hub::HubStore::Open(postgres.conninfo());
   StatusOr<long long> routed = store.ok() ? (*store)->CountRouted("") : StatusOr<long long>(store.status());
   const long long rows = routed.ok() ? *routed : -1;
-  std::printf("hub load: lanes=%d rate=%d/s deliveries=%zu refused=%d acked=%ld\n", lanes, rate, samples.post_ms.size(),
-              refused.load(), acked.load());
+  std::printf("hub load: lanes=%d rate=%d/s deliveries=%zu refused=%d acked=%ld (machine load %s -> %s)\n", lanes, rate,
+              samples.post_ms.size(), refused.load(), acked.load(), load_before.c_str(), LoadAverage().c_str());
   std::printf("  bank POST -> hub 200: p50 %.1f ms, p99 %.1f ms\n", Percentile(samples.post_ms, 0.5),
               Percentile(samples.post_ms, 0.99));
   std::printf("  bank POST -> lane ack: p50 %.1f ms, p99 %.1f ms\n", Percentile(samples.ack_ms, 0.5),
@@ -221,6 +264,7 @@ int main(int argc, char** argv) {
   std::printf("  hub CPU %.0f%% of one core, peak RSS %.0f MiB; PostgreSQL routed_event rows per event %.2f\n",
               100.0 * (cpu_after - cpu_before) / wall, peak,
               samples.post_ms.empty() ? 0.0 : static_cast<double>(rows) / static_cast<double>(samples.post_ms.size()));
+  PrintStages("http://127.0.0.1:" + std::to_string(hub_port) + "/metrics", samples.post_ms.size());
   links.clear();
   hub_process.Terminate();
   nats.Stop();

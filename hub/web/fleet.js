@@ -1,24 +1,35 @@
 // The hub's fleet page: sign in, then the fleet every 10 s (GET /fleet/api/fleet): stores, lanes,
 // their health from the heartbeats, today's totals; silent lanes and rewritten journals flagged.
+// Written in pt-BR; i18n.js shows it in en-US when the hub serves the page as <html lang="en-US">
+// (numbers, money and dates are written here as the page's language writes them).
 'use strict';
 
 const $ = (id) => document.getElementById(id);
+const LANG = document.documentElement.lang === 'en-US' ? 'en-US' : 'pt-BR';
+const MARKS = LANG === 'en-US' ? { group: ',', decimal: '.' } : { group: '.', decimal: ',' };
 
 function brl(cents) {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  const reais = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${sign}R$ ${reais},${String(abs % 100).padStart(2, '0')}`;
+  const reais = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, MARKS.group);
+  return `${sign}R$ ${reais}${MARKS.decimal}${String(abs % 100).padStart(2, '0')}`;
 }
 
 function megabytes(bytes) {
-  return bytes < 0 ? '—' : `${Math.round(bytes / 1048576).toLocaleString('pt-BR')} MB`;
+  return bytes < 0 ? '—' : `${Math.round(bytes / 1048576).toLocaleString(LANG)} MB`;
 }
 
 function when(iso) {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString('pt-BR');
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(LANG);
+}
+
+// A health item of the box in the page's words; the box's own (English) words as its tooltip.
+function health(row, seen, ok, message, good, bad) {
+  const td = cell(row, !seen ? '—' : (ok ? good : bad), !seen ? '' : (ok ? 'ok' : 'bad'));
+  if (seen && message) td.title = message;
+  return td;
 }
 
 function cell(row, text, className) {
@@ -49,12 +60,18 @@ function laneRow(lane) {
   const state = cell(row, lane.silent ? '' : 'no ar', lane.silent ? 'bad' : 'ok');
   if (lane.silent) flag(state, lane.seen ? `SILENCIOSO desde ${when(lane.last_seen)}` : 'NUNCA VISTO');
   cell(row, lane.version || '—');
-  cell(row, `${lane.clock_offset_s} s`, lane.clock_ok ? 'num ok' : 'num bad');
-  cell(row, megabytes(lane.disk_free_bytes), lane.disk_ok ? 'num ok' : 'num bad').title = lane.disk;
-  cell(row, lane.queue_depth ? `${lane.queue_depth} (${lane.queue_oldest_age_s} s)` : '0',
-    lane.queue_depth ? 'num bad' : 'num');
-  cell(row, lane.printer || '—', lane.printer_ok ? 'ok' : 'bad');
-  cell(row, lane.bank || '—', lane.bank_ok ? 'ok' : 'bad');
+  if (!lane.seen) {
+    cell(row, '—', 'num');
+    cell(row, '—', 'num');
+    cell(row, '—', 'num');
+  } else {
+    cell(row, `${lane.clock_offset_s} s`, lane.clock_ok ? 'num ok' : 'num bad').title = lane.clock;
+    cell(row, megabytes(lane.disk_free_bytes), lane.disk_ok ? 'num ok' : 'num bad').title = lane.disk;
+    cell(row, lane.queue_depth ? `${lane.queue_depth} (${lane.queue_oldest_age_s} s)` : '0',
+      lane.queue_depth ? 'num bad' : 'num');
+  }
+  health(row, lane.seen, lane.printer_ok, lane.printer, 'funcionando', 'com falha');
+  health(row, lane.seen, lane.bank_ok, lane.bank, 'conectado', 'sem conexão');
   cell(row, when(lane.last_sale_at));
   cell(row, String(lane.today.sales), 'num');
   cell(row, brl(lane.today.collected), 'num');
@@ -71,9 +88,12 @@ function storeCard(store) {
   title.textContent = `Loja ${store.store} `;
   const today = document.createElement('span');
   today.className = 'store-today';
-  today.textContent = `· ${store.today.sales} vendas, ${brl(store.today.collected)} hoje`;
+  today.textContent = `· ${store.today.sales} ${store.today.sales === 1 ? 'venda' : 'vendas'}, ` +
+    `${brl(store.today.collected)} hoje`;
   title.appendChild(today);
   card.appendChild(title);
+  const scroller = document.createElement('div');
+  scroller.className = 'lanes';
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
   for (const name of COLUMNS) {
@@ -83,7 +103,8 @@ function storeCard(store) {
   }
   const body = table.createTBody();
   for (const lane of store.lanes) body.appendChild(laneRow(lane));
-  card.appendChild(table);
+  scroller.appendChild(table);
+  card.appendChild(scroller);
   return card;
 }
 
@@ -135,8 +156,20 @@ async function logIn(event) {
   }
   $('login-error').hidden = true;
   $('password').value = '';
-  $('user-shown').textContent = (await answer.json()).name;
+  const who = await answer.json();
+  $('user-shown').textContent = who.name;
+  // The user's language, chosen in another browser: the page turns to it.
+  if (who.language && who.language !== LANG) return window.location.reload();
   await refresh();
+}
+
+async function chooseLanguage(language) {
+  const answer = await fetch('api/language', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ language }),
+  }).catch(() => null);
+  if (answer && answer.ok && language !== LANG) window.location.reload();
 }
 
 async function logOut() {
@@ -147,6 +180,10 @@ async function logOut() {
 document.addEventListener('DOMContentLoaded', () => {
   $('login').addEventListener('submit', logIn);
   $('logout').addEventListener('click', logOut);
+  document.querySelectorAll('#language-switch button').forEach((button) => {
+    button.setAttribute('aria-pressed', String(button.dataset.language === LANG));
+    button.addEventListener('click', () => chooseLanguage(button.dataset.language));
+  });
   refresh();
   setInterval(() => { if (!document.body.classList.contains('logged-out')) refresh(); }, 10000);
 });

@@ -360,6 +360,16 @@ std::vector<LedgerLine> DayLists::DayLedger() const {
   return day;
 }
 
+std::vector<LedgerLine> DayLists::LedgerSince() const {
+  std::vector<LedgerLine> lines;
+  lines.reserve(txs_.size());
+  for (const Tx& tx : txs_) {
+    const SaleKey sale = SplitSaleKey(tx.sale);
+    lines.push_back({tx.source, tx.amount, tx.fee, tx.created, sale.lane, sale.id});
+  }
+  return lines;
+}
+
 // The sales the range cannot hold are looked up by tag, and the day's deposits whose
 // brcode the lists lack by brcode; each deposit then takes its brcode's sale.
 Status DayLists::CompleteScope(const api::Bank& bank, const std::vector<ScopeSale>& sales) {

@@ -93,6 +93,9 @@ class DayLists {
   // ledger line created in [from, to).
   StatusOr<std::vector<BankEntity>> DayEntities(const api::Bank& bank);
   std::vector<LedgerLine> DayLedger() const;
+  // Every ledger line the lists hold (created from the day's start on), with its time and the
+  // lane and sale its tags name.
+  std::vector<LedgerLine> LedgerSince() const;
 
   const ReadCounts& counts() const { return counts_; }
 

@@ -113,7 +113,11 @@ void HubLink::SendHeartbeat(nlohmann::json beat, offline::Journal& journal) {
   std::filesystem::rename(heartbeat_.file + ".new", heartbeat_.file, ec);
 }
 
-Status HubLink::AnnouncePhoneSession(const std::string& json) {
+Status HubLink::AnnouncePhoneSession(const std::string& uuid, const std::string& json) {
+  {
+    std::lock_guard lock(requests_.phones.mu);  // before it is sent: an end cannot slip in between
+    requests_.phones.announced.insert(uuid);
+  }
   std::shared_ptr<hub::NatsLink> link;
   {
     std::lock_guard lock(link_mu_);
@@ -121,51 +125,96 @@ Status HubLink::AnnouncePhoneSession(const std::string& json) {
   }
   if (!link || !connected_) return UnavailableError("hub: not connected");
   BALCAO_ASSIGN_OR_RETURN(std::string answer,
-                          link->Request(hub::BoxSubject(store_, terminal_, "phone"), json, kPhoneWait));
+                          link->Request(hub::BoxSubject(store_, terminal_, hub::kPhoneKind), json, kPhoneWait));
   const auto reply = nlohmann::json::parse(answer, nullptr, false);
   if (!reply.is_object() || !reply.value("stored", false))
     return UnavailableError("hub: phone session not stored: " + answer);
   return OkStatus();
 }
 
+void HubLink::EndPhoneSessions(const std::function<bool(const std::string& uuid)>& awaited) {
+  std::lock_guard lock(requests_.phones.mu);
+  for (auto it = requests_.phones.announced.begin(); it != requests_.phones.announced.end();) {
+    if (awaited(*it)) {
+      ++it;
+      continue;
+    }
+    requests_.phones.ending.insert(*it);
+    it = requests_.phones.announced.erase(it);
+  }
+}
+
+std::size_t HubLink::phone_sessions_ending() const {
+  std::lock_guard lock(requests_.phones.mu);
+  return requests_.phones.ending.size();
+}
+
+// Each as a request, on the link's thread between fetches: the hub answers once PostgreSQL
+// holds the end. Unanswered, the rest wait for the next round.
+void HubLink::SendPhoneEnds(hub::NatsLink& link) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < requests_.phones.next_try) return;
+  std::set<std::string> ending;
+  {
+    std::lock_guard lock(requests_.phones.mu);
+    ending = requests_.phones.ending;
+  }
+  for (const std::string& uuid : ending) {
+    auto answer = link.Request(hub::BoxSubject(store_, terminal_, hub::kPhoneEndedKind),
+                               nlohmann::json{{"uuid", uuid}}.dump(), kPhoneWait);
+    const auto reply = nlohmann::json::parse(answer.ok() ? *answer : "", nullptr, false);
+    if (!reply.is_object() || !reply.value("ended", false)) {
+      requests_.phones.next_try = now + kRetryDelay;
+      if (!requests_.phones.warned)
+        logging::Warn("hub-link", "phone page's end not stored at the hub (trying again)",
+                      {{"reason", answer.ok() ? *answer : answer.status().message()}});
+      requests_.phones.warned = true;
+      return;
+    }
+    requests_.phones.warned = false;
+    std::lock_guard lock(requests_.phones.mu);
+    requests_.phones.ending.erase(uuid);
+  }
+}
+
 void HubLink::KeepNightsIn(const std::string& mark_file) {
-  std::lock_guard lock(nights_.mu);
-  nights_.mark_file = mark_file;
+  std::lock_guard lock(requests_.nights.mu);
+  requests_.nights.mark_file = mark_file;
   std::int64_t mark = 0;
   std::ifstream in(mark_file);
-  if (in >> mark && mark > 0) nights_.reported_ms = mark;
+  if (in >> mark && mark > 0) requests_.nights.reported_ms = mark;
 }
 
 void HubLink::OfferNight(std::int64_t settled_at_ms, std::string summary_json) {
-  if (settled_at_ms <= nights_.reported_ms) return;
-  std::lock_guard lock(nights_.mu);
-  nights_.json = std::move(summary_json);
-  nights_.queued_ms = settled_at_ms;
+  if (settled_at_ms <= requests_.nights.reported_ms) return;
+  std::lock_guard lock(requests_.nights.mu);
+  requests_.nights.json = std::move(summary_json);
+  requests_.nights.queued_ms = settled_at_ms;
 }
 
 // Sent as a request: the hub answers once PostgreSQL holds it. Unanswered (the hub down, NATS
 // up) it is tried again every kNightRetry; the lane's events are fetched meanwhile.
 void HubLink::SendNight(hub::NatsLink& link) {
   const auto now = std::chrono::steady_clock::now();
-  if (nights_.queued_ms == 0 || now < nights_.next_try) return;
+  if (requests_.nights.queued_ms == 0 || now < requests_.nights.next_try) return;
   std::string json, mark_file;
   {
-    std::lock_guard lock(nights_.mu);
-    json = nights_.json;
-    mark_file = nights_.mark_file;
+    std::lock_guard lock(requests_.nights.mu);
+    json = requests_.nights.json;
+    mark_file = requests_.nights.mark_file;
   }
-  const std::int64_t settled_at_ms = nights_.queued_ms;
+  const std::int64_t settled_at_ms = requests_.nights.queued_ms;
   auto answer = link.Request(hub::BoxSubject(store_, terminal_, "night"), json, kNightWait);
   const auto reply = nlohmann::json::parse(answer.ok() ? *answer : "", nullptr, false);
   if (!reply.is_object() || !reply.value("stored", false)) {
-    nights_.next_try = now + kNightRetry;
+    requests_.nights.next_try = now + kNightRetry;
     logging::Warn("hub-link", "night not stored at the hub (trying again)",
                   {{"reason", answer.ok() ? *answer : answer.status().message()}});
     return;
   }
-  nights_.reported_ms = settled_at_ms;
+  requests_.nights.reported_ms = settled_at_ms;
   std::int64_t sent = settled_at_ms;  // a newer night queued meanwhile stays queued
-  nights_.queued_ms.compare_exchange_strong(sent, 0);
+  requests_.nights.queued_ms.compare_exchange_strong(sent, 0);
   if (!mark_file.empty())
     if (Status kept = WritePrivateFile(mark_file, std::to_string(settled_at_ms) + "\n"); !kept.ok())
       logging::Warn("hub-link", "night mark not kept (sent again after a restart)", {{"reason", kept.message()}});
@@ -229,6 +278,7 @@ void HubLink::Run() {
       if (stop_) break;  // unanswered: delivered again to the next run
       Handle(msg);
     }
+    SendPhoneEnds(*link);
     SendNight(*link);
   }
   connected_ = false;

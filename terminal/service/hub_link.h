@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -76,15 +77,21 @@ class HubLink {
   // in the heartbeats, which is the point of them.
   void SendHeartbeat(nlohmann::json beat, offline::Journal& journal);
 
-  // Hands the hub the public facts of a phone-card session (docs/hub.md, "The phone page's
-  // public home") and waits for it to answer them stored; kUnavailable while not connected.
-  Status AnnouncePhoneSession(const std::string& json);
+  // Hands the hub the public facts of the phone-card session `uuid` (docs/hub.md, "The phone
+  // page's public home") and waits for it to answer them stored; kUnavailable while not
+  // connected. The session is remembered (announced or not: its end is then told all the same).
+  Status AnnouncePhoneSession(const std::string& uuid, const std::string& json);
+  // The hub's page of a session lives as long as its sale waits on it: each remembered session
+  // that `awaited` says no sale waits on any more is sent ended (balcao.box.<store>.<terminal>.
+  // phone-ended) by the link's thread, until the hub answers it ended.
+  void EndPhoneSessions(const std::function<bool(const std::string& uuid)>& awaited);
+  std::size_t phone_sessions_ending() const;
 
   // The box's nights (docs/hub.md, "The boxes' nights"): the settled_at of the last night the
   // hub answered stored is kept in `mark_file` (read here, written when the hub answers).
   void KeepNightsIn(const std::string& mark_file);
-  std::int64_t night_reported_ms() const { return nights_.reported_ms.load(); }
-  bool night_queued(std::int64_t settled_at_ms) const { return nights_.queued_ms.load() == settled_at_ms; }
+  std::int64_t night_reported_ms() const { return requests_.nights.reported_ms.load(); }
+  bool night_queued(std::int64_t settled_at_ms) const { return requests_.nights.queued_ms.load() == settled_at_ms; }
   // Queues a night (settlement::NightSummaryJson) newer than the last reported: the link's
   // thread sends it as a request on balcao.box.<store>.<terminal>.night until the hub answers
   // it stored. One at a time, the oldest first: the next is offered once this one is reported.
@@ -94,6 +101,7 @@ class HubLink {
   void Run();
   void Handle(hub::PulledMsg& msg);
   void SendNight(hub::NatsLink& link);
+  void SendPhoneEnds(hub::NatsLink& link);
 
   // The night on its way to the hub (OfferNight), and the last one it stored.
   struct NightQueue {
@@ -101,6 +109,14 @@ class HubLink {
     std::string mark_file, json;  // guarded by mu
     std::atomic<std::int64_t> reported_ms{0}, queued_ms{0};
     std::chrono::steady_clock::time_point next_try{};  // the link's thread only
+  };
+
+  // The phone-card sessions announced to the hub, and those whose end the hub has not heard yet.
+  struct PhonePages {
+    mutable std::mutex mu;
+    std::set<std::string> announced, ending;           // guarded by mu
+    std::chrono::steady_clock::time_point next_try{};  // the link's thread only
+    bool warned = false;                               // likewise: one warning per outage
   };
 
   const hub::NatsEndpoint endpoint_;
@@ -113,7 +129,11 @@ class HubLink {
   std::shared_ptr<hub::NatsLink> link_;  // guarded by link_mu_ (the heartbeat reads it)
   std::thread thread_;
   HubHeartbeat heartbeat_;  // the heartbeat's thread only
-  NightQueue nights_;
+  // What the link's thread sends the hub between fetches, each until the hub stored it.
+  struct Requests {
+    NightQueue nights;
+    PhonePages phones;
+  } requests_;
 };
 
 }  // namespace balcao::terminal::service

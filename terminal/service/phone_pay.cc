@@ -72,7 +72,7 @@ std::string PhoneUrlAtHub(Service::Impl& s, const checkout::CardSession& session
   facts->erase("now_ms");
   (*facts)["uuid"] = session.uuid;
   (*facts)["session_id"] = session.id;
-  if (Status told = s.events.hub_link->AnnouncePhoneSession(facts->dump()); !told.ok()) {
+  if (Status told = s.events.hub_link->AnnouncePhoneSession(session.uuid, facts->dump()); !told.ok()) {
     logging::Warn("serve", "phone page not at the hub: the box's own link", {{"reason", told.message()}});
     return "";
   }

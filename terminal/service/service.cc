@@ -155,6 +155,10 @@ void Service::Impl::MakeDriver() {
            [this] {
              counter->Settle();
              if (SandboxPayer* payer = bank_side->payer()) payer->Schedule(sales->book());
+             // The hub's phone page of a session ends with its sale (docs/hub.md).
+             if (events.hub_link)
+               events.hub_link->EndPhoneSessions(
+                   [this](const std::string& uuid) { return sales->book().AwaitingPhone(uuid).has_value(); });
            }});
   sales->driver().SetOutbox(&storage->outbox());
   sales->driver().OnNotSent([this] {

@@ -45,5 +45,21 @@ TEST(Fleet, SilentTamperedAndToday) {
   EXPECT_EQ(doc["stores"][1]["lanes"][1]["seen"], false);
 }
 
+// The user's choice first, then the browser's Accept-Language by q, then pt-BR.
+TEST(FleetLanguage, TheChoiceThenAcceptLanguageThenPortuguese) {
+  EXPECT_EQ(FleetLanguage("en-US", "pt-BR"), "en-US");
+  EXPECT_EQ(FleetLanguage("pt-BR", "en-US"), "pt-BR");
+  EXPECT_EQ(FleetLanguage("fr-FR", "en-GB,en;q=0.9"), "en-US") << "a cookie naming no language is ignored";
+  EXPECT_EQ(FleetLanguage("", ""), "pt-BR");
+  EXPECT_EQ(FleetLanguage("", "de-DE, fr;q=0.9"), "pt-BR");
+  EXPECT_EQ(FleetLanguage("", "EN"), "en-US");
+  EXPECT_EQ(FleetLanguage("", "pt-PT;q=0.5, en-US;q=0.8"), "en-US");
+  EXPECT_EQ(FleetLanguage("", "en-US;q=0.8, pt-BR"), "pt-BR");
+  EXPECT_EQ(FleetLanguage("", "en;q=0.7, pt;q=0.7"), "en-US") << "equal q: the first";
+  EXPECT_EQ(FleetLanguage("", "en;q=0, de"), "pt-BR") << "q=0 refuses it";
+  EXPECT_EQ(FleetLanguage("", "en;q=2, *;q=0.1"), "pt-BR") << "a bad q counts for nothing";
+  EXPECT_EQ(FleetLanguage("", "de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7"), "en-US");
+}
+
 }  // namespace
 }  // namespace balcao::hub

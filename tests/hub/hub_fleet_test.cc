@@ -99,6 +99,21 @@ TEST_F(HubFleet, ASignedInUserSeesTheFleetAndNobodyElseDoes) {
   EXPECT_EQ(Http("GET", caddy_.url() + "/metrics", "", {{"X-Forwarded-For", "127.0.0.1"}}, caddy_.root_ca()).status,
             403);
 
+  // The page's language: Accept-Language alone, then the browser's choice, which a signed-in
+  // user keeps (their next sign-in, in any browser, answers it and sets it).
+  const auto lang_of = [](const Reply& page) { return page.body.substr(page.body.find("<html lang="), 19); };
+  EXPECT_EQ(lang_of(Http("GET", Direct("/fleet/"))), "<html lang=\"pt-BR\">");
+  EXPECT_EQ(lang_of(Http("GET", Direct("/fleet/"), "", {{"Accept-Language", "en-GB,en;q=0.9"}})),
+            "<html lang=\"en-US\">");
+  EXPECT_EQ(Http("POST", Direct("/fleet/api/language"), R"({"language":"fr-FR"})").status, 400);
+  const Reply chosen = Http("POST", Direct("/fleet/api/language"), R"({"language":"en-US"})", {{"Cookie", cookie}});
+  ASSERT_EQ(chosen.status, 200) << chosen.body;
+  EXPECT_EQ(chosen.set_cookie.substr(0, chosen.set_cookie.find(';')), "balcao_hub_language=en-US");
+  EXPECT_EQ(lang_of(Http("GET", Direct("/fleet/"), "", {{"Cookie", "balcao_hub_language=en-US"}})),
+            "<html lang=\"en-US\">");
+  const Reply again = LogIn(kFleetPassword);
+  EXPECT_EQ(again.json["language"], "en-US") << again.body;
+
   // Signing out ends the session; five failed logins stop a sixth try, even the right one.
   EXPECT_EQ(Http("POST", Direct("/fleet/api/logout"), "{}", {{"Cookie", cookie}}).status, 200);
   EXPECT_EQ(Fleet(cookie).status, 401);

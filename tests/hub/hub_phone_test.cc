@@ -7,34 +7,43 @@
 #include <thread>
 
 #include "tests/hub/hub_fixture.h"
+#include "tests/testing/eventually.h"
 
 namespace balcao::hub::testing {
 namespace {
 
-class HubPhone : public HubE2E {};
+class HubPhone : public HubE2E {
+ protected:
+  // The first box, its phone page at the hub's public address, polling the bank every second.
+  Box& StartPhoneBox() {
+    Box& box = *boxes_[0];
+    Json config = Json::parse(std::ifstream(box.config));
+    config["merchant"] = {{"name", "PADARIA DO ZE"}};
+    config["hub"]["public_url"] = caddy_.url();
+    config["checkout"]["poll_interval_s"] = 1;  // a card purchase reaches the box by its polls
+    std::ofstream(box.config) << config.dump(2);
+    StartBox(box);
+    return box;
+  }
+  // A card sale of `amount` on `box` and the URL of its phone page (at the hub once the link is up).
+  std::pair<std::string, std::string> CardSaleWithPhoneLink(Box& box, long long amount) {
+    const std::string id = box.serve.NewSale(amount)["id"].get<std::string>();
+    EXPECT_EQ(box.serve.Post("/api/sales/" + id + "/method", {{"method", "card"}}).status, 200);
+    box.serve.WaitFor(id, "enter-card");
+    Reply link;
+    const auto at_hub = [&] {
+      link = box.serve.Get("/api/sales/" + id + "/phone-link");  // the link connects at its own pace
+      return link.json.is_object() && link.json.value("url", "").rfind(caddy_.url() + "/pay/", 0) == 0;
+    };
+    EXPECT_TRUE(test_util::Eventually(at_hub, std::chrono::seconds(60))) << "the QR points at the hub: " << link.body;
+    return {id, link.json.value("url", "")};
+  }
+};
 
 TEST_F(HubPhone, ThePhonePageIsServedByTheHubAndTheSalePaysOnce) {
-  Box& box = *boxes_[0];
-  Json config = Json::parse(std::ifstream(box.config));
-  config["merchant"] = {{"name", "PADARIA DO ZE"}};
-  config["hub"]["public_url"] = caddy_.url();
-  config["checkout"]["poll_interval_s"] = 1;  // a card purchase reaches the box by its polls
-  std::ofstream(box.config) << config.dump(2);
-  StartBox(box);
-  const std::string id = box.serve.NewSale(4990)["id"].get<std::string>();
-  ASSERT_EQ(box.serve.Post("/api/sales/" + id + "/method", {{"method", "card"}}).status, 200);
-  box.serve.WaitFor(id, "enter-card");
-  const auto at_hub = [this](const Reply& r) {
-    return r.json.is_object() && r.json.value("url", "").rfind(caddy_.url(), 0) == 0;
-  };
-  Reply link;
-  for (int i = 0; i < 50 && !at_hub(link); ++i) {
-    link = box.serve.Get("/api/sales/" + id + "/phone-link");  // the link connects at its own pace
-    if (!at_hub(link)) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_EQ(link.status, 200) << link.body;
-  const std::string url = link.json["url"].get<std::string>();
-  ASSERT_EQ(url.rfind(caddy_.url() + "/pay/", 0), 0u) << "the QR points at the hub: " << url;
+  Box& box = StartPhoneBox();
+  const auto [id, url] = CardSaleWithPhoneLink(box, 4990);
+  if (HasFailure()) return;
   const std::string uuid = url.substr(url.rfind('/') + 1);
 
   const Reply page = Http("GET", url, "", {}, caddy_.root_ca());
@@ -63,6 +72,41 @@ TEST_F(HubPhone, ThePhonePageIsServedByTheHubAndTheSalePaysOnce) {
   const Json paid = box.serve.WaitFor(id, "paid", std::chrono::seconds(30));
   EXPECT_EQ(paid["collected"], 4990) << paid.dump();
   EXPECT_EQ(Http("GET", url + "/session", "", {}, caddy_.root_ca()).status, 404) << "paid: the link is spent";
+}
+
+// The bank's merchant session outlives a sale the cashier cancels: the box tells the hub, and
+// the hub's page refuses from then on, as the box's own does. A phone that still has the page
+// open gets no facts, so no purchase is made through it; the sale stays voided.
+TEST_F(HubPhone, ThePhonePageAtTheHubEndsWithACancelledSale) {
+  Box& box = StartPhoneBox();
+  const auto [id, url] = CardSaleWithPhoneLink(box, 2590);
+  if (HasFailure()) return;
+  const std::string uuid = url.substr(url.rfind('/') + 1);
+  const Reply open = Http("GET", url + "/session", "", {}, caddy_.root_ca());
+  ASSERT_EQ(open.status, 200) << "the page is live while the sale waits: " << open.body;
+
+  const Reply cancelled = box.serve.Post("/api/sales/" + id + "/cancel", {{"reason", "cliente desistiu"}});
+  ASSERT_EQ(cancelled.status, 200) << cancelled.body;
+  EXPECT_EQ(cancelled.json["status"], "voided") << cancelled.body;
+  EXPECT_EQ(box.serve.Get("/pay/" + uuid + "/session").status, 404) << "the box's own page ends at once";
+  Reply refused;
+  EXPECT_TRUE(test_util::Eventually(
+      [&] {
+        refused = Http("GET", url + "/session", "", {}, caddy_.root_ca());
+        return refused.status == 404;
+      },
+      std::chrono::seconds(60)))
+      << "the hub's page still answers after the cancel: " << refused.status << " " << refused.body;
+  EXPECT_EQ(refused.json["error"]["field"], "uuid") << refused.body;
+  EXPECT_FALSE(refused.json.contains("purchase_url")) << refused.body;
+  // An announcement that comes after the end (the box's two requests cross) does not bring the
+  // page back.
+  const Json late = {{"uuid", uuid}, {"session_id", "late"}, {"expires_at_ms", open.json["expires_at_ms"]}};
+  auto stored = admin_->Request(BoxSubject(box.store, box.terminal, kPhoneKind), late.dump(), std::chrono::seconds(10));
+  ASSERT_OK(stored);
+  EXPECT_EQ(*stored, R"({"stored":true})");
+  EXPECT_EQ(Http("GET", url + "/session", "", {}, caddy_.root_ca()).status, 404);
+  EXPECT_EQ(box.serve.Get("/api/sales/" + id).json["status"], "voided");
 }
 
 }  // namespace
