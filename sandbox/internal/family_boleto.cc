@@ -26,26 +26,24 @@
 namespace balcao::sandbox::internal {
 namespace {
 
-constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
-
 bool Open(const Entity& e) { return e.status() == "created" || e.status() == "overdue"; }
 
 // End of the due day (23:59:59.999999 BRT).
-UnixMicros DueEnd(const Entity& e) { return *ParseTimestamp(e.doc["due"].get<std::string>()) + kDay - 1; }
+UnixMicros DueEnd(const Entity& e) { return *ParseTimestamp(e.doc["due"].get<std::string>()) + kMicrosPerDay - 1; }
 
-struct Charge {
+struct BoletoCharge {
   std::int64_t total = 0, fine = 0, interest = 0, discount = 0;
 };
 
-Charge ChargeAt(const Entity& e, std::int64_t nominal, UnixMicros now) {
-  Charge c{nominal, 0, 0, 0};
+BoletoCharge BoletoChargeAt(const Entity& e, std::int64_t nominal, UnixMicros now) {
+  BoletoCharge c{nominal, 0, 0, 0};
   if (now > DueEnd(e)) {
-    const std::int64_t days = (now - DueEnd(e) + kDay - 1) / kDay;
+    const std::int64_t days = (now - DueEnd(e) + kMicrosPerDay - 1) / kMicrosPerDay;
     c.fine = std::llround(nominal * e.doc["fine"].get<double>() / 100.0);
     c.interest = std::llround(nominal * e.doc["interest"].get<double>() / 100.0 * days / 30.0);
   } else {
     for (const auto& d : e.doc["discounts"])
-      if (now <= *ParseTimestamp(d["date"].get<std::string>()) + kDay - 1) {
+      if (now <= *ParseTimestamp(d["date"].get<std::string>()) + kMicrosPerDay - 1) {
         c.discount = std::llround(nominal * d["percentage"].get<double>() / 100.0);
         break;
       }
@@ -58,7 +56,7 @@ Charge ChargeAt(const Entity& e, std::int64_t nominal, UnixMicros now) {
 std::int64_t NominalOf(const Entity& e) { return std::stoll(e.doc["barCode"].get<std::string>().substr(9, 10)); }
 
 bool Payable(const Entity& e, UnixMicros now) {
-  return Open(e) && now <= DueEnd(e) + e.doc["overdueLimit"].get<std::int64_t>() * kDay;
+  return Open(e) && now <= DueEnd(e) + e.doc["overdueLimit"].get<std::int64_t>() * kMicrosPerDay;
 }
 
 void ReadDescriptions(Reader& in, Json& out) {
@@ -162,7 +160,7 @@ Json CreateBoleto(Context& ctx, const Json& element, Problems& problems) {
   auto receiver_tax_id = in.TaxId("receiverTaxId", Need::kOptional);
   Json descriptions;
   ReadDescriptions(in, descriptions);
-  const UnixMicros due_day = BusinessDayStartOf(due.value_or(ctx.Now() + 2 * kDay));
+  const UnixMicros due_day = BusinessDayStartOf(due.value_or(ctx.Now() + 2 * kMicrosPerDay));
   Json discounts = ReadDiscounts(in, due_day, kBoletoDiscounts);
   Json splits = ReadSplits(ctx, in, amount, kBoletoSplits);
   auto tags = in.Tags();
@@ -217,7 +215,7 @@ Json Pay(Context& ctx, Entity& e, const Payer& payer, std::optional<std::int64_t
         "O boleto " + e.id + " não pode ser pago (status " + e.status() + ")."));
     return nullptr;
   }
-  const Charge c = ChargeAt(e, NominalOf(e), ctx.Now());
+  const BoletoCharge c = BoletoChargeAt(e, NominalOf(e), ctx.Now());
   if (amount && *amount != c.total) {
     problems.push_back(MakeProblem("invalidAmount",
                                    "Boleto " + e.id + " costs " + std::to_string(c.total) + " cents now.",
@@ -314,7 +312,7 @@ std::optional<std::int64_t> SandboxBoletoCharge(Context& ctx, const std::string&
   std::optional<std::int64_t> out;
   InOwnerWorkspace(ctx, "boleto", boleto_id, [&](Context& owner) -> Json {
     auto e = owner.Find("boleto", boleto_id);
-    if (e && Payable(*e, owner.Now())) out = ChargeAt(*e, NominalOf(*e), owner.Now()).total;
+    if (e && Payable(*e, owner.Now())) out = BoletoChargeAt(*e, NominalOf(*e), owner.Now()).total;
     return nullptr;
   });
   return out;

@@ -16,8 +16,7 @@
 namespace balcao::sandbox::internal {
 namespace {
 
-constexpr std::int64_t kMaxAmount = 100'000'000'000;  // R$ 1 billion
-constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
+constexpr std::int64_t kMaxAmount = 100'000'000'000;         // R$ 1 billion
 constexpr const char* kPaymentResource = "invoice:payment";  // internal: not an API route
 
 bool Unpaid(const Entity& e) { return e.status() == "created" || e.status() == "overdue"; }
@@ -48,12 +47,12 @@ void ScheduleDeadlines(Context& ctx, const Entity& e) {
 // Validates the fields shared by create and PATCH; writes accepted values into `doc`.
 void ReadSchedule(Context& ctx, Reader& in, Json& doc, bool create) {
   if (auto due = in.Time("due", Need::kOptional, "invalidDue")) {
-    if (*due < ctx.Now() - kDay)
+    if (*due < ctx.Now() - kMicrosPerDay)
       in.Fail("due", "invalidDue", "must not be in the past.", "não pode estar no passado.");
     else
       doc["due"] = FormatTimestamp(*due);
   } else if (create) {
-    doc["due"] = FormatTimestamp(ctx.Now() + 2 * kDay);
+    doc["due"] = FormatTimestamp(ctx.Now() + 2 * kMicrosPerDay);
   }
   if (auto exp = in.Int("expiration", Need::kOptional, 0, 100LL * 365 * 86400, "invalidExpiration"))
     doc["expiration"] = *exp;
@@ -119,7 +118,7 @@ Charge ChargeAt(const Entity& e, UnixMicros now) {
   const UnixMicros due = *ParseTimestamp(e.doc["due"].get<std::string>());
   Charge c{nominal, 0, 0, 0};
   if (now > due) {
-    const std::int64_t days = (now - due + kDay - 1) / kDay;
+    const std::int64_t days = (now - due + kMicrosPerDay - 1) / kMicrosPerDay;
     c.fine = std::llround(nominal * e.doc["fine"].get<double>() / 100.0);
     c.interest = std::llround(nominal * e.doc["interest"].get<double>() / 100.0 * days / 30.0);
   } else {

@@ -15,14 +15,13 @@ namespace {
 // Internal index purchase id -> its installment ids (the resource table has no purchaseIds
 // filter for installments, so it is not a stored key).
 constexpr const char* kIndex = "merchant-purchase:installments";
-constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
 
 // Saturday/Sunday (in BRT) move to Monday.
 UnixMicros NextWeekday(UnixMicros t) {
   for (;;) {
     const int weekday = SaoPauloWeekday(t);  // 0 = Sunday
     if (weekday != 0 && weekday != 6) return t;
-    t += kDay;
+    t += kMicrosPerDay;
   }
 }
 
@@ -53,7 +52,7 @@ void CreateInstallments(Context& ctx, const Entity& purchase) {
   const auto fees = Shares(p["fee"].get<std::int64_t>(), n);
   Json ids = Json::array();
   for (int i = 0; i < n; ++i) {
-    const UnixMicros nominal = ctx.Now() + (debit ? 1 : 30 * (i + 1)) * kDay;
+    const UnixMicros nominal = ctx.Now() + (debit ? 1 : 30 * (i + 1)) * kMicrosPerDay;
     const UnixMicros due = NextWeekday(nominal);
     Entity e = ctx.Insert("merchant-installment", {{"amount", amounts[i]},
                                                    {"fee", fees[i]},

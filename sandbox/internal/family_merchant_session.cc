@@ -60,7 +60,7 @@ Json CreateSession(Context& ctx, const Json& body, Problems& problems) {
   return e.doc;
 }
 
-std::string Digits(const std::string& s) {
+std::string CardNumberDigits(const std::string& s) {
   std::string out;
   for (char c : s)
     if (c != ' ' && c != '-') out += c;
@@ -82,7 +82,7 @@ Json SessionPurchase(Context& ctx, Entity& session, const Json& body, Problems& 
   in.Raw("cardId");  // the Node SDK's whitelist includes it; a session purchase uses the number
   ReadPurchaseFields(in, challenge, doc);
   in.RejectUnknown();
-  const std::string digits = number ? Digits(*number) : "";
+  const std::string digits = number ? CardNumberDigits(*number) : "";
   if (number && !LuhnValid(digits))
     in.Fail("cardNumber", "invalidCardNumber", "is not a valid card number (length or check digit).",
             "não é um número de cartão válido (tamanho ou dígito verificador).");

@@ -19,17 +19,15 @@
 namespace balcao::sandbox::internal {
 namespace {
 
-constexpr UnixMicros kDay = 86'400 * kMicrosPerSecond;
-
 formats::Date DateOf(UnixMicros t) {
-  return formats::Date(std::chrono::sys_days(std::chrono::days(SaoPauloWallClock(t) / kDay)));
+  return formats::Date(std::chrono::sys_days(std::chrono::days(SaoPauloWallClock(t) / kMicrosPerDay)));
 }
 
 UnixMicros MicrosOf(formats::Date d) {
-  return FromSaoPauloWallClock(std::chrono::sys_days(d).time_since_epoch().count() * kDay);
+  return FromSaoPauloWallClock(std::chrono::sys_days(d).time_since_epoch().count() * kMicrosPerDay);
 }
 
-std::string Digits(std::string_view text) {
+std::string WithoutSeparators(std::string_view text) {
   std::string out;
   for (char c : text)
     if (c != ' ' && c != '.' && c != '-') out += c;
@@ -92,7 +90,7 @@ static bool GeneralDvIsTheOnlyError(const std::string& d) {
 }
 
 std::optional<Slip> ParseSlip(Context& ctx, std::string_view text) {
-  const std::string d = Digits(text);
+  const std::string d = WithoutSeparators(text);
   if (d.empty() || !std::all_of(d.begin(), d.end(), ::isdigit)) return std::nullopt;
   Slip slip;
   if ((d.size() == 44 && d[0] == '8') || d.size() == 48) {

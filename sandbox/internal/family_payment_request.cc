@@ -40,7 +40,7 @@ Json DebitTransaction(Context& ctx, const Entity& request, const Json& payment, 
                              payment.value("externalId", std::string())});
 }
 
-Json CreateRequest(Context& ctx, const Json& element, Problems& problems) {
+Json CreatePaymentRequest(Context& ctx, const Json& element, Problems& problems) {
   Reader in(element, problems);
   auto center = in.String("centerId", Need::kRequired, "invalidCenterId", 1, 64);
   auto type = in.Enum("type", Need::kRequired, kTypes, "invalidType");
@@ -83,7 +83,7 @@ Json ListRequests(Context& ctx, const Query& query, Problems& problems) {
   return ListEnvelope(ctx, *api::FindResource("payment-request"), false, query, problems);
 }
 
-SimulationFn Decide(bool approve) {
+SimulationFn DecideSimulation(bool approve) {
   return [approve](Context& ctx, const Json& body, Problems& problems) -> Json {
     Reader in(body, problems);
     auto id = in.String("id", Need::kRequired, "invalidRequest", 1, 64);
@@ -125,11 +125,11 @@ BALCAO_SANDBOX_FAMILY(payment_request) {
   f.resource = "payment-request";
   f.statuses = {"pending", "approved", "denied", "canceled", "success", "failed"};
   f.log_types = {"created", "approved", "denied"};
-  f.create = CreateRequest;
+  f.create = CreatePaymentRequest;
   f.list = ListRequests;
   registry.Add(std::move(f));
-  registry.AddSimulation("payment-request/approve", Decide(true));
-  registry.AddSimulation("payment-request/deny", Decide(false));
+  registry.AddSimulation("payment-request/approve", DecideSimulation(true));
+  registry.AddSimulation("payment-request/deny", DecideSimulation(false));
 }
 
 }  // namespace balcao::sandbox::internal

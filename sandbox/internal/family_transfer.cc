@@ -14,7 +14,6 @@ namespace balcao::sandbox::internal {
 namespace {
 
 constexpr UnixMicros kHour = 3600 * kMicrosPerSecond;
-constexpr UnixMicros kDay = 24 * kHour;
 // Internal: (account, amount, day) keys of live transfers sent without an externalId.
 constexpr const char* kDedupe = "transfer:dedupe";
 
@@ -23,11 +22,11 @@ bool Matches(const std::string& s, const char* pattern) { return std::regex_matc
 // Wire transfers run on business days (Mon-Fri) until 16:00 BRT.
 UnixMicros WireSchedule(UnixMicros at) {
   UnixMicros day = BusinessDayStartOf(at);
-  if (at >= day + 16 * kHour) day += kDay, at = day + 9 * kHour;
+  if (at >= day + 16 * kHour) day += kMicrosPerDay, at = day + 9 * kHour;
   for (;;) {
     const int weekday = SaoPauloWeekday(day);  // 0 = Sunday
     if (weekday != 0 && weekday != 6) return std::max(at, day);
-    day += kDay;
+    day += kMicrosPerDay;
     at = day + 9 * kHour;
   }
 }

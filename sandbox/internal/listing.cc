@@ -17,8 +17,8 @@ bool IsGeneric(std::string_view name) {
   return std::find(kGeneric.begin(), kGeneric.end(), name) != kGeneric.end();
 }
 
-void Bad(Problems& problems, const std::string& code, const std::string& param, const std::string& en_rule,
-         const std::string& pt_rule) {
+void BadParam(Problems& problems, const std::string& code, const std::string& param, const std::string& en_rule,
+              const std::string& pt_rule) {
   problems.push_back(
       MakeProblem(code, "Query parameter '" + param + "' " + en_rule, "Parâmetro '" + param + "' " + pt_rule));
 }
@@ -38,7 +38,8 @@ void ReadPaging(const Query& query, ListQuery& q, Problems& problems) {
     const bool digits = !v.empty() && v.size() <= 3 && std::all_of(v.begin(), v.end(), ::isdigit);
     const int n = digits ? std::stoi(v) : 0;
     if (n < 1 || n > 100)
-      Bad(problems, "invalidLimit", "limit", "must be an integer from 1 to 100.", "deve ser um inteiro de 1 a 100.");
+      BadParam(problems, "invalidLimit", "limit", "must be an integer from 1 to 100.",
+               "deve ser um inteiro de 1 a 100.");
     else
       q.limit = n;
   }
@@ -55,8 +56,8 @@ void ReadPaging(const Query& query, ListQuery& q, Problems& problems) {
       }
     }
     if (!ok)
-      Bad(problems, "invalidCursor", "cursor", "is not a cursor this sandbox issued.",
-          "não é um cursor emitido por este sandbox.");
+      BadParam(problems, "invalidCursor", "cursor", "is not a cursor this sandbox issued.",
+               "não é um cursor emitido por este sandbox.");
   }
 }
 
@@ -67,8 +68,8 @@ void ReadTimeWindow(const Query& query, ListQuery& q, Problems& problems) {
     if (it == query.end()) continue;
     auto t = ParseTimestamp(it->second);
     if (!t.ok()) {
-      Bad(problems, "invalidDate", name, "must be a date (YYYY-MM-DD) or an ISO 8601 timestamp.",
-          "deve ser uma data (AAAA-MM-DD) ou um horário ISO 8601.");
+      BadParam(problems, "invalidDate", name, "must be a date (YYYY-MM-DD) or an ISO 8601 timestamp.",
+               "deve ser uma data (AAAA-MM-DD) ou um horário ISO 8601.");
       continue;
     }
     const bool date_only = it->second.size() == 10;
@@ -85,8 +86,8 @@ void ReadSort(const Query& query, ListQuery& q, Problems& problems) {
     if (v == "created" || v == "updated")
       q.ascending = true;
     else if (v != "-created" && v != "-updated")
-      Bad(problems, "invalidSort", "sort", "must be created, -created, updated or -updated.",
-          "deve ser created, -created, updated ou -updated.");
+      BadParam(problems, "invalidSort", "sort", "must be created, -created, updated or -updated.",
+               "deve ser created, -created, updated ou -updated.");
   }
 }
 
@@ -96,8 +97,8 @@ void ReadEntityFilters(const Query& query, const api::ResourceSpec& spec, const 
   if (auto it = query.find("status"); it != query.end()) {
     q.statuses = SplitList(it->second);
     if (!CheckValues(q.statuses, family ? family->statuses : std::vector<std::string>{}))
-      Bad(problems, "invalidStatus", "status", "holds a status this resource does not have.",
-          "contém um status que este recurso não tem.");
+      BadParam(problems, "invalidStatus", "status", "holds a status this resource does not have.",
+               "contém um status que este recurso não tem.");
   }
   if (auto it = query.find("tags"); it != query.end()) {
     auto tags = SplitList(it->second);
@@ -114,7 +115,7 @@ void ReadEntityFilters(const Query& query, const api::ResourceSpec& spec, const 
     if (filter == "isDelivered") {
       auto b = ParseBool(it->second);
       if (!b) {
-        Bad(problems, "invalidIsDelivered", "isDelivered", "must be true or false.", "deve ser true ou false.");
+        BadParam(problems, "invalidIsDelivered", "isDelivered", "must be true or false.", "deve ser true ou false.");
         continue;
       }
       values = {*b ? "true" : "false"};
@@ -130,8 +131,8 @@ void ReadLogFilters(const Query& query, const api::ResourceSpec& spec, const Fam
     auto types = SplitList(it->second);
     if (!CheckValues(types, family ? family->log_types : std::vector<std::string>{})) {
       Problem p = NotFound(q.resource, it->second);
-      Bad(problems, p.code, "types", "holds a log type this resource does not have.",
-          "contém um tipo de log que este recurso não tem.");
+      BadParam(problems, p.code, "types", "holds a log type this resource does not have.",
+               "contém um tipo de log que este recurso não tem.");
     }
     q.keys.emplace_back("types", std::move(types));
   }

@@ -44,7 +44,7 @@ formats::Date FormatsDate(UnixMicros t) {
   return formats::Date(std::chrono::sys_days(std::chrono::days(t / kSeedDay)));
 }
 
-std::string Digits(std::int64_t n, int width) {
+std::string ZeroPadded(std::int64_t n, int width) {
   std::string s = std::to_string(n);
   return std::string(width > static_cast<int>(s.size()) ? width - s.size() : 0, '0') + s;
 }
@@ -150,7 +150,7 @@ class Script {
                                                       {"taxId", TaxId()},
                                                       {"bankCode", pix ? "18236120" : "341"},
                                                       {"branchCode", "0001"},
-                                                      {"accountNumber", Digits(h_.Amount(1, 99999), 5) + "-0"},
+                                                      {"accountNumber", ZeroPadded(h_.Amount(1, 99999), 5) + "-0"},
                                                       {"accountType", pix ? "payment" : "checking"},
                                                       {"tags", Json::array({tag})}})["id"]
                              .get<std::string>());
@@ -223,7 +223,7 @@ class Script {
                     {"taxId", TaxId()},
                     {"bankCode", pix ? "20018183" : "341"},
                     {"branchCode", "0001"},
-                    {"accountNumber", Digits(h_.Amount(1, 99999), 5) + "-0"},
+                    {"accountNumber", ZeroPadded(h_.Amount(1, 99999), 5) + "-0"},
                     {"externalId", "seed-" + tag},
                     {"tags", Json::array({tag})}};
     if (cancel) element["scheduled"] = Date(h_.now() + 3 * kSeedDay);
@@ -251,7 +251,7 @@ class Script {
     boleto.bank_code = "341";
     boleto.due_date = FormatsDate(h_.now() + 5 * kSeedDay);
     boleto.amount_cents = h_.Amount(1'000, 150'000);
-    boleto.free_field = Digits(h_.Amount(0, 999'999'999'999), 13) + Digits(h_.Amount(0, 999'999'999'999), 12);
+    boleto.free_field = ZeroPadded(h_.Amount(0, 999'999'999'999), 13) + ZeroPadded(h_.Amount(0, 999'999'999'999), 12);
     h_.Create("boleto-payment", {{"barCode", Value(formats::BuildBoletoBarcode(boleto))},
                                  {"taxId", TaxId()},
                                  {"description", "Boleto of " + tag},
@@ -260,8 +260,8 @@ class Script {
       formats::UtilitySlipSpec s;
       s.segment = segment;
       s.value = h_.Amount(500, 90'000);
-      s.company_id = Digits(h_.Amount(1, 9999), 4);
-      s.free_field = Digits(h_.Amount(0, 999'999'999'999), 13) + Digits(h_.Amount(0, 999'999'999'999), 12);
+      s.company_id = ZeroPadded(h_.Amount(1, 9999), 4);
+      s.free_field = ZeroPadded(h_.Amount(0, 999'999'999'999), 13) + ZeroPadded(h_.Amount(0, 999'999'999'999), 12);
       return Value(formats::BuildUtilityBarcode(s));
     };
     h_.Create("utility-payment", {{"barCode", slip(h_.Pick(std::vector<int>{2, 3, 4, 6}))},
@@ -273,7 +273,7 @@ class Script {
     h_.Create("darf-payment", {{"revenueCode", "1240"},
                                {"taxId", kTaxIds[2]},
                                {"competence", Date(h_.now()).substr(0, 7)},
-                               {"referenceNumber", Digits(h_.Amount(0, 9'999'999'999), 10)},
+                               {"referenceNumber", ZeroPadded(h_.Amount(0, 9'999'999'999), 10)},
                                {"nominalAmount", h_.Amount(1'000, 90'000)},
                                {"fineAmount", h_.Amount(0, 500)},
                                {"interestAmount", h_.Amount(0, 500)},

@@ -6,7 +6,7 @@
 namespace balcao::terminal::service {
 namespace {
 
-std::string Lower(std::string_view text) {
+std::string LowerAscii(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
   return out;
@@ -24,7 +24,7 @@ AccessPolicy::AccessPolicy(unsigned short port, const std::vector<std::string>& 
   all.insert(all.end(), names.begin(), names.end());
   for (const std::string& name : all) {
     const bool has_port = name.find(':') != std::string::npos && name.back() != ']';
-    const std::string host = Lower(has_port ? name : name + suffix);
+    const std::string host = LowerAscii(has_port ? name : name + suffix);
     if (!Contains(hosts_, host)) hosts_.push_back(host);
     origins_.push_back((tls ? "https://" : "http://") + host);
     // A browser leaves the default port out of Origin.
@@ -41,14 +41,14 @@ Audience AccessPolicy::AudienceOf(std::string_view path) {
 }
 
 std::optional<Denial> AccessPolicy::Check(const RequestFacts& r) const {
-  if (!Contains(hosts_, Lower(r.host)))
+  if (!Contains(hosts_, LowerAscii(r.host)))
     return Denial{421, "Host", "this service answers only as " + hosts_.front() + " (or a configured name)"};
   const bool reads = r.method == "GET" || r.method == "HEAD";
   const Audience audience = r.audience.value_or(AudienceOf(r.path));
   if (!reads && audience != Audience::kBank) {
-    const std::string type = Lower(r.content_type.substr(0, r.content_type.find(';')));
+    const std::string type = LowerAscii(r.content_type.substr(0, r.content_type.find(';')));
     if (type != "application/json") return Denial{403, "Content-Type", "must be application/json"};
-    if (!r.origin.empty() && !Contains(origins_, Lower(r.origin)))
+    if (!r.origin.empty() && !Contains(origins_, LowerAscii(r.origin)))
       return Denial{403, "Origin", "a page of another site may not call this service"};
   }
   if ((audience == Audience::kOperator || audience == Audience::kSupervisor) && !r.has_session)

@@ -17,4 +17,4 @@ balcao_test(balcao_tefdial_serve_tests
   SOURCES tefdial_serve_test.cc
   LIBS balcao_serve_fixture balcao_tefdial_client balcao_tefdial balcao_sandbox balcao_offline balcao_api balcao_common CURL::libcurl
        nlohmann_json::nlohmann_json
-  NEEDS_CLI)
+  NEEDS_CLI COST 10)
