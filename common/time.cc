@@ -136,8 +136,10 @@ UnixMicros SystemClock::Now() const {
 }
 
 const SystemClock& SystemClock::Instance() {
-  static const SystemClock clock;
-  return clock;
+  // Never destroyed: a thread still running while the process exits (a sandbox's job ticker
+  // owned by a static) may read the clock after static destruction began.
+  static const SystemClock* const clock = new SystemClock();
+  return *clock;
 }
 
 StatusOr<UnixMicros> BusinessDayStart(std::string_view day) {

@@ -33,12 +33,14 @@ std::vector<std::string> Registry::SimulationNames() const {
 }
 
 const Registry& Registry::Instance() {
-  static const Registry registry = [] {
-    Registry r;
-    RegisterAllFamilies(r);
+  // Never destroyed, like SystemClock's: an engine's threads may look up a job while the
+  // process exits (a sandbox owned by a static outlives this function's statics).
+  static const Registry* const registry = [] {
+    auto* r = new Registry();
+    RegisterAllFamilies(*r);
     return r;
   }();
-  return registry;
+  return *registry;
 }
 
 }  // namespace balcao::sandbox::internal
