@@ -40,12 +40,17 @@ TEST(ServeWebhook, RefusesABadSignatureAndAppliesAGoodOne) {
   ASSERT_EQ(serve.Simulate("dynamic-brcode/pay", {{"uuid", BankId(pix, "brcode")}}).status, 200);
   EXPECT_EQ(serve.WaitFor(id, "paid")["collected"], 1990);
 
-  // The delivery the sandbox made to serve's endpoint: its exact body and signature.
-  const Reply deliveries = Http("GET", serve.sandbox() + "/sandbox/webhook-deliveries");
+  // The delivery the sandbox made to serve's endpoint: its exact body and signature. The
+  // event catch-up (a read of the bank's events) may have told the sale first, and the
+  // sandbox's workers deliver on their own thread: wait for a delivery serve took.
+  Reply deliveries;
   Json delivery;
-  for (const Json& d : deliveries.json["deliveries"])
-    if (d["url"] == serve.url() + "/bank/webhook" && d["lastStatus"] == 200) delivery = d;
-  ASSERT_FALSE(delivery.is_null()) << deliveries.body;
+  ASSERT_TRUE(Eventually([&] {
+    deliveries = Http("GET", serve.sandbox() + "/sandbox/webhook-deliveries");
+    for (const Json& d : deliveries.json["deliveries"])
+      if (d["url"] == serve.url() + "/bank/webhook" && d["lastStatus"] == 200) delivery = d;
+    return !delivery.is_null();
+  })) << deliveries.body;
   const std::string body = delivery["body"].get<std::string>();
   const std::string signature = delivery["signature"].get<std::string>();
   const std::string url = serve.url() + "/bank/webhook";
