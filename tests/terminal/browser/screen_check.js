@@ -64,6 +64,10 @@ function screenFacts({ selectors, lang }) {
 // Checks the page as it is now at `size` (its viewport) in `lang` and takes its screenshot
 // (`fullPage` for a page a phone scrolls, such as the customer's form).
 async function checkScreen(page, lang, size, name, selectors, { fullPage = false } = {}) {
+  // A page that has just come back in another language may not have run its scripts yet, and
+  // its dictionary is what the check reads: wait for the whole page.
+  await page.waitForFunction(() => document.readyState === 'complete' &&
+    (typeof EN_US !== 'undefined' || typeof PAY_TEXT !== 'undefined'), null, { timeout: 30000 });  // eslint-disable-line no-undef
   const facts = await page.evaluate(screenFacts, { selectors, lang });
   const where = `${name} at ${size.width}x${size.height} in ${lang}`;
   assert.strictEqual(facts.lang, lang, where);
