@@ -48,10 +48,16 @@ def until(till, url, sale_id, statuses, view):
     return view
 
 
+# The sandbox's approving test card (no real card), kept with the tests' data.
+TEST_CARD_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data",
+                              "sandbox_test_card.json")
+
+
 def phone_purchase(amount):
     """What the phone's page posts to the bank (terminal/web/pay/pay.js purchase())."""
-    return {"amount": amount, "installmentCount": 1, "fundingType": "credit", "cardNumber": "4242424242424242",
-            "cardExpiration": "2034-12", "cardSecurityCode": "123", "holderName": "MARIA SOUZA",
+    with open(TEST_CARD_FILE) as f:
+        card = {k: v for k, v in json.load(f).items() if k != "source"}
+    return {"amount": amount, "installmentCount": 1, "fundingType": "credit", **card,
             "holderEmail": "maria@example.com", "holderPhone": "11987654321",
             "billingStreetLine1": "Rua Augusta, 1500", "billingStreetLine2": "", "billingCity": "Sao Paulo",
             "billingStateCode": "SP", "billingZipCode": "01304-001", "billingCountryCode": "BRA",

@@ -1,7 +1,7 @@
 // A child process started the one safe way from a test that may have threads: posix_spawn, whose
 // file actions (the child's stdin/stdout/stderr, closing the rest) run inside the spawn, so no
-// code of this process runs between the fork and the exec (a lock another thread held at a
-// fork() stays held for ever in the child: issue 26's hangs).
+// code of this process runs between the fork and the exec (a lock another thread held when the
+// process forked stays held for ever in the child: docs/reliability.md, "Soak").
 #pragma once
 
 #include <sys/types.h>
