@@ -243,20 +243,31 @@ std::string ServeProcess::Drain() {
   return output_;
 }
 
-void StopSpawned(pid_t& pid, int& out_fd, const std::string& name) {
+void StopSpawned(pid_t& pid, int& out_fd, const std::string& name, std::string* output) {
   if (pid <= 0) return;
   ::kill(pid, SIGTERM);
   int status = 0;
   ::waitpid(pid, &status, 0);
   pid = -1;
+  // What it wrote while stopping: a crash report (or a sanitizer's) comes last, on stderr.
+  std::string last;
+  for (pollfd p{out_fd, POLLIN, 0}; ::poll(&p, 1, 1000) > 0;) {
+    char buffer[4096];
+    const ssize_t n = ::read(out_fd, buffer, sizeof buffer);
+    if (n <= 0) break;
+    last.append(buffer, static_cast<std::size_t>(n));
+  }
   ::close(out_fd);
   out_fd = -1;
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << name << " exit status " << status;
+  if (output != nullptr) output->append(last);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << name << " exit status " << status << "; its last output:\n"
+      << last;
 }
 
 void ServeProcess::Stop() {
   if (pid_ > 0) Drain();
-  StopSpawned(pid_, out_fd_, "balcao serve");
+  StopSpawned(pid_, out_fd_, "balcao serve", &output_);
   KeepLogIfFailed();
 }
 

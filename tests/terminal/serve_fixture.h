@@ -118,7 +118,7 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::filesystem::path& c
             const std::map<std::string, std::string>& env, int& out_fd);
 // Ends a process Spawn started (SIGTERM, then waits), closes its output and expects a clean
 // exit; `name` tells which in the failure. Clears `pid`.
-void StopSpawned(pid_t& pid, int& out_fd, const std::string& name);
+void StopSpawned(pid_t& pid, int& out_fd, const std::string& name, std::string* output = nullptr);
 
 // `command` run by /bin/sh, its stdout and stderr together, waited for: its exit code (-1 when
 // it did not exit) and what it printed. For the `balcao` commands a test runs beside serve.
