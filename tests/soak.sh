@@ -8,6 +8,8 @@
 # Every run has a deadline (BALCAO_SOAK_DEADLINE_S, default 600 s): past it the run is killed
 # (SIGQUIT first, then SIGKILL) and counted as a hang. The output of every failed or hung run,
 # with balcao serve's log (kept by the test fixture), is left in BALCAO_TEST_LOG_DIR.
+# BALCAO_SOAK_SETS (names from SETS below, space-separated) runs only those sets: several soak.sh
+# side by side, one set each, load the machine as the failures needed and end sooner.
 # usage: soak.sh <build dir>
 set -uo pipefail
 BUILD=$1
@@ -34,6 +36,7 @@ SETS=(
 failed=0
 for set in "${SETS[@]}"; do
   IFS='|' read -r name binary filter <<<"$set"
+  if [ -n "${BALCAO_SOAK_SETS:-}" ] && [[ " $BALCAO_SOAK_SETS " != *" $name "* ]]; then continue; fi
   if [ ! -x "$BUILD/$binary" ]; then
     echo "soak: $name: $BUILD/$binary is not built" >&2
     failed=1
