@@ -93,8 +93,7 @@ $('#print-code').addEventListener('click', () => act('print'));
 $('#keep-open').addEventListener('click', () => act('keep-open'));
 $('#simulate').addEventListener('click', async () => {
   const answer = await api('POST', '/api/sales/' + app.sale.id + '/simulate', {});
-  if (!answer.ok) tell(answer);
-  poll();
+  if (!answer.ok) tell(answer);  // paid: the long poll (watchSale) turns the screen
 });
 
 // --- rendering the sale on screen ---
