@@ -1,7 +1,8 @@
-// Canceling a sale and refunding one (app.js and the list of today's sales open it): a reason,
-// the amount of a partial refund, and when money goes back (a refund, or canceling a sale that
-// collected something) a supervisor's name and PIN typed on this dialog's keypad, sent with
-// the request as "approval". The session's operator is the one who asks.
+// Canceling a sale and refunding one (the sale on screen, app.js, and today's sales,
+// sales_list.js, open it): a reason, the amount of a partial refund, and when money goes back (a
+// refund, or canceling a sale that collected something) a supervisor's name and PIN typed on
+// this dialog's keypad, sent with the request as "approval". The session's operator is the one
+// who asks.
 'use strict';
 
 // --- cancel / refund: reason, amount, and a supervisor's approval when money goes back ---

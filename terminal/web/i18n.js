@@ -2,8 +2,8 @@
 // pt-BR; with "en-US" the service serves index.html as <html lang="en-US">, and every text the
 // page shows, in the HTML or set later by the scripts (screens, notices, errors, dialogs), is
 // looked up here (exactly, or by pattern for texts with numbers and names) and shown in
-// English. Loaded first; app.js and the rest stay single-language. Money is written as each
-// language writes it (app.js money()); the patterns below take either form.
+// English. Loaded first; the other scripts stay single-language. Money is written as each
+// language writes it (words.js money()); the patterns below take either form.
 'use strict';
 
 const EN_US = new Map(Object.entries({
@@ -24,7 +24,7 @@ const EN_US = new Map(Object.entries({
   'Sessão expirada: entre de novo para continuar.': 'Session expired: sign in again to go on.',
   'O serviço não respondeu ao sair: a sessão anterior acaba sozinha por inatividade.':
       'The service did not answer the sign-out: the previous session ends by itself when idle.',
-  // the health line (app.js showHealth)
+  // the health line (health.js showHealth)
   'Banco': 'Bank', 'Relógio': 'Clock', 'Disco': 'Disk', 'Impressora': 'Printer',
   'Banco ✓': 'Bank ✓', 'Relógio ✓': 'Clock ✓', 'Disco ✓': 'Disk ✓', 'Impressora ✓': 'Printer ✓',
   'Banco: sem conexão (faturas vão para a fila)': 'Bank: no connection (invoices are queued)',
@@ -95,7 +95,7 @@ const EN_US = new Map(Object.entries({
   'Pix copia e cola': 'Pix copy-and-paste code', 'Copiar': 'Copy', 'Copiado': 'Copied',
   'Loja sem nome e CNPJ': 'Store has no name or CNPJ', 'Loja sem nome': 'Store has no name',
   'Loja sem CNPJ': 'Store has no CNPJ',
-  // declines and notices (app.js NOTICES), and what to do next
+  // declines and notices (words.js NOTICES), and what to do next
   'Gerar outro Pix': 'New Pix code', 'Tentar o cartão de novo': 'Try the card again',
   'cartão recusado pelo emissor: saldo ou limite insuficiente: peça outro cartão ou ofereça Pix':
       'card declined by the issuer: insufficient funds or limit: ask for another card or offer Pix',
@@ -120,7 +120,7 @@ const EN_US = new Map(Object.entries({
   'uma autorização ainda não confirmada só pode ser estornada por inteiro':
       'an authorization not yet confirmed can only be refunded in full',
   'o serviço não respondeu': 'the service did not answer',
-  // field errors (app.js FIELDS and RULES)
+  // field errors (words.js FIELDS and RULES)
   'Validade': 'Expiry', 'Nome no cartão': 'Name on the card', 'Telefone': 'Phone', 'Endereço': 'Address',
   'Cliente': 'Customer', 'Aprovação': 'Approval', 'Sessão': 'Session', 'número inválido': 'invalid number',
   'use MM/AA': 'use MM/YY', 'cartão vencido': 'expired card', '3 ou 4 dígitos': '3 or 4 digits',
@@ -195,7 +195,7 @@ const EN_US_PATTERNS = [
   [/^Aprovação recusada: (.+)$/, (m, why) => 'Approval refused: ' + trEnUs(why)],
   [/^supervisor bloqueado por muitos PINs errados: tente de novo em (.+)$/,
    'supervisor locked after too many wrong PINs: try again in $1'],
-  // "Field: rule" of app.js errorText(), each half as it translates (the last pattern tried)
+  // "Field: rule" of words.js errorText(), each half as it translates (the last pattern tried)
   [/^([^:]{2,40}): (.+)$/, (m, field, rule) => trEnUs(field) + ': ' + trEnUs(rule)],
 ];
 

@@ -81,7 +81,7 @@
   }
   setInterval(tick, 1000);
 
-  // The approval app.js sends with a keyed card; the PIN leaves the page with that one request.
+  // The approval card_form.js sends with a keyed card; the PIN leaves the page with that one request.
   window.keyedApproval = function () {
     const supervisor = document.getElementById('keyed-supervisor');
     const pin = document.getElementById('keyed-pin');

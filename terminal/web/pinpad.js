@@ -5,9 +5,12 @@
 // the pad: digits, Backspace, Escape (clear) and Enter.
 'use strict';
 
-// `root`: an element holding a `.pin-dots` display and buttons with `data-digit` (0-9),
-// `data-pin="clear"` and `data-pin="enter"`; `onEnter` is called with the PIN typed so far.
+// `root`: an element holding a `.pin-dots` display and a `.pin-keys` box with the pad's own
+// `data-pin="enter"` button; the keys all pads share (the digits 0-9, `data-digit`, and
+// `data-pin="clear"`) come from the page's <template id="pin-pad-keys">, put before it.
+// `onEnter` is called with the PIN typed so far.
 function PinPad(root, onEnter, maxDigits) {
+  root.querySelector('.pin-keys').prepend(document.getElementById('pin-pad-keys').content.cloneNode(true));
   let digits = '';
   const dots = root.querySelector('.pin-dots');
   const max = maxDigits || 12;

@@ -5,50 +5,57 @@
 // purchase URL, this phone's address as that server saw it), asks for the card with the
 // standard autofill tokens, and POSTs the purchase itself straight to the bank with this
 // device's user agent, language, timezone and screen. The card never goes to the store.
-// The page's words in both languages, keyed alike; a global so that the browser test's language
-// check reads this one dictionary (tests/terminal/browser/screen_check.js).
-var PAY_TEXT = {
-  'en-US': {
-    title: 'Card payment', funding: 'Pay by', credit: 'Credit', debit: 'Debit', installments: 'Installments',
-    card: 'Card', number: 'Card number', exp: 'Expiry (MM/YY)', expHint: 'MM/YY', csc: 'Security code', name: 'Name on the card',
-    you: 'Your details, for your bank to confirm the purchase', email: 'E-mail', tel: 'Mobile phone with area code',
-    street: 'Billing address', city: 'City', state: 'State', zip: 'Postal code (CEP)', country: 'Country',
-    direct: 'Your card goes straight from your phone to the bank; the store\'s till never receives it.',
-    pay: 'Pay ', once: 'in full', times: function (n, each) { return n + ' × ' + each + ' (no interest)'; },
-    left: function (t) { return 'This payment link expires in ' + t; }, expired: 'This payment link has expired. Ask the cashier for a new QR code.',
-    loading: 'Loading…', unknown: 'This payment link is not valid (any more). Ask the cashier for a new QR code.',
-    offline: 'Could not reach the store. Check your connection and try again.',
-    sending: 'Sending to your bank…', approved: 'Payment approved. You can show this screen to the cashier.',
-    challenge: 'Your bank wants to confirm it is you: opening its page…',
-    denied: 'Your bank declined the payment.', bank: 'The bank could not be reached. Try again.',
-    luhn: 'This card number is not valid (check the digits).', short: 'Type the whole card number.',
-    expBad: 'Use MM/YY, a date not in the past.', cscBad: '3 or 4 digits (4 on American Express).',
-    nameBad: 'The name as printed on the card.', emailBad: 'An e-mail address (name@example.com).',
-    telBad: 'Area code and number, 10 or 11 digits.', streetBad: 'Street and number.', cityBad: 'Your city.',
-    stateBad: 'The two letters of the state (SP, RJ…).', zipBad: '8 digits (01310-100).', countryBad: 'The country (BR).',
-    fix: 'Check the highlighted fields.'
-  },
-  'pt-BR': {
-    title: 'Pagamento com cartão', funding: 'Pagar no', credit: 'Crédito', debit: 'Débito', installments: 'Parcelas',
-    card: 'Cartão', number: 'Número do cartão', exp: 'Validade (MM/AA)', expHint: 'MM/AA', csc: 'Código de segurança',
-    name: 'Nome impresso no cartão', you: 'Seus dados para o seu banco confirmar a compra', email: 'E-mail',
-    tel: 'Celular com DDD', street: 'Endereço de cobrança', city: 'Cidade', state: 'UF', zip: 'CEP', country: 'País',
-    direct: 'Os dados do cartão vão direto do seu celular para o banco; o caixa da loja não os recebe.',
-    pay: 'Pagar ', once: 'à vista', times: function (n, each) { return n + 'x de ' + each + ' sem juros'; },
-    left: function (t) { return 'Este link de pagamento expira em ' + t; }, expired: 'Este link de pagamento expirou. Peça um novo QR ao caixa.',
-    loading: 'Carregando…', unknown: 'Este link de pagamento não é (mais) válido. Peça um novo QR ao caixa.',
-    offline: 'Não foi possível falar com a loja. Verifique a conexão e tente de novo.',
-    sending: 'Enviando ao seu banco…', approved: 'Pagamento aprovado. Pode mostrar esta tela ao caixa.',
-    challenge: 'Seu banco quer confirmar que é você: abrindo a página dele…',
-    denied: 'O seu banco recusou o pagamento.', bank: 'Não foi possível falar com o banco. Tente de novo.',
-    luhn: 'Este número de cartão não é válido (confira os dígitos).', short: 'Digite o número completo do cartão.',
-    expBad: 'Use MM/AA, uma data que ainda não passou.', cscBad: '3 ou 4 dígitos (4 no American Express).',
-    nameBad: 'O nome como está impresso no cartão.', emailBad: 'Um e-mail (nome@exemplo.com).',
-    telBad: 'DDD e número, 10 ou 11 dígitos.', streetBad: 'Rua e número.', cityBad: 'A sua cidade.',
-    stateBad: 'A sigla do estado (SP, RJ…).', zipBad: '8 dígitos (01310-100).', countryBad: 'O país (BR).',
-    fix: 'Confira os campos destacados.'
-  }
+// The page's words: each one [pt-BR, en-US], side by side so that no word lacks its other
+// language. PAY_TEXT is them by language, as the page reads them; a global so that the browser
+// test's language check reads this one dictionary (tests/terminal/browser/screen_check.js).
+var PAY_WORDS = {
+  // the form
+  title: ['Pagamento com cartão', 'Card payment'], funding: ['Pagar no', 'Pay by'], credit: ['Crédito', 'Credit'],
+  debit: ['Débito', 'Debit'], installments: ['Parcelas', 'Installments'], card: ['Cartão', 'Card'],
+  number: ['Número do cartão', 'Card number'], exp: ['Validade (MM/AA)', 'Expiry (MM/YY)'], expHint: ['MM/AA', 'MM/YY'],
+  csc: ['Código de segurança', 'Security code'], name: ['Nome impresso no cartão', 'Name on the card'],
+  you: ['Seus dados para o seu banco confirmar a compra', 'Your details, for your bank to confirm the purchase'],
+  email: ['E-mail', 'E-mail'], tel: ['Celular com DDD', 'Mobile phone with area code'],
+  street: ['Endereço de cobrança', 'Billing address'], city: ['Cidade', 'City'], state: ['UF', 'State'],
+  zip: ['CEP', 'Postal code (CEP)'], country: ['País', 'Country'],
+  direct: ['Os dados do cartão vão direto do seu celular para o banco; o caixa da loja não os recebe.',
+           'Your card goes straight from your phone to the bank; the store\'s till never receives it.'],
+  // the amount and the link's time
+  pay: ['Pagar ', 'Pay '], once: ['à vista', 'in full'],
+  times: [function (n, each) { return n + 'x de ' + each + ' sem juros'; },
+          function (n, each) { return n + ' × ' + each + ' (no interest)'; }],
+  left: [function (t) { return 'Este link de pagamento expira em ' + t; },
+         function (t) { return 'This payment link expires in ' + t; }],
+  expired: ['Este link de pagamento expirou. Peça um novo QR ao caixa.',
+            'This payment link has expired. Ask the cashier for a new QR code.'],
+  // what the page is doing, and how it ended
+  loading: ['Carregando…', 'Loading…'], sending: ['Enviando ao seu banco…', 'Sending to your bank…'],
+  unknown: ['Este link de pagamento não é (mais) válido. Peça um novo QR ao caixa.',
+            'This payment link is not valid (any more). Ask the cashier for a new QR code.'],
+  offline: ['Não foi possível falar com a loja. Verifique a conexão e tente de novo.',
+            'Could not reach the store. Check your connection and try again.'],
+  approved: ['Pagamento aprovado. Pode mostrar esta tela ao caixa.', 'Payment approved. You can show this screen to the cashier.'],
+  challenge: ['Seu banco quer confirmar que é você: abrindo a página dele…', 'Your bank wants to confirm it is you: opening its page…'],
+  denied: ['O seu banco recusou o pagamento.', 'Your bank declined the payment.'],
+  bank: ['Não foi possível falar com o banco. Tente de novo.', 'The bank could not be reached. Try again.'],
+  // the fields' checks
+  luhn: ['Este número de cartão não é válido (confira os dígitos).', 'This card number is not valid (check the digits).'],
+  short: ['Digite o número completo do cartão.', 'Type the whole card number.'],
+  expBad: ['Use MM/AA, uma data que ainda não passou.', 'Use MM/YY, a date not in the past.'],
+  cscBad: ['3 ou 4 dígitos (4 no American Express).', '3 or 4 digits (4 on American Express).'],
+  nameBad: ['O nome como está impresso no cartão.', 'The name as printed on the card.'],
+  emailBad: ['Um e-mail (nome@exemplo.com).', 'An e-mail address (name@example.com).'],
+  telBad: ['DDD e número, 10 ou 11 dígitos.', 'Area code and number, 10 or 11 digits.'],
+  streetBad: ['Rua e número.', 'Street and number.'], cityBad: ['A sua cidade.', 'Your city.'],
+  stateBad: ['A sigla do estado (SP, RJ…).', 'The two letters of the state (SP, RJ…).'],
+  zipBad: ['8 dígitos (01310-100).', '8 digits (01310-100).'], countryBad: ['O país (BR).', 'The country (BR).'],
+  fix: ['Confira os campos destacados.', 'Check the highlighted fields.']
 };
+var PAY_TEXT = { 'pt-BR': {}, 'en-US': {} };
+Object.keys(PAY_WORDS).forEach(function (key) {
+  PAY_TEXT['pt-BR'][key] = PAY_WORDS[key][0];
+  PAY_TEXT['en-US'][key] = PAY_WORDS[key][1];
+});
 (function () {
   'use strict';
   var en = /^en/i.test(navigator.language || '');
@@ -171,8 +178,14 @@ var PAY_TEXT = {
     $(id + '-msg').textContent = why;
     return !why;
   }
+  // Each checked field says what is wrong on a line of its own under it (its row's last),
+  // which a screen reader reads with the field.
   Object.keys(checks).forEach(function (id) {
-    var el = $(id);
+    var el = $(id), msg = document.createElement('p');
+    msg.id = id + '-msg';
+    msg.className = 'msg';
+    el.closest('.row').appendChild(msg);
+    el.setAttribute('aria-describedby', msg.id);
     el.addEventListener('blur', function () { if (el.value) { el.dataset.seen = 1; check(id); } });
     el.addEventListener('input', function () {
       if (id === 'cc-number') {

@@ -9,10 +9,8 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
+const { withProfile, firstPage } = require('./chromium.js');
 
 const URL = process.env.BALCAO_HUB_URL;  // https://127.0.0.1:<caddy>/fleet/
 const USER = process.env.BALCAO_HUB_USER;
@@ -26,28 +24,19 @@ const TEXT = {
   'en-US': { collected: 'R$ 23.45', silent: '1 silent', never: 'NEVER SEEN', column: 'Printer' },
 };
 
-async function browse(size, locale, run) {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-fleet-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync',
-           '--disable-dev-shm-usage'],
+function browse(size, locale, run) {
+  const options = {
     viewport: size,
     locale,
     timezoneId: 'America/Sao_Paulo',
     ignoreHTTPSErrors: true,  // Caddy's `tls internal` CA, the test's own
-  });
-  try {
-    const page = context.pages()[0] || await context.newPage();
+  };
+  return withProfile('balcao-fleet-', options, async (context) => {
+    const page = await firstPage(context);
     await page.goto(URL, WAIT);
     await page.waitForSelector('#login #name', WAIT);
     await run(page);
-  } finally {
-    await context.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
 async function signIn(page) {

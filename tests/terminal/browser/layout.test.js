@@ -14,10 +14,7 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { chromium } = require('playwright-core');
+const { withProfile, firstPage } = require('./chromium.js');
 const { checkScreen } = require('./screen_check.js');
 
 const URL = process.env.BALCAO_URL;
@@ -44,27 +41,14 @@ async function login(page, name, pin) {
   await page.waitForSelector('#screen-keypad:not([hidden])', WAIT);
 }
 
-async function session(size, run) {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-layout-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync',
-           '--disable-dev-shm-usage'],
-    viewport: size,
-    locale: 'pt-BR',
-    timezoneId: 'America/Sao_Paulo',
-  });
-  try {
-    const page = context.pages()[0] || await context.newPage();
-    await page.goto(URL, WAIT);
-    await page.waitForSelector('#screen-login:not([hidden])', WAIT);
-    await run(page);
-  } finally {
-    await context.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+function session(size, run) {
+  return withProfile('balcao-layout-', { viewport: size, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' },
+    async (context) => {
+      const page = await firstPage(context);
+      await page.goto(URL, WAIT);
+      await page.waitForSelector('#screen-login:not([hidden])', WAIT);
+      await run(page);
+    });
 }
 
 for (const size of SIZES) {

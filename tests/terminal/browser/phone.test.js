@@ -18,7 +18,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium.js');
 const { checkScreen } = require('./screen_check.js');
 
 const URL = process.env.BALCAO_URL;
@@ -62,13 +62,6 @@ const TEXT = {
              amount: 'R$ 120.00', paid: 'Paid' },
 };
 
-function launch() {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-           '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
-}
 function phoneContext(browser, locale) {
   return browser.newContext({
     userAgent: PHONE_AGENT, viewport: PHONE_SIZE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale,

@@ -12,11 +12,9 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { chromium } = require('playwright-core');
+const { withProfile, firstPage } = require('./chromium.js');
 
 const URL = process.env.BALCAO_URL;
 const SHOTS = process.env.SCREENSHOT_DIR || '.';
@@ -49,23 +47,16 @@ async function login(page, name, pin) {
 }
 
 test('login, a Pix sale, a card sale and its refund approved by the supervisor', { timeout: 90000 }, async () => {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync',
-           '--disable-dev-shm-usage'],  // containers often have a tiny /dev/shm
+  await withProfile('balcao-chromium-', {
     viewport: { width: 900, height: 1100 },
     // A device no other test has: the card purchase's 3-D Secure data must be this one's.
     userAgent: BROWSER_USER_AGENT,
     locale: 'en-GB',
     timezoneId: 'America/Manaus',  // UTC-4 all year
-  });
-  try {
+  }, async (context) => {
     // The page's clock runs on as usual but can be moved ahead (for the idle logout at the end).
     await context.clock.install();
-    const page = context.pages()[0] || await context.newPage();
+    const page = await firstPage(context);
     await page.goto(URL, WAIT);
 
     // The login: nothing else on screen until someone logs in; a wrong PIN is refused and cleared.
@@ -282,8 +273,5 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.waitForSelector('#screen-login:not([hidden])', WAIT);
     assert.match(await page.textContent('#login-notice'), /^Sessão expirada por inatividade/);
     await page.waitForFunction(() => fetch('/api/session').then((r) => r.status === 401), null, WAIT);
-  } finally {
-    await context.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 });
