@@ -17,19 +17,46 @@ const LAUNCH = {
          '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
 };
 
-// A browser for several contexts (the till's and the customer's phone at once).
-function launch() {
-  return chromium.launch(LAUNCH);
+// Uncaught exceptions in any page a test opened (Playwright's 'pageerror'): a script that throws
+// may leave the screen looking right while a button does nothing, so every test fails on one.
+const pageErrors = [];
+
+function watchPages(context) {
+  const watch = (page) => page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  context.pages().forEach(watch);
+  context.on('page', watch);
+  return context;
+}
+
+// Throws when a page threw: called when a test's browser closes.
+function assertNoPageErrors() {
+  if (pageErrors.length > 0) throw new Error(`a page threw:\n${pageErrors.splice(0).join('\n')}`);
+}
+
+// A browser for several contexts (the till's and the customer's phone at once); each context it
+// makes is watched for uncaught exceptions, and closing it fails when a page threw.
+async function launch() {
+  const browser = await chromium.launch(LAUNCH);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => watchPages(await newContext(options));
+  const close = browser.close.bind(browser);
+  browser.close = async () => {
+    await close();
+    assertNoPageErrors();
+  };
+  return browser;
 }
 
 // Runs `run(context)` in a browser of its own on a fresh profile (a persistent context, as a
 // store's screen keeps one), with `options` for the context (viewport, locale, timezone...);
-// closes it and removes the profile however `run` ends. `prefix` names the profile's temp dir.
+// fails when a page threw; closes it and removes the profile however `run` ends. `prefix` names the profile's temp dir.
 async function withProfile(prefix, options, run) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  const context = await chromium.launchPersistentContext(profile, { ...LAUNCH, ...options });
+  const context = watchPages(await chromium.launchPersistentContext(profile, { ...LAUNCH, ...options }));
   try {
-    return await run(context);
+    const result = await run(context);
+    assertNoPageErrors();
+    return result;
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
