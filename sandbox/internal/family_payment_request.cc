@@ -6,8 +6,8 @@
 // validation) and moves the request to approved; .../deny -> denied.
 #include <algorithm>
 
-#include "sandbox/internal/dispatcher.h"
 #include "sandbox/internal/family.h"
+#include "sandbox/internal/listing.h"
 #include "sandbox/internal/validate.h"
 
 namespace balcao::sandbox::internal {
