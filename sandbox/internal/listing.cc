@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/url.h"
 #include "sandbox/internal/validate.h"
