@@ -94,6 +94,20 @@ const ResourceSpec* FindResource(std::string_view name) {
   return nullptr;
 }
 
+std::string PascalName(std::string_view name) {
+  std::string out;
+  bool upper = true;
+  for (char c : name) {
+    if (c == '-' || c == '/') {
+      upper = true;
+      continue;
+    }
+    out += upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    upper = false;
+  }
+  return out;
+}
+
 const std::vector<Endpoint>& Endpoints() {
   static const std::vector<Endpoint> endpoints = MakeEndpoints(Resources());
   return endpoints;

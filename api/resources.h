@@ -54,6 +54,10 @@ struct Endpoint {
 
 const std::vector<ResourceSpec>& Resources();
 const ResourceSpec* FindResource(std::string_view name);
+// A resource's name or key in PascalCase ("boleto-holmes" -> "BoletoHolmes", "event/attempt"
+// -> "EventAttempt"): the <Resource> of the bank's invalid<Resource> codes (docs/wire.md,
+// "Error codes").
+std::string PascalName(std::string_view name);
 // Every endpoint of both parts of the API documentation, derived from Resources(): 140 pairs.
 const std::vector<Endpoint>& Endpoints();
 // The template of the endpoint a request addresses ("GET", "/v2/invoice/5730" ->

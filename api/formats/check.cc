@@ -2,6 +2,7 @@
 #include "api/formats/check.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "api/formats/brcode.h"
 #include "api/formats/end_to_end_id.h"
@@ -23,6 +24,11 @@ class FieldWriter {
   }
   void Integer(std::string key, std::int64_t value) {
     out_.push_back({std::move(key), std::to_string(value), Type::kInteger});
+  }
+  // An amount twice: "<key>_cents" as an integer, then "<key>" as decimal text ("12.34").
+  void Cents(const std::string& key, std::int64_t cents) {
+    Integer(key + "_cents", cents);
+    Text(key, internal::FormatCents(cents));
   }
   void Bool(std::string key, bool value) { out_.push_back({std::move(key), value ? "true" : "false", Type::kBool}); }
   void ListItem(const std::string& key, std::string value) { out_.push_back({key, std::move(value), Type::kListItem}); }
@@ -71,8 +77,7 @@ void BoletoFields(const BoletoReport& r, FieldWriter& w) {
   w.Text("currency_code", b.currency_code);
   w.Text("general_dv", b.general_dv);
   w.Text("due_factor", b.due_factor);
-  w.Integer("amount_cents", b.amount_cents);
-  w.Text("amount", internal::FormatCents(b.amount_cents));
+  w.Cents("amount", b.amount_cents);
   w.Text("free_field", b.free_field);
   w.Text("barcode", b.barcode);
   w.Text("line", b.line);
@@ -90,8 +95,7 @@ void UtilityFields(const UtilitySlipReport& r, FieldWriter& w) {
   w.Integer("modulus", s.modulus);
   w.Text("general_dv", s.general_dv);
   w.Text("value_field", s.value_field);
-  w.Integer("amount_cents", s.amount_cents);
-  w.Text("amount", internal::FormatCents(s.amount_cents));
+  w.Cents("amount", s.amount_cents);
   w.Text("company_id_4", s.company_id_4);
   w.Text("company_or_cnpj_8", s.company_or_cnpj_8);
   w.Text("free_field_25", s.free_field_25);
@@ -113,10 +117,70 @@ void TaxIdFields(const TaxIdReport& r, FieldWriter& w) {
   w.Bool("checksum_ok", r.checksum_ok);
 }
 
+void EndToEndIdFields(std::string_view text, CheckResult& out) {
+  auto e2e = ParseEndToEndId(text);
+  out.valid = e2e.ok();
+  if (!e2e.ok()) {
+    out.errors.push_back(e2e.status().message());
+    return;
+  }
+  FieldWriter w(out.fields);
+  w.Text("ispb", e2e->ispb);
+  w.Text("utc_timestamp", e2e->utc_timestamp);
+  w.Text("sequence", e2e->sequence);
+}
+
+// A report's fields (written by `fields`), its verdict and its errors.
 template <typename Report>
-void Take(Report report, CheckResult& out) {
+void Take(Report report, void (*fields)(const Report&, FieldWriter&), CheckResult& out) {
+  FieldWriter w(out.fields);
+  fields(report, w);
   out.valid = report.valid();
   out.errors = std::move(report.errors);
+}
+
+// Boleto and arrecadação digits, their separators dropped.
+std::string SlipDigits(std::string_view text) { return internal::StripChars(text, " .-"); }
+
+// Every kind Check() knows: its name and how it is checked (`text` already trimmed).
+struct KindOfFormat {
+  FormatKind kind;
+  std::string_view name;
+  void (*check)(std::string_view text, const CheckOptions& options, CheckResult& out);
+};
+const KindOfFormat kKinds[] = {
+    {FormatKind::kBrCode, "brcode",
+     [](std::string_view text, const CheckOptions&, CheckResult& out) {
+       Take(InspectBrCode(text), BrCodeFields, out);
+     }},
+    {FormatKind::kBoletoBarcode, "boleto-barcode",
+     [](std::string_view text, const CheckOptions& options, CheckResult& out) {
+       Take(InspectBoletoBarcode(SlipDigits(text), options.reference_date), BoletoFields, out);
+     }},
+    {FormatKind::kBoletoLine, "boleto-line",
+     [](std::string_view text, const CheckOptions& options, CheckResult& out) {
+       Take(InspectBoletoLine(SlipDigits(text), options.reference_date), BoletoFields, out);
+     }},
+    {FormatKind::kUtilityBarcode, "utility-barcode",
+     [](std::string_view text, const CheckOptions&, CheckResult& out) {
+       Take(InspectUtilityBarcode(SlipDigits(text)), UtilityFields, out);
+     }},
+    {FormatKind::kUtilityLine, "utility-line",
+     [](std::string_view text, const CheckOptions&, CheckResult& out) {
+       Take(InspectUtilityLine(SlipDigits(text)), UtilityFields, out);
+     }},
+    {FormatKind::kCpf, "cpf",
+     [](std::string_view text, const CheckOptions&, CheckResult& out) { Take(InspectCpf(text), TaxIdFields, out); }},
+    {FormatKind::kCnpj, "cnpj",
+     [](std::string_view text, const CheckOptions&, CheckResult& out) { Take(InspectCnpj(text), TaxIdFields, out); }},
+    {FormatKind::kPixEndToEndId, "pix-e2e",
+     [](std::string_view text, const CheckOptions&, CheckResult& out) { EndToEndIdFields(text, out); }},
+};
+
+const KindOfFormat* FindKind(FormatKind kind) {
+  for (const KindOfFormat& k : kKinds)
+    if (k.kind == kind) return &k;
+  return nullptr;
 }
 
 FormatKind DetectTrimmed(std::string_view text) {
@@ -157,27 +221,8 @@ std::string UnknownReason(std::string_view text) {
 }  // namespace
 
 std::string_view FormatKindName(FormatKind kind) {
-  switch (kind) {
-    case FormatKind::kBrCode:
-      return "brcode";
-    case FormatKind::kBoletoBarcode:
-      return "boleto-barcode";
-    case FormatKind::kBoletoLine:
-      return "boleto-line";
-    case FormatKind::kUtilityBarcode:
-      return "utility-barcode";
-    case FormatKind::kUtilityLine:
-      return "utility-line";
-    case FormatKind::kCpf:
-      return "cpf";
-    case FormatKind::kCnpj:
-      return "cnpj";
-    case FormatKind::kPixEndToEndId:
-      return "pix-e2e";
-    case FormatKind::kUnknown:
-      break;
-  }
-  return "unknown";
+  const KindOfFormat* k = FindKind(kind);
+  return k ? k->name : "unknown";
 }
 
 const Field* CheckResult::Find(std::string_view key) const {
@@ -188,11 +233,8 @@ const Field* CheckResult::Find(std::string_view key) const {
 FormatKind DetectFormatKind(std::string_view text) { return DetectTrimmed(internal::TrimAsciiSpace(text)); }
 
 FormatKind FormatKindFromName(std::string_view name) {
-  for (FormatKind kind :
-       {FormatKind::kBrCode, FormatKind::kBoletoBarcode, FormatKind::kBoletoLine, FormatKind::kUtilityBarcode,
-        FormatKind::kUtilityLine, FormatKind::kCpf, FormatKind::kCnpj, FormatKind::kPixEndToEndId}) {
-    if (FormatKindName(kind) == name) return kind;
-  }
+  for (const KindOfFormat& k : kKinds)
+    if (k.name == name) return k.kind;
   return FormatKind::kUnknown;
 }
 
@@ -204,55 +246,10 @@ CheckResult CheckAs(FormatKind kind, std::string_view raw, const CheckOptions& o
   std::string_view text = internal::TrimAsciiSpace(raw);
   CheckResult out;
   out.kind = kind == FormatKind::kUnknown ? DetectTrimmed(text) : kind;
-  FieldWriter w(out.fields);
-  switch (out.kind) {
-    case FormatKind::kBrCode: {
-      BrCodeReport r = InspectBrCode(text);
-      BrCodeFields(r, w);
-      Take(std::move(r), out);
-      break;
-    }
-    case FormatKind::kBoletoBarcode:
-    case FormatKind::kBoletoLine: {
-      std::string digits = internal::StripChars(text, " .-");
-      BoletoReport r = out.kind == FormatKind::kBoletoLine ? InspectBoletoLine(digits, options.reference_date)
-                                                           : InspectBoletoBarcode(digits, options.reference_date);
-      BoletoFields(r, w);
-      Take(std::move(r), out);
-      break;
-    }
-    case FormatKind::kUtilityBarcode:
-    case FormatKind::kUtilityLine: {
-      std::string digits = internal::StripChars(text, " .-");
-      UtilitySlipReport r =
-          out.kind == FormatKind::kUtilityLine ? InspectUtilityLine(digits) : InspectUtilityBarcode(digits);
-      UtilityFields(r, w);
-      Take(std::move(r), out);
-      break;
-    }
-    case FormatKind::kCpf:
-    case FormatKind::kCnpj: {
-      TaxIdReport r = out.kind == FormatKind::kCpf ? InspectCpf(text) : InspectCnpj(text);
-      TaxIdFields(r, w);
-      Take(std::move(r), out);
-      break;
-    }
-    case FormatKind::kPixEndToEndId: {
-      auto e2e = ParseEndToEndId(text);
-      out.valid = e2e.ok();
-      if (e2e.ok()) {
-        w.Text("ispb", e2e->ispb);
-        w.Text("utc_timestamp", e2e->utc_timestamp);
-        w.Text("sequence", e2e->sequence);
-      } else {
-        out.errors.push_back(e2e.status().message());
-      }
-      break;
-    }
-    case FormatKind::kUnknown:
-      out.errors.push_back(UnknownReason(text));
-      break;
-  }
+  if (const KindOfFormat* k = FindKind(out.kind))
+    k->check(text, options, out);
+  else
+    out.errors.push_back(UnknownReason(text));
   return out;
 }
 

@@ -10,21 +10,6 @@
 namespace balcao::api::internal {
 namespace {
 
-// "boleto-holmes" -> "BoletoHolmes", "event/attempt" -> "EventAttempt".
-std::string Pascal(std::string_view name) {
-  std::string out;
-  bool upper = true;
-  for (char c : name) {
-    if (c == '-' || c == '/') {
-      upper = true;
-      continue;
-    }
-    out += upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-    upper = false;
-  }
-  return out;
-}
-
 // invalid<Resource> codes, derived from the resource table (the pattern of docs/wire.md,
 // "Error codes"), plus
 // the irregular ones seen in the SDK tests.
@@ -33,7 +18,7 @@ const std::set<std::string, std::less<>>& UnknownIdCodes() {
     std::set<std::string, std::less<>> s = {"invalidWebhookId", "invalidPayment", "invalidPaymentLog",
                                             "invalidBrcodePaymentLog", "invalidLog"};
     for (const auto& r : Resources()) {
-      for (const std::string& base : {Pascal(r.name), Pascal(r.single_key)}) {
+      for (const std::string& base : {PascalName(r.name), PascalName(r.single_key)}) {
         s.insert("invalid" + base);
         s.insert("invalid" + base + "Id");
         s.insert("invalid" + base + "Log");

@@ -150,6 +150,8 @@ class Engine {
   std::function<void()> delivery_signal_;
 };
 
+// "invoice/log" -> ("invoice", true); "invoice" -> ("invoice", false).
+std::pair<std::string_view, bool> SplitLogResource(std::string_view resource);
 // Filter keys of a document (see docs/sandbox.md "How to add a resource family").
 std::vector<IndexKey> IndexKeys(std::string_view resource, const Json& doc);
 // Filters a resource's log list takes beyond `types` and its id filter ("tags": the tags of

@@ -43,6 +43,8 @@ using JobFn = std::function<void(Context& ctx, const Json& payload)>;
 // "workspaceId" (default: the demo workspace). Returns the JSON answer.
 using SimulationFn = std::function<Json(Context& ctx, const Json& body, Problems& problems)>;
 
+// Registered as registry.Add({.resource = "invoice", .statuses = {...}, .create = ...}): the
+// designated initializers name the fields in this order.
 struct Family {
   std::string resource;                // api::ResourceSpec::name: "invoice"
   std::vector<std::string> statuses;   // values the `status` filter accepts; empty = any

@@ -120,20 +120,10 @@ Json ListPublicKeys(Context& ctx, const Query&, Problems&) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(account) {
-  Family workspace;
-  workspace.resource = "workspace";
-  workspace.statuses = {"active", "blocked"};
-  workspace.create = CreateWorkspace;
-  workspace.patch = PatchWorkspace;
-  registry.Add(std::move(workspace));
-  Family balance;
-  balance.resource = "balance";
-  balance.list = ListBalance;
-  registry.Add(std::move(balance));
-  Family public_key;
-  public_key.resource = "public-key";
-  public_key.list = ListPublicKeys;
-  registry.Add(std::move(public_key));
+  registry.Add(
+      {.resource = "workspace", .statuses = {"active", "blocked"}, .create = CreateWorkspace, .patch = PatchWorkspace});
+  registry.Add({.resource = "balance", .list = ListBalance});
+  registry.Add({.resource = "public-key", .list = ListPublicKeys});
 }
 
 }  // namespace balcao::sandbox::internal

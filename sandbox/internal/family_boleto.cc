@@ -319,14 +319,12 @@ std::optional<std::int64_t> SandboxBoletoCharge(Context& ctx, const std::string&
 }
 
 BALCAO_SANDBOX_FAMILY(boleto) {
-  Family f;
-  f.resource = "boleto";
-  f.statuses = {"created", "overdue", "paid", "canceled"};
-  f.log_types = {"created", "paid", "credited", "canceled", "overdue"};
-  f.create = CreateBoleto;
-  f.remove = RemoveBoleto;
-  f.file = BoletoPdf;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "boleto",
+                .statuses = {"created", "overdue", "paid", "canceled"},
+                .log_types = {"created", "paid", "credited", "canceled", "overdue"},
+                .create = CreateBoleto,
+                .remove = RemoveBoleto,
+                .file = BoletoPdf});
   registry.AddSimulation("boleto/pay", SimulatePay);
   registry.AddSimulation("boleto/autopay", SetAutopay);
   registry.AddJob("boleto.overdue", MoveStatusJob("boleto", "created", "overdue"));

@@ -61,12 +61,10 @@ void Solve(Context& ctx, const Json& payload) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(boleto_holmes) {
-  Family f;
-  f.resource = "boleto-holmes";
-  f.statuses = {"created", "solving", "solved"};
-  f.log_types = {"solving", "solved"};
-  f.create = CreateHolmes;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "boleto-holmes",
+                .statuses = {"created", "solving", "solved"},
+                .log_types = {"solving", "solved"},
+                .create = CreateHolmes});
   registry.AddJob("boleto-holmes.solve", Solve);
 }
 

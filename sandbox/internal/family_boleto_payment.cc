@@ -16,24 +16,20 @@ std::optional<Problem> PaySandboxBoleto(Context& ctx, Entity& e) {
                       {{"id", *id}, {"amount", e.doc["amount"]}, {"taxId", e.doc["taxId"]}});
 }
 
+// The receipt's lines after the common ones (payment_flow.h).
+std::vector<std::string> BoletoPaymentReceiptLines(const Entity& e) {
+  return {"Payer tax id: " + e.doc["taxId"].get<std::string>(),
+          "Description: " + e.doc["description"].get<std::string>(), "Line: " + e.doc["line"].get<std::string>()};
+}
+
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(boleto_payment) {
-  Family f;
-  f.resource = "boleto-payment";
-  f.not_found_code = "invalidPayment";
-  f.create = [](Context& ctx, const Json& element, Problems& problems) {
-    return CreateSlipPayment(ctx, element, problems, SlipKind::kBoleto);
-  };
-  FlowSpec spec;
-  spec.resource = "boleto-payment";
-  spec.label = "Boleto payment";
-  spec.on_process = PaySandboxBoleto;
-  spec.receipt_lines = [](const Entity& e) -> std::vector<std::string> {
-    return {"Payer tax id: " + e.doc["taxId"].get<std::string>(),
-            "Description: " + e.doc["description"].get<std::string>(), "Line: " + e.doc["line"].get<std::string>()};
-  };
-  AddFlow(registry, std::move(f), std::move(spec));
+  AddFlow(registry,
+          {.resource = "boleto-payment",
+           .not_found_code = "invalidPayment",
+           .create = CreateSlipPaymentOf(SlipKind::kBoleto)},
+          {.label = "Boleto payment", .on_process = PaySandboxBoleto, .receipt_lines = BoletoPaymentReceiptLines});
 }
 
 }  // namespace balcao::sandbox::internal

@@ -67,23 +67,21 @@ void PatchBrcodePayment(Context& ctx, Entity& e, const Json& changes, Problems& 
   if (problems.empty()) CancelFlow(ctx, e, problems);
 }
 
+// The receipt's lines after the common ones (payment_flow.h).
+std::vector<std::string> BrcodePaymentReceiptLines(const Entity& e) {
+  return {"To: " + e.doc["name"].get<std::string>() + " (" + e.doc["taxId"].get<std::string>() + ")",
+          "Description: " + e.doc["description"].get<std::string>(), "BR Code:", e.doc["brcode"].get<std::string>()};
+}
+
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(brcode_payment) {
-  Family f;
-  f.resource = "brcode-payment";
-  f.not_found_code = "invalidBrcodePayment";
-  f.create = CreateBrcodePayment;
-  f.patch = PatchBrcodePayment;
-  FlowSpec spec;
-  spec.resource = "brcode-payment";
-  spec.label = "Brcode payment";
-  spec.on_process = PayReceivable;
-  spec.receipt_lines = [](const Entity& e) -> std::vector<std::string> {
-    return {"To: " + e.doc["name"].get<std::string>() + " (" + e.doc["taxId"].get<std::string>() + ")",
-            "Description: " + e.doc["description"].get<std::string>(), "BR Code:", e.doc["brcode"].get<std::string>()};
-  };
-  AddFlow(registry, std::move(f), std::move(spec));
+  AddFlow(registry,
+          {.resource = "brcode-payment",
+           .not_found_code = "invalidBrcodePayment",
+           .create = CreateBrcodePayment,
+           .patch = PatchBrcodePayment},
+          {.label = "Brcode payment", .on_process = PayReceivable, .receipt_lines = BrcodePaymentReceiptLines});
 }
 
 }  // namespace balcao::sandbox::internal

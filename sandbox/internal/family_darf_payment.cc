@@ -54,27 +54,23 @@ Json CreateDarf(Context& ctx, const Json& element, Problems& problems) {
   return StartFlow(ctx, "darf-payment", std::move(doc), *scheduled);
 }
 
+// The receipt's lines after the common ones (payment_flow.h).
+std::vector<std::string> DarfPaymentReceiptLines(const Entity& e) {
+  const Json& d = e.doc;
+  return {"Revenue code: " + d["revenueCode"].get<std::string>() + "  Tax id: " + d["taxId"].get<std::string>(),
+          "Competence: " + d["competence"].get<std::string>().substr(0, 7) +
+              "  Due: " + d["due"].get<std::string>().substr(0, 10),
+          "Nominal: " + std::to_string(d["nominalAmount"].get<std::int64_t>()) +
+              "  Fine: " + std::to_string(d["fineAmount"].get<std::int64_t>()) +
+              "  Interest: " + std::to_string(d["interestAmount"].get<std::int64_t>()),
+          "Description: " + d["description"].get<std::string>()};
+}
+
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(darf_payment) {
-  Family f;
-  f.resource = "darf-payment";
-  f.not_found_code = "invalidPayment";
-  f.create = CreateDarf;
-  FlowSpec spec;
-  spec.resource = "darf-payment";
-  spec.label = "DARF payment";
-  spec.receipt_lines = [](const Entity& e) -> std::vector<std::string> {
-    const Json& d = e.doc;
-    return {"Revenue code: " + d["revenueCode"].get<std::string>() + "  Tax id: " + d["taxId"].get<std::string>(),
-            "Competence: " + d["competence"].get<std::string>().substr(0, 7) +
-                "  Due: " + d["due"].get<std::string>().substr(0, 10),
-            "Nominal: " + std::to_string(d["nominalAmount"].get<std::int64_t>()) +
-                "  Fine: " + std::to_string(d["fineAmount"].get<std::int64_t>()) +
-                "  Interest: " + std::to_string(d["interestAmount"].get<std::int64_t>()),
-            "Description: " + d["description"].get<std::string>()};
-  };
-  AddFlow(registry, std::move(f), std::move(spec));
+  AddFlow(registry, {.resource = "darf-payment", .not_found_code = "invalidPayment", .create = CreateDarf},
+          {.label = "DARF payment", .receipt_lines = DarfPaymentReceiptLines});
 }
 
 }  // namespace balcao::sandbox::internal

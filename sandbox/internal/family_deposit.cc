@@ -134,13 +134,11 @@ Json SimulateDeposit(Context& ctx, const Json& body, Problems& problems) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(deposit) {
-  Family f;
-  f.resource = "deposit";
-  f.statuses = {"created", "void"};
-  f.log_types = {"created", "credited", "reversed"};
-  f.patch = PatchDeposit;
-  f.file = DepositFile;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "deposit",
+                .statuses = {"created", "void"},
+                .log_types = {"created", "credited", "reversed"},
+                .patch = PatchDeposit,
+                .file = DepositFile});
   registry.AddSimulation("deposit", SimulateDeposit);
 }
 

@@ -83,11 +83,7 @@ Json PayBrcode(Context& ctx, const Json& body, Problems& problems) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(dynamic_brcode) {
-  Family f;
-  f.resource = "dynamic-brcode";
-  f.lookup_key = "uuid";
-  f.create = CreateBrcode;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "dynamic-brcode", .lookup_key = "uuid", .create = CreateBrcode});
   registry.AddSimulation("dynamic-brcode/pay", PayBrcode);
 }
 

@@ -308,15 +308,13 @@ void InvoiceDeadline(Context& ctx, const Json& payload, const char* status) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(invoice) {
-  Family f;
-  f.resource = "invoice";
-  f.statuses = {"created", "paid", "canceled", "overdue", "expired"};
-  f.log_types = {"created", "updated", "paid", "credited", "canceled", "overdue", "expired", "reversed"};
-  f.create = CreateInvoice;
-  f.patch = PatchInvoice;
-  f.file = InvoiceFile;
-  f.sub_get = InvoicePayment;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "invoice",
+                .statuses = {"created", "paid", "canceled", "overdue", "expired"},
+                .log_types = {"created", "updated", "paid", "credited", "canceled", "overdue", "expired", "reversed"},
+                .create = CreateInvoice,
+                .patch = PatchInvoice,
+                .file = InvoiceFile,
+                .sub_get = InvoicePayment});
   registry.AddJob("invoice.overdue", [](Context& ctx, const Json& p) { InvoiceDeadline(ctx, p, "overdue"); });
   registry.AddJob("invoice.expire", [](Context& ctx, const Json& p) { InvoiceDeadline(ctx, p, "expired"); });
   registry.AddSimulation("invoice/pay", PayInvoice);

@@ -70,13 +70,11 @@ void Pull(Context& ctx, const Json& payload) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(invoice_pull_request) {
-  Family f;
-  f.resource = "invoice-pull-request";
-  f.statuses = {"pending", "scheduled", "success", "failed", "canceled"};
-  f.log_types = {"pending", "success", "failed", "canceled"};
-  f.create = CreateRequest;
-  f.remove = CancelWhileIn("pending", "a pending pull request", "uma solicitação pendente");
-  registry.Add(std::move(f));
+  registry.Add({.resource = "invoice-pull-request",
+                .statuses = {"pending", "scheduled", "success", "failed", "canceled"},
+                .log_types = {"pending", "success", "failed", "canceled"},
+                .create = CreateRequest,
+                .remove = CancelWhileIn("pending", "a pending pull request", "uma solicitação pendente")});
   registry.AddJob("invoice-pull-request.pull", Pull);
 }
 

@@ -90,14 +90,12 @@ Json CreateSubscription(Context& ctx, const Json& element, Problems& problems) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(invoice_pull_subscription) {
-  Family f;
-  f.resource = "invoice-pull-subscription";
-  f.not_found_code = "invalidSubscription";
-  f.statuses = {"created", "active", "canceled", "expired"};
-  f.log_types = {"created", "active", "canceled", "expired"};
-  f.create = CreateSubscription;
-  f.remove = CancelWhileIn("active", "an active subscription", "uma assinatura ativa");
-  registry.Add(std::move(f));
+  registry.Add({.resource = "invoice-pull-subscription",
+                .statuses = {"created", "active", "canceled", "expired"},
+                .log_types = {"created", "active", "canceled", "expired"},
+                .not_found_code = "invalidSubscription",
+                .create = CreateSubscription,
+                .remove = CancelWhileIn("active", "an active subscription", "uma assinatura ativa")});
   registry.AddJob("invoice-pull-subscription.approve", MoveStatusJob("invoice-pull-subscription", "created", "active"));
 }
 

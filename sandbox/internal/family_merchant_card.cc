@@ -132,11 +132,9 @@ Entity CreateMerchantCard(Context& ctx, const CardFacts& card, const Json& tags)
 }
 
 BALCAO_SANDBOX_FAMILY(merchant_card) {
-  Family f;
-  f.resource = "merchant-card";
-  f.statuses = {"active", "expired", "canceled", "blocked"};
-  f.log_types = {"active", "expired", "canceled", "blocked"};
-  registry.Add(std::move(f));
+  registry.Add({.resource = "merchant-card",
+                .statuses = {"active", "expired", "canceled", "blocked"},
+                .log_types = {"active", "expired", "canceled", "blocked"}});
   registry.AddJob("merchant-card.expire", MoveStatusJob("merchant-card", "active", "expired"));
 }
 

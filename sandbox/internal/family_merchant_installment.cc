@@ -94,11 +94,9 @@ void UpdateInstallments(Context& ctx, const std::string& purchase_id, const std:
 }
 
 BALCAO_SANDBOX_FAMILY(merchant_installment) {
-  Family f;
-  f.resource = "merchant-installment";
-  f.statuses = {"created", "paid", "canceled", "voided"};
-  f.log_types = {"created", "paid", "canceled", "voided", "updated"};
-  registry.Add(std::move(f));
+  registry.Add({.resource = "merchant-installment",
+                .statuses = {"created", "paid", "canceled", "voided"},
+                .log_types = {"created", "paid", "canceled", "voided", "updated"}});
   registry.AddJob("merchant-installment.pay", PayInstallment);
 }
 

@@ -266,13 +266,12 @@ SimulationFn Challenge(const char* outcome) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(merchant_purchase) {
-  Family f;
-  f.resource = "merchant-purchase";
-  f.statuses = {"created", "approved", "denied", "confirmed", "paid", "pending", "canceled", "voided", "failed"};
-  f.log_types = {"created", "pending", "approved", "denied", "confirmed", "canceled", "reversed", "voided"};
-  f.create = CreateDirect;
-  f.patch = PatchPurchase;
-  registry.Add(std::move(f));
+  registry.Add(
+      {.resource = "merchant-purchase",
+       .statuses = {"created", "approved", "denied", "confirmed", "paid", "pending", "canceled", "voided", "failed"},
+       .log_types = {"created", "pending", "approved", "denied", "confirmed", "canceled", "reversed", "voided"},
+       .create = CreateDirect,
+       .patch = PatchPurchase});
   registry.AddJob("merchant-purchase.confirm", Confirm);
   registry.AddJob("merchant-purchase.issuer",
                   [](Context& ctx, const Json& p) { ResumePending(ctx, p["id"].get<std::string>(), "issuer"); });

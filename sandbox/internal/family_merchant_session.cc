@@ -141,13 +141,11 @@ Json SessionPurchase(Context& ctx, Entity& session, const Json& body, Problems& 
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(merchant_session) {
-  Family f;
-  f.resource = "merchant-session";
-  f.statuses = {"active", "expired", "success"};
-  f.log_types = {"created", "expired", "success"};
-  f.create = CreateSession;
-  f.sub_post = SessionPurchase;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "merchant-session",
+                .statuses = {"active", "expired", "success"},
+                .log_types = {"created", "expired", "success"},
+                .create = CreateSession,
+                .sub_post = SessionPurchase});
   registry.AddJob("merchant-session.expire", MoveStatusJob("merchant-session", "active", "expired"));
 }
 

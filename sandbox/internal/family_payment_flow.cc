@@ -170,6 +170,7 @@ std::optional<Problem> PayInSandbox(Context& ctx, std::string_view resource, con
 }
 
 void AddFlow(Registry& registry, Family family, FlowSpec spec) {
+  spec.resource = family.resource;
   family.statuses = kFlowStatuses;
   family.log_types = kFlowLogTypes;
   const bool canceling = spec.canceling_log;

@@ -319,11 +319,6 @@ Json CreatePreview(Context& ctx, const Json& element, Problems& problems) {
 
 }  // namespace
 
-BALCAO_SANDBOX_FAMILY(payment_preview) {
-  Family f;
-  f.resource = "payment-preview";
-  f.create = CreatePreview;
-  registry.Add(std::move(f));
-}
+BALCAO_SANDBOX_FAMILY(payment_preview) { registry.Add({.resource = "payment-preview", .create = CreatePreview}); }
 
 }  // namespace balcao::sandbox::internal

@@ -6,8 +6,8 @@
 // validation) and moves the request to approved; .../deny -> denied.
 #include <algorithm>
 
-#include "sandbox/internal/dispatcher.h"
 #include "sandbox/internal/family.h"
+#include "sandbox/internal/listing.h"
 #include "sandbox/internal/validate.h"
 
 namespace balcao::sandbox::internal {
@@ -121,13 +121,11 @@ SimulationFn DecideSimulation(bool approve) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(payment_request) {
-  Family f;
-  f.resource = "payment-request";
-  f.statuses = {"pending", "approved", "denied", "canceled", "success", "failed"};
-  f.log_types = {"created", "approved", "denied"};
-  f.create = CreatePaymentRequest;
-  f.list = ListRequests;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "payment-request",
+                .statuses = {"pending", "approved", "denied", "canceled", "success", "failed"},
+                .log_types = {"created", "approved", "denied"},
+                .create = CreatePaymentRequest,
+                .list = ListRequests});
   registry.AddSimulation("payment-request/approve", DecideSimulation(true));
   registry.AddSimulation("payment-request/deny", DecideSimulation(false));
 }

@@ -69,11 +69,9 @@ void SettleSplit(Context& ctx, const Json& payload) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(split) {
-  Family f;
-  f.resource = "split";
-  f.statuses = {"created", "success", "failed"};
-  f.log_types = {"created", "success", "failed"};
-  registry.Add(std::move(f));
+  registry.Add({.resource = "split",
+                .statuses = {"created", "success", "failed"},
+                .log_types = {"created", "success", "failed"}});
   registry.AddJob("split.settle", SettleSplit);
 }
 

@@ -40,12 +40,10 @@ Json PutProfile(Context& ctx, const Json& element, Problems& problems) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(split_profile) {
-  Family f;
-  f.resource = "split-profile";
-  f.statuses = {"created"};
-  f.log_types = {"created", "updated", "success", "failed"};
-  f.create = PutProfile;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "split-profile",
+                .statuses = {"created"},
+                .log_types = {"created", "updated", "success", "failed"},
+                .create = PutProfile});
 }
 
 }  // namespace balcao::sandbox::internal

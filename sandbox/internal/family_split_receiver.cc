@@ -46,13 +46,11 @@ Json CreateReceiver(Context& ctx, const Json& element, Problems& problems) {
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(split_receiver) {
-  Family f;
-  f.resource = "split-receiver";
-  f.not_found_code = "invalidSplitReceiver";
-  f.statuses = {"created", "canceled", "updated"};
-  f.log_types = {"created", "canceled", "failed", "processing", "success", "updated"};
-  f.create = CreateReceiver;
-  registry.Add(std::move(f));
+  registry.Add({.resource = "split-receiver",
+                .statuses = {"created", "canceled", "updated"},
+                .log_types = {"created", "canceled", "failed", "processing", "success", "updated"},
+                .not_found_code = "invalidSplitReceiver",
+                .create = CreateReceiver});
 }
 
 }  // namespace balcao::sandbox::internal

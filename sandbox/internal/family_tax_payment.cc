@@ -6,22 +6,21 @@
 #include "sandbox/internal/slip.h"
 
 namespace balcao::sandbox::internal {
+namespace {
+
+// The receipt's lines after the common ones (payment_flow.h).
+std::vector<std::string> TaxPaymentReceiptLines(const Entity& e) {
+  return {"Tax: " + e.doc["type"].get<std::string>(), "Description: " + e.doc["description"].get<std::string>(),
+          "Line: " + e.doc["line"].get<std::string>()};
+}
+
+}  // namespace
 
 BALCAO_SANDBOX_FAMILY(tax_payment) {
-  Family f;
-  f.resource = "tax-payment";
-  f.not_found_code = "invalidPayment";
-  f.create = [](Context& ctx, const Json& element, Problems& problems) {
-    return CreateSlipPayment(ctx, element, problems, SlipKind::kTax);
-  };
-  FlowSpec spec;
-  spec.resource = "tax-payment";
-  spec.label = "Tax payment";
-  spec.receipt_lines = [](const Entity& e) -> std::vector<std::string> {
-    return {"Tax: " + e.doc["type"].get<std::string>(), "Description: " + e.doc["description"].get<std::string>(),
-            "Line: " + e.doc["line"].get<std::string>()};
-  };
-  AddFlow(registry, std::move(f), std::move(spec));
+  AddFlow(
+      registry,
+      {.resource = "tax-payment", .not_found_code = "invalidPayment", .create = CreateSlipPaymentOf(SlipKind::kTax)},
+      {.label = "Tax payment", .receipt_lines = TaxPaymentReceiptLines});
 }
 
 }  // namespace balcao::sandbox::internal

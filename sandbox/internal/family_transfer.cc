@@ -111,24 +111,20 @@ Json CreateTransfer(Context& ctx, const Json& element, Problems& problems) {
   return stored;
 }
 
+// The receipt's lines after the common ones (payment_flow.h).
+std::vector<std::string> TransferReceiptLines(const Entity& e) {
+  const Json& d = e.doc;
+  return {"To: " + d["name"].get<std::string>() + " (" + d["taxId"].get<std::string>() + ")",
+          "Bank " + d["bankCode"].get<std::string>() + ", branch " + d["branchCode"].get<std::string>() + ", account " +
+              d["accountNumber"].get<std::string>() + " (" + d["accountType"].get<std::string>() + ")",
+          "Description: " + d["description"].get<std::string>()};
+}
+
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(transfer) {
-  Family f;
-  f.resource = "transfer";
-  FlowSpec spec;
-  spec.resource = "transfer";
-  spec.label = "Transfer";
-  spec.canceling_log = false;
-  spec.receipt_lines = [](const Entity& e) -> std::vector<std::string> {
-    const Json& d = e.doc;
-    return {"To: " + d["name"].get<std::string>() + " (" + d["taxId"].get<std::string>() + ")",
-            "Bank " + d["bankCode"].get<std::string>() + ", branch " + d["branchCode"].get<std::string>() +
-                ", account " + d["accountNumber"].get<std::string>() + " (" + d["accountType"].get<std::string>() + ")",
-            "Description: " + d["description"].get<std::string>()};
-  };
-  f.create = CreateTransfer;
-  AddFlow(registry, std::move(f), std::move(spec));
+  AddFlow(registry, {.resource = "transfer", .create = CreateTransfer},
+          {.label = "Transfer", .canceling_log = false, .receipt_lines = TransferReceiptLines});
 }
 
 }  // namespace balcao::sandbox::internal

@@ -5,21 +5,21 @@
 #include "sandbox/internal/slip.h"
 
 namespace balcao::sandbox::internal {
+namespace {
+
+// The receipt's lines after the common ones (payment_flow.h).
+std::vector<std::string> UtilityPaymentReceiptLines(const Entity& e) {
+  return {"Description: " + e.doc["description"].get<std::string>(), "Line: " + e.doc["line"].get<std::string>()};
+}
+
+}  // namespace
 
 BALCAO_SANDBOX_FAMILY(utility_payment) {
-  Family f;
-  f.resource = "utility-payment";
-  f.not_found_code = "invalidPayment";
-  f.create = [](Context& ctx, const Json& element, Problems& problems) {
-    return CreateSlipPayment(ctx, element, problems, SlipKind::kUtility);
-  };
-  FlowSpec spec;
-  spec.resource = "utility-payment";
-  spec.label = "Utility payment";
-  spec.receipt_lines = [](const Entity& e) -> std::vector<std::string> {
-    return {"Description: " + e.doc["description"].get<std::string>(), "Line: " + e.doc["line"].get<std::string>()};
-  };
-  AddFlow(registry, std::move(f), std::move(spec));
+  AddFlow(registry,
+          {.resource = "utility-payment",
+           .not_found_code = "invalidPayment",
+           .create = CreateSlipPaymentOf(SlipKind::kUtility)},
+          {.label = "Utility payment", .receipt_lines = UtilityPaymentReceiptLines});
 }
 
 }  // namespace balcao::sandbox::internal

@@ -47,17 +47,9 @@ void PatchEvent(Context& ctx, Entity& e, const Json& changes, Problems& problems
 }  // namespace
 
 BALCAO_SANDBOX_FAMILY(webhook) {
-  Family webhook;
-  webhook.resource = "webhook";
-  webhook.not_found_code = "invalidWebhookId";
-  webhook.create = CreateWebhook;
-  webhook.remove = RemoveEntity;
-  registry.Add(std::move(webhook));
-  Family event;
-  event.resource = "event";
-  event.patch = PatchEvent;
-  event.remove = RemoveEntity;
-  registry.Add(std::move(event));
+  registry.Add(
+      {.resource = "webhook", .not_found_code = "invalidWebhookId", .create = CreateWebhook, .remove = RemoveEntity});
+  registry.Add({.resource = "event", .patch = PatchEvent, .remove = RemoveEntity});
 }
 
 }  // namespace balcao::sandbox::internal

@@ -1,9 +1,11 @@
 // Generic lists over stored collections (docs/wire.md, "Query strings", "Paging" and "List
 // filters"): limit, cursor, after, before, ids, status, tags, types, sort, fields and the
 // per-resource filters of the table.
+#include "sandbox/internal/listing.h"
+
 #include <algorithm>
 
-#include "sandbox/internal/dispatcher.h"
+#include "sandbox/internal/engine_core.h"
 #include "sandbox/internal/family.h"
 #include "sandbox/internal/url.h"
 #include "sandbox/internal/validate.h"

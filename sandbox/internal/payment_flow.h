@@ -19,7 +19,7 @@
 namespace balcao::sandbox::internal {
 
 struct FlowSpec {
-  std::string resource;                             // "transfer", "boleto-payment"
+  std::string resource;                             // the family's: AddFlow sets it
   std::string label;                                // "Transfer", "Boleto payment": statement and receipt title
   UnixMicros settle_delay = 10 * kMicrosPerSecond;  // processing -> success
   bool canceling_log = true;                        // DELETE writes "canceling" before "canceled"

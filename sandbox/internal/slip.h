@@ -42,6 +42,12 @@ std::string_view PaymentTypeOf(SlipKind kind);
 // barCode of `kind`, scheduled, tags; boletos also taxId (payer) and amount (default: what
 // the boleto costs now); then StartFlow.
 Json CreateSlipPayment(Context& ctx, const Json& element, Problems& problems, SlipKind kind);
+// CreateSlipPayment of one kind: the `create` of that payment's family.
+inline auto CreateSlipPaymentOf(SlipKind kind) {
+  return [kind](Context& ctx, const Json& element, Problems& problems) {
+    return CreateSlipPayment(ctx, element, problems, kind);
+  };
+}
 
 // A BR Code as payers' apps read it: formats::ParseBrCode, except that a CRC written in
 // lowercase hex (which some apps and libraries emit, and payers' apps accept) is read too,

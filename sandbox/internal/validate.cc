@@ -16,6 +16,9 @@ std::size_t Utf8Length(std::string_view s) {
   return n;
 }
 
+bool IsObject(const Json& v) { return v.is_object(); }
+bool IsString(const Json& v) { return v.is_string(); }
+
 }  // namespace
 
 std::optional<std::string> NormalizeTaxId(std::string_view text) {
@@ -67,16 +70,36 @@ const Json* Reader::Field(std::string_view key, Need need, std::string_view /*co
   return &*it;
 }
 
+const Json* Reader::FieldOf(std::string_view key, Need need, std::string_view code, Kind kind) {
+  struct Rule {
+    bool (*matches)(const Json&);
+    std::string_view en;
+    std::string_view pt;
+  };
+  // In the order of Kind.
+  static const Rule kRules[] = {
+      {[](const Json& v) { return v.is_number_integer(); }, "must be an integer.", "deve ser um número inteiro."},
+      {[](const Json& v) { return v.is_number(); }, "must be a number.", "deve ser um número."},
+      {[](const Json& v) { return v.is_string(); }, "must be a string.", "deve ser um texto."},
+      {[](const Json& v) { return v.is_boolean(); }, "must be true or false.", "deve ser true ou false."},
+      {[](const Json& v) { return v.is_array() && std::all_of(v.begin(), v.end(), IsObject); },
+       "must be a list of objects.", "deve ser uma lista de objetos."},
+      {[](const Json& v) { return v.is_array() && std::all_of(v.begin(), v.end(), IsString); },
+       "must be a list of strings.", "deve ser uma lista de textos."},
+  };
+  const Json* v = Field(key, need, code);
+  const Rule& rule = kRules[static_cast<std::size_t>(kind)];
+  if (v == nullptr || rule.matches(*v)) return v;
+  Fail(key, code, rule.en, rule.pt);
+  return nullptr;
+}
+
 const Json* Reader::Raw(std::string_view key) { return Field(key, Need::kOptional, kInvalidJson); }
 
 std::optional<std::int64_t> Reader::Int(std::string_view key, Need need, std::int64_t min, std::int64_t max,
                                         std::string_view code) {
-  const Json* v = Field(key, need, code);
+  const Json* v = FieldOf(key, need, code, Kind::kInteger);
   if (!v) return std::nullopt;
-  if (!v->is_number_integer()) {
-    Fail(key, code, "must be an integer.", "deve ser um número inteiro.");
-    return std::nullopt;
-  }
   if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
     Fail(key, code, "must be at most " + std::to_string(max) + ".", "deve ser no máximo " + std::to_string(max) + ".");
     return std::nullopt;
@@ -91,12 +114,8 @@ std::optional<std::int64_t> Reader::Int(std::string_view key, Need need, std::in
 }
 
 std::optional<double> Reader::Number(std::string_view key, Need need, double min, double max, std::string_view code) {
-  const Json* v = Field(key, need, code);
+  const Json* v = FieldOf(key, need, code, Kind::kNumber);
   if (!v) return std::nullopt;
-  if (!v->is_number()) {
-    Fail(key, code, "must be a number.", "deve ser um número.");
-    return std::nullopt;
-  }
   const double d = v->get<double>();
   if (!std::isfinite(d) || d < min || d > max) {
     auto fmt = [](double x) {
@@ -114,12 +133,8 @@ std::optional<double> Reader::Number(std::string_view key, Need need, double min
 
 std::optional<std::string> Reader::String(std::string_view key, Need need, std::string_view code, std::size_t min_len,
                                           std::size_t max_len) {
-  const Json* v = Field(key, need, code);
+  const Json* v = FieldOf(key, need, code, Kind::kString);
   if (!v) return std::nullopt;
-  if (!v->is_string()) {
-    Fail(key, code, "must be a string.", "deve ser um texto.");
-    return std::nullopt;
-  }
   std::string s = v->get<std::string>();
   const std::size_t len = Utf8Length(s);
   if (len < min_len || len > max_len) {
@@ -144,12 +159,8 @@ std::optional<std::string> Reader::Enum(std::string_view key, Need need, const s
 }
 
 std::optional<bool> Reader::Bool(std::string_view key, Need need, std::string_view code) {
-  const Json* v = Field(key, need, code);
+  const Json* v = FieldOf(key, need, code, Kind::kBoolean);
   if (!v) return std::nullopt;
-  if (!v->is_boolean()) {
-    Fail(key, code, "must be true or false.", "deve ser true ou false.");
-    return std::nullopt;
-  }
   return v->get<bool>();
 }
 
@@ -198,13 +209,8 @@ std::vector<std::string> Reader::Tags() {
 }
 
 const Json* Reader::ObjectList(std::string_view key, Need need, std::size_t max_items, std::string_view code) {
-  const Json* v = Field(key, need, code);
-  if (!v) return nullptr;
-  if (!v->is_array() || !std::all_of(v->begin(), v->end(), [](const Json& j) { return j.is_object(); })) {
-    Fail(key, code, "must be a list of objects.", "deve ser uma lista de objetos.");
-    return nullptr;
-  }
-  if (v->size() > max_items) {
+  const Json* v = FieldOf(key, need, code, Kind::kObjectList);
+  if (v && v->size() > max_items) {
     Fail(key, code, "accepts at most " + std::to_string(max_items) + " items.",
          "aceita no máximo " + std::to_string(max_items) + " itens.");
     return nullptr;
@@ -213,12 +219,8 @@ const Json* Reader::ObjectList(std::string_view key, Need need, std::size_t max_
 }
 
 std::optional<std::vector<std::string>> Reader::StringList(std::string_view key, Need need, std::string_view code) {
-  const Json* v = Field(key, need, code);
+  const Json* v = FieldOf(key, need, code, Kind::kStringList);
   if (!v) return std::nullopt;
-  if (!v->is_array() || !std::all_of(v->begin(), v->end(), [](const Json& j) { return j.is_string(); })) {
-    Fail(key, code, "must be a list of strings.", "deve ser uma lista de textos.");
-    return std::nullopt;
-  }
   std::vector<std::string> out;
   for (const auto& s : *v) out.push_back(s.get<std::string>());
   return out;

@@ -87,7 +87,13 @@ class Reader {
   void Fail(std::string_view key, std::string_view code, std::string_view en, std::string_view pt);
 
  private:
+  // The JSON types the getters ask for; validate.cc says how a problem names each.
+  enum class Kind { kInteger, kNumber, kString, kBoolean, kObjectList, kStringList };
+
   const Json* Field(std::string_view key, Need need, std::string_view code);
+  // Field() when it is of `kind`; one of another type is reported ("must be an integer.") and
+  // read as absent.
+  const Json* FieldOf(std::string_view key, Need need, std::string_view code, Kind kind);
   std::string Where(std::string_view key) const;
 
   const Json& object_;
