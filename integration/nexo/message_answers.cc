@@ -99,47 +99,6 @@ json PaymentBody(const Request& request, const PaymentOutcome& o, const std::str
 
 }  // namespace
 
-std::string FormatAmount(Cents cents) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%lld.%02lld", static_cast<long long>(cents / 100),
-                static_cast<long long>(cents % 100));
-  return text;
-}
-
-std::string IsoTime(std::int64_t unix_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char text[96];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(unix_ms % 1000));
-  return text;
-}
-
-const char* ErrorConditionOf(Result result) {
-  switch (result) {
-    case Result::kApproved:
-      return "";
-    case Result::kRefused:
-      return "Refusal";
-    case Result::kAborted:
-      return "Aborted";
-    case Result::kBusy:
-      return "Busy";
-    case Result::kNotAllowed:
-      return "NotAllowed";
-    case Result::kUnavailable:
-      return "UnavailableService";
-    case Result::kInProgress:
-      return "InProgress";
-    case Result::kNotFound:
-      return "NotFound";
-    case Result::kInvalid:
-      return "MessageFormat";
-  }
-  return "";
-}
-
 std::string AdditionalResponse(const PaymentOutcome& o) {
   if (o.result != Result::kApproved) return "";
   std::string tpag, tband;

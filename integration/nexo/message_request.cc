@@ -92,39 +92,6 @@ Status ReadPayment(const Fields& body, Request& out) {
 
 }  // namespace
 
-const char* CategoryName(Category category) {
-  switch (category) {
-    case Category::kPayment:
-      return "Payment";
-    case Category::kTransactionStatus:
-      return "TransactionStatus";
-    case Category::kAbort:
-      return "Abort";
-    case Category::kReversal:
-      return "Reversal";
-  }
-  return "";
-}
-
-StatusOr<Cents> ParseAmount(std::string_view text, std::string_view field) {
-  const std::string rule = std::string(field) + ": a decimal amount in BRL from 0.01, at most two decimals (\"12.34\")";
-  const std::size_t dot = text.find('.');
-  const std::string_view whole = text.substr(0, dot);
-  const std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
-  auto digits = [](std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  if (!digits(whole) || whole.size() > 9 ||
-      (dot != std::string_view::npos && (!digits(fraction) || fraction.size() > 2)))
-    return InvalidArgumentError(rule);
-  Cents cents = 0;
-  for (char c : whole) cents = cents * 10 + (c - '0');
-  cents *= 100;
-  if (!fraction.empty()) cents += (fraction[0] - '0') * 10 + (fraction.size() > 1 ? fraction[1] - '0' : 0);
-  if (cents < 1) return InvalidArgumentError(rule);
-  return cents;
-}
-
 StatusOr<Request> ParseRequest(std::string_view text) {
   BALCAO_ASSIGN_OR_RETURN(const json root, internal::ParseStrictObject(text));
   const Fields outer{root, ""};
