@@ -141,6 +141,20 @@ class Stmt {
   Status status_;
 };
 
+// Runs one statement, bound to `values` (?1, ?2, ...), in a write transaction of its own and
+// commits it: the number of rows it changed (0: nothing matched, or an INSERT OR IGNORE found
+// the row there; the caller says what that means). On an error nothing is written.
+template <typename... Values>
+StatusOr<int> RunWrite(Connection& connection, std::string_view sql, const Values&... values) {
+  Txn txn(connection, Txn::kWrite);
+  BALCAO_RETURN_IF_ERROR(txn.status());
+  Stmt stmt(txn, sql);
+  BALCAO_RETURN_IF_ERROR(stmt.BindAll(values...).Run());
+  const int changed = stmt.Changes();
+  BALCAO_RETURN_IF_ERROR(txn.Commit());
+  return changed;
+}
+
 namespace internal {
 template <typename T>
 struct RowOf {

@@ -34,18 +34,14 @@ Status AppliedEvents::Record(const AppliedEvent& event) {
   if (event.event_id.empty()) return InvalidArgumentError("event_id: must not be empty");
   if (event.outcome != "applied" && event.outcome != "ignored")
     return InvalidArgumentError("outcome: must be applied or ignored, not '" + event.outcome + "'");
-  Txn txn(store_.impl(), Txn::kWrite);
-  BALCAO_RETURN_IF_ERROR(txn.status());
   // The first record stands: a second one (a crash between applying and recording, then the
   // same event applied again) says nothing new.
-  Stmt insert(txn,
-              "INSERT INTO applied_events (event_id, sale_id, outcome, created_at, applied_at) "
-              "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (event_id) DO NOTHING");
-  BALCAO_RETURN_IF_ERROR(insert
-                             .BindAll(event.event_id, event.sale_id, event.outcome, event.created / kMicrosPerMilli,
-                                      clock_.Now() / kMicrosPerMilli)
-                             .Run());
-  return txn.Commit();
+  return internal::RunWrite(store_.impl(),
+                            "INSERT INTO applied_events (event_id, sale_id, outcome, created_at, applied_at) "
+                            "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (event_id) DO NOTHING",
+                            event.event_id, event.sale_id, event.outcome, event.created / kMicrosPerMilli,
+                            clock_.Now() / kMicrosPerMilli)
+      .status();
 }
 
 StatusOr<int> AppliedEvents::Prune() {

@@ -67,12 +67,11 @@ StatusOr<PosKey> CashRegisters::Rotate(const std::string& register_id, const std
 }
 
 Status CashRegisters::Disable(const std::string& register_id) {
-  Txn txn(store_.impl(), Txn::kWrite);
-  BALCAO_RETURN_IF_ERROR(txn.status());
-  Stmt update(txn, "UPDATE pos_keys SET disabled = 1 WHERE register_id = ?1");
-  BALCAO_RETURN_IF_ERROR(update.Bind(1, register_id).Run());
-  if (update.Changes() == 0) return NotFoundError("no cash register '" + register_id + "'");
-  return txn.Commit();
+  BALCAO_ASSIGN_OR_RETURN(
+      const int disabled,
+      internal::RunWrite(store_.impl(), "UPDATE pos_keys SET disabled = 1 WHERE register_id = ?1", register_id));
+  if (disabled == 0) return NotFoundError("no cash register '" + register_id + "'");
+  return OkStatus();
 }
 
 StatusOr<std::vector<PosKey>> CashRegisters::List() {
@@ -92,27 +91,25 @@ StatusOr<PosKey> CashRegisters::FindKey(const std::string& key_identifier, int k
 }
 
 Status CashRegisters::RememberNonce(const std::string& key_identifier, const std::string& nonce) {
-  Txn txn(store_.impl(), Txn::kWrite);
-  BALCAO_RETURN_IF_ERROR(txn.status());
-  Stmt insert(txn, "INSERT OR IGNORE INTO pos_nonces (key_identifier, nonce, seen_at) VALUES (?1, ?2, ?3)");
-  BALCAO_RETURN_IF_ERROR(insert.BindAll(key_identifier, nonce, store_.impl().NowMs()).Run());
-  if (insert.Changes() == 0) return AlreadyExistsError("SecurityTrailer.Nonce: already used (a replayed message)");
-  return txn.Commit();
+  BALCAO_ASSIGN_OR_RETURN(
+      const int remembered,
+      internal::RunWrite(store_.impl(),
+                         "INSERT OR IGNORE INTO pos_nonces (key_identifier, nonce, seen_at) VALUES (?1, ?2, ?3)",
+                         key_identifier, nonce, store_.impl().NowMs()));
+  if (remembered == 0) return AlreadyExistsError("SecurityTrailer.Nonce: already used (a replayed message)");
+  return OkStatus();
 }
 
 Status CashRegisters::BeginRequest(const RegisterRequestRow& row) {
-  Txn txn(store_.impl(), Txn::kWrite);
-  BALCAO_RETURN_IF_ERROR(txn.status());
-  Stmt insert(txn,
-              "INSERT OR IGNORE INTO register_requests (register_id, service_id, transaction_id, kind, sale_id, "
-              "request, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-  BALCAO_RETURN_IF_ERROR(insert
-                             .BindAll(row.register_id, row.service_id, row.transaction_id, row.kind, row.sale_id,
-                                      row.request, store_.impl().NowMs())
-                             .Run());
-  if (insert.Changes() == 0)
-    return AlreadyExistsError("request " + row.register_id + "/" + row.service_id + " was seen before");
-  return txn.Commit();
+  BALCAO_ASSIGN_OR_RETURN(
+      const int begun,
+      internal::RunWrite(store_.impl(),
+                         "INSERT OR IGNORE INTO register_requests (register_id, service_id, transaction_id, kind, "
+                         "sale_id, request, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         row.register_id, row.service_id, row.transaction_id, row.kind, row.sale_id, row.request,
+                         store_.impl().NowMs()));
+  if (begun == 0) return AlreadyExistsError("request " + row.register_id + "/" + row.service_id + " was seen before");
+  return OkStatus();
 }
 
 StatusOr<RegisterRequestRow> CashRegisters::FindRequest(const std::string& register_id, const std::string& service_id) {
@@ -135,22 +132,19 @@ StatusOr<RegisterRequestRow> CashRegisters::FindPaymentOfSale(const std::string&
 
 Status CashRegisters::SetSale(const std::string& register_id, const std::string& service_id,
                               const std::string& sale_id) {
-  Txn txn(store_.impl(), Txn::kWrite);
-  BALCAO_RETURN_IF_ERROR(txn.status());
-  Stmt update(txn, "UPDATE register_requests SET sale_id = ?3 WHERE register_id = ?1 AND service_id = ?2");
-  BALCAO_RETURN_IF_ERROR(update.BindAll(register_id, service_id, sale_id).Run());
-  return txn.Commit();
+  return internal::RunWrite(store_.impl(),
+                            "UPDATE register_requests SET sale_id = ?3 WHERE register_id = ?1 AND service_id = ?2",
+                            register_id, service_id, sale_id)
+      .status();
 }
 
 Status CashRegisters::Finish(const std::string& register_id, const std::string& service_id,
                              const std::string& outcome) {
-  Txn txn(store_.impl(), Txn::kWrite);
-  BALCAO_RETURN_IF_ERROR(txn.status());
-  Stmt update(txn,
-              "UPDATE register_requests SET outcome = ?3, finished_at = ?4 WHERE register_id = ?1 AND "
-              "service_id = ?2 AND outcome = ''");
-  BALCAO_RETURN_IF_ERROR(update.BindAll(register_id, service_id, outcome, store_.impl().NowMs()).Run());
-  return txn.Commit();
+  return internal::RunWrite(store_.impl(),
+                            "UPDATE register_requests SET outcome = ?3, finished_at = ?4 WHERE register_id = ?1 AND "
+                            "service_id = ?2 AND outcome = ''",
+                            register_id, service_id, outcome, store_.impl().NowMs())
+      .status();
 }
 
 StatusOr<std::vector<RegisterRequestRow>> CashRegisters::Running(const std::string& kind) {

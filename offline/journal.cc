@@ -87,19 +87,20 @@ StatusOr<SaleSummary> Journal::Sale(const std::string& sale_id) {
 
 Status Journal::MarkClosed(const std::string& sale_id, const std::string& final_state) {
   if (final_state.empty()) return InvalidArgumentError("journal final_state: must name the sale's terminal state");
-  Txn txn(store_.impl(), Txn::kWrite);
-  Stmt stmt(txn, "UPDATE sales SET closed_at=?2, final_state=?3 WHERE sale_id=?1");
-  BALCAO_RETURN_IF_ERROR(stmt.BindAll(sale_id, store_.impl().NowMs(), final_state).Run());
-  if (stmt.Changes() == 0) return NotFoundError("sale " + sale_id + " has no journal");
-  return txn.Commit();
+  BALCAO_ASSIGN_OR_RETURN(
+      const int closed,
+      internal::RunWrite(store_.impl(), "UPDATE sales SET closed_at=?2, final_state=?3 WHERE sale_id=?1", sale_id,
+                         store_.impl().NowMs(), final_state));
+  if (closed == 0) return NotFoundError("sale " + sale_id + " has no journal");
+  return OkStatus();
 }
 
 Status Journal::Reopen(const std::string& sale_id) {
-  Txn txn(store_.impl(), Txn::kWrite);
-  Stmt stmt(txn, "UPDATE sales SET closed_at=NULL, final_state='' WHERE sale_id=?1");
-  BALCAO_RETURN_IF_ERROR(stmt.Bind(1, sale_id).Run());
-  if (stmt.Changes() == 0) return NotFoundError("sale " + sale_id + " has no journal");
-  return txn.Commit();
+  BALCAO_ASSIGN_OR_RETURN(
+      const int reopened,
+      internal::RunWrite(store_.impl(), "UPDATE sales SET closed_at=NULL, final_state='' WHERE sale_id=?1", sale_id));
+  if (reopened == 0) return NotFoundError("sale " + sale_id + " has no journal");
+  return OkStatus();
 }
 
 }  // namespace balcao::offline

@@ -114,6 +114,35 @@ Status Transition(Store& store, std::int64_t id, const std::string& sql, const c
   return internal::GuardedUpdate(store.impl(), "outbox", "outbox row", id, sql, rule, bind);
 }
 
+// The transitions of a try that did not settle an outbox row: each binds ?3 the row's next
+// state (`again` for another try, dead once its tries are spent), ?4 its last error and ?5 the
+// delay before the next try.
+struct FailedTry {
+  const char* sql;
+  const char* rule;  // why a row in another state cannot take it
+  const char* again;
+};
+// A send that did not reach the bank: sent again after the backoff.
+constexpr FailedTry kNotSent = {
+    "UPDATE outbox SET state=?3, last_error=?4, next_attempt_at=?2+?5, updated_at=?2 WHERE id=?1 AND state='inflight'",
+    "only a row being sent can be marked not sent", "pending"};
+// A lookup found nothing at the bank: sent again at once with the same key.
+constexpr FailedTry kAbsent = {
+    "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2+?5, updated_at=?2 "
+    "WHERE id=?1 AND state='unknown'",
+    "only a row whose outcome is unknown can be found absent", "pending"};
+// A lookup that failed: looked up again after the backoff.
+constexpr FailedTry kLookupFailed = {
+    "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2+?5, updated_at=?2 "
+    "WHERE id=?1 AND state='unknown'",
+    "only a row whose outcome is unknown can be looked up", "unknown"};
+
+Status AfterFailedTry(Store& store, std::int64_t id, const FailedTry& t, bool spent, const std::string& error,
+                      std::int64_t delay_ms) {
+  return Transition(store, id, t.sql, t.rule,
+                    [&](Stmt& s) { s.BindFrom(3, spent ? "dead" : t.again, error, delay_ms); });
+}
+
 }  // namespace
 
 const char* OutboxStateName(OutboxState s) {
@@ -303,16 +332,10 @@ Status Outbox::MarkDone(std::int64_t id, const std::string& bank_id, const std::
 
 Status Outbox::MarkNotSent(std::int64_t id, const std::string& error, double jitter_unit) {
   BALCAO_ASSIGN_OR_RETURN(OutboxItem item, Get(id));
-  const bool exhausted = item.attempts >= policy_.max_attempts;
-  const std::int64_t delay = BackoffDelayMs(policy_, item.attempts, jitter_unit);
-  return Transition(
-      store_, id,
-      "UPDATE outbox SET state=?3, last_error=?4, next_attempt_at=?2+?5, updated_at=?2 "
-      "WHERE id=?1 AND state='inflight'",
-      "only a row being sent can be marked not sent", [&](Stmt& s) {
-        s.BindFrom(3, exhausted ? "dead" : "pending",
-                   (exhausted ? "not sent after " + std::to_string(item.attempts) + " attempts: " : "") + error, delay);
-      });
+  const bool spent = item.attempts >= policy_.max_attempts;
+  return AfterFailedTry(store_, id, kNotSent, spent,
+                        spent ? "not sent after " + std::to_string(item.attempts) + " attempts: " + error : error,
+                        BackoffDelayMs(policy_, item.attempts, jitter_unit));
 }
 
 Status Outbox::MarkUnknown(std::int64_t id, const std::string& error, double jitter_unit) {
@@ -336,30 +359,21 @@ Status Outbox::MarkFailed(std::int64_t id, const Status& bank_answer) {
 
 Status Outbox::MarkAbsent(std::int64_t id) {
   BALCAO_ASSIGN_OR_RETURN(OutboxItem item, Get(id));
-  const bool exhausted = item.attempts >= policy_.max_attempts;
-  return Transition(store_, id,
-                    "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2, updated_at=?2 "
-                    "WHERE id=?1 AND state='unknown'",
-                    "only a row whose outcome is unknown can be found absent", [&](Stmt& s) {
-                      s.BindFrom(3, exhausted ? "dead" : "pending",
-                                 exhausted ? "the bank has no trace of it after " + std::to_string(item.attempts) +
-                                                 " attempts; " + item.last_error
-                                           : "the bank has no trace of it: sending again with the same key");
-                    });
+  const bool spent = item.attempts >= policy_.max_attempts;
+  return AfterFailedTry(
+      store_, id, kAbsent, spent,
+      spent ? "the bank has no trace of it after " + std::to_string(item.attempts) + " attempts; " + item.last_error
+            : "the bank has no trace of it: sending again with the same key",
+      0);
 }
 
 Status Outbox::MarkLookupFailed(std::int64_t id, const std::string& error, double jitter_unit) {
   BALCAO_ASSIGN_OR_RETURN(OutboxItem item, Get(id));
-  const bool exhausted = item.lookups + 1 >= policy_.max_lookups;
-  const std::int64_t delay = BackoffDelayMs(policy_, item.lookups + 1, jitter_unit);
-  return Transition(
-      store_, id,
-      "UPDATE outbox SET state=?3, lookups=lookups+1, last_error=?4, next_attempt_at=?2+?5, "
-      "updated_at=?2 WHERE id=?1 AND state='unknown'",
-      "only a row whose outcome is unknown can be looked up", [&](Stmt& s) {
-        s.BindFrom(3, exhausted ? "dead" : "unknown",
-                   (exhausted ? "OUTCOME UNKNOWN, lookups exhausted, check the bank: " : "lookup: ") + error, delay);
-      });
+  const int lookup = item.lookups + 1;
+  const bool spent = lookup >= policy_.max_lookups;
+  return AfterFailedTry(store_, id, kLookupFailed, spent,
+                        (spent ? "OUTCOME UNKNOWN, lookups exhausted, check the bank: " : "lookup: ") + error,
+                        BackoffDelayMs(policy_, lookup, jitter_unit));
 }
 
 }  // namespace balcao::offline

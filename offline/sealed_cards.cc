@@ -303,11 +303,13 @@ StatusOr<std::vector<CardOutcome>> SealedCards::UnreportedOutcomes() {
 }
 
 Status SealedCards::MarkReported(const std::string& sale_id) {
-  Txn txn(store_.impl(), Txn::kWrite);
-  Stmt stmt(txn, "UPDATE card_outcomes SET reported_at=?2 WHERE sale_id=?1 AND reported_at IS NULL");
-  BALCAO_RETURN_IF_ERROR(stmt.BindAll(sale_id, store_.impl().NowMs()).Run());
-  if (stmt.Changes() == 0) return NotFoundError("no unreported card outcome for sale " + sale_id);
-  return txn.Commit();
+  BALCAO_ASSIGN_OR_RETURN(
+      const int reported,
+      internal::RunWrite(store_.impl(),
+                         "UPDATE card_outcomes SET reported_at=?2 WHERE sale_id=?1 AND reported_at IS NULL", sale_id,
+                         store_.impl().NowMs()));
+  if (reported == 0) return NotFoundError("no unreported card outcome for sale " + sale_id);
+  return OkStatus();
 }
 
 }  // namespace balcao::offline

@@ -170,12 +170,11 @@ Status Store::TryBecomeOwner() {
 }
 
 Status Store::ProbeWrite() {
-  internal::Txn txn(*impl_, internal::Txn::kWrite);
-  internal::Stmt probe(txn,
-                       "INSERT INTO settings (name, value) VALUES ('health.write_probe', ?1) "
-                       "ON CONFLICT (name) DO UPDATE SET value=excluded.value");
-  BALCAO_RETURN_IF_ERROR(probe.Bind(1, std::to_string(impl_->NowMs())).Run());
-  return txn.Commit();
+  return internal::RunWrite(*impl_,
+                            "INSERT INTO settings (name, value) VALUES ('health.write_probe', ?1) "
+                            "ON CONFLICT (name) DO UPDATE SET value=excluded.value",
+                            std::to_string(impl_->NowMs()))
+      .status();
 }
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

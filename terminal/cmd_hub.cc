@@ -2,10 +2,8 @@
 // account's one webhook, each event routed to its lane's boxes over NATS JetStream, its state in
 // PostgreSQL; and on a box, `join`, which trades an enrolment code for the lane's NATS user.
 #include <curl/curl.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,15 +21,13 @@
 #include "hub/hub_store.h"
 #include "hub/routing.h"
 #include "terminal/command.h"
+#include "terminal/internal/stop_signals.h"
 #include "terminal/service/config.h"
 #include "terminal/service/hub_link.h"
 #include "terminal/service/web_assets.h"
 
 namespace balcao::terminal {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void OnSignal(int) { g_stop = 1; }
 
 constexpr const char* kUsage =
     "usage: balcao hub serve [--config FILE] [--postgres CONNINFO] [--nats URL] [--address A] [--port N]\n"
@@ -114,14 +110,13 @@ int RunServe(const Args& args) {
   if (options->nats.url.empty()) return Fail("nats.url: required (--nats or the config's)");
   options->nats.name = "balcao-hub";
   options->phone_assets = &service::WebAssets();  // the phone-card page (docs/hub.md)
+  const StopSignals stop;                         // before the hub's threads start
   auto started = hub::Hub::Start(*options);
   if (!started.ok()) return Fail(started.status().ToString());
   std::printf("balcao hub listening on http://%s:%u/ (schema %d)\n", options->address.c_str(), (*started)->port(),
               (*started)->schema_version());
   std::fflush(stdout);
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  while (!g_stop) ::usleep(100 * 1000);
+  stop.Wait();
   (*started)->Stop();
   return 0;
 }

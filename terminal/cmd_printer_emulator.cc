@@ -1,6 +1,5 @@
 // `balcao printer-emulator`: the virtual ESC/POS printer on TCP. Each job (split at cuts or
 // at connection close) becomes DIR/job-NNNNNN.{txt,png,json}. Runs until SIGINT/SIGTERM.
-#include <csignal>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -9,6 +8,7 @@
 #include "printer/emulator.h"
 #include "printer/profile.h"
 #include "terminal/command.h"
+#include "terminal/internal/stop_signals.h"
 
 namespace balcao::terminal {
 namespace {
@@ -76,12 +76,7 @@ int RunEmulator(const std::vector<std::string>& args) {
     std::fprintf(stderr, "balcao printer-emulator: --status must be ok, paper-out, cover-open or offline\n");
     return 1;
   }
-  // Block the stop signals before the server thread starts, then wait for one here.
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  const StopSignals stop;  // before the server thread starts
   printer::VirtualPrinterServer server(o);
   server.set_state(state);
   StatusOr<unsigned short> port = server.Start();
@@ -92,8 +87,7 @@ int RunEmulator(const std::vector<std::string>& args) {
   std::printf("virtual printer (%s) listening on %s:%u, jobs in %s\n", p->name.c_str(), o.address.c_str(), *port,
               o.out_dir.c_str());
   std::fflush(stdout);
-  int sig = 0;
-  sigwait(&stop, &sig);
+  stop.Wait();
   server.Stop();
   std::printf("stopped after %d job(s)\n", server.jobs_written());
   return 0;

@@ -1,7 +1,5 @@
 // `balcao sandbox`: runs the local bank sandbox until interrupted (docs/sandbox.md).
-#include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -9,12 +7,10 @@
 
 #include "sandbox/sandbox.h"
 #include "terminal/command.h"
+#include "terminal/internal/stop_signals.h"
 
 namespace balcao::terminal {
 namespace {
-
-volatile std::sig_atomic_t g_stop = 0;
-void OnSignal(int) { g_stop = 1; }
 
 constexpr const char* kUsage =
     "usage: balcao sandbox [--port N] [--https-port N] [--no-https] [--data-dir DIR]\n"
@@ -81,6 +77,7 @@ int RunSandbox(const std::vector<std::string>& args) {
       return 2;
     }
   }
+  const StopSignals stop;  // before the sandbox's threads start
   auto started = sandbox::Sandbox::Start(options);
   if (!started.ok()) {
     std::fprintf(stderr, "balcao sandbox: %s\n", started.status().ToString().c_str());
@@ -96,9 +93,7 @@ int RunSandbox(const std::vector<std::string>& args) {
   if (!sb.seed_report().empty()) std::printf("  %s\n", sb.seed_report().c_str());
   if (options.latency.enabled()) std::printf("  latency: %s per bank API answer\n", options.latency.ToString().c_str());
   std::fflush(stdout);
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  while (!g_stop) ::usleep(100 * 1000);
+  stop.Wait();
   sb.Stop();
   return 0;
 }

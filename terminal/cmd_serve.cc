@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "terminal/command.h"
 #include "terminal/internal/crash_report.h"
+#include "terminal/internal/stop_signals.h"
 #include "terminal/service/service.h"
 
 namespace balcao::terminal {
@@ -113,12 +114,7 @@ int RunServe(const std::vector<std::string>& args) {
   ::prctl(PR_SET_DUMPABLE, 0);
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
-  // Signals are taken by sigwait below, on this thread; every thread started later inherits the mask.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  const StopSignals stop;  // taken below, on this thread; every thread started later inherits the mask
   ::signal(SIGPIPE, SIG_IGN);
   InstallCrashReport("serve");  // no core dump: the signal and the stack on stderr instead
 
@@ -129,8 +125,7 @@ int RunServe(const std::vector<std::string>& args) {
   }
   PrintStarted(**service);
   std::fflush(stdout);
-  int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
+  const int signal_number = stop.Wait();
   logging::Info("serve", "stopping", {{"signal", signal_number}});
   (*service)->Stop();
   return 0;

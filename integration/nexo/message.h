@@ -3,6 +3,9 @@
 // SaleToPOIRequest, read the requests this box takes (Payment, TransactionStatus, Abort,
 // Reversal) into the protocol-neutral values of integration/core, and build the answers.
 // Amounts are read as the JSON text of the number ("12.34" -> 1234 cents), never as a double.
+// Written in message.cc (the values: names, amounts, times), message_request.cc (the requests),
+// message_answers.cc (the answers) and message_protected.cc (the protected envelope), over
+// internal/json_text.h.
 // Thread-safety: pure functions.
 #pragma once
 

@@ -54,6 +54,24 @@ std::string ReferenceLabel(const Approval& a) {
   return end_to_end ? "ID PIX E2E" : "ID DEPOSITO";
 }
 
+// The fields of every answer that says a sale's money moved (a CRT approved, a CNC done): the
+// request echoed, the amount in reais (currency 0), status 0, the network, the sale's NSU, the
+// receipt's date and time (`at`) and the copies to print. (Fields are written in number order,
+// whatever the order they are set in.)
+IntPos MoneyMoved(const Request& request, const TefSale& sale, const Merchant& merchant, UnixMicros at) {
+  IntPos out;
+  Echo(out, request);
+  out.Set(field::kAmount, std::to_string(sale.amount));
+  out.Set(field::kCurrency, "0");
+  out.Set(field::kStatus, "0");
+  out.Set(field::kNetwork, merchant.network);
+  out.Set(field::kNsu, sale.nsu);
+  out.Set(field::kReceiptDate, ReceiptDate(at));
+  out.Set(field::kReceiptTime, ReceiptTime(at));
+  out.Set(field::kCopies, "3");
+  return out;
+}
+
 }  // namespace
 
 std::string ReceiptDate(UnixMicros at) {
@@ -112,22 +130,13 @@ IntPos CrtResponse(const Request& crt, const TefSale& sale, const Merchant& merc
   if (sale.phase == Phase::kRunning || sale.phase == Phase::kDeclined)
     return Refusal(crt, sale.message.empty() ? "TRANSACAO NEGADA" : sale.message);
   const Approval& a = sale.approval;
-  IntPos out;
-  Echo(out, crt);
-  out.Set(field::kAmount, std::to_string(sale.amount));
-  out.Set(field::kCurrency, "0");
-  out.Set(field::kStatus, "0");
-  out.Set(field::kNetwork, merchant.network);
+  IntPos out = MoneyMoved(crt, sale, merchant, a.at);
   if (!merchant.institution_cnpj.empty()) out.Set(field::kNetworkTaxId, merchant.institution_cnpj);
-  out.Set(field::kNsu, sale.nsu);
   out.Set(field::kAuthorization, a.authorization);
-  out.Set(field::kReceiptDate, ReceiptDate(a.at));
-  out.Set(field::kReceiptTime, ReceiptTime(a.at));
   out.Set(field::kControl, sale.sale_id);
   out.Set(field::kCardBrand, BrandOf(a));
   out.Set(field::kConfirmation, "2");
   out.Set(field::kOperation, "1");
-  out.Set(field::kCopies, "3");
   if (a.method == "card") {
     const bool debit = a.funding == "debit";
     out.Set(field::kTransactionType, debit ? "20" : a.installments > 1 ? "11" : "10");
@@ -168,21 +177,12 @@ IntPos Refusal(const Request& request, const std::string& message, const std::st
 }
 
 IntPos CncResponse(const Request& cnc, const TefSale& sale, const Merchant& merchant, UnixMicros at) {
-  IntPos out;
-  Echo(out, cnc);
-  out.Set(field::kAmount, std::to_string(sale.amount));
-  out.Set(field::kCurrency, "0");
-  out.Set(field::kStatus, "0");
-  out.Set(field::kNetwork, merchant.network);
-  out.Set(field::kNsu, sale.nsu);
-  out.Set(field::kReceiptDate, ReceiptDate(at));
-  out.Set(field::kReceiptTime, ReceiptTime(at));
+  IntPos out = MoneyMoved(cnc, sale, merchant, at);
   out.Set({25, 0}, sale.nsu);  // the original NSU
   out.Set({26, 0}, ReceiptDate(sale.approval.at).substr(0, 4) + ReceiptTime(sale.approval.at));
   out.Set(field::kControl, sale.sale_id + "-cnc");
   out.Set(field::kOperation, "51");
   out.Set(field::kConfirmation, "1");
-  out.Set(field::kCopies, "3");
   std::vector<std::string> lines = Header(merchant);
   lines.insert(lines.end(), {Centered("CANCELAMENTO"), Row(BrandOf(sale.approval), "NSU " + sale.nsu),
                              Row("VALOR CANCELADO", Money(sale.amount))});

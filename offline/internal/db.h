@@ -29,6 +29,7 @@ struct Store::Impl : sqlite::Connection {
 namespace internal {
 
 using sqlite::Exec;
+using sqlite::RunWrite;
 using sqlite::SqliteError;
 using sqlite::Stmt;
 using sqlite::Txn;
