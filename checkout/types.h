@@ -17,6 +17,12 @@ namespace balcao::checkout {
 
 using Cents = std::int64_t;
 
+// Opens every state, event and effect: its name as the journal, the docs and the logs spell it
+// (`T::kName`, read by StateName(), EventToJson() and Describe()), and member-wise comparison.
+#define BALCAO_CHECKOUT_RECORD(Name)          \
+  static constexpr const char* kName = #Name; \
+  auto operator<=>(const Name&) const = default
+
 enum class Method { kCard, kPix, kInvoice };
 enum class FundingType { kCredit, kDebit };
 // Purchase statuses as the bank spells them (API documentation, part 2, "Merchant Purchase";

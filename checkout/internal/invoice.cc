@@ -8,14 +8,6 @@
 namespace balcao::checkout::internal {
 namespace {
 
-ShowingInvoice EnterInvoice(Out& o, int attempt, const InvoiceCreated& ev) {
-  o.Remember({EntityKind::kInvoice, ev.invoice_id, attempt});
-  o.Display(Screen::kInvoiceQr, "", ev.brcode, ev.link, ev.due);
-  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, ev.invoice_id, ev.brcode, ""});
-  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
-  return ShowingInvoice{attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
-}
-FindByTag InvoiceLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kInvoice, attempt, o.Tag(attempt)}; }
 void PrintSlip(Out& o, const InvoiceInfo& invoice) {
   o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, invoice.id, invoice.brcode, ""});
 }
@@ -28,27 +20,12 @@ CancelingInvoice RequestCancel(Out& o, int attempt, const InvoiceInfo& invoice, 
 
 }  // namespace
 
-ShowingInvoice ShowInvoice(Out& o, const CreatingInvoice& st, const InvoiceCreated& ev) {
-  return EnterInvoice(o, st.attempt, ev);
-}
-ShowingInvoice ShowInvoice(Out& o, const VerifyingInvoice& st, const InvoiceCreated& ev) {
-  return EnterInvoice(o, st.attempt, ev);
-}
-ChoosingMethod InvoiceFailed(Out& o, const CreatingInvoice&, const CallFailed& ev) {
-  return BackToChoice(o, Method::kInvoice, "invoice not created: " + ev.message);
-}
-VerifyingInvoice FindInvoice(Out& o, const CreatingInvoice& st, const CallFailed&) {
-  o.Call(InvoiceLookup(o, st.attempt));
-  o.Display(Screen::kVerifying);
-  return VerifyingInvoice{st.attempt, st.customer};
-}
-VerifyingInvoice FindInvoice(Out& o, const VerifyingInvoice& st, const TimerFired&) {
-  o.Call(InvoiceLookup(o, st.attempt));
-  return Sending(st);
-}
-CreatingInvoice ResendInvoice(Out& o, const VerifyingInvoice& st, const NothingFound& ev) {
-  o.Call(MakeCreateInvoice(o.sale, st.attempt, st.customer, ev.at));
-  return CreatingInvoice{st.attempt, st.customer};
+ShowingInvoice ShowInvoice(Out& o, const OfAttempt& st, const InvoiceCreated& ev) {
+  o.Remember({EntityKind::kInvoice, ev.invoice_id, st.attempt});
+  o.Display(Screen::kInvoiceQr, "", ev.brcode, ev.link, ev.due);
+  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, ev.invoice_id, ev.brcode, ""});
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return ShowingInvoice{st.attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
 }
 
 Paid EnterInvoicePaid(Out& o, const InvoiceSeen& ev, bool at_the_counter) {
