@@ -87,31 +87,28 @@ struct ReturnLateMoney {
 };
 
 // --- answers to bank calls, and what lookups found ("found X" is the X event) ---
-struct SessionCreated {
+// The answer to a create, or what the lookup after its lost answer found: the attempt whose tag
+// the entity carries, and the entity as the sale keeps it (checkout/types.h). The journal keeps
+// the entity's fields flat beside `attempt` and `at` (checkout/journal_codec.cc).
+template <typename Entity>
+inline constexpr const char* kCreatedName = nullptr;
+template <>
+inline constexpr const char* kCreatedName<CardSession> = "SessionCreated";
+template <>
+inline constexpr const char* kCreatedName<Brcode> = "BrcodeCreated";
+template <>
+inline constexpr const char* kCreatedName<InvoiceInfo> = "InvoiceCreated";
+template <typename Entity>
+struct Created {
   int attempt = 0;
-  std::string session_id;
-  std::string uuid;
-  UnixMicros expires_at = 0;
+  Entity entity;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_RECORD(SessionCreated);
+  static constexpr const char* kName = kCreatedName<Entity>;
+  auto operator<=>(const Created&) const = default;
 };
-struct BrcodeCreated {
-  int attempt = 0;
-  std::string uuid;
-  std::string text;
-  UnixMicros expires_at = 0;
-  UnixMicros at = 0;
-  BALCAO_CHECKOUT_RECORD(BrcodeCreated);
-};
-struct InvoiceCreated {
-  int attempt = 0;
-  std::string invoice_id;
-  std::string brcode;
-  std::string link;
-  UnixMicros due = 0;
-  UnixMicros at = 0;
-  BALCAO_CHECKOUT_RECORD(InvoiceCreated);
-};
+using SessionCreated = Created<CardSession>;
+using BrcodeCreated = Created<Brcode>;
+using InvoiceCreated = Created<InvoiceInfo>;
 // A lookup (by attempt tag, or a poll) found nothing of `kind` for `attempt`.
 struct NothingFound {
   EntityKind kind = EntityKind::kSession;

@@ -13,27 +13,6 @@
 
 namespace balcao::checkout {
 
-// A merchant session the bank created for one card attempt.
-struct CardSession {
-  std::string id;
-  std::string uuid;
-  UnixMicros expires_at = 0;
-  auto operator<=>(const CardSession&) const = default;
-};
-// A dynamic brcode shown as the Pix QR.
-struct Brcode {
-  std::string uuid;
-  std::string text;
-  UnixMicros expires_at = 0;
-  auto operator<=>(const Brcode&) const = default;
-};
-struct InvoiceInfo {
-  std::string id;
-  std::string brcode;
-  std::string link;
-  UnixMicros due = 0;
-  auto operator<=>(const InvoiceInfo&) const = default;
-};
 // What the sale kept as its payment: the entity whose money is the sale's.
 struct Payment {
   Method method = Method::kCard;

@@ -143,6 +143,30 @@ struct Customer {
   auto operator<=>(const Customer&) const = default;
 };
 
+// What the bank made for one attempt, as the sale keeps it: the answer to its create
+// (checkout/events.h, Created) and the state that shows it carry the same value.
+// A merchant session the bank created for one card attempt.
+struct CardSession {
+  std::string id;
+  std::string uuid;
+  UnixMicros expires_at = 0;
+  auto operator<=>(const CardSession&) const = default;
+};
+// A dynamic brcode shown as the Pix QR.
+struct Brcode {
+  std::string uuid;
+  std::string text;
+  UnixMicros expires_at = 0;
+  auto operator<=>(const Brcode&) const = default;
+};
+struct InvoiceInfo {
+  std::string id;
+  std::string brcode;
+  std::string link;
+  UnixMicros due = 0;
+  auto operator<=>(const InvoiceInfo&) const = default;
+};
+
 // A bank entity that exists for the sale. `attempt` is the sale attempt that created it
 // (0 for deposits, which the bank creates).
 struct EntityRef {

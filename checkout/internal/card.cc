@@ -38,11 +38,12 @@ int DigitCount(const std::string& text) {
 }  // namespace
 
 AwaitingCard SessionReady(Out& o, const OfAttempt& st, const SessionCreated& ev) {
-  o.Remember({EntityKind::kSession, ev.session_id, st.attempt});
-  o.Arm(Timer::kSessionExpiry, ev.expires_at);
+  const CardSession& session = ev.entity;
+  o.Remember({EntityKind::kSession, session.id, st.attempt});
+  o.Arm(Timer::kSessionExpiry, session.expires_at);
   WatchForPhone(o, ev.at);
-  o.Display(Screen::kEnterCard, "", "", "", ev.expires_at);
-  return AwaitingCard{st.attempt, CardSession{ev.session_id, ev.uuid, ev.expires_at}, ""};
+  o.Display(Screen::kEnterCard, "", "", "", session.expires_at);
+  return AwaitingCard{st.attempt, session, ""};
 }
 
 Verdict CardAcceptable(const Sale& sale, const AwaitingCard& st, const SubmitCard& ev) {

@@ -6,11 +6,12 @@
 #include "checkout/internal/rules.h"
 
 namespace balcao::checkout::internal {
-namespace {
-
 void PrintSlip(Out& o, const InvoiceInfo& invoice) {
   o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, invoice.id, invoice.brcode, ""});
 }
+
+namespace {
+
 CancelingInvoice RequestCancel(Out& o, int attempt, const InvoiceInfo& invoice, const Cancel& ev) {
   o.Disarm(Timer::kPoll);
   o.Call(CancelInvoice{invoice.id});
@@ -21,11 +22,12 @@ CancelingInvoice RequestCancel(Out& o, int attempt, const InvoiceInfo& invoice, 
 }  // namespace
 
 ShowingInvoice ShowInvoice(Out& o, const OfAttempt& st, const InvoiceCreated& ev) {
-  o.Remember({EntityKind::kInvoice, ev.invoice_id, st.attempt});
-  o.Display(Screen::kInvoiceQr, "", ev.brcode, ev.link, ev.due);
-  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, ev.invoice_id, ev.brcode, ""});
+  const InvoiceInfo& invoice = ev.entity;
+  o.Remember({EntityKind::kInvoice, invoice.id, st.attempt});
+  o.Display(Screen::kInvoiceQr, "", invoice.brcode, invoice.link, invoice.due);
+  PrintSlip(o, invoice);
   o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
-  return ShowingInvoice{st.attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
+  return ShowingInvoice{st.attempt, invoice};
 }
 
 Paid EnterInvoicePaid(Out& o, const InvoiceSeen& ev, bool at_the_counter) {

@@ -15,11 +15,12 @@ FindDeposit DepositSearch(int attempt, const Brcode& brcode) {
 }  // namespace
 
 ShowingPix ShowBrcode(Out& o, const OfAttempt& st, const BrcodeCreated& ev) {
-  o.Remember({EntityKind::kBrcode, ev.uuid, st.attempt});
-  o.Display(Screen::kPixQr, "", ev.text, "", ev.expires_at);
-  o.Arm(Timer::kBrcodeExpiry, ev.expires_at);
+  const Brcode& brcode = ev.entity;
+  o.Remember({EntityKind::kBrcode, brcode.uuid, st.attempt});
+  o.Display(Screen::kPixQr, "", brcode.text, "", brcode.expires_at);
+  o.Arm(Timer::kBrcodeExpiry, brcode.expires_at);
   o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
-  return ShowingPix{st.attempt, Brcode{ev.uuid, ev.text, ev.expires_at}};
+  return ShowingPix{st.attempt, brcode};
 }
 
 Verdict BrcodeExpired(const Sale&, const ShowingPix&, const TimerFired& ev) {

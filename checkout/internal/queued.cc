@@ -48,15 +48,14 @@ Verdict CancelAsked(const Sale&, const InvoiceQueued& st, const InvoiceCreated& 
 // The customer already left: the invoice waits for its payment like a "pay later" one; its
 // slip (QR and link) prints now so the store can hand or send it.
 PayLater QueuedInvoiceReady(Out& o, const InvoiceQueued& st, const InvoiceCreated& ev) {
-  o.Remember({EntityKind::kInvoice, ev.invoice_id, st.attempt});
-  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, ev.invoice_id, ev.brcode, ""});
-  return PayLater{st.attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
+  o.Remember({EntityKind::kInvoice, ev.entity.id, st.attempt});
+  PrintSlip(o, ev.entity);
+  return PayLater{st.attempt, ev.entity};
 }
 CancelingInvoice CancelQueuedInvoice(Out& o, const InvoiceQueued& st, const InvoiceCreated& ev) {
-  o.Remember({EntityKind::kInvoice, ev.invoice_id, st.attempt});
-  o.Call(CancelInvoice{ev.invoice_id});
-  return CancelingInvoice{st.attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}, st.cancel_operator,
-                          st.cancel_reason};
+  o.Remember({EntityKind::kInvoice, ev.entity.id, st.attempt});
+  o.Call(CancelInvoice{ev.entity.id});
+  return CancelingInvoice{st.attempt, ev.entity, st.cancel_operator, st.cancel_reason};
 }
 
 Verdict QueuedCreateRefused(const Sale&, const InvoiceQueued& st, const CallFailed& ev) {

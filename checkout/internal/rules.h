@@ -322,6 +322,7 @@ ChoosingMethod PixExpired(Out&, const ClosingPix&, const NothingFound&);
 Voided VoidPix(Out&, const ShowingPix&, const Cancel&);
 
 // ---- invoice (checkout/internal/invoice.cc) ----
+void PrintSlip(Out&, const InvoiceInfo&);  // the invoice slip: QR and link
 Verdict ValidCustomer(const Customer& customer);
 Verdict InvoicePaid(const Sale&, const auto& st, const InvoiceSeen& ev) {
   return Require(ev.invoice_id == st.invoice.id && IsPaid(ev.status), "not this invoice paid");
