@@ -13,10 +13,6 @@
 
 namespace balcao::checkout {
 
-#define BALCAO_CHECKOUT_EFFECT(Name)          \
-  static constexpr const char* kName = #Name; \
-  auto operator<=>(const Name&) const = default
-
 // --- bank calls (one per API request; creates carry the sale and attempt tags) ---
 struct AllowedInstallment {
   Cents total_amount = 0;
@@ -31,7 +27,7 @@ struct CreateSession {
   std::vector<AllowedInstallment> installments;
   std::int64_t expiration_s = 0;
   bool challenge_enabled = true;
-  BALCAO_CHECKOUT_EFFECT(CreateSession);
+  BALCAO_CHECKOUT_RECORD(CreateSession);
 };
 // POST /v2/merchant-session/{uuid}/purchase; the driver fills the card from card_ref.
 struct CreatePurchase {
@@ -41,13 +37,13 @@ struct CreatePurchase {
   FundingType funding = FundingType::kCredit;
   int installments = 1;
   Cents amount = 0;
-  BALCAO_CHECKOUT_EFFECT(CreatePurchase);
+  BALCAO_CHECKOUT_RECORD(CreatePurchase);
 };
 // GET /v2/merchant-purchase/{id}; answered by PurchaseSeen.
 struct GetPurchase {
   int attempt = 0;
   std::string purchase_id;
-  BALCAO_CHECKOUT_EFFECT(GetPurchase);
+  BALCAO_CHECKOUT_RECORD(GetPurchase);
 };
 // POST /v2/dynamic-brcode
 struct CreateBrcode {
@@ -55,13 +51,13 @@ struct CreateBrcode {
   std::vector<std::string> tags;
   Cents amount = 0;
   std::int64_t expiration_s = 0;
-  BALCAO_CHECKOUT_EFFECT(CreateBrcode);
+  BALCAO_CHECKOUT_RECORD(CreateBrcode);
 };
 // GET /v2/deposit?tags=dynamic-brcode/<uuid>; answered by DepositSeen or NothingFound{deposit}.
 struct FindDeposit {
   int attempt = 0;
   std::string tag;
-  BALCAO_CHECKOUT_EFFECT(FindDeposit);
+  BALCAO_CHECKOUT_RECORD(FindDeposit);
 };
 // POST /v2/invoice
 struct CreateInvoice {
@@ -71,12 +67,12 @@ struct CreateInvoice {
   Customer customer;
   UnixMicros due = 0;
   std::int64_t expiration_s = 0;
-  BALCAO_CHECKOUT_EFFECT(CreateInvoice);
+  BALCAO_CHECKOUT_RECORD(CreateInvoice);
 };
 // GET /v2/invoice/{id}; answered by InvoiceSeen.
 struct GetInvoice {
   std::string invoice_id;
-  BALCAO_CHECKOUT_EFFECT(GetInvoice);
+  BALCAO_CHECKOUT_RECORD(GetInvoice);
 };
 // The lookup after an outcome unknown (docs/style.md S3): list `kind` filtered by the attempt tag.
 // Answered by the matching *Created / PurchaseSeen event, or NothingFound{kind, attempt}.
@@ -84,12 +80,12 @@ struct FindByTag {
   EntityKind kind = EntityKind::kSession;
   int attempt = 0;
   std::string tag;
-  BALCAO_CHECKOUT_EFFECT(FindByTag);
+  BALCAO_CHECKOUT_RECORD(FindByTag);
 };
 // PATCH /v2/invoice/{id} {"status":"canceled"}; answered by InvoiceSeen.
 struct CancelInvoice {
   std::string invoice_id;
-  BALCAO_CHECKOUT_EFFECT(CancelInvoice);
+  BALCAO_CHECKOUT_RECORD(CancelInvoice);
 };
 // PATCH of a purchase, deposit or invoice down to `new_amount` (idempotent: the target is
 // absolute). Purchase: status "canceled" with amount 0 when not yet confirmed, status
@@ -100,7 +96,7 @@ struct ReduceAmount {
   Cents new_amount = 0;
   bool cancel_authorization = false;  // purchase approved but not confirmed
   bool late_money = false;            // returning flagged late money, not the payment
-  BALCAO_CHECKOUT_EFFECT(ReduceAmount);
+  BALCAO_CHECKOUT_RECORD(ReduceAmount);
 };
 using BankCall = std::variant<CreateSession, CreatePurchase, GetPurchase, CreateBrcode, FindDeposit, CreateInvoice,
                               GetInvoice, FindByTag, CancelInvoice, ReduceAmount>;
@@ -131,7 +127,7 @@ struct Show {
   std::string qr;  // text to draw as a QR (brcode, challenge URL)
   std::string link;
   UnixMicros deadline = 0;  // countdown target, 0 when none
-  BALCAO_CHECKOUT_EFFECT(Show);
+  BALCAO_CHECKOUT_RECORD(Show);
 };
 // kProvisionalReceipt: the customer leaves before the bank has the invoice; it carries the
 // sale id (`reference`) and the amount, and says the invoice will follow.
@@ -145,26 +141,24 @@ struct Print {
   std::string reference;  // bank id of what the slip is about
   std::string qr;
   std::string card_mask;
-  BALCAO_CHECKOUT_EFFECT(Print);
+  BALCAO_CHECKOUT_RECORD(Print);
 };
 struct SetTimer {
   Timer timer = Timer::kPoll;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EFFECT(SetTimer);
+  BALCAO_CHECKOUT_RECORD(SetTimer);
 };
 struct CancelTimer {
   Timer timer = Timer::kPoll;
-  BALCAO_CHECKOUT_EFFECT(CancelTimer);
+  BALCAO_CHECKOUT_RECORD(CancelTimer);
 };
 // Someone must act: money to give back, or something the bank did outside Balcão.
 struct FlagOperator {
   std::string entity_id;
   Cents amount = 0;
   std::string reason;
-  BALCAO_CHECKOUT_EFFECT(FlagOperator);
+  BALCAO_CHECKOUT_RECORD(FlagOperator);
 };
-
-#undef BALCAO_CHECKOUT_EFFECT
 
 using Effect = std::variant<BankCall, Show, Print, SetTimer, CancelTimer, FlagOperator>;
 

@@ -16,10 +16,6 @@
 
 namespace balcao::checkout {
 
-#define BALCAO_CHECKOUT_EVENT(Name)           \
-  static constexpr const char* kName = #Name; \
-  auto operator<=>(const Name&) const = default
-
 // --- cashier actions ---
 // Opens the sale. The id was minted by the caller before any byte left the box.
 struct Start {
@@ -27,13 +23,13 @@ struct Start {
   Cents amount = 0;
   Settings settings;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(Start);
+  BALCAO_CHECKOUT_RECORD(Start);
 };
 struct ChooseMethod {
   Method method = Method::kCard;
   Customer customer;  // invoice only
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(ChooseMethod);
+  BALCAO_CHECKOUT_RECORD(ChooseMethod);
 };
 // The touchscreen collected the card. Only a reference and the 6+4 mask travel here.
 struct SubmitCard {
@@ -42,35 +38,35 @@ struct SubmitCard {
   FundingType funding = FundingType::kCredit;
   int installments = 1;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(SubmitCard);
+  BALCAO_CHECKOUT_RECORD(SubmitCard);
 };
 struct Cancel {
   std::string operator_id;  // who asked
   std::string reason;
   UnixMicros at = 0;
   std::string approved_by;  // the supervisor who approved money going back; "" when none was needed
-  BALCAO_CHECKOUT_EVENT(Cancel);
+  BALCAO_CHECKOUT_RECORD(Cancel);
 };
 // Try the previous method again (after a decline or an expired Pix).
 struct Retry {
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(Retry);
+  BALCAO_CHECKOUT_RECORD(Retry);
 };
 // After a failed Pix or card attempt: charge the customer by invoice instead.
 struct FallbackToInvoice {
   Customer customer;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(FallbackToInvoice);
+  BALCAO_CHECKOUT_RECORD(FallbackToInvoice);
 };
 // The customer takes the invoice and pays later; the counter is freed.
 struct KeepOpen {
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(KeepOpen);
+  BALCAO_CHECKOUT_RECORD(KeepOpen);
 };
 // Print the Pix QR or the invoice slip (again).
 struct PrintCode {
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(PrintCode);
+  BALCAO_CHECKOUT_RECORD(PrintCode);
 };
 // Give back `amount` of the sale's payment (partial or full).
 struct Reverse {
@@ -79,7 +75,7 @@ struct Reverse {
   std::string reason;
   UnixMicros at = 0;
   std::string approved_by;  // the supervisor who approved
-  BALCAO_CHECKOUT_EVENT(Reverse);
+  BALCAO_CHECKOUT_RECORD(Reverse);
 };
 // Give back late money (flagged) received through `entity_id`.
 struct ReturnLateMoney {
@@ -87,48 +83,45 @@ struct ReturnLateMoney {
   std::string operator_id;
   std::string reason;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(ReturnLateMoney);
+  BALCAO_CHECKOUT_RECORD(ReturnLateMoney);
 };
 
 // --- answers to bank calls, and what lookups found ("found X" is the X event) ---
-struct SessionCreated {
+// The answer to a create, or what the lookup after its lost answer found: the attempt whose tag
+// the entity carries, and the entity as the sale keeps it (checkout/types.h). The journal keeps
+// the entity's fields flat beside `attempt` and `at` (checkout/journal_codec.cc).
+template <typename Entity>
+inline constexpr const char* kCreatedName = nullptr;
+template <>
+inline constexpr const char* kCreatedName<CardSession> = "SessionCreated";
+template <>
+inline constexpr const char* kCreatedName<Brcode> = "BrcodeCreated";
+template <>
+inline constexpr const char* kCreatedName<InvoiceInfo> = "InvoiceCreated";
+template <typename Entity>
+struct Created {
   int attempt = 0;
-  std::string session_id;
-  std::string uuid;
-  UnixMicros expires_at = 0;
+  Entity entity;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(SessionCreated);
+  static constexpr const char* kName = kCreatedName<Entity>;
+  auto operator<=>(const Created&) const = default;
 };
-struct BrcodeCreated {
-  int attempt = 0;
-  std::string uuid;
-  std::string text;
-  UnixMicros expires_at = 0;
-  UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(BrcodeCreated);
-};
-struct InvoiceCreated {
-  int attempt = 0;
-  std::string invoice_id;
-  std::string brcode;
-  std::string link;
-  UnixMicros due = 0;
-  UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(InvoiceCreated);
-};
+using SessionCreated = Created<CardSession>;
+using BrcodeCreated = Created<Brcode>;
+using InvoiceCreated = Created<InvoiceInfo>;
 // A lookup (by attempt tag, or a poll) found nothing of `kind` for `attempt`.
 struct NothingFound {
   EntityKind kind = EntityKind::kSession;
   int attempt = 0;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(NothingFound);
+  BALCAO_CHECKOUT_RECORD(NothingFound);
 };
 struct CallFailed {
   Call call = Call::kCreateSession;
   Failure failure = Failure::kRejected;
   std::string message;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(CallFailed);
+  BALCAO_CHECKOUT_RECORD(CallFailed);
 };
 // The start of CallFailed::message when the bank refused the request for the box's clock (its
 // Access-Time): classified kNotSent, as the bank did nothing with it.
@@ -138,7 +131,7 @@ struct Reversed {
   std::string entity_id;
   Cents net_amount = 0;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(Reversed);
+  BALCAO_CHECKOUT_RECORD(Reversed);
 };
 
 // --- the bank's view of an entity: a create answer, a webhook event or a poll ---
@@ -156,7 +149,7 @@ struct PurchaseSeen {
   std::string card_network;  // "visa", "mastercard"... as the bank names it
   int installments = 0;      // 0: not said
   FundingType funding = FundingType::kCredit;
-  BALCAO_CHECKOUT_EVENT(PurchaseSeen);
+  BALCAO_CHECKOUT_RECORD(PurchaseSeen);
 };
 // A deposit tagged dynamic-brcode/<uuid> arrived.
 struct DepositSeen {
@@ -164,14 +157,14 @@ struct DepositSeen {
   std::string brcode_uuid;
   Cents amount = 0;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(DepositSeen);
+  BALCAO_CHECKOUT_RECORD(DepositSeen);
 };
 struct InvoiceSeen {
   std::string invoice_id;
   InvoiceStatus status = InvoiceStatus::kCreated;
   Cents amount = 0;  // after payment: the amount actually paid (fine and interest included)
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(InvoiceSeen);
+  BALCAO_CHECKOUT_RECORD(InvoiceSeen);
 };
 
 // --- the outbox (offline/outbox.h) ---
@@ -184,7 +177,7 @@ struct Queued {
   int attempt = 0;  // the create's attempt (0 for a cancel or reversal)
   std::string key;  // the outbox key (one key, one intent)
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(Queued);
+  BALCAO_CHECKOUT_RECORD(Queued);
 };
 
 // --- card store-and-forward (offline/sealed_cards.h) ---
@@ -195,7 +188,7 @@ struct CardHeldOffline {
   FundingType funding = FundingType::kCredit;
   int installments = 1;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(CardHeldOffline);
+  BALCAO_CHECKOUT_RECORD(CardHeldOffline);
 };
 // What became of the sealed card once the bank was reachable: the purchase that charged it,
 // or the decline (by the bank, or locally: too old), with the reason.
@@ -205,17 +198,15 @@ struct CardForwarded {
   Cents amount = 0;
   std::string reason;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(CardForwarded);
+  BALCAO_CHECKOUT_RECORD(CardForwarded);
 };
 
 // --- time ---
 struct TimerFired {
   Timer timer = Timer::kPoll;
   UnixMicros at = 0;
-  BALCAO_CHECKOUT_EVENT(TimerFired);
+  BALCAO_CHECKOUT_RECORD(TimerFired);
 };
-
-#undef BALCAO_CHECKOUT_EVENT
 
 using Event =
     std::variant<Start, ChooseMethod, SubmitCard, Cancel, Retry, FallbackToInvoice, KeepOpen, PrintCode, Reverse,

@@ -35,6 +35,13 @@ struct AddedKey {
   M T::*member;
 };
 
+// A record whose fields sit among its holder's keys rather than under a key of its own.
+template <typename T, typename R, typename Fields>
+struct Flat {
+  R T::*member;
+  Fields fields;
+};
+
 // ---- the field tables (the only place that names the journal's keys) ----
 constexpr auto FieldsOf(const InstallmentPolicy*) {
   return std::tuple{Key{"max_count", &InstallmentPolicy::max_count},
@@ -88,20 +95,24 @@ constexpr auto FieldsOf(const ReturnLateMoney*) {
   return std::tuple{Key{"entity_id", &ReturnLateMoney::entity_id}, Key{"operator_id", &ReturnLateMoney::operator_id},
                     Key{"reason", &ReturnLateMoney::reason}, Key{"at", &ReturnLateMoney::at}};
 }
-constexpr auto FieldsOf(const SessionCreated*) {
-  return std::tuple{Key{"attempt", &SessionCreated::attempt}, Key{"session_id", &SessionCreated::session_id},
-                    Key{"uuid", &SessionCreated::uuid}, Key{"expires_at", &SessionCreated::expires_at},
-                    Key{"at", &SessionCreated::at}};
+// The entity of a Created event, written flat beside its `attempt` and `at` (as the journal
+// had it before the events carried the entity whole).
+constexpr auto FlatFieldsOf(const CardSession*) {
+  return std::tuple{Key{"session_id", &CardSession::id}, Key{"uuid", &CardSession::uuid},
+                    Key{"expires_at", &CardSession::expires_at}};
 }
-constexpr auto FieldsOf(const BrcodeCreated*) {
-  return std::tuple{Key{"attempt", &BrcodeCreated::attempt}, Key{"uuid", &BrcodeCreated::uuid},
-                    Key{"text", &BrcodeCreated::text}, Key{"expires_at", &BrcodeCreated::expires_at},
-                    Key{"at", &BrcodeCreated::at}};
+constexpr auto FlatFieldsOf(const Brcode*) {
+  return std::tuple{Key{"uuid", &Brcode::uuid}, Key{"text", &Brcode::text}, Key{"expires_at", &Brcode::expires_at}};
 }
-constexpr auto FieldsOf(const InvoiceCreated*) {
-  return std::tuple{Key{"attempt", &InvoiceCreated::attempt}, Key{"invoice_id", &InvoiceCreated::invoice_id},
-                    Key{"brcode", &InvoiceCreated::brcode},   Key{"link", &InvoiceCreated::link},
-                    Key{"due", &InvoiceCreated::due},         Key{"at", &InvoiceCreated::at}};
+constexpr auto FlatFieldsOf(const InvoiceInfo*) {
+  return std::tuple{Key{"invoice_id", &InvoiceInfo::id}, Key{"brcode", &InvoiceInfo::brcode},
+                    Key{"link", &InvoiceInfo::link}, Key{"due", &InvoiceInfo::due}};
+}
+template <typename Entity>
+constexpr auto FieldsOf(const Created<Entity>*) {
+  using E = Created<Entity>;
+  return std::tuple{Key{"attempt", &E::attempt}, Flat{&E::entity, FlatFieldsOf(static_cast<const Entity*>(nullptr))},
+                    Key{"at", &E::at}};
 }
 constexpr auto FieldsOf(const NothingFound*) {
   return std::tuple{Key{"kind", &NothingFound::kind}, Key{"attempt", &NothingFound::attempt},
@@ -175,13 +186,21 @@ struct Codec {
   static void WriteKey(json& out, const T& record, const AddedKey<T, M>& key) {
     if (record.*key.member != M{}) out[key.name] = Write(record.*key.member);
   }
+  template <typename T, typename R, typename Fields>
+  static void WriteKey(json& out, const T& record, const Flat<T, R, Fields>& flat) {
+    std::apply([&](const auto&... key) { (WriteKey(out, record.*flat.member, key), ...); }, flat.fields);
+  }
 
   // `path` is where the record sits ("" for the event, "settings." inside it), for messages.
   template <typename T>
   static Status ReadRecord(const json& in, const std::string& path, T& record) {
+    return ReadFields(in, path, record, FieldsOf(&record));
+  }
+  template <typename T, typename Fields>
+  static Status ReadFields(const json& in, const std::string& path, T& record, const Fields& fields) {
     Status status;  // the first field in error ends the reading
     auto read_in_order = [&](const auto&... key) { return (... && (status = ReadKey(in, path, record, key)).ok()); };
-    std::apply(read_in_order, FieldsOf(&record));
+    std::apply(read_in_order, fields);
     return status;
   }
   template <typename T, typename M>
@@ -194,6 +213,10 @@ struct Codec {
   static Status ReadKey(const json& in, const std::string& path, T& record, const AddedKey<T, M>& key) {
     if (!in.contains(key.name)) return OkStatus();
     return ReadKey(in, path, record, Key<T, M>{key.name, key.member});
+  }
+  template <typename T, typename R, typename Fields>
+  static Status ReadKey(const json& in, const std::string& path, T& record, const Flat<T, R, Fields>& flat) {
+    return ReadFields(in, path, record.*flat.member, flat.fields);
   }
 
   template <typename T>

@@ -17,6 +17,12 @@ namespace balcao::checkout {
 
 using Cents = std::int64_t;
 
+// Opens every state, event and effect: its name as the journal, the docs and the logs spell it
+// (`T::kName`, read by StateName(), EventToJson() and Describe()), and member-wise comparison.
+#define BALCAO_CHECKOUT_RECORD(Name)          \
+  static constexpr const char* kName = #Name; \
+  auto operator<=>(const Name&) const = default
+
 enum class Method { kCard, kPix, kInvoice };
 enum class FundingType { kCredit, kDebit };
 // Purchase statuses as the bank spells them (API documentation, part 2, "Merchant Purchase";
@@ -135,6 +141,30 @@ struct Customer {
   std::string name;
   std::string tax_id;
   auto operator<=>(const Customer&) const = default;
+};
+
+// What the bank made for one attempt, as the sale keeps it: the answer to its create
+// (checkout/events.h, Created) and the state that shows it carry the same value.
+// A merchant session the bank created for one card attempt.
+struct CardSession {
+  std::string id;
+  std::string uuid;
+  UnixMicros expires_at = 0;
+  auto operator<=>(const CardSession&) const = default;
+};
+// A dynamic brcode shown as the Pix QR.
+struct Brcode {
+  std::string uuid;
+  std::string text;
+  UnixMicros expires_at = 0;
+  auto operator<=>(const Brcode&) const = default;
+};
+struct InvoiceInfo {
+  std::string id;
+  std::string brcode;
+  std::string link;
+  UnixMicros due = 0;
+  auto operator<=>(const InvoiceInfo&) const = default;
 };
 
 // A bank entity that exists for the sale. `attempt` is the sale attempt that created it

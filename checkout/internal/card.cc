@@ -12,19 +12,11 @@ namespace {
 // is open the box looks for it by the attempt's tag (the session's tags carry over), besides
 // the webhook.
 void WatchForPhone(Out& o, UnixMicros from) { o.Arm(Timer::kPoll, from + o.Seconds(o.sale.settings.poll_interval_s)); }
-AwaitingCard EnterSession(Out& o, int attempt, const SessionCreated& ev) {
-  o.Remember({EntityKind::kSession, ev.session_id, attempt});
-  o.Arm(Timer::kSessionExpiry, ev.expires_at);
-  WatchForPhone(o, ev.at);
-  o.Display(Screen::kEnterCard, "", "", "", ev.expires_at);
-  return AwaitingCard{attempt, CardSession{ev.session_id, ev.uuid, ev.expires_at}, ""};
-}
 AwaitingCard BackToCard(Out& o, int attempt, const CardSession& session, std::string notice, UnixMicros at) {
   o.Display(Screen::kEnterCard, notice, "", "", session.expires_at);
   WatchForPhone(o, at);
   return AwaitingCard{attempt, session, std::move(notice)};
 }
-FindByTag SessionLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kSession, attempt, o.Tag(attempt)}; }
 FindByTag PurchaseLookup(const Out& o, int attempt) {
   return FindByTag{EntityKind::kPurchase, attempt, o.Tag(attempt)};
 }
@@ -45,27 +37,13 @@ int DigitCount(const std::string& text) {
 
 }  // namespace
 
-AwaitingCard SessionReady(Out& o, const CreatingSession& st, const SessionCreated& ev) {
-  return EnterSession(o, st.attempt, ev);
-}
-AwaitingCard SessionReady(Out& o, const VerifyingSession& st, const SessionCreated& ev) {
-  return EnterSession(o, st.attempt, ev);
-}
-ChoosingMethod SessionFailed(Out& o, const CreatingSession&, const CallFailed& ev) {
-  return BackToChoice(o, Method::kCard, NotDoneNotice("card session not created", ev));
-}
-VerifyingSession FindSession(Out& o, const CreatingSession& st, const CallFailed&) {
-  o.Call(SessionLookup(o, st.attempt));
-  o.Display(Screen::kVerifying);
-  return VerifyingSession{st.attempt};
-}
-VerifyingSession FindSession(Out& o, const VerifyingSession& st, const TimerFired&) {
-  o.Call(SessionLookup(o, st.attempt));
-  return Sending(st);
-}
-CreatingSession ResendSession(Out& o, const VerifyingSession& st, const NothingFound&) {
-  o.Call(MakeCreateSession(o.sale, st.attempt));
-  return CreatingSession{st.attempt};
+AwaitingCard SessionReady(Out& o, const OfAttempt& st, const SessionCreated& ev) {
+  const CardSession& session = ev.entity;
+  o.Remember({EntityKind::kSession, session.id, st.attempt});
+  o.Arm(Timer::kSessionExpiry, session.expires_at);
+  WatchForPhone(o, ev.at);
+  o.Display(Screen::kEnterCard, "", "", "", session.expires_at);
+  return AwaitingCard{st.attempt, session, ""};
 }
 
 Verdict CardAcceptable(const Sale& sale, const AwaitingCard& st, const SubmitCard& ev) {

@@ -6,19 +6,12 @@
 #include "checkout/internal/rules.h"
 
 namespace balcao::checkout::internal {
-namespace {
-
-ShowingInvoice EnterInvoice(Out& o, int attempt, const InvoiceCreated& ev) {
-  o.Remember({EntityKind::kInvoice, ev.invoice_id, attempt});
-  o.Display(Screen::kInvoiceQr, "", ev.brcode, ev.link, ev.due);
-  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, ev.invoice_id, ev.brcode, ""});
-  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
-  return ShowingInvoice{attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
-}
-FindByTag InvoiceLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kInvoice, attempt, o.Tag(attempt)}; }
 void PrintSlip(Out& o, const InvoiceInfo& invoice) {
   o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, invoice.id, invoice.brcode, ""});
 }
+
+namespace {
+
 CancelingInvoice RequestCancel(Out& o, int attempt, const InvoiceInfo& invoice, const Cancel& ev) {
   o.Disarm(Timer::kPoll);
   o.Call(CancelInvoice{invoice.id});
@@ -28,27 +21,13 @@ CancelingInvoice RequestCancel(Out& o, int attempt, const InvoiceInfo& invoice, 
 
 }  // namespace
 
-ShowingInvoice ShowInvoice(Out& o, const CreatingInvoice& st, const InvoiceCreated& ev) {
-  return EnterInvoice(o, st.attempt, ev);
-}
-ShowingInvoice ShowInvoice(Out& o, const VerifyingInvoice& st, const InvoiceCreated& ev) {
-  return EnterInvoice(o, st.attempt, ev);
-}
-ChoosingMethod InvoiceFailed(Out& o, const CreatingInvoice&, const CallFailed& ev) {
-  return BackToChoice(o, Method::kInvoice, "invoice not created: " + ev.message);
-}
-VerifyingInvoice FindInvoice(Out& o, const CreatingInvoice& st, const CallFailed&) {
-  o.Call(InvoiceLookup(o, st.attempt));
-  o.Display(Screen::kVerifying);
-  return VerifyingInvoice{st.attempt, st.customer};
-}
-VerifyingInvoice FindInvoice(Out& o, const VerifyingInvoice& st, const TimerFired&) {
-  o.Call(InvoiceLookup(o, st.attempt));
-  return Sending(st);
-}
-CreatingInvoice ResendInvoice(Out& o, const VerifyingInvoice& st, const NothingFound& ev) {
-  o.Call(MakeCreateInvoice(o.sale, st.attempt, st.customer, ev.at));
-  return CreatingInvoice{st.attempt, st.customer};
+ShowingInvoice ShowInvoice(Out& o, const OfAttempt& st, const InvoiceCreated& ev) {
+  const InvoiceInfo& invoice = ev.entity;
+  o.Remember({EntityKind::kInvoice, invoice.id, st.attempt});
+  o.Display(Screen::kInvoiceQr, "", invoice.brcode, invoice.link, invoice.due);
+  PrintSlip(o, invoice);
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return ShowingInvoice{st.attempt, invoice};
 }
 
 Paid EnterInvoicePaid(Out& o, const InvoiceSeen& ev, bool at_the_counter) {

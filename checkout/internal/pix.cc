@@ -8,39 +8,19 @@
 namespace balcao::checkout::internal {
 namespace {
 
-ShowingPix EnterPix(Out& o, int attempt, const BrcodeCreated& ev) {
-  o.Remember({EntityKind::kBrcode, ev.uuid, attempt});
-  o.Display(Screen::kPixQr, "", ev.text, "", ev.expires_at);
-  o.Arm(Timer::kBrcodeExpiry, ev.expires_at);
-  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
-  return ShowingPix{attempt, Brcode{ev.uuid, ev.text, ev.expires_at}};
-}
-FindByTag BrcodeLookup(const Out& o, int attempt) { return FindByTag{EntityKind::kBrcode, attempt, o.Tag(attempt)}; }
 FindDeposit DepositSearch(int attempt, const Brcode& brcode) {
   return FindDeposit{attempt, BrcodeDepositTag(brcode.uuid)};
 }
 
 }  // namespace
 
-ShowingPix ShowBrcode(Out& o, const CreatingBrcode& st, const BrcodeCreated& ev) { return EnterPix(o, st.attempt, ev); }
-ShowingPix ShowBrcode(Out& o, const VerifyingBrcode& st, const BrcodeCreated& ev) {
-  return EnterPix(o, st.attempt, ev);
-}
-ChoosingMethod BrcodeFailed(Out& o, const CreatingBrcode&, const CallFailed& ev) {
-  return BackToChoice(o, Method::kPix, NotDoneNotice("Pix code not created", ev));
-}
-VerifyingBrcode FindBrcode(Out& o, const CreatingBrcode& st, const CallFailed&) {
-  o.Call(BrcodeLookup(o, st.attempt));
-  o.Display(Screen::kVerifying);
-  return VerifyingBrcode{st.attempt};
-}
-VerifyingBrcode FindBrcode(Out& o, const VerifyingBrcode& st, const TimerFired&) {
-  o.Call(BrcodeLookup(o, st.attempt));
-  return Sending(st);
-}
-CreatingBrcode ResendBrcode(Out& o, const VerifyingBrcode& st, const NothingFound&) {
-  o.Call(MakeCreateBrcode(o.sale, st.attempt));
-  return CreatingBrcode{st.attempt};
+ShowingPix ShowBrcode(Out& o, const OfAttempt& st, const BrcodeCreated& ev) {
+  const Brcode& brcode = ev.entity;
+  o.Remember({EntityKind::kBrcode, brcode.uuid, st.attempt});
+  o.Display(Screen::kPixQr, "", brcode.text, "", brcode.expires_at);
+  o.Arm(Timer::kBrcodeExpiry, brcode.expires_at);
+  o.Arm(Timer::kPoll, ev.at + o.Seconds(o.sale.settings.poll_interval_s));
+  return ShowingPix{st.attempt, brcode};
 }
 
 Verdict BrcodeExpired(const Sale&, const ShowingPix&, const TimerFired& ev) {

@@ -18,11 +18,6 @@ constexpr const char* kQueuedInvoiceNotice =
 void PrintProvisionalReceipt(Out& o) {
   o.effects.emplace_back(Print{Slip::kProvisionalReceipt, o.sale.amount, o.sale.id, "", ""});
 }
-InvoiceQueued EnterInvoiceQueued(Out& o, int attempt, const Customer& customer, const Queued& ev) {
-  PrintProvisionalReceipt(o);
-  o.Display(Screen::kQueued, kQueuedInvoiceNotice);
-  return InvoiceQueued{attempt, customer, ev.key, "", ""};
-}
 
 }  // namespace
 
@@ -33,13 +28,13 @@ std::string NotDoneNotice(const std::string& what, const CallFailed& ev) {
   return what + ": the bank cannot be reached, and card and Pix need it now (an invoice can be queued)";
 }
 
-InvoiceQueued QueueInvoice(Out& o, const CreatingInvoice& st, const Queued& ev) {
-  return EnterInvoiceQueued(o, st.attempt, st.customer, ev);
-}
-// The create's outcome was unknown and the lookup cannot reach the bank either: the outbox
-// takes the intent as "may have reached the bank" and looks it up itself before any send.
-InvoiceQueued QueueInvoice(Out& o, const VerifyingInvoice& st, const Queued& ev) {
-  return EnterInvoiceQueued(o, st.attempt, st.customer, ev);
+// From VerifyingInvoice (the create's outcome was unknown and the lookup cannot reach the bank
+// either) the outbox takes the intent as "may have reached the bank" and looks it up itself
+// before any send.
+InvoiceQueued QueueInvoice(Out& o, const OfInvoiceAttempt& st, const Queued& ev) {
+  PrintProvisionalReceipt(o);
+  o.Display(Screen::kQueued, kQueuedInvoiceNotice);
+  return InvoiceQueued{st, ev.key, "", ""};
 }
 
 Verdict QueuedInvoiceCreated(const Sale&, const InvoiceQueued& st, const InvoiceCreated& ev) {
@@ -53,15 +48,14 @@ Verdict CancelAsked(const Sale&, const InvoiceQueued& st, const InvoiceCreated& 
 // The customer already left: the invoice waits for its payment like a "pay later" one; its
 // slip (QR and link) prints now so the store can hand or send it.
 PayLater QueuedInvoiceReady(Out& o, const InvoiceQueued& st, const InvoiceCreated& ev) {
-  o.Remember({EntityKind::kInvoice, ev.invoice_id, st.attempt});
-  o.effects.emplace_back(Print{Slip::kInvoiceSlip, o.sale.amount, ev.invoice_id, ev.brcode, ""});
-  return PayLater{st.attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}};
+  o.Remember({EntityKind::kInvoice, ev.entity.id, st.attempt});
+  PrintSlip(o, ev.entity);
+  return PayLater{st.attempt, ev.entity};
 }
 CancelingInvoice CancelQueuedInvoice(Out& o, const InvoiceQueued& st, const InvoiceCreated& ev) {
-  o.Remember({EntityKind::kInvoice, ev.invoice_id, st.attempt});
-  o.Call(CancelInvoice{ev.invoice_id});
-  return CancelingInvoice{st.attempt, InvoiceInfo{ev.invoice_id, ev.brcode, ev.link, ev.due}, st.cancel_operator,
-                          st.cancel_reason};
+  o.Remember({EntityKind::kInvoice, ev.entity.id, st.attempt});
+  o.Call(CancelInvoice{ev.entity.id});
+  return CancelingInvoice{st.attempt, ev.entity, st.cancel_operator, st.cancel_reason};
 }
 
 Verdict QueuedCreateRefused(const Sale&, const InvoiceQueued& st, const CallFailed& ev) {

@@ -121,12 +121,6 @@ Verdict MethodIsInvoice(const Sale&, const ChoosingMethod&, const ChooseMethod&)
 Verdict LastWasCard(const Sale&, const ChoosingMethod&, const Retry&);
 Verdict LastWasPix(const Sale&, const ChoosingMethod&, const Retry&);
 Verdict AfterFailedAttempt(const Sale&, const ChoosingMethod&, const FallbackToInvoice&);
-CreatingSession BeginCard(Out&, const ChoosingMethod&, const ChooseMethod&);
-CreatingSession BeginCard(Out&, const ChoosingMethod&, const Retry&);
-CreatingBrcode BeginPix(Out&, const ChoosingMethod&, const ChooseMethod&);
-CreatingBrcode BeginPix(Out&, const ChoosingMethod&, const Retry&);
-CreatingInvoice BeginInvoice(Out&, const ChoosingMethod&, const ChooseMethod&);
-CreatingInvoice BeginInvoice(Out&, const ChoosingMethod&, const FallbackToInvoice&);
 Verdict LateChargeOfThisSale(const Sale&, const ChoosingMethod&, const PurchaseSeen&);
 Paid TakeLateCharge(Out&, const ChoosingMethod&, const PurchaseSeen&);
 Verdict LateDepositOfThisSale(const Sale&, const ChoosingMethod&, const DepositSeen&);
@@ -137,14 +131,117 @@ bool CardAttemptOfThisSale(const Sale& sale, int attempt);
 CreateSession MakeCreateSession(const Sale& sale, int attempt);
 CreateBrcode MakeCreateBrcode(const Sale& sale, int attempt);
 CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& customer, UnixMicros at);
+// The notice for a card or Pix create that did not happen: the bank's message, or, when the
+// request could not be sent, that these need the bank now (an invoice can be queued).
+std::string NotDoneNotice(const std::string& what, const CallFailed& ev);
+
+// ---- a create whose answer may be lost (docs/style.md S3) ----
+// The card session, the Pix brcode and the invoice are created the same way, so one set of
+// moves serves the three flows:
+//   begin           ChoosingMethod -> Creating   the create, under a new attempt's tag
+//   refused         Creating -> ChoosingMethod   it surely did not happen: NotCreated says why
+//   outcome unknown Creating -> Verifying        FindByTag(kind, attempt) before anything else
+//   retry timer     Verifying -> Verifying       FindByTag again after a failed lookup
+//   found nothing   Verifying -> Creating        the same create again: same attempt and tags
+// A flow names its two states, what they share (`Asked`: the attempt, and for an invoice its
+// customer), its entity and its method; CreateFor builds its create from the Creating state.
+template <typename CreatingState, typename VerifyingState, typename AskedPart, EntityKind kEntity, Method kPaidBy>
+struct CreateFlow {
+  using Creating = CreatingState;
+  using Verifying = VerifyingState;
+  using Asked = AskedPart;
+  static constexpr EntityKind kKind = kEntity;
+  static constexpr Method kMethod = kPaidBy;
+};
+using SessionFlow = CreateFlow<CreatingSession, VerifyingSession, OfAttempt, EntityKind::kSession, Method::kCard>;
+using BrcodeFlow = CreateFlow<CreatingBrcode, VerifyingBrcode, OfAttempt, EntityKind::kBrcode, Method::kPix>;
+using InvoiceFlow =
+    CreateFlow<CreatingInvoice, VerifyingInvoice, OfInvoiceAttempt, EntityKind::kInvoice, Method::kInvoice>;
+// `at` is the time of the event that sends the create: an invoice's due date counts from it.
+inline CreateSession CreateFor(const Sale& sale, const CreatingSession& st, UnixMicros) {
+  return MakeCreateSession(sale, st.attempt);
+}
+inline CreateBrcode CreateFor(const Sale& sale, const CreatingBrcode& st, UnixMicros) {
+  return MakeCreateBrcode(sale, st.attempt);
+}
+inline CreateInvoice CreateFor(const Sale& sale, const CreatingInvoice& st, UnixMicros at) {
+  return MakeCreateInvoice(sale, st.attempt, st.customer, at);
+}
+inline std::string NotCreated(const CreatingSession&, const CallFailed& ev) {
+  return NotDoneNotice("card session not created", ev);
+}
+inline std::string NotCreated(const CreatingBrcode&, const CallFailed& ev) {
+  return NotDoneNotice("Pix code not created", ev);
+}
+inline std::string NotCreated(const CreatingInvoice&, const CallFailed& ev) {
+  return "invoice not created: " + ev.message;
+}
+
+// The moves, each written once for every flow.
+template <typename Flow>
+typename Flow::Creating BeginAttempt(Out& o, typename Flow::Asked asked, UnixMicros at) {
+  asked.attempt = ++o.sale.attempts;
+  typename Flow::Creating next{asked};
+  o.Call(CreateFor(o.sale, next, at));
+  o.Display(Screen::kWorking);
+  return next;
+}
+template <typename Flow>
+struct RefusedCreate {
+  ChoosingMethod operator()(Out& o, const typename Flow::Creating& st, const CallFailed& ev) const {
+    return BackToChoice(o, Flow::kMethod, NotCreated(st, ev));
+  }
+};
+// The lookup, first and after a failed one; the answer it finds is the flow's *Created event.
+template <typename Flow>
+struct LookUpCreate {
+  typename Flow::Verifying operator()(Out& o, const typename Flow::Creating& st, const CallFailed&) const {
+    o.Call(ByTag(o, st.attempt));
+    o.Display(Screen::kVerifying);
+    const typename Flow::Asked& asked = st;
+    return typename Flow::Verifying{asked};
+  }
+  typename Flow::Verifying operator()(Out& o, const typename Flow::Verifying& st, const TimerFired&) const {
+    o.Call(ByTag(o, st.attempt));
+    return Sending(st);
+  }
+  static FindByTag ByTag(const Out& o, int attempt) { return FindByTag{Flow::kKind, attempt, o.Tag(attempt)}; }
+};
+template <typename Flow>
+struct ResendCreate {
+  typename Flow::Creating operator()(Out& o, const typename Flow::Verifying& st, const NothingFound& ev) const {
+    const typename Flow::Asked& asked = st;
+    typename Flow::Creating next{asked};
+    o.Call(CreateFor(o.sale, next, ev.at));
+    return next;
+  }
+};
+
+// The table's actions of the three flows (the row names them, docs/checkout.md lists them).
+CreatingSession BeginCard(Out& o, const ChoosingMethod&, const auto& ev) {
+  return BeginAttempt<SessionFlow>(o, {}, ev.at);
+}
+CreatingBrcode BeginPix(Out& o, const ChoosingMethod&, const auto& ev) {
+  return BeginAttempt<BrcodeFlow>(o, {}, ev.at);
+}
+CreatingInvoice BeginInvoice(Out& o, const ChoosingMethod&, const auto& ev) {
+  return BeginAttempt<InvoiceFlow>(o, {{}, ev.customer}, ev.at);
+}
+inline constexpr RefusedCreate<SessionFlow> SessionFailed;
+inline constexpr RefusedCreate<BrcodeFlow> BrcodeFailed;
+inline constexpr RefusedCreate<InvoiceFlow> InvoiceFailed;
+inline constexpr LookUpCreate<SessionFlow> FindSession;
+inline constexpr LookUpCreate<BrcodeFlow> FindBrcode;
+inline constexpr LookUpCreate<InvoiceFlow> FindInvoice;
+inline constexpr ResendCreate<SessionFlow> ResendSession;
+inline constexpr ResendCreate<BrcodeFlow> ResendBrcode;
+inline constexpr ResendCreate<InvoiceFlow> ResendInvoice;
+// What the create made, found by its first answer or by the lookup: the flow's next state.
+AwaitingCard SessionReady(Out&, const OfAttempt&, const SessionCreated&);
+ShowingPix ShowBrcode(Out&, const OfAttempt&, const BrcodeCreated&);
+ShowingInvoice ShowInvoice(Out&, const OfAttempt&, const InvoiceCreated&);
 
 // ---- card (checkout/internal/card.cc) ----
-AwaitingCard SessionReady(Out&, const CreatingSession&, const SessionCreated&);
-AwaitingCard SessionReady(Out&, const VerifyingSession&, const SessionCreated&);
-ChoosingMethod SessionFailed(Out&, const CreatingSession&, const CallFailed&);
-VerifyingSession FindSession(Out&, const CreatingSession&, const CallFailed&);
-VerifyingSession FindSession(Out&, const VerifyingSession&, const TimerFired&);
-CreatingSession ResendSession(Out&, const VerifyingSession&, const NothingFound&);
 Verdict CardAcceptable(const Sale&, const AwaitingCard&, const SubmitCard&);
 Charging ChargeCard(Out&, const AwaitingCard&, const SubmitCard&);
 Verdict SessionExpired(const Sale&, const auto&, const TimerFired& ev) {
@@ -210,12 +307,6 @@ inline Verdict PhonePurchaseNotYet(const Sale&, const AwaitingCard& st, const No
 }
 
 // ---- Pix (checkout/internal/pix.cc) ----
-ShowingPix ShowBrcode(Out&, const CreatingBrcode&, const BrcodeCreated&);
-ShowingPix ShowBrcode(Out&, const VerifyingBrcode&, const BrcodeCreated&);
-ChoosingMethod BrcodeFailed(Out&, const CreatingBrcode&, const CallFailed&);
-VerifyingBrcode FindBrcode(Out&, const CreatingBrcode&, const CallFailed&);
-VerifyingBrcode FindBrcode(Out&, const VerifyingBrcode&, const TimerFired&);
-CreatingBrcode ResendBrcode(Out&, const VerifyingBrcode&, const NothingFound&);
 Verdict PaysThisBrcode(const Sale& sale, const auto& st, const DepositSeen& ev) {
   return Require(ev.brcode_uuid == st.brcode.uuid && ev.amount == sale.amount,
                  "not this brcode's deposit of the sale amount");
@@ -231,13 +322,8 @@ ChoosingMethod PixExpired(Out&, const ClosingPix&, const NothingFound&);
 Voided VoidPix(Out&, const ShowingPix&, const Cancel&);
 
 // ---- invoice (checkout/internal/invoice.cc) ----
+void PrintSlip(Out&, const InvoiceInfo&);  // the invoice slip: QR and link
 Verdict ValidCustomer(const Customer& customer);
-ShowingInvoice ShowInvoice(Out&, const CreatingInvoice&, const InvoiceCreated&);
-ShowingInvoice ShowInvoice(Out&, const VerifyingInvoice&, const InvoiceCreated&);
-ChoosingMethod InvoiceFailed(Out&, const CreatingInvoice&, const CallFailed&);
-VerifyingInvoice FindInvoice(Out&, const CreatingInvoice&, const CallFailed&);
-VerifyingInvoice FindInvoice(Out&, const VerifyingInvoice&, const TimerFired&);
-CreatingInvoice ResendInvoice(Out&, const VerifyingInvoice&, const NothingFound&);
 Verdict InvoicePaid(const Sale&, const auto& st, const InvoiceSeen& ev) {
   return Require(ev.invoice_id == st.invoice.id && IsPaid(ev.status), "not this invoice paid");
 }
@@ -273,15 +359,12 @@ ShowingInvoice CancelFailed(Out&, const CancelingInvoice&, const CallFailed&);
 CancelingInvoice ResendCancel(Out&, const CancelingInvoice&, const TimerFired&);
 
 // ---- requests waiting in the outbox (checkout/internal/queued.cc) ----
-// The notice for a card or Pix create that did not happen: the bank's message, or, when the
-// request could not be sent, that these need the bank now (an invoice can be queued).
-std::string NotDoneNotice(const std::string& what, const CallFailed& ev);
 Verdict QueuedCreate(const Sale&, const auto& st, const Queued& ev) {
   return Require(ev.call == Call::kCreateInvoice && ev.attempt == st.attempt && !ev.key.empty(),
                  "not this attempt's invoice create in the outbox");
 }
-InvoiceQueued QueueInvoice(Out&, const CreatingInvoice&, const Queued&);
-InvoiceQueued QueueInvoice(Out&, const VerifyingInvoice&, const Queued&);
+// From CreatingInvoice, or from VerifyingInvoice when the lookup cannot reach the bank either.
+InvoiceQueued QueueInvoice(Out&, const OfInvoiceAttempt&, const Queued&);
 Verdict QueuedInvoiceCreated(const Sale&, const InvoiceQueued&, const InvoiceCreated&);
 Verdict CancelAsked(const Sale&, const InvoiceQueued&, const InvoiceCreated&);
 PayLater QueuedInvoiceReady(Out&, const InvoiceQueued&, const InvoiceCreated&);

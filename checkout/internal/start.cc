@@ -113,38 +113,6 @@ CreateInvoice MakeCreateInvoice(const Sale& sale, int attempt, const Customer& c
       customer, at + sale.settings.invoice_due_s * kMicrosPerSecond, sale.settings.invoice_expiration_s};
 }
 
-namespace {
-CreatingSession StartCardAttempt(Out& o) {
-  const int attempt = ++o.sale.attempts;
-  o.Call(MakeCreateSession(o.sale, attempt));
-  o.Display(Screen::kWorking);
-  return CreatingSession{attempt};
-}
-CreatingBrcode StartPixAttempt(Out& o) {
-  const int attempt = ++o.sale.attempts;
-  o.Call(MakeCreateBrcode(o.sale, attempt));
-  o.Display(Screen::kWorking);
-  return CreatingBrcode{attempt};
-}
-CreatingInvoice StartInvoiceAttempt(Out& o, const Customer& customer, UnixMicros at) {
-  const int attempt = ++o.sale.attempts;
-  o.Call(MakeCreateInvoice(o.sale, attempt, customer, at));
-  o.Display(Screen::kWorking);
-  return CreatingInvoice{attempt, customer};
-}
-}  // namespace
-
-CreatingSession BeginCard(Out& o, const ChoosingMethod&, const ChooseMethod&) { return StartCardAttempt(o); }
-CreatingSession BeginCard(Out& o, const ChoosingMethod&, const Retry&) { return StartCardAttempt(o); }
-CreatingBrcode BeginPix(Out& o, const ChoosingMethod&, const ChooseMethod&) { return StartPixAttempt(o); }
-CreatingBrcode BeginPix(Out& o, const ChoosingMethod&, const Retry&) { return StartPixAttempt(o); }
-CreatingInvoice BeginInvoice(Out& o, const ChoosingMethod&, const ChooseMethod& ev) {
-  return StartInvoiceAttempt(o, ev.customer, ev.at);
-}
-CreatingInvoice BeginInvoice(Out& o, const ChoosingMethod&, const FallbackToInvoice& ev) {
-  return StartInvoiceAttempt(o, ev.customer, ev.at);
-}
-
 ChoosingMethod BackToChoice(Out& o, Method method, std::string notice) {
   o.Display(Screen::kChooseMethod, notice);
   return ChoosingMethod{std::move(notice), method};
