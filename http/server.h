@@ -8,9 +8,11 @@
 //
 // Handlers are asynchronous: `void(HttpRequest, Respond)`, where Respond may be called later,
 // from any thread, once (later calls are ignored; dropping it unanswered closes the
-// connection). A check before every handler (a Host allow-list, a session) is a Handler that
-// wraps the next one, e.g. `[next](HttpRequest r, Respond a) { if (bad(r)) return a(r421);
-// next(std::move(r), std::move(a)); }`: the request carries its headers, peer and transport.
+// connection); a Respond held on another thread is called or dropped before the Server is
+// destroyed (it keeps its connection, whose timers live in the server's io_context). A check
+// before every handler (a Host allow-list, a session) is a Handler that wraps the next one, e.g.
+// `[next](HttpRequest r, Respond a) { if (bad(r)) return a(r421); next(std::move(r),
+// std::move(a)); }`: the request carries its headers, peer and transport.
 // Thread-safety: Listen/ListenTls before Start; Stop from any thread but a handler's.
 #pragma once
 
