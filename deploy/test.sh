@@ -8,21 +8,29 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/balcao-ccache}
+# Each stage's wall time, printed as it ends: CI's whole run has a budget (docs/performance.md).
+stage() { echo "test.sh: $1 done at ${SECONDS} s"; }
 
 bash deploy/install-deps.sh
 bash deploy/check-standalone.sh
+stage "install and standalone check"
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBALCAO_WERROR=ON >/dev/null
 cmake --build build -j "$JOBS"
+stage build
 # The soak loop (label soak, hours long) runs on its own: ctest -L soak (docs/reliability.md).
 (cd build && ctest --output-on-failure -j "$JOBS" --timeout 600 -LE soak)
+stage tests
 # The Debian package of the binary just tested: lintian, systemd units, install and purge.
 bash deploy/package-check.sh
+stage "package check"
 
 if [ "${BALCAO_SKIP_SANITIZE:-0}" != 1 ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBALCAO_WERROR=ON -DBALCAO_SANITIZE=ON \
         -DBALCAO_BUILD_BENCH=OFF >/dev/null
   cmake --build build-asan -j "$JOBS" --target balcao_sanitize_tests
+  stage "sanitizer build"
   (cd build-asan && ctest --output-on-failure -j "$JOBS" --timeout 900 -L sanitize)
+  stage "sanitizer tests"
 fi
 echo "test.sh: all green"

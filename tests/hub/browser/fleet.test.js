@@ -10,7 +10,7 @@
 const { test } = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
-const { withProfile, firstPage } = require('./chromium.js');
+const { withProfile, firstPage, waitForText } = require('./chromium.js');
 
 const URL = process.env.BALCAO_HUB_URL;  // https://127.0.0.1:<caddy>/fleet/
 const USER = process.env.BALCAO_HUB_USER;
@@ -93,8 +93,7 @@ async function checkPage(page, lang, size, name, whole = []) {
 // The fleet as the hub's API has it: the sale of loja-1/caixa-1, the lane never started flagged.
 async function checkFleet(page, lang, size) {
   const t = TEXT[lang];
-  await page.waitForFunction((want) => document.querySelector('#today-collected').textContent === want,
-    t.collected, WAIT);
+  await waitForText(page, '#today-collected', t.collected, WAIT);
   const facts = await checkPage(page, lang, size, 'fleet', ['#today-collected', '#silent-pill', '#logout']);
   assert.strictEqual(await page.textContent('#silent-pill'), t.silent);
   assert.strictEqual(await page.textContent('#lane-count'), '3');

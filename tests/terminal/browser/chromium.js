@@ -68,4 +68,16 @@ async function firstPage(context) {
   return context.pages()[0] || await context.newPage();
 }
 
-module.exports = { launch, withProfile, firstPage };
+// Waits until the text of `selector` in `page` is `want` (a string) or matches it (a RegExp). An
+// element not there yet (a view drawn after sign-in or a language switch) is "not yet", not the
+// TypeError a bare querySelector(...).textContent predicate would end the wait with.
+async function waitForText(page, selector, want, options) {
+  const expected = want instanceof RegExp ? { source: want.source, flags: want.flags } : { text: want };
+  await page.waitForFunction(({ selector, expected }) => {
+    const text = document.querySelector(selector)?.textContent ?? '';
+    return expected.source === undefined ? text === expected.text
+                                         : new RegExp(expected.source, expected.flags).test(text);
+  }, { selector, expected }, options);
+}
+
+module.exports = { launch, withProfile, firstPage, waitForText };

@@ -14,7 +14,7 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert');
-const { withProfile, firstPage } = require('./chromium.js');
+const { withProfile, firstPage, waitForText } = require('./chromium.js');
 const { checkScreen } = require('./screen_check.js');
 
 const URL = process.env.BALCAO_URL;
@@ -84,7 +84,7 @@ for (const size of SIZES) {
       await checkScreen(page, lang, size, 'pix', ['#qr-image', '#screen-qr .sale-amount', '#qr-countdown',
                                                   '#pix-code-copy', '#print-code', '#screen-qr .cancel-sale']);
       await page.click('#simulate');
-      await page.waitForFunction((paid) => document.querySelector('#outcome-title').textContent === paid, t.paid, WAIT);
+      await waitForText(page, '#outcome-title', t.paid, WAIT);
       await checkScreen(page, lang, size, 'outcome', ['#outcome-title', '#screen-outcome .sale-amount', '#new-sale']);
 
       // A partial refund, approved by the supervisor in the dialog: R$ 20 of R$ 49,90.
@@ -150,8 +150,7 @@ for (const size of SIZES) {
       await checkScreen(page, lang, size, 'queue', ['#queue-empty', '#nav-queue', '#switch-operator']);
       // The health line, on any screen: one row under the header, every part in the language.
       await page.click('#nav-new');
-      await page.waitForFunction(() => /✓/.test(document.querySelector('#health [data-part="bank"]').textContent),
-                                 null, WAIT);
+      await waitForText(page, '#health [data-part="bank"]', /✓/, WAIT);
       await checkScreen(page, lang, size, 'health', ['#health [data-part="bank"]', '#health [data-part="printer"]',
                                                      '#amount-display', '#charge']);
       await page.click('#switch-operator');

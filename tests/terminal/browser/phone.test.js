@@ -18,7 +18,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { launch } = require('./chromium.js');
+const { launch, waitForText } = require('./chromium.js');
 const { checkScreen } = require('./screen_check.js');
 
 const URL = process.env.BALCAO_URL;
@@ -98,8 +98,7 @@ async function phoneQr(till, previous, lang = 'pt-BR') {
     const url = document.querySelector('#phone-url').textContent;
     return img.naturalWidth > 0 && url && url !== old;
   }, previous || '', WAIT);
-  await till.waitForFunction((re) => new RegExp(re).test(document.querySelector('#phone-countdown').textContent),
-                             TEXT[lang].expires.source, WAIT);
+  await waitForText(till, '#phone-countdown', TEXT[lang].expires, WAIT);
   assert.match(await till.textContent('#phone-wait'), TEXT[lang].waiting);
   assert.strictEqual(await till.isVisible('#card-form'), false, 'keyed entry is off: no card form');
   const shot = path.join(SHOTS, 'phone-qr-' + Date.now() + '.png');
@@ -181,7 +180,7 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     await p1.screenshot({ path: path.join(SHOTS, 'phone-form.png'), fullPage: true });
     await p1.click('#pay');
     await p1.waitForURL(/\/sandbox\/challenge\//, WAIT);  // the phone goes to the bank's page itself
-    await till.waitForFunction(() => /celular/.test(document.querySelector('#qr-title').textContent), null, WAIT);
+    await waitForText(till, '#qr-title', /celular/, WAIT);
     await onCounterScreens(till, 'pt-BR', 'challenge', CHALLENGE_PARTS);
     // Both moments on the machine's clock, as the pages saw them (not when this script's
     // polling noticed): the bank's answer to the phone's confirmation, the touchscreen's turn.
@@ -207,21 +206,21 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     const p2 = await openOnPhone(phone, url2);
     await fillByAutofill(p2, DECLINED);
     await p2.click('#pay');
-    await p2.waitForFunction(() => /recusou/.test(document.querySelector('#status').textContent), null, WAIT);
+    await waitForText(p2, '#status', /recusou/, WAIT);
     await till.waitForSelector('#screen-method:not([hidden])', WAIT);
-    await till.waitForFunction(() => /recusad/i.test(document.querySelector('#decline').textContent), null, WAIT);
+    await waitForText(till, '#decline', /recusad/i, WAIT);
     await till.click('#retry');
     const url3 = await phoneQr(till, url2);
     assert.notStrictEqual(url3, url2, 'a new session, a new QR');
     const stale = await phone.newPage();
     await stale.goto(url2, WAIT);
-    await stale.waitForFunction(() => /não é \(mais\) válido/.test(document.querySelector('#status').textContent), null, WAIT);
+    await waitForText(stale, '#status', /não é \(mais\) válido/, WAIT);
     const p3 = await openOnPhone(phone, url3);
     await p3.check('input[name=funding][value=debit]');
     assert.strictEqual(await p3.isVisible('#installments'), false, 'debit takes no installments');
     await fillByAutofill(p3, APPROVED);
     await p3.click('#pay');
-    await p3.waitForFunction(() => /aprovado/.test(document.querySelector('#status').textContent), null, WAIT);
+    await waitForText(p3, '#status', /aprovado/, WAIT);
     assert.strictEqual(await p3.inputValue('#cc-number'), '', 'the page forgot the card');
     assert.strictEqual(await tillOutcome(till), 'Pago');
     assert.match(await till.textContent('#receipt'), /D[ÉE]BITO/i);
@@ -235,16 +234,15 @@ test('card paid on the customer\'s phone: challenge, decline and a second QR, ch
     await p4.waitForURL(/\/sandbox\/challenge\//, WAIT);
     await p4.click('button:text("Decline")');
     await till.waitForSelector('#screen-method:not([hidden])', WAIT);
-    await till.waitForFunction(() => /recusad/i.test(document.querySelector('#decline').textContent), null, WAIT);
+    await waitForText(till, '#decline', /recusad/i, WAIT);
 
     // 4. The session expires unpaid: back to the method choice, and the phone's page says so.
     await till.click('#method-card');
     const url5 = await phoneQr(till, url4);
     const p5 = await openOnPhone(phone, url5);
-    await till.waitForFunction(() => /tempo para pagar com o cartão acabou/.test(document.querySelector('#decline').textContent),
-                               null, { timeout: 90000 });
+    await waitForText(till, '#decline', /tempo para pagar com o cartão acabou/, { timeout: 90000 });
     assert.strictEqual(await till.isVisible('#screen-method'), true);
-    await p5.waitForFunction(() => /expirou/.test(document.querySelector('#status').textContent), null, { timeout: 30000 });
+    await waitForText(p5, '#status', /expirou/, { timeout: 30000 });
     const sales = await till.evaluate(() => fetch('/api/sales').then((r) => r.json()));
     const open = sales.sales.find((s) => s.amount === 990);
     assert.strictEqual(open.collected, 0, 'no money for the expired sale');
@@ -285,8 +283,7 @@ test('in en-US: the phone\'s QR, the 3-D Secure wait and the customer\'s page', 
     await fillByAutofill(page, CHALLENGE);
     await page.click('#pay');
     await page.waitForURL(/\/sandbox\/challenge\//, WAIT);
-    await till.waitForFunction((re) => new RegExp(re).test(document.querySelector('#qr-title').textContent),
-                               TEXT[lang].challenge.source, WAIT);
+    await waitForText(till, '#qr-title', TEXT[lang].challenge, WAIT);
     await onCounterScreens(till, lang, 'challenge', CHALLENGE_PARTS);
     await page.click('button:text("Confirm")');
     assert.strictEqual(await tillOutcome(till), TEXT[lang].paid);

@@ -14,7 +14,7 @@ const { test } = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { withProfile, firstPage } = require('./chromium.js');
+const { withProfile, firstPage, waitForText } = require('./chromium.js');
 
 const URL = process.env.BALCAO_URL;
 const SHOTS = process.env.SCREENSHOT_DIR || '.';
@@ -67,7 +67,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await tapPin(page, '#login-pad', '0000');
     assert.strictEqual(await page.textContent('#login-pad .pin-dots'), '••••');
     await page.click('#login-pad button[data-pin="enter"]');
-    await page.waitForFunction(() => document.querySelector('#login-error').textContent !== '', null, WAIT);
+    await waitForText(page, '#login-error', /\S/, WAIT);
     assert.strictEqual(await page.textContent('#login-error'), 'Operador ou PIN incorretos');
     assert.strictEqual(await dots(page, '#login-pad'), '0');
     await tapPin(page, '#login-pad', CASHIER_PIN.slice(0, 3));
@@ -98,12 +98,11 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.click('#method-pix');
     await page.waitForSelector('#screen-qr:not([hidden])', WAIT);
     await page.waitForFunction(() => document.querySelector('#qr-image').naturalWidth > 0, null, WAIT);
-    await page.waitForFunction(() => /Expira em \d+:\d\d/.test(document.querySelector('#qr-countdown').textContent),
-                               null, WAIT);
+    await waitForText(page, '#qr-countdown', /Expira em \d+:\d\d/, WAIT);
     await page.screenshot({ path: path.join(SHOTS, 'touchscreen-pix.png') });
     await page.click('#simulate');
     await page.waitForSelector('#screen-outcome:not([hidden])', WAIT);
-    await page.waitForFunction(() => document.querySelector('#outcome-title').textContent === 'Pago', null, WAIT);
+    await waitForText(page, '#outcome-title', 'Pago', WAIT);
     assert.match(await page.textContent('#receipt'), /PIX RECEBIDO/);
 
     // Card: R$ 120,00 in 3 installments, typed into the form.
@@ -131,7 +130,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.fill('#keyed-pin', SUPERVISOR_PIN);
     await page.click('#card-submit');
     await page.waitForSelector('#screen-outcome:not([hidden])', WAIT);
-    await page.waitForFunction(() => document.querySelector('#outcome-title').textContent === 'Pago', null, WAIT);
+    await waitForText(page, '#outcome-title', 'Pago', WAIT);
     const receipt = await page.textContent('#receipt');
     assert.match(receipt, /424242\*{6}4242/);
     assert.doesNotMatch(receipt, /4242424242424242/);
@@ -183,7 +182,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.fill('#approval-supervisor', SUPERVISOR);
     await tapPin(page, '#approval-pad', '999999');
     await page.click('#approval-pad button[data-pin="enter"]');
-    await page.waitForFunction(() => document.querySelector('#action-error').textContent !== '', null, WAIT);
+    await waitForText(page, '#action-error', /\S/, WAIT);
     assert.strictEqual(await page.textContent('#action-error'), 'Aprovação recusada: supervisor ou PIN incorretos');
     assert.strictEqual(await dots(page, '#approval-pad'), '0');
     assert.strictEqual(await page.isVisible('#action-dialog'), true);
@@ -193,8 +192,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.screenshot({ path: path.join(SHOTS, 'touchscreen-approval.png') });
     await page.click('#approval-pad button[data-pin="enter"]');
     await page.waitForSelector('#action-dialog', { state: 'hidden', ...WAIT });
-    await page.waitForFunction((row) => /Estorna/.test(document.querySelector(row + ' .badge').textContent),
-                               cardRow, WAIT);
+    await waitForText(page, cardRow + ' .badge', /Estorna/, WAIT);
     for (let reloads = 0; ; reloads++) {  // the refund settles at the sandbox; the list is read again
       const refunded = await page.waitForFunction((row) => {
         const badge = document.querySelector(row + ' .badge');
@@ -212,8 +210,8 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
       .then((day) => day.sales.find((sale) => sale.amount === 2590));
     execFileSync(CLI, ['api', 'patch', 'deposit', pixSale.payment_id, '--json', JSON.stringify({ amount: 2290 })],
                  { env: { ...process.env, BALCAO_CREDENTIALS: BANK_CREDENTIALS } });
-    await page.waitForFunction(() => document.querySelector('#health [data-part="settlement"]').textContent
-      === 'Estornado no banco: R$ 3,00 — o fechamento da noite aponta', null, { timeout: 30000 });
+    await waitForText(page, '#health [data-part="settlement"]',
+                      'Estornado no banco: R$ 3,00 — o fechamento da noite aponta', { timeout: 30000 });
     assert.strictEqual(await page.isVisible('#health [data-part="settlement"]'), true);
     for (let reloads = 0; ; reloads++) {
       const shown = await page.waitForFunction(() => {
@@ -239,7 +237,7 @@ test('login, a Pix sale, a card sale and its refund approved by the supervisor',
     await page.fill('#action-reason', 'valor digitado errado');
     await page.click('#action-confirm');
     await page.waitForSelector('#action-dialog', { state: 'hidden', ...WAIT });
-    await page.waitForFunction(() => document.querySelector('#outcome-title').textContent === 'Cancelada', null, WAIT);
+    await waitForText(page, '#outcome-title', 'Cancelada', WAIT);
 
     // The session ends under the page (as after the idle timeout): the next poll gets a 401
     // and the page is back at the login, saying why.
