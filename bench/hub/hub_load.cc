@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   hub::testing::Nats nats;
   if (!bank.ok() || !key.ok() || !postgres.Start(dir / "pg") || !nats.Start(dir / "nats"))
     return std::fprintf(stderr, "engines did not start (see %s)\n", dir.c_str()), 2;
-  const int hub_port = test_util::ClosedLoopbackPort();
+  const int hub_port = test_util::FreeLoopbackPort();
   hub::testing::Child hub_process;
   hub_process.Start({BALCAO_CLI, "hub", "serve", "--postgres", postgres.conninfo(), "--nats", nats.url(), "--port",
                      std::to_string(hub_port), "--credentials", (*bank)->credentials().credentials_path},

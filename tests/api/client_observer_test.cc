@@ -115,8 +115,9 @@ TEST(CallObserver, OneRecordPerCallWithRouteOutcomeAttemptsAndTime) {
 
 TEST(CallObserver, AClosedPortIsNotSentAfterEveryAttempt) {
   Recorder recorder;
+  const test_util::RefusingLoopbackPort refusing;
   ClientOptions o;
-  o.base_url = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort());
+  o.base_url = refusing.Url();
   o.retry.initial_backoff = std::chrono::microseconds(1);
   o.observer = recorder.Observer();
   auto client = Client::Create(Credentials::Project("1", PrivateKey::Generate()), o);

@@ -292,8 +292,9 @@ TEST(BadInput, FiftyMegabyteAnswerIsResourceExhausted) {
 
 TEST(Retries, ConnectionRefusedIsNotSentAndRetried) {
   auto key = PrivateKey::Generate();
+  const test_util::RefusingLoopbackPort refusing;
   ClientOptions o;
-  o.base_url = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort());
+  o.base_url = refusing.Url();
   o.retry.initial_backoff = std::chrono::microseconds(1);
   auto client = Client::Create(Credentials::Project("1", key), o);
   ASSERT_OK(client);

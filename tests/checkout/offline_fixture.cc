@@ -11,7 +11,9 @@ namespace balcao::checkout::e2e {
 api::Client UnreachableClient(const std::string& credentials_path) {
   auto config = api::LoadConfig(credentials_path);
   EXPECT_OK(config);
-  config->options.base_url = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort());
+  // One refusing port for the whole test process: a client made here may outlive any scope.
+  static const test_util::RefusingLoopbackPort unreachable;
+  config->options.base_url = unreachable.Url();
   config->options.retry.max_attempts = 1;
   auto client = api::Client::Create(config->credentials, config->options);
   EXPECT_OK(client);

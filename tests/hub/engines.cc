@@ -113,7 +113,7 @@ int Run(const std::vector<std::string>& argv, const std::filesystem::path& log) 
 bool Nats::Start(const std::filesystem::path& dir, const std::string& config) {
   dir_ = dir;
   std::filesystem::create_directories(dir / "js");
-  if (port_ == 0) port_ = test_util::ClosedLoopbackPort();  // the same port across restarts
+  if (port_ == 0) port_ = test_util::FreeLoopbackPort();  // the same port across restarts
   std::vector<std::string> argv = {kNatsServer};
   if (config.empty()) {
     argv.insert(argv.end(), {"-js", "-a", "127.0.0.1", "-p", std::to_string(port_), "-sd", (dir / "js").string()});
@@ -145,7 +145,7 @@ bool Postgres::Start(const std::filesystem::path& dir) {
     skip_reason_ = "cannot give " + dir.string() + " to nobody for PostgreSQL";
     return false;
   }
-  port_ = test_util::ClosedLoopbackPort();
+  port_ = test_util::FreeLoopbackPort();
   if (Run(AsOwner({std::string(kPgBin) + "initdb", "-D", (dir / "data").string(), "-U", "balcao", "--auth=trust",
                    "--no-sync", "-E", "UTF8", "--locale=C"}),
           "/dev/null") != 0) {
@@ -176,8 +176,8 @@ std::string Postgres::conninfo() const {
 bool Caddy::Start(const std::filesystem::path& dir, int upstream_port) {
   dir_ = dir;
   std::filesystem::create_directories(dir);
-  port_ = test_util::ClosedLoopbackPort();
-  const int http_port = test_util::ClosedLoopbackPort();
+  port_ = test_util::FreeLoopbackPort();
+  const int http_port = test_util::FreeLoopbackPort();
   // Production uses a public name and automatic HTTPS (docs/hub.md); here Caddy's own CA.
   std::ofstream(dir / "Caddyfile") << "{\n  admin off\n  auto_https disable_redirects\n  skip_install_trust\n"
                                    << "  http_port " << http_port << "\n  https_port " << port_

@@ -68,7 +68,7 @@ class HubE2E : public ::testing::Test {
       FAIL() << "PostgreSQL did not start: see " << (dir_ / "pg" / "postgres.log");
     }
     StartNats();
-    hub_port_ = test_util::ClosedLoopbackPort();
+    hub_port_ = test_util::FreeLoopbackPort();
     ASSERT_TRUE(caddy_.Start(dir_ / "caddy", hub_port_)) << "caddy did not start";
     WriteHubConfig();
     StartHub();

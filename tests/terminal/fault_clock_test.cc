@@ -108,7 +108,7 @@ TEST(FaultClockJump, AnHourAheadMidDrainSendsEachQueuedRequestOnce) {
   // A Pix QR valid 2 minutes: an hour's jump of a clock it were measured with would expire it.
   // An invoice issued by the drainer waits for the customer (pay-later): its payment reaches
   // the box by its webhook or its catch-up, not by a poll.
-  const int port = test_util::ClosedLoopbackPort();
+  const int port = test_util::FreeLoopbackPort();
   const std::string config = WriteConfig(
       dir, {{"checkout", {{"poll_interval_s", 1}, {"pix_expiration_s", 120}}},
             {"webhook_url", "http://127.0.0.1:" + std::to_string(port) + "/bank/webhook"},

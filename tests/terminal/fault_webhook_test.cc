@@ -108,7 +108,7 @@ TEST(FaultWebhook, ARefusedRegistrationIsShownAndRetriedThenAPaidPixArrivesThrou
   bank.Start(dir / "bank");
   ASSERT_TRUE(bank.running());
   ASSERT_EQ(bank.Simulate("faults", {{"POST /v2/webhook", {"http-500", "http-500"}}}).status, 200);
-  const int port = test_util::ClosedLoopbackPort();
+  const int port = test_util::FreeLoopbackPort();
   const std::string config =
       WriteConfig(dir, {{"checkout", {{"poll_interval_s", 3600}}},
                         {"webhook_url", "http://127.0.0.1:" + std::to_string(port) + "/bank/webhook"},

@@ -76,7 +76,7 @@ class MultiLane : public ::testing::Test {
       // loja-2's box names no terminal: it makes one up at its first start (Start reads it).
       if (i < kLanes) lane->terminal = "caixa-" + std::to_string(i + 1);
       lane->dir = dir_ / (lane->store + "-" + std::to_string(i + 1));
-      lane->port = test_util::ClosedLoopbackPort();
+      lane->port = test_util::FreeLoopbackPort();
       std::filesystem::create_directories(lane->dir);
       lane->config = (lane->dir / "config.json").string();
       // No polls: a payment reaches the box by its webhook, or by its catch-up.
@@ -98,8 +98,7 @@ class MultiLane : public ::testing::Test {
 
   void Start(Lane& lane, bool bank_reachable = true) {
     std::map<std::string, std::string> env = {{"BALCAO_CREDENTIALS", credentials_}};
-    if (!bank_reachable)
-      env["BALCAO_BANK_URL"] = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2";
+    if (!bank_reachable) env["BALCAO_BANK_URL"] = unreachable_bank_.Url("/v2");
     lane.serve.Start(lane.dir / "data", {"--config", lane.config, "--port", std::to_string(lane.port)}, env);
     const Json status = lane.serve.Get("/api/status").json;
     EXPECT_EQ(status["store_id"], lane.store) << status.dump();
@@ -168,6 +167,7 @@ class MultiLane : public ::testing::Test {
   std::filesystem::path dir_;
   std::unique_ptr<sandbox::Sandbox> bank_;
   std::string credentials_, sandbox_url_;
+  test_util::RefusingLoopbackPort unreachable_bank_;  // the bank of a lane started offline
   std::vector<std::unique_ptr<Lane>> lanes_;
 };
 

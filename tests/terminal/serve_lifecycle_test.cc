@@ -106,10 +106,10 @@ TEST(ServeOffline, AnInvoiceIsQueuedWhileTheBankIsUnreachableAndIssuedWhenItIsBa
   const std::string credentials = (*bank)->credentials().credentials_path;
   const std::string config = WriteConfig(dir, {{"connectivity", test_util::FastConnectivity()}});
 
+  const test_util::RefusingLoopbackPort unreachable_bank;
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config},
-              {{"BALCAO_CREDENTIALS", credentials},
-               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2"}});
+              {{"BALCAO_CREDENTIALS", credentials}, {"BALCAO_BANK_URL", unreachable_bank.Url("/v2")}});
   const std::string id = serve.NewSale(15000)["id"].get<std::string>();
   const Reply queued =
       serve.Post("/api/sales/" + id + "/method",

@@ -226,8 +226,9 @@ TEST(ServeReadiness, NamesTheStoreWhileTheDataDirIsReadOnly) {
 // connection: the driver's lookup finds it) and a webhook without a signature.
 TEST(ServeReadiness, NamesThePrinterWhenTheLastReceiptFailed) {
   const auto dir = FreshDir("readyz-printer");
+  const test_util::RefusingLoopbackPort unreachable_printer;
   ServeProcess serve;
-  serve.Start(dir / "data", {"--printer", "tcp://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort())});
+  serve.Start(dir / "data", {"--printer", "tcp://127.0.0.1:" + std::to_string(unreachable_printer.port())});
   ASSERT_EQ(Http("POST", serve.sandbox() + "/sandbox/faults",
                  Json{{"POST /v2/dynamic-brcode", {"commit-then-drop-response"}}}.dump())
                 .status,

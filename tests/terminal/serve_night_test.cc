@@ -17,8 +17,8 @@
 #include <thread>
 
 #include "common/time.h"
-#include "tests/testing/loopback.h"
 #include "tests/terminal/serve_fixture.h"
+#include "tests/testing/loopback.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/test_bank.h"
 
@@ -52,7 +52,8 @@ TEST(ServeNight, AFailedNightShowsOnReadyzAndTheHealthLineUntilItsDayIsSettled) 
 
   // The timer's run of yesterday, with the bank unreachable: exit 2, nothing recorded.
   const std::string day = PreviousBusinessDay(Now());
-  const std::string closed = "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2";
+  const test_util::RefusingLoopbackPort unreachable_bank;
+  const std::string closed = unreachable_bank.Url("/v2");
   const ShellRun failed = settle(day, closed);
   ASSERT_EQ(failed.code, 2) << failed.out;
 

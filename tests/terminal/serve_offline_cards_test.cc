@@ -62,10 +62,10 @@ TEST(ServeOfflineCards, ProvisionalBelowTheCapRefusedAboveThenForwardedOnceWhenT
                                .dump();
   const std::vector<std::string> args = {"--config", config, "--printer", "file:" + (dir / "printer.bin").string()};
 
+  const test_util::RefusingLoopbackPort unreachable_bank;
   ServeProcess serve;
   serve.Start(dir / "data", args,
-              {{"BALCAO_CREDENTIALS", credentials},
-               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2"}});
+              {{"BALCAO_CREDENTIALS", credentials}, {"BALCAO_BANK_URL", unreachable_bank.Url("/v2")}});
   Json status;
   ASSERT_TRUE(Eventually([&] {
     status = serve.Get("/api/status").json;
@@ -168,10 +168,10 @@ TEST(ServeOfflineCards, AForwardedCardCarriesItsLaneAndCustomerAndTheLanesNightM
       {"connectivity", test_util::FastConnectivity()},
       {"offline_cards",
        {{"enabled", true}}}}.dump();
+  const test_util::RefusingLoopbackPort unreachable_bank;
   ServeProcess serve;
   serve.Start(dir / "data", {"--config", config},
-              {{"BALCAO_CREDENTIALS", credentials},
-               {"BALCAO_BANK_URL", "http://127.0.0.1:" + std::to_string(test_util::ClosedLoopbackPort()) + "/v2"}});
+              {{"BALCAO_CREDENTIALS", credentials}, {"BALCAO_BANK_URL", unreachable_bank.Url("/v2")}});
   ASSERT_TRUE(Eventually([&] { return !serve.Get("/api/status").json["online"].get<bool>(); }));
   const std::string id = serve.NewSale(4200)["id"].get<std::string>();
   const Reply held = serve.Post("/api/sales/" + id + "/card", WithCardCustomer(Card(kApproved)));

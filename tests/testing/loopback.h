@@ -13,9 +13,38 @@
 
 namespace balcao::test_util {
 
-// A TCP port on 127.0.0.1 where nothing listens: bound, never listened, closed, so a
-// connection is refused at once (a request "not sent").
-inline int ClosedLoopbackPort() {
+// A TCP port on 127.0.0.1 that refuses every connection at once (a bank or printer that cannot
+// be reached: a request "not sent") for as long as this object lives. The socket stays bound and
+// never listens: the kernel refuses a connection to it, and hands the port to no other socket
+// meanwhile (a port closed again at once could become another test's server).
+class RefusingLoopbackPort {
+ public:
+  RefusingLoopbackPort() : fd_(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len);
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+  }
+  ~RefusingLoopbackPort() { ::close(fd_); }
+  RefusingLoopbackPort(const RefusingLoopbackPort&) = delete;
+  RefusingLoopbackPort& operator=(const RefusingLoopbackPort&) = delete;
+
+  int port() const { return port_; }
+  // "http://127.0.0.1:<port><path>".
+  std::string Url(const std::string& path = "") const { return "http://127.0.0.1:" + std::to_string(port_) + path; }
+
+ private:
+  int fd_;
+  int port_ = 0;
+};
+
+// A TCP port on 127.0.0.1 free at the time of the call, for a server a test starts on it later
+// (a child process told its port). Another process may take it in between; the server's bind
+// then fails loudly, never silently.
+inline int FreeLoopbackPort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
