@@ -157,6 +157,7 @@ std::string PayoutJson(const Payout& payout) {
                       {"scope", payout.scope}};
   if (payout.scope == "store") {
     doc["store_net"] = payout.store_net;
+    doc["earlier_net"] = payout.earlier_net;
     doc["lanes"] = payout.lanes;
     doc["lane"] = payout.lane;
     doc["lane_share"] = payout.lane_share;
@@ -215,8 +216,11 @@ std::string PayoutText(const Payout& payout, Lang l) {
     if (!payout.reason.empty()) text += " (" + payout.reason + ")";
     text += "\n";
     if (payout.scope == "store") {
-      text += Say(l, "  líquido da loja no banco, ", "  the store's net at the bank, ") + std::to_string(payout.lanes) +
-              Say(l, " caixa(s): ", " lane(s): ") + FormatBrl(payout.store_net);
+      text += Say(l, "  líquido da loja no extrato do dia, ", "  the store's net in the day's ledger, ") +
+              std::to_string(payout.lanes) + Say(l, " caixa(s): ", " lane(s): ") + FormatBrl(payout.store_net);
+      if (payout.earlier_net != 0)
+        text += Say(l, " (", " (") + FormatBrl(payout.earlier_net) +
+                Say(l, " de vendas de dias anteriores)", " of earlier days' sales)");
       if (!payout.lane.empty())
         text += Say(l, "; parte deste caixa (", "; this lane's (") + payout.lane + Say(l, ") ", ") share ") +
                 FormatBrl(payout.lane_share);

@@ -63,10 +63,13 @@ struct Payout {
   std::string reason;  // why withheld / nothing, or how the amount was chosen
   // "store": the store's payout (every lane's money); "lane": this lane's own (per_lane).
   std::string scope = "lane";
-  std::int64_t store_net = 0;             // store scope: what every lane's entities of the day net at the bank
-  int lanes = 0;                          // store scope: the lanes with entities in the day
+  // Store scope: what every lane's ledger lines of the day net (LaneDay::day_ledger), of which
+  // `earlier_net` earlier days' sales (a pay-later invoice paid today...).
+  std::int64_t store_net = 0;
+  std::int64_t earlier_net = 0;
+  int lanes = 0;                          // store scope: the lanes with entities or ledger lines in the day
   std::string lane;                       // the terminal whose report this is ("" for `settle --store --payout`)
-  std::int64_t lane_share = 0;            // that lane's part of store_net (its entities' net at the bank)
+  std::int64_t lane_share = 0;            // that lane's part of store_net (its day_ledger)
   std::vector<std::string> withheld_for;  // store scope: "<terminal>: why", one per lane not reconciled
 };
 

@@ -26,27 +26,25 @@ std::vector<std::string> LanesWithholding(const StoreDay& store, const StorePayo
   if (!run.terminal.empty() && !run.lane_reconciled && !running_lane_named)
     why.push_back("lane " + run.terminal + ": its night needs the operator (" + std::to_string(run.lane_attention) +
                   " item(s))");
-  if (why.empty() && store.sum.total.net() != store.ledger_net)
-    why.push_back("the store: its lanes net " + FormatBrl(store.sum.total.net()) + ", the store's ledger lines " +
-                  FormatBrl(store.ledger_net));
   return why;
 }
 
 StatusOr<Payout> PayStore(const api::Bank& bank, const PayoutSettings& settings, const StoreDay& store,
                           const StorePayoutRun& run) {
   const std::vector<std::string> withheld_for = LanesWithholding(store, run);
-  PayoutInput input{run.day, withheld_for.empty(), run.dry_run, store.sum.total.net(), run.balance_known, run.balance};
+  PayoutInput input{run.day, withheld_for.empty(), run.dry_run, store.sum.day_ledger, run.balance_known, run.balance};
   if (!withheld_for.empty()) {
     input.withheld_why = "the store's day does not reconcile on " + std::to_string(withheld_for.size()) +
                          " lane(s): nothing is paid out until every lane's does";
   }
   BALCAO_ASSIGN_OR_RETURN(Payout payout, RunPayout(bank, settings, input));
   payout.scope = "store";
-  payout.store_net = store.sum.total.net();
+  payout.store_net = store.sum.day_ledger;
+  payout.earlier_net = store.sum.earlier_net;
   payout.lanes = static_cast<int>(store.lanes.size());
   payout.lane = run.terminal;
   for (const LaneDay& lane : store.lanes)
-    if (lane.terminal == run.terminal) payout.lane_share = lane.total.net();
+    if (lane.terminal == run.terminal) payout.lane_share = lane.day_ledger;
   payout.withheld_for = withheld_for;
   return payout;
 }

@@ -1,12 +1,12 @@
 // The store's payout (docs/settlement.md, "Payout per store"): one transfer per store and day
-// of what every lane's entities of the day net at the bank, read by pages for the store's tag
-// as `balcao settle --store` reads them (settlement/store_run.h), whichever lane's night runs
-// it first (or `balcao settle --store --payout`). The externalId names the store and the day
-// (settlement/payout.h), so every later or concurrent run finds the transfer instead of
-// sending a second; all runs compute the same amount, since they read the same bank. Withheld,
-// the lanes named, while any lane's figures at the bank do not reconcile, or the lane running
-// it does not reconcile its own night.
-// Thread-safety: one run at a time per bank client.
+// of what every lane's ledger lines created in the day net (LaneDay::day_ledger: the day's
+// sales and, paid or returned today, earlier days'; every line is paid on the one day it was
+// created), read by pages as `balcao settle --store` reads them (settlement/store_run.h),
+// whichever lane's night runs it first (or `balcao settle --store --payout`). The externalId names the store and the
+// day (settlement/payout.h), so every later or concurrent run finds the transfer instead of sending a second; all runs
+// compute the same amount, since they read the same bank. Withheld, the lanes named, while any lane's figures at the
+// bank do not reconcile, or the lane running it does not reconcile its own night. Thread-safety: one run at a time per
+// bank client.
 #pragma once
 
 #include <string>

@@ -71,6 +71,9 @@ ordered_json LaneJson(const LaneDay& lane) {
   doc["held"] = lane.held;
   doc["awaiting_capture"] = lane.awaiting_capture;
   doc["matches_ledger"] = lane.matches_ledger();
+  doc["day_ledger"] = lane.day_ledger;
+  doc["earlier_net"] = lane.earlier_net;
+  doc["earlier_lines"] = lane.earlier_lines;
   doc["unexplained"] = EntitiesJson(lane.unexplained);
   return doc;
 }
@@ -146,7 +149,7 @@ AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& en
   std::map<std::string, std::map<std::string, LaneDay>> stores;                // store -> terminal -> day
   std::map<std::string, std::set<std::string>> sales_of;                       // lane root -> its sales
   std::set<std::tuple<std::string, std::string, std::string>> paid, refunded;  // (lane, method, sale)
-  std::map<std::string, std::string> store_of_source;                          // ledger source -> store
+  std::map<std::string, std::string> lane_of_source;                           // ledger source -> lane root
   for (const BankEntity& e : entities) {
     if (e.lane.empty()) {
       account.unclaimed.push_back(e);
@@ -155,7 +158,7 @@ AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& en
     const auto [store_id, terminal] = SplitLaneRoot(e.lane);
     auto& lanes = stores[store_id];
     LaneDay& lane = lanes.try_emplace(terminal, EmptyLane(store_id, terminal)).first->second;
-    store_of_source[SourceOf(e)] = store_id;
+    lane_of_source[SourceOf(e)] = e.lane;
     ++lane.entities;
     if (sales_of[e.lane].insert(e.sale_id).second) ++lane.sales;
     lane.held += HeldBy(e);
@@ -175,11 +178,21 @@ AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& en
     ++account.ledger_count;
     (line.amount >= 0 ? account.ledger_credits : account.ledger_debits) +=
         line.amount >= 0 ? line.amount : -line.amount;
-    auto it = store_of_source.find(line.source);
-    if (it == store_of_source.end()) {
+    const Cents net = line.amount + (line.amount >= 0 ? line.fee : 0);
+    const auto of_entity = lane_of_source.find(line.source);
+    const std::string& lane_root = of_entity != lane_of_source.end() ? of_entity->second : line.lane;
+    const auto [store_id, terminal] = SplitLaneRoot(lane_root);
+    if (store_id.empty()) {
       account.ledger_unclaimed += line.amount;
-    } else {
-      store_ledger[it->second] += line.amount + (line.amount >= 0 ? line.fee : 0);
+      continue;
+    }
+    LaneDay& lane = stores[store_id].try_emplace(terminal, EmptyLane(store_id, terminal)).first->second;
+    lane.day_ledger += net;
+    if (of_entity != lane_of_source.end()) {
+      store_ledger[store_id] += net;
+    } else {  // a sale of an earlier day: its money reached the ledger today
+      lane.earlier_net += net;
+      ++lane.earlier_lines;
     }
   }
   for (auto& [store_id, lanes] : stores) {
@@ -192,6 +205,9 @@ AccountDay GroupByLane(const std::string& day, const std::vector<BankEntity>& en
       store.sum.entities += lane.entities;
       store.sum.held += lane.held;
       store.sum.awaiting_capture += lane.awaiting_capture;
+      store.sum.day_ledger += lane.day_ledger;
+      store.sum.earlier_net += lane.earlier_net;
+      store.sum.earlier_lines += lane.earlier_lines;
       store.sum.unexplained.insert(store.sum.unexplained.end(), lane.unexplained.begin(), lane.unexplained.end());
       for (std::size_t i = 0; i < lane.methods.size(); ++i) Add(store.sum.methods[i], lane.methods[i]);
       Add(store.sum.total, lane.total);
@@ -262,6 +278,12 @@ std::string StoresText(const AccountDay& account, const std::string& store_id) {
            Brl(store.ledger_net) +
            (store.matches_ledger ? Say(l, " (confere)", " (matches)") : Say(l, " (não confere)", " (does not match)")) +
            "\n";
+    if (store.sum.earlier_lines > 0)
+      out +=
+          Say(l,
+              "  de vendas de dias anteriores, no extrato do dia: ", "  earlier days' sales, in the day's ledger: ") +
+          Brl(store.sum.earlier_net) + " (" + std::to_string(store.sum.earlier_lines) +
+          Say(l, " lançamento(s))\n", " line(s))\n");
     for (const BankEntity& e : store.sum.unexplained)
       out += "! " + e.lane + ": " + DescribeEntity(e, l) +
              Say(l, ": etiquetas do caixa, nenhuma venda do caixa", ": the lane's tags, no sale of the lane") + "\n";

@@ -20,9 +20,10 @@ struct LedgerLine {
   std::string source;  // "invoice/<id>", "deposit/<id>", "merchant-purchase/<id>", ...
   Cents amount = 0;    // positive in, negative out
   Cents fee = 0;
-  // When the bank created it, and the sale its tags name (its lane: checkout::LaneRoot, "" for
-  // none or the old layout): the chain's hub gives a pay-later invoice's money to the night
-  // that counted it (hub/invoice_nights.h). GroupByLane reads neither.
+  // When the bank created it, and the sale its tags name (a deposit's: its brcode's sale; its
+  // lane: checkout::LaneRoot, "" for none or the old layout): the chain's hub gives a pay-later
+  // invoice's money to the night that counted it (hub/invoice_nights.h); GroupByLane gives a
+  // line of no entity of the day to the lane its tags name (LaneDay::earlier_net).
   UnixMicros created = 0;
   std::string lane, sale_id;
 };
@@ -44,13 +45,22 @@ struct LaneDay {
   std::vector<BankEntity> unexplained;
   // Whether what the entities hold equals their ledger lines to the cent, nothing awaiting capture.
   bool matches_ledger() const { return awaiting_capture == 0 && held == total.net(); }
+  // The net of its ledger lines created in the day (fees added back, as the totals count them):
+  // its day's entities' and, in `earlier_net`, its sales' of earlier days (a pay-later invoice
+  // paid, a card captured or refunded after its day). Every ledger line is created in one day,
+  // so a payout of each day's `day_ledger` pays every line once (settlement/store_payout.h);
+  // `total` instead counts the day's entities with their lines of later days too.
+  Cents day_ledger = 0;
+  Cents earlier_net = 0;
+  int earlier_lines = 0;
 };
 
 struct StoreDay {
   LaneDay sum;                 // the store's totals: the sum of its lanes
   std::vector<LaneDay> lanes;  // by terminal id
   // The store's part of the day's ledger: lines whose source is an entity of one of its
-  // lanes (fees added back to the credits, as the lanes count them).
+  // lanes (fees added back to the credits, as the lanes count them). sum.day_ledger adds the
+  // lines of its lanes' earlier sales.
   Cents ledger_net = 0;
   // The sum of the lanes is the store's total, and the store's total is its part of the
   // account's ledger, to the cent.
@@ -76,7 +86,7 @@ struct AccountDay {
   int ledger_count = 0;
   Cents ledger_credits = 0;
   Cents ledger_debits = 0;     // positive
-  Cents ledger_unclaimed = 0;  // the net of the lines whose source no lane's entity is
+  Cents ledger_unclaimed = 0;  // the net of the lines of no lane (no lane's entity, no lane's tags)
   // Entities created in the day that no lane claims: tagged for a sale of the layout before
   // lanes, or for no sale at all (a cash-in by Pix key, an invoice made at the dashboard).
   std::vector<BankEntity> unclaimed;

@@ -317,6 +317,14 @@ Status DayLists::LookUpDayDepositBrcodes(const api::Bank& bank) {
       unknown.push_back(e.brcode_uuid);
     }
   }
+  // And the day's ledger lines of deposits of earlier days (a Pix returned today): their sale,
+  // and with it their lane, is their brcode's (DayLedger).
+  for (const Tx& tx : txs_) {
+    if (tx.sale.empty() && !tx.brcode_uuid.empty() && !brcode_sale_.count(tx.brcode_uuid) &&
+        In(tx.created, from_, to_)) {
+      unknown.push_back(tx.brcode_uuid);
+    }
+  }
   std::sort(unknown.begin(), unknown.end());
   unknown.erase(std::unique(unknown.begin(), unknown.end()), unknown.end());
   BALCAO_RETURN_IF_ERROR(LookUpBrcodes(bank, unknown));
@@ -355,7 +363,13 @@ StatusOr<std::vector<BankEntity>> DayLists::DayEntities(const api::Bank& bank) {
 std::vector<LedgerLine> DayLists::DayLedger() const {
   std::vector<LedgerLine> day;
   for (const Tx& tx : txs_) {
-    if (In(tx.created, from_, to_)) day.push_back({tx.source, tx.amount, tx.fee});
+    if (!In(tx.created, from_, to_)) continue;
+    std::string key = tx.sale;
+    if (key.empty() && !tx.brcode_uuid.empty()) {
+      if (auto it = brcode_sale_.find(tx.brcode_uuid); it != brcode_sale_.end()) key = it->second;
+    }
+    const SaleKey sale = SplitSaleKey(key);
+    day.push_back({tx.source, tx.amount, tx.fee, tx.created, sale.lane, sale.id});
   }
   return day;
 }

@@ -90,7 +90,8 @@ class DayLists {
   // For the store and account runs (settlement/stores.h): every purchase, invoice and
   // deposit created in [from, to), its sale and lane from its tags (a deposit's from its
   // brcode's, looked up when the lists lack it), its ledger lines filled in; and every
-  // ledger line created in [from, to).
+  // ledger line created in [from, to), with the sale and lane its tags name (a deposit's: its
+  // brcode's, looked up by DayEntities, so call that first).
   StatusOr<std::vector<BankEntity>> DayEntities(const api::Bank& bank);
   std::vector<LedgerLine> DayLedger() const;
   // Every ledger line the lists hold (created from the day's start on), with its time and the
@@ -116,7 +117,8 @@ class DayLists {
   bool OfThisBox(const SaleKey& sale) const { return sale.lane.empty() || sale.lane == lane_; }
   // The brcodes' sales for `uuids` the lists lack, looked up in batches.
   Status LookUpBrcodes(const api::Bank& bank, const std::vector<std::string>& uuids);
-  // LookUpBrcodes for the day's deposits whose brcode the lists lack.
+  // LookUpBrcodes for the day's deposits, and the day's deposit ledger lines, whose brcode the
+  // lists lack.
   Status LookUpDayDepositBrcodes(const api::Bank& bank);
   // The entities and ledger lines of sales the range cannot hold, by tag in batches.
   Status LookUpSales(const api::Bank& bank, const std::vector<std::string>& sale_keys);

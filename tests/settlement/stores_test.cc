@@ -99,6 +99,39 @@ TEST(StoresTest, ASaleIsCountedOnceWhateverItsEntities) {
   EXPECT_TRUE(store->matches_ledger);
 }
 
+// Lines of the day whose entity is of an earlier day (an invoice paid today, a Pix given back
+// today): the lane their tags name has them, as earlier days' money of its day's ledger; a lane
+// with no entity of the day is there for them; a line of no lane stays unclaimed.
+TEST(StoresTest, AnEarlierDaysSalesLinesAreTheirLanesDayLedger) {
+  std::vector<LedgerLine> ledger = Ledger();
+  ledger.push_back({"invoice/i0", 4000, 0, 0, kLane2, "v0"});
+  ledger.push_back({"deposit/d8", -500, 0, 0, kLane1, "v8"});
+  const std::string lane3 = checkout::LaneRoot("loja-1", "caixa-3");
+  ledger.push_back({"invoice/i7", 900, 0, 0, lane3, "v7"});
+  ledger.push_back({"invoice/i6", 100, 0, 0, "", ""});
+  const AccountDay account = GroupByLane("2026-11-25", Day(), ledger);
+  const StoreDay* store = FindStore(account, "loja-1");
+  ASSERT_NE(store, nullptr);
+  ASSERT_EQ(store->lanes.size(), 3u);
+  EXPECT_EQ(store->lanes[0].earlier_net, -500);
+  EXPECT_EQ(store->lanes[0].day_ledger, 1000);
+  EXPECT_EQ(store->lanes[1].earlier_net, 4000);
+  EXPECT_EQ(store->lanes[1].day_ledger, 6000);
+  EXPECT_EQ(store->lanes[2].terminal, "caixa-3");
+  EXPECT_EQ(store->lanes[2].entities, 0);
+  EXPECT_EQ(store->lanes[2].day_ledger, 900);
+  EXPECT_EQ(store->sum.earlier_net, 4400);
+  EXPECT_EQ(store->sum.earlier_lines, 3);
+  EXPECT_EQ(store->sum.day_ledger, 3500 + 4400);
+  EXPECT_EQ(store->sum.total.net(), 3500) << "the day's sales' totals are unchanged";
+  EXPECT_EQ(store->ledger_net, 3500);
+  EXPECT_TRUE(store->matches_ledger);
+  EXPECT_EQ(account.ledger_unclaimed, 150) << "d0's and the untagged line's";
+  EXPECT_NE(StoresText(account, "loja-1").find("earlier days' sales, in the day's ledger: R$ 44,00 (3 line(s))"),
+            std::string::npos)
+      << StoresText(account, "loja-1");
+}
+
 TEST(StoresTest, TheFormsShowOneStoreOrEveryStore) {
   const AccountDay account = GroupByLane("2026-11-25", Day(), Ledger());
   const auto one = nlohmann::json::parse(StoresJson(account, "loja-1"));
