@@ -49,7 +49,8 @@ async function launch() {
 
 // Runs `run(context)` in a browser of its own on a fresh profile (a persistent context, as a
 // store's screen keeps one), with `options` for the context (viewport, locale, timezone...);
-// fails when a page threw; closes it and removes the profile however `run` ends. `prefix` names the profile's temp dir.
+// fails when a page threw; closes it and removes the profile however `run` ends. `prefix` names
+// the profile's temp dir.
 async function withProfile(prefix, options, run) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const context = watchPages(await chromium.launchPersistentContext(profile, { ...LAUNCH, ...options }));
