@@ -44,17 +44,7 @@ class RefusingLoopbackPort {
 // A TCP port on 127.0.0.1 free at the time of the call, for a server a test starts on it later
 // (a child process told its port). Another process may take it in between; the server's bind
 // then fails loudly, never silently.
-inline int FreeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
+inline int FreeLoopbackPort() { return RefusingLoopbackPort().port(); }
 
 // A TCP socket listening on 127.0.0.1 at a port the kernel picks (close-on-exec, so a child a
 // test spawns does not hold it). The kernel completes up to `backlog` handshakes whether or not
