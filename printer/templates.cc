@@ -227,7 +227,7 @@ Document RefundReceipt(const Refund& r, const ReceiptOptions& options) {
   b.Field({"Forma", "Method"}, MethodName(r.method, b.lang()));
   CardLines(b, r.network, r.card_number);
   b.Field({"Pagamento original", "Original payment"}, r.original_id);
-  b.Field({"Devolução", "Refund"}, r.refund_id);
+  if (r.refund_id != r.original_id) b.Field({"Devolução", "Refund"}, r.refund_id);
   b.Field({"Motivo", "Reason"}, r.reason);
   b.Total({"VALOR DEVOLVIDO", "AMOUNT REFUNDED"}, r.amount_cents);
   b.Note(b.T({"O crédito pode levar alguns dias", "The credit may take a few days"}));

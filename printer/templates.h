@@ -108,6 +108,8 @@ struct Refund {
   std::string method;       // the original method: "credit", "debit", "card", "pix" or "invoice"
   bool reversal = false;    // same-day reversal (estorno) rather than refund (devolução)
   std::string original_id;  // purchase id or end-to-end id of the original payment
+  // The refund's own id at the bank; printed only when it is another entity's (the bank gives
+  // money back by lowering the payment itself: the same id, said once).
   std::string refund_id;
   std::string card_number;  // optional; masked
   std::string network;      // optional

@@ -28,8 +28,15 @@ Payout Found(Payout payout, const api::Transfer& transfer) {
   payout.transfer_id = transfer.id.value_or("");
   payout.transfer_status = transfer.status.value_or("");
   payout.amount = transfer.amount.value_or(0);
-  payout.reason = "the bank has this day's transfer from an earlier run: not sent again";
+  payout.reason = {"o banco já tem a transferência deste dia, de uma execução anterior: não foi enviada de novo",
+                   "the bank has this day's transfer from an earlier run: not sent again"};
   return payout;
+}
+
+// A create whose answer was lost, found at the bank by its externalId.
+Words AnswerLost() {
+  return {"a resposta do banco se perdeu; a transferência foi achada pelo seu externalId",
+          "the bank's answer was lost; the transfer was found by its externalId"};
 }
 
 std::string DueDay(const std::optional<api::Timestamp>& t) { return t ? BusinessDayOf(t->micros) : ""; }
@@ -54,7 +61,8 @@ StatusOr<Payout> RunPayout(const api::Bank& bank, const PayoutSettings& settings
   payout.external_id = input.external_id.empty() ? PayoutExternalId(settings.store, input.day) : input.external_id;
   if (!input.reconciled) {
     payout.status = "withheld";
-    payout.reason = input.withheld_why.empty() ? "the day does not reconcile: nothing is paid out until it does"
+    payout.reason = input.withheld_why.empty() ? Words{"o dia não concilia: nada é repassado até conciliar",
+                                                       "the day does not reconcile: nothing is paid out until it does"}
                                                : input.withheld_why;
     return payout;
   }
@@ -69,19 +77,22 @@ StatusOr<Payout> RunPayout(const api::Bank& bank, const PayoutSettings& settings
   }
   if (settings.keep_balance_cents >= 0) {
     payout.amount = balance - settings.keep_balance_cents;
-    payout.reason = "everything above the balance kept (" + FormatBrl(settings.keep_balance_cents) + ")";
+    const std::string kept = FormatBrl(settings.keep_balance_cents);
+    payout.reason = {"tudo acima do saldo mantido (" + kept + ")", "everything above the balance kept (" + kept + ")"};
   } else {
     // Never more than the account holds (what reached the balance: docs/settlement.md).
     payout.amount = std::min(input.day_net, balance);
-    payout.reason = payout.amount < input.day_net
-                        ? "the day's net is " + FormatBrl(input.day_net) + "; the balance holds " + FormatBrl(balance)
-                        : "the day's net";
+    const std::string net = FormatBrl(input.day_net), held = FormatBrl(balance);
+    payout.reason = payout.amount < input.day_net ? Words{"o líquido do dia é " + net + "; o saldo tem " + held,
+                                                          "the day's net is " + net + "; the balance holds " + held}
+                                                  : Words{"o líquido do dia", "the day's net"};
   }
   if (payout.amount <= 0) {
     payout.status = "nothing";
     payout.amount = 0;
-    payout.reason =
-        settings.keep_balance_cents >= 0 ? "the balance is not above what is kept" : "no net and no balance to send";
+    payout.reason = settings.keep_balance_cents >= 0
+                        ? Words{"o saldo não passa do que é mantido", "the balance is not above what is kept"}
+                        : Words{"nem líquido nem saldo a enviar", "no net and no balance to send"};
     return payout;
   }
   if (input.dry_run) {
@@ -116,7 +127,7 @@ StatusOr<Payout> RunPayout(const api::Bank& bank, const PayoutSettings& settings
       Payout sent = Found(payout, *there);
       if (made.status().delivery() == Delivery::kOutcomeUnknown) {
         sent.status = "sent";
-        sent.reason = "the bank's answer was lost; the transfer was found by its externalId";
+        sent.reason = AnswerLost();
       }
       return sent;
     }
@@ -147,13 +158,13 @@ StatusOr<std::vector<Receivable>> ReadReceivables(const api::Bank& bank, const s
   return out;
 }
 
-std::string PayoutJson(const Payout& payout) {
+std::string PayoutJson(const Payout& payout, Lang l) {
   ordered_json doc = {{"status", payout.status},
                       {"amount", payout.amount},
                       {"external_id", payout.external_id},
                       {"transfer_id", payout.transfer_id},
                       {"transfer_status", payout.transfer_status},
-                      {"reason", payout.reason},
+                      {"reason", Say(l, payout.reason)},
                       {"scope", payout.scope}};
   if (payout.scope == "store") {
     doc["store_net"] = payout.store_net;
@@ -161,16 +172,18 @@ std::string PayoutJson(const Payout& payout) {
     doc["lanes"] = payout.lanes;
     doc["lane"] = payout.lane;
     doc["lane_share"] = payout.lane_share;
-    doc["withheld_for"] = payout.withheld_for;
+    ordered_json withheld_for = ordered_json::array();
+    for (const Words& why : payout.withheld_for) withheld_for.push_back(Say(l, why));
+    doc["withheld_for"] = withheld_for;
   }
   return doc.dump();
 }
 
 std::string WithMoneyOut(const std::string& report_json, const Payout& payout,
-                         const std::vector<Receivable>& receivables) {
+                         const std::vector<Receivable>& receivables, Lang l) {
   ordered_json doc = ordered_json::parse(report_json, nullptr, false);
   if (doc.is_discarded()) return report_json;
-  doc["payout"] = nlohmann::ordered_json::parse(PayoutJson(payout));
+  doc["payout"] = nlohmann::ordered_json::parse(PayoutJson(payout, l));
   ordered_json list = ordered_json::array();
   std::map<std::string, std::int64_t> by_due;
   std::int64_t total = 0;
@@ -213,7 +226,7 @@ std::string PayoutText(const Payout& payout, Lang l) {
                                  : status->second.second);
     if (payout.amount > 0) text += " " + FormatBrl(payout.amount);
     if (!payout.transfer_id.empty()) text += Say(l, ", transferência ", ", transfer ") + payout.transfer_id;
-    if (!payout.reason.empty()) text += " (" + payout.reason + ")";
+    if (!payout.reason.empty()) text += " (" + Say(l, payout.reason) + ")";
     text += "\n";
     if (payout.scope == "store") {
       text += Say(l, "  líquido da loja no extrato do dia, ", "  the store's net in the day's ledger, ") +
@@ -225,7 +238,8 @@ std::string PayoutText(const Payout& payout, Lang l) {
         text += Say(l, "; parte deste caixa (", "; this lane's (") + payout.lane + Say(l, ") ", ") share ") +
                 FormatBrl(payout.lane_share);
       text += "\n";
-      for (const std::string& why : payout.withheld_for) text += Say(l, "  ! retido: ", "  ! withheld: ") + why + "\n";
+      for (const Words& why : payout.withheld_for)
+        text += Say(l, "  ! retido: ", "  ! withheld: ") + Say(l, why) + "\n";
     }
   }
   return text;

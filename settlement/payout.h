@@ -21,6 +21,7 @@
 #include "common/time.h"
 #include "printer/templates.h"
 #include "settlement/settlement.h"
+#include "settlement/words.h"
 
 namespace balcao::settlement {
 
@@ -60,17 +61,17 @@ struct Payout {
   std::int64_t amount = 0;
   std::string transfer_id;
   std::string transfer_status;
-  std::string reason;  // why withheld / nothing, or how the amount was chosen
+  Words reason;  // why withheld / nothing, or how the amount was chosen
   // "store": the store's payout (every lane's money); "lane": this lane's own (per_lane).
   std::string scope = "lane";
   // Store scope: what every lane's ledger lines of the day net (LaneDay::day_ledger), of which
   // `earlier_net` earlier days' sales (a pay-later invoice paid today...).
   std::int64_t store_net = 0;
   std::int64_t earlier_net = 0;
-  int lanes = 0;                          // store scope: the lanes with entities or ledger lines in the day
-  std::string lane;                       // the terminal whose report this is ("" for `settle --store --payout`)
-  std::int64_t lane_share = 0;            // that lane's part of store_net (its day_ledger)
-  std::vector<std::string> withheld_for;  // store scope: "<terminal>: why", one per lane not reconciled
+  int lanes = 0;                    // store scope: the lanes with entities or ledger lines in the day
+  std::string lane;                 // the terminal whose report this is ("" for `settle --store --payout`)
+  std::int64_t lane_share = 0;      // that lane's part of store_net (its day_ledger)
+  std::vector<Words> withheld_for;  // store scope: "lane <terminal>: why", one per lane not reconciled
 };
 
 // One installment of a card purchase of the day, as the bank will pay it.
@@ -93,8 +94,8 @@ struct PayoutInput {
   std::int64_t day_net = 0;  // the report's net (gross - refunds)
   bool balance_known = false;
   std::int64_t balance = 0;
-  std::string external_id;   // "" = PayoutExternalId(settings.store, day)
-  std::string withheld_why;  // when !reconciled: why, for the report ("" = this lane's day)
+  std::string external_id;  // "" = PayoutExternalId(settings.store, day)
+  Words withheld_why;       // when !reconciled: why, for the report (empty = this lane's day)
 };
 
 // Sends (or finds, or withholds) the day's payout. Errors only for a bank that cannot be
@@ -107,10 +108,11 @@ StatusOr<std::vector<Receivable>> ReadReceivables(const api::Bank& bank, const s
                                                   UnixMicros from);
 
 // The report JSON with "payout" and "receivables" added, and the lines the text report ends with.
+// The payout's reasons are said in `lang`, as the text report and the printed slip say them.
 std::string WithMoneyOut(const std::string& report_json, const Payout& payout,
-                         const std::vector<Receivable>& receivables);
+                         const std::vector<Receivable>& receivables, Lang lang = Lang::kEnUs);
 // The payout alone: a JSON object (the report's "payout") and its lines of text.
-std::string PayoutJson(const Payout& payout);
+std::string PayoutJson(const Payout& payout, Lang lang = Lang::kEnUs);
 std::string PayoutText(const Payout& payout, Lang lang = Lang::kEnUs);
 std::string MoneyOutText(const Payout& payout, const std::vector<Receivable>& receivables, Lang lang = Lang::kEnUs);
 // The payout and receivables of a report JSON into the end-of-day summary's data.

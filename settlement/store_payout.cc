@@ -4,38 +4,67 @@
 #include "settlement/store_run.h"
 
 namespace balcao::settlement {
+namespace {
 
-std::vector<std::string> LanesWithholding(const StoreDay& store, const StorePayoutRun& run) {
-  std::vector<std::string> why;
+// One more reason, after "; ".
+void Add(Words& reasons, const Words& reason) {
+  reasons.pt_br += (reasons.pt_br.empty() ? "" : "; ") + reason.pt_br;
+  reasons.en_us += (reasons.en_us.empty() ? "" : "; ") + reason.en_us;
+}
+Words OfLane(const std::string& terminal, const Words& reasons) {
+  return {"caixa " + terminal + ": " + reasons.pt_br, "lane " + terminal + ": " + reasons.en_us};
+}
+
+}  // namespace
+
+std::vector<Words> LanesWithholding(const StoreDay& store, const StorePayoutRun& run) {
+  std::vector<Words> why;
+  const auto night = [&run](Words& reasons) {
+    const std::string items = std::to_string(run.lane_attention);
+    Add(reasons, {"o fechamento dele pede o operador (" + items + " item(ns))",
+                  "its night needs the operator (" + items + " item(s))"});
+  };
   bool running_lane_named = false;
   for (const LaneDay& lane : store.lanes) {
-    std::string reasons;
-    const auto add = [&reasons](const std::string& reason) { reasons += (reasons.empty() ? "" : "; ") + reason; };
-    if (lane.awaiting_capture > 0)
-      add(std::to_string(lane.awaiting_capture) + " card purchase(s) approved and not captured yet");
-    if (lane.held != lane.total.net())
-      add("its entities hold " + FormatBrl(lane.held) + ", their ledger lines " + FormatBrl(lane.total.net()));
-    if (!lane.unexplained.empty())
-      add(std::to_string(lane.unexplained.size()) + " entit(ies) with its tags and no sale's");
+    Words reasons;
+    if (lane.awaiting_capture > 0) {
+      const std::string n = std::to_string(lane.awaiting_capture);
+      Add(reasons, {n + " compra(s) no cartão aprovada(s) e ainda não capturada(s)",
+                    n + " card purchase(s) approved and not captured yet"});
+    }
+    if (lane.held != lane.total.net()) {
+      const std::string held = FormatBrl(lane.held), lines = FormatBrl(lane.total.net());
+      Add(reasons, {"os seus itens têm " + held + ", os seus lançamentos " + lines,
+                    "its entities hold " + held + ", their ledger lines " + lines});
+    }
+    if (!lane.unexplained.empty()) {
+      const std::string n = std::to_string(lane.unexplained.size());
+      Add(reasons,
+          {n + " item(ns) com as suas tags e de nenhuma venda", n + " entit(ies) with its tags and no sale's"});
+    }
     if (lane.terminal == run.terminal && !run.lane_reconciled) {
-      add("its night needs the operator (" + std::to_string(run.lane_attention) + " item(s))");
+      night(reasons);
       running_lane_named = true;
     }
-    if (!reasons.empty()) why.push_back("lane " + lane.terminal + ": " + reasons);
+    if (!reasons.empty()) why.push_back(OfLane(lane.terminal, reasons));
   }
-  if (!run.terminal.empty() && !run.lane_reconciled && !running_lane_named)
-    why.push_back("lane " + run.terminal + ": its night needs the operator (" + std::to_string(run.lane_attention) +
-                  " item(s))");
+  if (!run.terminal.empty() && !run.lane_reconciled && !running_lane_named) {
+    Words reasons;
+    night(reasons);
+    why.push_back(OfLane(run.terminal, reasons));
+  }
   return why;
 }
 
 StatusOr<Payout> PayStore(const api::Bank& bank, const PayoutSettings& settings, const StoreDay& store,
                           const StorePayoutRun& run) {
-  const std::vector<std::string> withheld_for = LanesWithholding(store, run);
+  const std::vector<Words> withheld_for = LanesWithholding(store, run);
   PayoutInput input{run.day, withheld_for.empty(), run.dry_run, store.sum.day_ledger, run.balance_known, run.balance};
   if (!withheld_for.empty()) {
-    input.withheld_why = "the store's day does not reconcile on " + std::to_string(withheld_for.size()) +
-                         " lane(s): nothing is paid out until every lane's does";
+    const std::string n = std::to_string(withheld_for.size());
+    input.withheld_why = {
+        "o dia da loja não concilia em " + n + " caixa(s): nada é repassado até todos conciliarem",
+        "the store's day does not reconcile on " + n + " lane(s): nothing is paid out until every lane's does"};
   }
   BALCAO_ASSIGN_OR_RETURN(Payout payout, RunPayout(bank, settings, input));
   payout.scope = "store";

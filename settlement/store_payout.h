@@ -32,9 +32,9 @@ struct StorePayoutRun {
   int connections = 4;  // the day's range lists read at once
 };
 
-// Pure: why the store's payout waits, one "lane <terminal>: why" per lane (and "the store: why" for a
-// ledger that does not match the sum of the lanes). Empty: it may be sent.
-std::vector<std::string> LanesWithholding(const StoreDay& store, const StorePayoutRun& run);
+// Pure: why the store's payout waits, one "lane <terminal>: why" per lane, in both languages.
+// Empty: it may be sent.
+std::vector<Words> LanesWithholding(const StoreDay& store, const StorePayoutRun& run);
 
 // With the store's day read: sends (or finds, or withholds) the store's payout.
 StatusOr<Payout> PayStore(const api::Bank& bank, const PayoutSettings& settings, const StoreDay& store,

@@ -21,6 +21,14 @@ inline std::string Say(Lang lang, std::string_view pt_br, std::string_view en_us
   return std::string(lang == Lang::kPtBr ? pt_br : en_us);
 }
 
+// A phrase in both languages, for what is decided before its reader's language is known (a
+// payout's reason, chosen by the settlement, said by the report, the JSON and the printed slip).
+struct Words {
+  std::string pt_br, en_us;
+  bool empty() const { return pt_br.empty() && en_us.empty(); }
+};
+inline std::string Say(Lang lang, const Words& words) { return lang == Lang::kPtBr ? words.pt_br : words.en_us; }
+
 // "matched" -> "conferida" / "matched"; "pay-later-open" -> "fatura em aberto" / "invoice open".
 std::string ClassWords(SaleClass cls, Lang lang);
 // "credit" -> "crédito", "debit" -> "débito", "pix" -> "Pix", "invoice" -> "fatura".

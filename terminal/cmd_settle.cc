@@ -240,7 +240,7 @@ int Stores(const Args& a, const service::BoxTarget& box) {
     if (!payout.ok()) return Fail("the store's payout of " + a.day + ": " + payout.status().ToString());
     if (a.json) {
       nlohmann::ordered_json doc = nlohmann::ordered_json::parse(out);
-      doc["payout"] = nlohmann::ordered_json::parse(settlement::PayoutJson(*payout));
+      doc["payout"] = nlohmann::ordered_json::parse(settlement::PayoutJson(*payout, account->lang));
       out = doc.dump(2) + "\n";
     } else {
       out += "\n" + settlement::PayoutText(*payout, account->lang);

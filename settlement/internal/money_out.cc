@@ -32,8 +32,11 @@ StatusOr<Payout> DecidePayout(const api::Bank& bank, const SettleOptions& option
 
 MoneyOutInput MoneyOutOf(const DayInput& input) {
   MoneyOutInput out{{}, input.ledger.balance_known, input.ledger.balance, input.lane};
+  // This lane's card purchases only: the day's bank read also holds the store's other lanes'
+  // (each lane's report lists its own receivables; `settle --store` sums the store).
   for (const BankEntity& e : input.bank)
-    if (e.kind == BankKind::kPurchase && !e.sale_id.empty()) out.purchases.push_back(e.id);
+    if (e.kind == BankKind::kPurchase && !e.sale_id.empty() && (e.lane.empty() || e.lane == input.lane))
+      out.purchases.push_back(e.id);
   return out;
 }
 
@@ -42,7 +45,7 @@ Status AddMoneyOut(const api::Bank& bank, const SettleOptions& options, const Mo
   const std::vector<std::string>& purchases = input.purchases;
   BALCAO_ASSIGN_OR_RETURN(std::vector<Receivable> receivables, ReadReceivables(bank, purchases, from));
   BALCAO_ASSIGN_OR_RETURN(Payout payout, DecidePayout(bank, options, input, report));
-  result.json = WithMoneyOut(result.json, payout, receivables);
+  result.json = WithMoneyOut(result.json, payout, receivables, report.lang);
   result.text += MoneyOutText(payout, receivables, report.lang);
   return OkStatus();
 }

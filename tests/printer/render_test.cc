@@ -178,6 +178,22 @@ TEST(Templates, UnevenInstallmentsPutTheCentsOnTheFirst) {
   EXPECT_NE(text.find("1x R$ 33,34 + 2x R$ 33,33"), std::string::npos) << text;
 }
 
+TEST(Templates, ARefundOfThePaymentItselfNamesItsIdOnce) {
+  Refund r;
+  r.amount_cents = 200;
+  r.method = "pix";
+  r.original_id = "4503599627856365";
+  r.refund_id = r.original_id;  // the deposit lowered: no entity of its own
+  const std::string text = RenderText(RefundReceipt(r), *FindProfile("80mm"));
+  EXPECT_NE(text.find("Pagamento original"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Devolução"), std::string::npos) << "the same id twice, under two names:\n" << text;
+  EXPECT_EQ(text.find(r.original_id), text.rfind(r.original_id)) << text;
+  r.refund_id = "4503599627999999";
+  const std::string other = RenderText(RefundReceipt(r), *FindProfile("80mm"));
+  EXPECT_NE(other.find("Devolução"), std::string::npos) << other;
+  EXPECT_NE(other.find(r.refund_id), std::string::npos) << other;
+}
+
 TEST(Templates, SecurityCodeAndExpiryHaveNoField) {
   // The card template has no place for them; a PAN-like text anywhere is masked by the layout.
   const std::string text = RenderText(*SampleDocument("card"), *FindProfile("80mm"));

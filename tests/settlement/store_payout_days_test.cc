@@ -62,7 +62,7 @@ TEST_F(StorePayoutDays, MoneyOfAnEarlierDaysSaleIsPaidOutOnTheDayItReachesTheLed
   // Today's payout: today's lines only, both lanes, not held back by what came after.
   auto first = PayStoreDay(today);
   ASSERT_OK(first);
-  EXPECT_EQ(first->status, "sent") << first->reason;
+  EXPECT_EQ(first->status, "sent") << first->reason.en_us;
   EXPECT_EQ(first->amount, 2200);
   EXPECT_EQ(first->store_net, 2200);
   EXPECT_EQ(first->earlier_net, 0);
@@ -71,7 +71,7 @@ TEST_F(StorePayoutDays, MoneyOfAnEarlierDaysSaleIsPaidOutOnTheDayItReachesTheLed
   // Tomorrow's: the invoice paid and the Pix returned, both of today's sales, on tomorrow's lines.
   auto second = PayStoreDay(tomorrow);
   ASSERT_OK(second);
-  EXPECT_EQ(second->status, "sent") << second->reason;
+  EXPECT_EQ(second->status, "sent") << second->reason.en_us;
   EXPECT_EQ(second->amount, 3500);
   EXPECT_EQ(second->earlier_net, 3500);
   EXPECT_NE(PayoutText(*second, Lang::kEnUs).find("R$ 35,00 of earlier days' sales"), std::string::npos)

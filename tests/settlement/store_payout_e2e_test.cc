@@ -26,6 +26,7 @@
 
 #include "checkout/types.h"
 #include "settlement/payout.h"
+#include "settlement/store_payout.h"
 #include "tests/settlement/settle_fixture.h"
 #include "tests/testing/status_matchers.h"
 
@@ -166,6 +167,38 @@ std::string Slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// Pure: the reasons a store's payout waits, decided before the report's language is known, are
+// said in the report's language, in its text and in its JSON.
+TEST(StorePayoutWords, AWithheldPayoutIsSaidInTheReportsLanguage) {
+  StoreDay store;
+  LaneDay waiting;
+  waiting.terminal = "caixa-1";
+  waiting.awaiting_capture = 1;
+  LaneDay running;
+  running.terminal = "caixa-2";
+  store.lanes = {waiting, running};
+  const StorePayoutRun run{"2026-11-25", kStore, "caixa-2", false, 2};
+  const std::vector<Words> why = LanesWithholding(store, run);
+  ASSERT_EQ(why.size(), 2u);
+  EXPECT_EQ(why[0].pt_br, "caixa caixa-1: 1 compra(s) no cartão aprovada(s) e ainda não capturada(s)");
+  EXPECT_EQ(why[0].en_us, "lane caixa-1: 1 card purchase(s) approved and not captured yet");
+  EXPECT_EQ(why[1].pt_br, "caixa caixa-2: o fechamento dele pede o operador (2 item(ns))");
+
+  Payout payout;
+  payout.status = "withheld";
+  payout.scope = "store";
+  payout.reason = {"o dia da loja não concilia", "the store's day does not reconcile"};
+  payout.withheld_for = why;
+  const std::string pt = PayoutText(payout, Lang::kPtBr);
+  EXPECT_NE(pt.find("RETIDO (o dia da loja não concilia)"), std::string::npos) << pt;
+  EXPECT_NE(pt.find("! retido: caixa caixa-1: 1 compra(s)"), std::string::npos) << pt;
+  EXPECT_EQ(pt.find("lane "), std::string::npos) << "no English in a pt-BR report:\n" << pt;
+  const json pt_json = json::parse(PayoutJson(payout, Lang::kPtBr));
+  EXPECT_EQ(pt_json["reason"], "o dia da loja não concilia");
+  EXPECT_EQ(pt_json["withheld_for"][1], why[1].pt_br);
+  EXPECT_EQ(json::parse(PayoutJson(payout, Lang::kEnUs))["withheld_for"][0], why[0].en_us);
+}
+
 TEST_F(StorePayoutE2E, ThreeLanesInEveryOrderPayTheStoresNetOnce) {
   checkout::Cents net = 0;
   const std::array<std::string, 3> files = RingUpThreeLanes(net);
@@ -201,6 +234,9 @@ TEST_F(StorePayoutE2E, ThreeLanesInEveryOrderPayTheStoresNetOnce) {
       EXPECT_EQ(p["lane"], kTerminals[lane]);
       EXPECT_EQ(p["lane_share"], settled->gross - settled->refunds) << "the lane's share is its own night's net";
       EXPECT_NE(settled->text.find("this lane's (" + kTerminals[lane] + ") share"), std::string::npos) << settled->text;
+      // Only lane 1 sold by card: the others' reports list no card receivables of their own.
+      const json receivables = json::parse(settled->json)["receivables"];
+      EXPECT_EQ(receivables["installments"].empty(), lane != 0) << name << " lane " << lane << receivables.dump();
     }
     const json transfers = Transfers(PayoutExternalId(name, Today()));
     ASSERT_EQ(transfers.size(), 1u) << name;
@@ -300,6 +336,13 @@ TEST_F(StorePayoutE2E, SettleStorePayoutSendsTheStoresNetOnce) {
     EXPECT_EQ(p["amount"], net) << out;
     EXPECT_EQ(p["lanes"], 3) << out;
   }
+  // The text report in the box's language (pt-BR by default), every word of the payout too.
+  const Child text = Spawn({"--store", kStore, "--payout", "--config", config, "--day", Today()}, Temp("text.out"));
+  ASSERT_EQ(Wait(text), 0) << Slurp(text.out_path);
+  const std::string report = Slurp(text.out_path);
+  EXPECT_NE(report.find("já enviado"), std::string::npos) << report;
+  EXPECT_NE(report.find("o banco já tem a transferência deste dia"), std::string::npos) << report;
+  EXPECT_EQ(report.find("the bank has"), std::string::npos) << report;
   const json transfers = Transfers(PayoutExternalId("loja-escritorio", Today()));
   ASSERT_EQ(transfers.size(), 1u);
   EXPECT_EQ(transfers[0]["amount"], net);
