@@ -19,11 +19,9 @@ Words OfLane(const std::string& terminal, const Words& reasons) {
 
 std::vector<Words> LanesWithholding(const StoreDay& store, const StorePayoutRun& run) {
   std::vector<Words> why;
-  const auto night = [&run](Words& reasons) {
-    const std::string items = std::to_string(run.lane_attention);
-    Add(reasons, {"o fechamento dele pede o operador (" + items + " item(ns))",
-                  "its night needs the operator (" + items + " item(s))"});
-  };
+  const std::string items = std::to_string(run.lane_attention);
+  const Words night{"o fechamento dele pede o operador (" + items + " item(ns))",
+                    "its night needs the operator (" + items + " item(s))"};
   bool running_lane_named = false;
   for (const LaneDay& lane : store.lanes) {
     Words reasons;
@@ -43,16 +41,12 @@ std::vector<Words> LanesWithholding(const StoreDay& store, const StorePayoutRun&
           {n + " item(ns) com as suas tags e de nenhuma venda", n + " entit(ies) with its tags and no sale's"});
     }
     if (lane.terminal == run.terminal && !run.lane_reconciled) {
-      night(reasons);
+      Add(reasons, night);
       running_lane_named = true;
     }
     if (!reasons.empty()) why.push_back(OfLane(lane.terminal, reasons));
   }
-  if (!run.terminal.empty() && !run.lane_reconciled && !running_lane_named) {
-    Words reasons;
-    night(reasons);
-    why.push_back(OfLane(run.terminal, reasons));
-  }
+  if (!run.terminal.empty() && !run.lane_reconciled && !running_lane_named) why.push_back(OfLane(run.terminal, night));
   return why;
 }
 
